@@ -1,0 +1,8 @@
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+urlpatterns = [
+    path("u/<str:username>/", views.profile, name="profile"),
+]

@@ -1,0 +1,24 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path, re_path
+from django.views.static import serve as static_serve
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+    path("", include("social.urls")),
+    path("", include("leaderboards.urls")),
+    # Uploaded avatars. Behind a reverse proxy, let it serve MEDIA_ROOT instead.
+    re_path(r"^media/(?P<path>.*)$", static_serve, {"document_root": settings.MEDIA_ROOT}),
+]
+
+handler403 = "ginsite.views.permission_denied"
+handler404 = "ginsite.views.page_not_found"
+handler500 = "ginsite.views.server_error"

@@ -1,0 +1,74 @@
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from . import health
+
+
+@require_GET
+def home(request):
+    return render(request, "home.html")
+
+
+def _check_body(error, backend):
+    body = {"ok": error is None, "backend": backend}
+    if error:
+        body["error"] = error
+    return body
+
+
+@never_cache
+@require_GET
+def healthz(request):
+    results = health.run_checks()
+    backends = health.describe_backends()
+    failed = sorted(name for name, error in results.items() if error)
+    body = {
+        "status": "ok" if not failed else "unavailable",
+        "failed": failed,
+        "checks": {
+            name: _check_body(error, backends[name]) for name, error in results.items()
+        },
+    }
+    return JsonResponse(body, status=503 if failed else 200)
+
+
+@require_GET
+def manifest(request):
+    data = {
+        "name": "Gin Rummy",
+        "short_name": "Gin Rummy",
+        "description": "Play Gin Rummy and Rummy online, free.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0f3d2e",
+        "theme_color": "#0f3d2e",
+        "icons": [
+            {"src": static("icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": static("icons/icon-maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+        ],
+    }
+    response = JsonResponse(data)
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+def permission_denied(request, exception=None):
+    return render(request, "403.html", status=403)
+
+
+def page_not_found(request, exception=None):
+    return render(request, "404.html", status=404)
+
+
+def server_error(request):
+    return render(request, "500.html", status=500)

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Creates .venv (Python 3.11) if missing, installs the pinned requirements and migrates.
+# Usage: scripts/setup.sh [requirements file]   (default requirements.txt)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REQS="${1:-requirements.txt}"
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for candidate in python3.11 python3 python; do
+    if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+  done
+fi
+if [ ! -x .venv/bin/python ]; then
+  echo "Creating the virtual environment in .venv with $PY"
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.installed-$(basename "$REQS")"
+if [ ! -f "$stamp" ] || [ "$REQS" -nt "$stamp" ] || [ requirements.txt -nt "$stamp" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$REQS"
+  touch "$stamp"
+fi
+.venv/bin/python manage.py migrate --noinput -v 0

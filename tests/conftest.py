@@ -1,0 +1,22 @@
+"""Fixtures shared by the whole suite."""
+import pytest
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    """Create a user with a verified primary email; returns the user."""
+    from allauth.account.models import EmailAddress
+
+    counter = {"n": 0}
+
+    def make(username=None, password="a-Strong-pass-123", email=None, **extra):
+        counter["n"] += 1
+        username = username or f"player{counter['n']}"
+        email = email or f"{username}@example.com"
+        user = django_user_model.objects.create_user(
+            username=username, email=email, password=password, **extra
+        )
+        EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+        return user
+
+    return make

@@ -1,0 +1,34 @@
+import pytest
+from django.urls import reverse
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["home", "games:lobby", "leaderboards:index"])
+def test_public_pages_render(client, name):
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    assert b"Skip to content" in response.content
+
+
+@pytest.mark.django_db
+def test_unknown_page_uses_site_404(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert b"Page not found" in response.content
+
+
+@pytest.mark.django_db
+def test_manifest_lists_installable_icons(client):
+    data = client.get(reverse("manifest")).json()
+    assert data["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in data["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+
+
+@pytest.mark.django_db
+def test_healthz_all_up(client):
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "ok"
+    assert set(body["checks"]) == {"database", "cache", "channel_layer", "broker"}
