@@ -50,17 +50,22 @@ def check_channel_layer() -> str | None:
 
 
 def check_broker() -> str | None:
-    from ginsite.celery import app
+    """Open a fresh connection to the configured Celery broker and declare a queue."""
+    from kombu import Connection
 
+    conn = Connection(
+        settings.CELERY_BROKER_URL,
+        transport_options=getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}),
+        connect_timeout=3,
+    )
     try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=3)
-            # A real round trip: declaring a queue fails when the broker is down.
-            conn.default_channel.queue_declare(
-                queue="healthz", passive=False, durable=False, auto_delete=True
-            )
+        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
+        # A real round trip: declaring a queue fails when the broker does not answer.
+        conn.default_channel.queue_declare(queue="healthz", durable=False, auto_delete=True)
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
+    finally:
+        conn.release()
     return None
 
 

@@ -32,3 +32,17 @@ def test_healthz_all_up(client):
     body = response.json()
     assert body["status"] == "ok"
     assert set(body["checks"]) == {"database", "cache", "channel_layer", "broker"}
+
+
+@pytest.mark.django_db
+def test_healthz_names_an_unreachable_broker(client, settings):
+    # Port 1 on loopback is closed: a real connection attempt that fails, no mocks.
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "unavailable"
+    assert body["failed"] == ["broker"]
+    assert body["checks"]["broker"]["ok"] is False
+    assert body["checks"]["database"]["ok"] is True
