@@ -1,0 +1,241 @@
+"""Live play and stored games.
+
+``Room`` groups tables by mode. A ``Table`` holds one live game: its seats, settings, the
+engine state as JSON (``GameState.to_dict()``) and a version number bumped by every change
+that clients see. ``TableAction`` is the move list, ``ChatMessage`` the table chat. When a
+game ends, ``games.services.game_finish`` stores a ``Game`` (with one ``GamePlayer`` per
+seat): the permanent record that statistics, ratings and tournaments build on.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Mode(models.TextChoices):
+    CLASSIC = "classic", "Classic Gin"
+    STRAIGHT = "straight", "Straight Gin"
+    OKLAHOMA = "oklahoma", "Oklahoma Gin"
+    HOLLYWOOD = "hollywood", "Hollywood Gin"
+    RUMMY = "rummy", "Basic Rummy"
+
+
+class Room(models.Model):
+    """A game room: a place to find tables of one mode."""
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=60)
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    description = models.CharField(max_length=200, blank=True)
+    min_seats = models.PositiveSmallIntegerField(default=2)
+    max_seats = models.PositiveSmallIntegerField(default=2)
+    allow_rated = models.BooleanField(default=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("games:room", kwargs={"slug": self.slug})
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    PLAYING = "playing", "Playing"
+    FINISHED = "finished", "Finished"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class Table(models.Model):
+    """One live game and its seats. ``version`` grows by one with every visible change."""
+
+    room = models.ForeignKey(Room, on_delete=models.PROTECT, related_name="tables")
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    seat_count = models.PositiveSmallIntegerField(default=2)
+    target = models.PositiveIntegerField()
+    rated = models.BooleanField(default=False)
+    # 0 means untimed (allowed only when every other seat is a bot).
+    seconds_per_turn = models.PositiveSmallIntegerField(default=30)
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, blank=True)
+    status = models.CharField(
+        max_length=12, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    seed = models.BigIntegerField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="created_tables",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The clock: who must act by when. Null when nobody is timed (untimed, or a bot to act).
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_seat = models.SmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # Seats (indices) that offered a rematch after the game; the new table once made.
+    rematch_offers = models.JSONField(default=list, blank=True)
+    rematch_table = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["room", "status"])]
+
+    def __str__(self):
+        return f"Table {self.pk} ({self.get_mode_display()})"
+
+    def get_absolute_url(self):
+        return reverse("games:table", kwargs={"table_id": self.pk})
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (TableStatus.OPEN, TableStatus.PLAYING)
+
+
+class Seat(models.Model):
+    """A seat at a table: empty, a user, or a bot of some level."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    connected = models.BooleanField(default=False)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    # Consecutive turns the server played for this seat because its clock ran out.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+        ]
+
+    def __str__(self):
+        return f"{self.table_id}#{self.index}"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and self.bot_level is None
+
+
+class ActionSource(models.TextChoices):
+    PLAYER = "player", "Player"
+    BOT = "bot", "Computer"
+    TIMEOUT = "timeout", "Played on timeout"
+
+
+class TableAction(models.Model):
+    """One engine action, in order. ``version`` is the table version it produced."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=80)
+    source = models.CharField(
+        max_length=10, choices=ActionSource.choices, default=ActionSource.PLAYER
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="action_unique_version"),
+        ]
+
+    def __str__(self):
+        return f"{self.table_id}@{self.version} seat {self.seat}: {self.action}"
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "id"]
+
+    def __str__(self):
+        return f"{self.user_id}: {self.text[:30]}"
+
+
+class Ending(models.TextChoices):
+    NORMAL = "normal", "Played to the end"
+    RESIGNATION = "resignation", "Resignation"
+    TIMEOUT = "timeout", "Timeout"
+    ABANDONMENT = "abandonment", "Abandonment"
+
+
+class Game(models.Model):
+    """A finished game, kept for ever: the record behind /games/<id>/."""
+
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    settings = models.JSONField(default=dict)
+    num_players = models.PositiveSmallIntegerField()
+    target = models.PositiveIntegerField()
+    rated = models.BooleanField(default=False)
+    seed = models.BigIntegerField()
+    actions = models.JSONField(default=list)
+    hands = models.JSONField(default=list)
+    final = models.JSONField(default=dict)
+    record = models.JSONField(default=dict)
+    ending = models.CharField(max_length=12, choices=Ending.choices)
+    # The seat that resigned, timed out or abandoned (null for a normal ending).
+    loser_seat = models.SmallIntegerField(null=True, blank=True)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-finished_at"]
+
+    def __str__(self):
+        return f"Game {self.pk} ({self.get_mode_display()})"
+
+    def get_absolute_url(self):
+        return reverse("games:game", kwargs={"game_id": self.pk})
+
+
+class GamePlayer(models.Model):
+    """One seat of a finished game: who sat there, their totals and their place."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="game_players",
+    )
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=60)
+    score = models.IntegerField(default=0)
+    # 1 for the winner; ties share a place.
+    place = models.PositiveSmallIntegerField(default=1)
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="gameplayer_unique_seat"),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.seat} {self.name}"
