@@ -1,0 +1,192 @@
+"""Gin Rummy judgement on bit masks: discards, draws, danger, opponent sampling, knocking.
+
+Everything here is pure and fast: ``dw`` is the engine's exact deadwood solver, memoised.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from games.engine.melds import best_layoffs, best_melds
+
+from .cardmath import BIT_VALUE, BY_BIT, bits_of, dw, related, triples_with
+from .knowledge import Knowledge
+
+__all__ = [
+    "GinParams",
+    "melds_into",
+    "discard_options",
+    "min_deadwood_discards",
+    "potential",
+    "danger",
+    "rank_discards",
+    "sample_opponent",
+    "knock_value",
+    "undercut_bonus",
+]
+
+
+@dataclass(frozen=True)
+class GinParams:
+    """Weights of the Hard evaluation (tuned by botmatch runs, see docs/bots.md)."""
+
+    potential_weight: float = 1.0
+    horizon: float = 3.0
+    danger_weight: float = 6.0
+    danger_late: float = 10.0
+    knock_samples: int = 12
+    knock_margin: float = 4.0  # expected knock points needed to knock instead of playing on
+    early_knock_turns: int = 4  # knock with anything legal this early
+
+
+def melds_into(hand: int, b: int) -> bool:
+    """Is card ``b`` melded in the best arrangement of ``hand | b``?"""
+    return dw(hand | b) < dw(hand) + BIT_VALUE[b]
+
+
+def discard_options(hand11: int, forbid: int = 0) -> list[tuple[int, int]]:
+    """(card bit, deadwood left) for every legal discard."""
+    return [(b, dw(hand11 ^ b)) for b in bits_of(hand11 & ~forbid)]
+
+
+def min_deadwood_discards(hand11: int, forbid: int = 0) -> tuple[int, list[int]]:
+    opts = discard_options(hand11, forbid)
+    best = min(d for _, d in opts)
+    return best, [b for b, d in opts if d == best]
+
+
+def potential(h10: int, avail: int, horizon: float, n_unseen: int) -> float:
+    """Expected deadwood saved by the next ``horizon`` draws (cards in ``avail`` only)."""
+    base = dw(h10)
+    if base == 0 or not n_unseen:
+        return 0.0
+    gain = 0
+    for x in bits_of(related(h10) & avail):
+        g = base + BIT_VALUE[x] - dw(h10 | x)
+        if g > 0:
+            gain += g
+    return gain * horizon / max(n_unseen, 1)
+
+
+def _card_prob(know: Knowledge) -> tuple[int, int, float]:
+    """(known opponent cards, cards unlikely for the opponent, base probability of an unseen)."""
+    opp = know.opponent()
+    unseen = know.unseen()
+    n_unseen = unseen.bit_count()
+    unknown_slots = max(opp.size - opp.known.bit_count(), 0)
+    q = unknown_slots / n_unseen if n_unseen else 0.0
+    # The opponent threw or passed these: cards that meld with them are less likely kept.
+    cold = related(opp.discarded | opp.declined, 1) & unseen
+    return opp.known, cold, q
+
+
+def danger(b: int, know: Knowledge, probs: tuple[int, int, float] | None = None) -> float:
+    """Chance that discarding ``b`` hands the opponent a meld (or a lay-off they want)."""
+    known, cold, q = probs if probs is not None else _card_prob(know)
+    unseen = know.unseen()
+    p_none = 1.0
+    for pair in triples_with(b):
+        p = 1.0
+        for x in bits_of(pair):
+            if x & known:
+                continue
+            if x & unseen:
+                p *= q * (0.45 if x & cold else 1.0)
+            else:
+                p = 0.0
+                break
+        p_none *= 1.0 - p
+    return 1.0 - p_none
+
+
+def rank_discards(
+    know: Knowledge, hand11: int, forbid: int, params: GinParams
+) -> list[tuple[float, int, int]]:
+    """Every legal discard scored (lower is better): (score, deadwood left, card bit)."""
+    unseen = know.unseen()
+    n_unseen = unseen.bit_count()
+    # The opponent may hold some unseen cards; the pile is closed to us except its new top.
+    avail = unseen
+    stock_turns = max(know.stock - 2, 0) / 2.0
+    horizon = min(params.horizon, stock_turns)
+    probs = _card_prob(know)
+    late = min(know.my_draws / 10.0, 1.0)
+    wdanger = params.danger_weight + (params.danger_late - params.danger_weight) * late
+    out = []
+    for b in bits_of(hand11 & ~forbid):
+        h10 = hand11 ^ b
+        d = dw(h10)
+        score = d - params.potential_weight * potential(h10, avail, horizon, n_unseen)
+        score += wdanger * danger(b, know, probs)
+        out.append((score, d, b))
+    out.sort()
+    return out
+
+
+def sample_opponent(know: Knowledge, rng: random.Random, extra_cap: int = 6) -> tuple[int, int]:
+    """A plausible hand for the opponent and the rest of the unseen cards (the stock).
+
+    The opponent keeps the cards they were seen taking; the rest is drawn from the unseen cards,
+    with a few extra cards dealt and then thrown greedily (highest deadwood first), which models
+    a player who has seen ``10 + stock draws`` cards and kept the best ten.
+    """
+    opp = know.opponent()
+    pool = list(bits_of(know.unseen()))
+    need = max(opp.size - opp.known.bit_count(), 0)
+    extra = min(opp.stock_draws, extra_cap, max(len(pool) - need, 0))
+    rng.shuffle(pool)
+    chosen = pool[: need + extra]
+    rest = pool[need + extra :]
+    hand = opp.known
+    for x in chosen:
+        hand |= x
+    for _ in range(extra):
+        best = None
+        best_key = None
+        for x in chosen:
+            if not hand & x:
+                continue
+            key = (dw(hand ^ x), -BIT_VALUE[x])
+            if best_key is None or key < best_key:
+                best_key = key
+                best = x
+        assert best is not None
+        hand ^= best
+        rest.append(best)
+    stock = 0
+    for x in rest:
+        stock |= x
+    return hand, stock
+
+
+def undercut_bonus(know: Knowledge) -> int:
+    return 25
+
+
+def knock_value(know: Knowledge, h10: int, samples: list[int]) -> tuple[float, float]:
+    """(expected hand points, chance of an undercut) of knocking with ``h10`` now."""
+    mine = best_melds(h10)
+    kdw = mine.deadwood
+    if kdw == 0:
+        return 25.0, 0.0
+    melds = mine.melds
+    total = 0.0
+    under = 0
+    cache: dict[int, int] = {}
+    for opp in samples:
+        od = cache.get(opp)
+        if od is None:
+            od = best_layoffs(opp, melds).deadwood
+            cache[opp] = od
+        if od > kdw:
+            total += od - kdw
+        else:
+            total -= undercut_bonus(know) + kdw - od
+            under += 1
+    n = max(len(samples), 1)
+    return total / n * know.multiplier, under / n
+
+
+def card_text(b: int) -> str:
+    return BY_BIT[b].text

@@ -1,0 +1,201 @@
+"""The bots: reference panel (Random, Baseline, Gin-waiter) and the Easy/Medium/Hard levels.
+
+Each bot turns the seat's view into ``Knowledge`` (``knowledge.from_view``), asks its gin or
+rummy policy, and returns the matching legal action. Nothing else is ever consulted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.actions import Action
+
+from .base import BaseBot, by_kind
+from .cardmath import BY_BIT
+from .gin import GinParams
+from .knowledge import Knowledge, from_view
+from .policies import (
+    BaselinePolicy,
+    EasyPolicy,
+    GinPolicy,
+    GinWaiterPolicy,
+    HardPolicy,
+    MediumPolicy,
+)
+from .rummy import RummyPolicy
+
+__all__ = [
+    "RandomBot",
+    "PolicyBot",
+    "BaselineBot",
+    "GinWaiterBot",
+    "EasyBot",
+    "MediumBot",
+    "HardBot",
+]
+
+
+def _txt(b: int) -> str:
+    return BY_BIT[b].text
+
+
+class RandomBot(BaseBot):
+    """Uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]
+
+
+class PolicyBot(BaseBot):
+    """A bot made of a gin policy and a rummy policy."""
+
+    name = "policy"
+    layoff_miss = 0.0
+
+    def __init__(self, rng: random.Random | None = None, **options: Any) -> None:
+        super().__init__(rng, **options)
+        self.gin = self.make_gin_policy()
+        self.rummy = self.make_rummy_policy()
+
+    def make_gin_policy(self) -> GinPolicy:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def make_rummy_policy(self) -> RummyPolicy:
+        return RummyPolicy(self.rng)
+
+    # ------------------------------------------------------------------ dispatch
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        kinds = by_kind(legal)
+        know = from_view(view)
+        if know.family == "rummy":
+            return self.choose_rummy(view, know, legal, kinds)
+        return self.choose_gin(view, know, legal, kinds)
+
+    def choose_gin(
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: dict
+    ) -> Action:
+        if "take_upcard" in kinds:
+            take = self.gin.take(know, know.top)
+            return kinds["take_upcard" if take else "pass"][0]
+        if "draw:stock" in kinds or "draw:discard" in kinds:
+            if "draw:discard" in kinds and know.top and self.gin.take(know, know.top):
+                return kinds["draw:discard"][0]
+            return (kinds.get("draw:stock") or kinds["draw:discard"])[0]
+        if "accept_layoffs" in kinds:
+            if self.layoff_miss and self.rng.random() < self.layoff_miss:
+                return kinds["done"][0]
+            return kinds["accept_layoffs"][0]
+        if "discard" in kinds:
+            kind, b = self.decide_discard(view, know, legal)
+            return _to_action(kind, b, kinds)
+        return legal[0]
+
+    def decide_discard(self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]):
+        return self.gin.play(know, know.hand, know.taken)
+
+    def choose_rummy(
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: dict
+    ) -> Action:
+        if "draw:stock" in kinds or "draw:discard" in kinds:
+            if "draw:discard" in kinds and know.top and self.rummy.take(know, know.top):
+                return kinds["draw:discard"][0]
+            return (kinds.get("draw:stock") or kinds["draw:discard"])[0]
+        placed = bool((view.get("placed") or [False] * know.num_players)[know.seat])
+        kind, arg = self.rummy.play(know, placed)
+        text = None
+        if kind == "meld":
+            text = "meld:" + ",".join(c.text for c in _cards(arg))
+        elif kind == "layoff":
+            b, i = arg
+            text = f"layoff:{_txt(b)}>{i}"
+        elif kind in ("discard", "go_out"):
+            text = f"{kind}:{_txt(arg)}"
+        for a in legal:
+            if str(a) == text:
+                return a
+        # The engine forbids some plays (e.g. stranding the card just taken): stay legal.
+        for k in ("discard", "go_out", "meld", "layoff"):
+            if k in kinds:
+                return kinds[k][0]
+        return legal[0]
+
+
+def _cards(mask: int):
+    from games.engine.cards import cards_of
+
+    return cards_of(mask)
+
+
+def _to_action(kind: str, b: int, kinds: dict[str, list[Action]]) -> Action:
+    if kind == "big_gin" and "big_gin" in kinds:
+        return kinds["big_gin"][0]
+    if kind in ("gin", "knock", "discard") and b:
+        text = f"{kind}:{_txt(b)}"
+        for a in kinds.get(kind, ()):
+            if str(a) == text:
+                return a
+        for a in kinds.get("discard", ()):
+            if str(a) == f"discard:{_txt(b)}":
+                return a
+    return kinds["discard"][0]
+
+
+class BaselineBot(PolicyBot):
+    """EAAI 2021 baseline: take a card only if it melds, random min-deadwood discard, knock ASAP."""
+
+    name = "baseline"
+
+    def make_gin_policy(self) -> GinPolicy:
+        return BaselinePolicy(self.rng)
+
+
+class GinWaiterBot(PolicyBot):
+    """Baseline that after its first three turns knocks only with gin."""
+
+    name = "ginwaiter"
+
+    def make_gin_policy(self) -> GinPolicy:
+        return GinWaiterPolicy(self.rng)
+
+
+class EasyBot(PolicyBot):
+    name = "easy"
+    layoff_miss = 0.3
+
+    def make_gin_policy(self) -> GinPolicy:
+        return EasyPolicy(self.rng)
+
+    def make_rummy_policy(self) -> RummyPolicy:
+        return RummyPolicy(self.rng, miss=0.3, bad_discard=0.25)
+
+
+class MediumBot(PolicyBot):
+    name = "medium"
+
+    def make_gin_policy(self) -> GinPolicy:
+        return MediumPolicy(self.rng)
+
+    def make_rummy_policy(self) -> RummyPolicy:
+        return RummyPolicy(self.rng)
+
+
+class HardBot(PolicyBot):
+    name = "hard"
+
+    def __init__(
+        self, rng: random.Random | None = None, params: GinParams | None = None, **options
+    ):
+        self.params = params or GinParams()
+        super().__init__(rng, **options)
+
+    def make_gin_policy(self) -> GinPolicy:
+        return HardPolicy(self.rng, self.params)
+
+    def make_rummy_policy(self) -> RummyPolicy:
+        return RummyPolicy(self.rng, careful=True, hold=True)

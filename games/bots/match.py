@@ -1,0 +1,452 @@
+"""Bot-vs-bot matches on duplicate deals, with statistics. Pure Python (no Django).
+
+``run_match`` plays whole games to the mode's target. Every deal (game seed) is played once
+per seat arrangement: two players swap seats; three or four rotate through every seat. The
+result holds each bot's win rate with a 95% Wilson interval, points per hand, gin / knock /
+undercut counts and decision-time percentiles.
+
+Command line (the same as ``python manage.py botmatch``)::
+
+    python -m games.bots.match --mode classic --a expert --b baseline --games 400 --seed 1 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import apply, get_mode, legal_actions, new_game, view_for
+
+from . import get_bot
+
+__all__ = ["wilson", "percentile", "play_game", "run_match", "format_report", "main", "MatchSpec"]
+
+LABELS = "ABCD"
+
+
+def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (``successes`` may be fractional)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of ``values``; 0.0 when empty."""
+    if not values:
+        return 0.0
+    xs = sorted(values)
+    k = max(0, min(len(xs) - 1, math.ceil(q / 100.0 * len(xs)) - 1))
+    return xs[k]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    mode: str
+    bots: tuple[str, ...]  # one name per label (A, B, ...), e.g. ("expert", "baseline")
+    lineup: tuple[int, ...]  # label index for each seat of the first arrangement
+    seed: int = 0
+    settings: tuple[tuple[str, Any], ...] = ()
+    bot_options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def num_players(self) -> int:
+        return len(self.lineup)
+
+
+@dataclass
+class GameStats:
+    deal: int
+    arrangement: int
+    seats: list[int]  # label index per seat
+    winner: int | None  # label index
+    totals: list[int]  # per label (summed when a label holds several seats)
+    hands: int = 0
+    per_label: dict[int, dict[str, int]] = field(default_factory=dict)
+    times: dict[int, list[float]] = field(default_factory=dict)
+
+
+_COUNTERS = (
+    "hands",
+    "hands_won",
+    "hand_points",
+    "gin",
+    "big_gin",
+    "knock_won",
+    "knocks",
+    "undercut_won",
+    "undercut_suffered",
+    "drawn",
+    "going_rummy",
+    "stalemate",
+)
+
+
+def _arrangements(lineup: Sequence[int]) -> list[list[int]]:
+    """Two players: both seatings. More: every rotation of the lineup."""
+    n = len(lineup)
+    return [[lineup[(s + r) % n] for s in range(n)] for r in range(n)]
+
+
+def play_game(
+    mode: str,
+    seat_bots: Sequence[Any],
+    seed: int,
+    *,
+    settings: dict[str, Any] | None = None,
+    on_decision: Callable[[int, float], None] | None = None,
+    max_actions: int = 200_000,
+):
+    """Play one whole game; return the final state. ``on_decision(seat, seconds)`` times bots."""
+    state = new_game(mode, seed=seed, num_players=len(seat_bots), settings=settings or None)
+    for bot in seat_bots:
+        reset = getattr(bot, "reset", None)
+        if callable(reset):
+            reset()
+    perf = time.perf_counter
+    for _ in range(max_actions):
+        if state.is_over:
+            return state
+        seat = state.to_act
+        legal = legal_actions(state)
+        view = view_for(state, seat)
+        t0 = perf()
+        action = seat_bots[seat].choose(view, legal)
+        dt = perf() - t0
+        if on_decision is not None:
+            on_decision(seat, dt)
+        if action not in legal:
+            raise RuntimeError(f"bot in seat {seat} chose illegal action {action!r}")
+        state = apply(state, action, seat=seat)[0]
+    raise RuntimeError("game did not finish")
+
+
+def _play_deal(spec: MatchSpec, deal: int) -> list[GameStats]:
+    out = []
+    settings = dict(spec.settings)
+    options = dict(spec.bot_options)
+    for arr_i, seats in enumerate(_arrangements(spec.lineup)):
+        game_seed = spec.seed * 1_000_003 + deal
+        bots = []
+        for s, label in enumerate(seats):
+            name = spec.bots[label]
+            opts = options if name == "expert" else {}
+            bots.append(get_bot(name, seed=f"{spec.seed}:{deal}:{arr_i}:{s}", **opts))
+        times: dict[int, list[float]] = {label: [] for label in set(seats)}
+
+        def record(seat: int, dt: float, seats=seats, times=times) -> None:
+            times[seats[seat]].append(dt)
+
+        state = play_game(spec.mode, bots, game_seed, settings=settings, on_decision=record)
+        res = state.result
+        nl = len(spec.bots)
+        totals = [0] * nl
+        for s, label in enumerate(seats):
+            totals[label] += res.totals[s]
+        gs = GameStats(
+            deal=deal,
+            arrangement=arr_i,
+            seats=list(seats),
+            winner=seats[res.winner] if res.winner is not None else None,
+            totals=totals,
+            hands=len(state.hand_results),
+            times=times,
+        )
+        per = {label: dict.fromkeys(_COUNTERS, 0) for label in set(seats)}
+        for hr in state.hand_results:
+            for label in per:
+                per[label]["hands"] += 1
+            oc = hr.outcome.value
+            if hr.winner is not None:
+                w = per[seats[hr.winner]]
+                w["hands_won"] += 1
+                w["hand_points"] += hr.points
+            if oc in ("drawn", "stalemate"):
+                for label in per:
+                    per[label]["drawn" if oc == "drawn" else "stalemate"] += 1
+                continue
+            if oc in ("gin", "big_gin"):
+                per[seats[hr.winner]][oc] += 1
+            if oc in ("knock", "undercut"):
+                per[seats[hr.knocker]]["knocks"] += 1
+                if oc == "knock":
+                    per[seats[hr.knocker]]["knock_won"] += 1
+                else:
+                    per[seats[hr.defender]]["undercut_won"] += 1
+                    per[seats[hr.knocker]]["undercut_suffered"] += 1
+            if oc == "out" and hr.going_rummy:
+                per[seats[hr.winner]]["going_rummy"] += 1
+        gs.per_label = per
+        out.append(gs)
+    return out
+
+
+def _summarise(spec: MatchSpec, games: list[GameStats], elapsed: float) -> dict[str, Any]:
+    nl = len(spec.bots)
+    n = len(games)
+    bots = []
+    for label in range(nl):
+        present = [g for g in games if label in g.seats]
+        wins = sum(1 for g in present if g.winner == label)
+        ties = sum(1 for g in present if g.winner is None)
+        # A label with several seats (e.g. A vs B,B) is judged per game, like everyone else.
+        score = wins + 0.5 * ties if spec.num_players == 2 else wins
+        lo, hi = wilson(score, len(present))
+        counts = dict.fromkeys(_COUNTERS, 0)
+        times: list[float] = []
+        for g in present:
+            for k, v in g.per_label.get(label, {}).items():
+                counts[k] += v
+            times.extend(g.times.get(label, []))
+        hands = counts["hands"] or 1
+        seats_per_game = spec.lineup.count(label)
+        bots.append(
+            {
+                "label": LABELS[label],
+                "bot": spec.bots[label],
+                "seats": seats_per_game,
+                "games": len(present),
+                "wins": wins,
+                "ties": ties,
+                "win_rate": score / len(present) if present else 0.0,
+                "ci95": [lo, hi],
+                "hands": counts["hands"],
+                "hands_won": counts["hands_won"],
+                "points_per_hand": counts["hand_points"] / hands / max(seats_per_game, 1),
+                "game_points_per_game": sum(g.totals[label] for g in present)
+                / max(len(present), 1),
+                "gin": counts["gin"],
+                "big_gin": counts["big_gin"],
+                "knocks": counts["knocks"],
+                "knock_won": counts["knock_won"],
+                "undercut_won": counts["undercut_won"],
+                "undercut_suffered": counts["undercut_suffered"],
+                "going_rummy": counts["going_rummy"],
+                "decisions": len(times),
+                "time_ms": {
+                    "p50": percentile(times, 50) * 1000,
+                    "p95": percentile(times, 95) * 1000,
+                    "p99": percentile(times, 99) * 1000,
+                    "max": (max(times) if times else 0.0) * 1000,
+                    "mean": (sum(times) / len(times) if times else 0.0) * 1000,
+                },
+            }
+        )
+    hands_total = sum(g.hands for g in games)
+    drawn = sum(
+        g.per_label[g.seats[0]]["drawn"] + g.per_label[g.seats[0]]["stalemate"] for g in games
+    )
+    return {
+        "mode": spec.mode,
+        "players": spec.num_players,
+        "lineup": [spec.bots[i] for i in spec.lineup],
+        "seed": spec.seed,
+        "settings": dict(spec.settings),
+        "games": n,
+        "deals": len({g.deal for g in games}),
+        "hands": hands_total,
+        "drawn_hands": drawn,
+        "elapsed_s": elapsed,
+        "bots": bots,
+    }
+
+
+def run_match(
+    mode: str,
+    bots: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    num_players: int = 2,
+    lineup: Sequence[int] | None = None,
+    settings: dict[str, Any] | None = None,
+    bot_options: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games (rounded up to whole deals) and return the statistics dict.
+
+    ``bots`` names one bot per label; ``lineup`` gives the label of each seat (default: A, B
+    for two players; A, B, B... for more when two bots are named; one seat each otherwise).
+    """
+    get_mode(mode, **(settings or {}))  # validate early
+    bots = tuple(bots)
+    for name in bots:
+        get_bot(name, seed=0, **(bot_options or {}) if name == "expert" else {})
+    if lineup is None:
+        if len(bots) == num_players:
+            lineup = tuple(range(num_players))
+        elif len(bots) == 2:
+            lineup = (0,) + (1,) * (num_players - 1)
+        else:
+            raise ValueError(f"{len(bots)} bots for {num_players} seats: give a lineup")
+    lineup = tuple(lineup)
+    if len(lineup) != num_players or any(not 0 <= i < len(bots) for i in lineup):
+        raise ValueError("lineup must name a bot label for every seat")
+    spec = MatchSpec(
+        mode=mode,
+        bots=bots,
+        lineup=lineup,
+        seed=seed,
+        settings=tuple(sorted((settings or {}).items())),
+        bot_options=tuple(sorted((bot_options or {}).items())),
+    )
+    per_deal = len(_arrangements(lineup))
+    deals = max(1, math.ceil(games / per_deal))
+    total = deals * per_deal
+    results: list[GameStats] = []
+    t0 = time.perf_counter()
+    if jobs <= 1:
+        for d in range(deals):
+            results.extend(_play_deal(spec, d))
+            if progress:
+                progress(len(results), total)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futs = [pool.submit(_play_deal, spec, d) for d in range(deals)]
+            for fut in as_completed(futs):
+                results.extend(fut.result())
+                if progress:
+                    progress(len(results), total)
+    results.sort(key=lambda g: (g.deal, g.arrangement))
+    return _summarise(spec, results, time.perf_counter() - t0)
+
+
+def format_report(stats: dict[str, Any]) -> str:
+    lines = [
+        f"{stats['mode']} · {stats['players']} players · lineup {', '.join(stats['lineup'])} · "
+        f"{stats['games']} games on {stats['deals']} duplicate deals · seed {stats['seed']} · "
+        f"{stats['hands']} hands ({stats['drawn_hands']} drawn) · {stats['elapsed_s']:.1f} s",
+        "",
+        f"{'bot':<14}{'games':>6}{'wins':>6}{'win%':>7}  {'95% CI':<14}{'pts/hand':>9}"
+        f"{'gin':>6}{'knock':>7}{'ucut+':>7}{'ucut-':>7}{'rummy':>7}  "
+        f"{'ms p50':>7}{'p95':>7}{'max':>8}",
+    ]
+    for b in stats["bots"]:
+        lo, hi = b["ci95"]
+        t = b["time_ms"]
+        name = b["label"] + ":" + b["bot"]
+        ci = f"{100 * lo:>5.1f}-{100 * hi:<5.1f}%"
+        lines.append(
+            f"{name:<14}{b['games']:>6}{b['wins']:>6}{100 * b['win_rate']:>6.1f}%  {ci}  "
+            f"{b['points_per_hand']:>8.2f}{b['gin']:>6}{b['knocks']:>7}{b['undercut_won']:>7}"
+            f"{b['undercut_suffered']:>7}{b['going_rummy']:>7}  "
+            f"{t['p50']:>7.2f}{t['p95']:>7.2f}{t['max']:>8.1f}"
+        )
+    return "\n".join(lines)
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream (stderr by default)."""
+
+    def __init__(self, stream=None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.t0 = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        frac = done / total if total else 1.0
+        filled = int(self.width * frac)
+        el = time.perf_counter() - self.t0
+        eta = el / frac - el if frac > 0 else 0.0
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games "
+            f"{el:6.0f}s elapsed, ~{eta:5.0f}s left"
+        )
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--mode", default="classic", help="classic, straight, oklahoma, hollywood, rummy"
+    )
+    parser.add_argument("--a", default="expert", help="bot A: level, panel name or module:Class")
+    parser.add_argument("--b", default="baseline", help="bot B")
+    parser.add_argument(
+        "--bots", default=None, help="comma-separated bots, one per seat (overrides --a/--b)"
+    )
+    parser.add_argument("--players", type=int, default=None, help="seats (rummy: 2-4)")
+    parser.add_argument(
+        "--games", type=int, default=100, help="games to play (rounded up to whole deals)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--target", type=int, default=None, help="override the game target (quick runs)"
+    )
+    parser.add_argument(
+        "--time-budget", type=float, default=None, help="Expert seconds per decision"
+    )
+    parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def run_from_options(opts: dict[str, Any], stdout, stderr) -> dict[str, Any]:
+    if opts.get("bots"):
+        bots = [b.strip() for b in opts["bots"].split(",") if b.strip()]
+        players = opts.get("players") or len(bots)
+    else:
+        bots = [opts["a"], opts["b"]]
+        players = opts.get("players") or 2
+    if opts["games"] < 1:
+        raise ValueError("--games must be at least 1")
+    if opts["jobs"] < 1:
+        raise ValueError("--jobs must be at least 1")
+    settings: dict[str, Any] = {}
+    if opts.get("target") is not None:
+        if opts["mode"] == "rummy":
+            settings["targets"] = ((2, opts["target"]), (3, opts["target"]), (4, opts["target"]))
+        else:
+            settings["target"] = opts["target"]
+    bot_options = {}
+    if opts.get("time_budget") is not None:
+        bot_options["time_budget"] = opts["time_budget"]
+    progress = None if opts.get("no_progress") else ProgressBar(stderr)
+    stats = run_match(
+        opts["mode"],
+        bots,
+        opts["games"],
+        seed=opts["seed"],
+        jobs=opts["jobs"],
+        num_players=players,
+        settings=settings,
+        bot_options=bot_options,
+        progress=progress,
+    )
+    if opts.get("json"):
+        stdout.write(json.dumps(stats, indent=2) + "\n")
+    else:
+        stdout.write(format_report(stats) + "\n")
+    return stats
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.bots.match", description=__doc__.split("\n")[0]
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        run_from_options(vars(args), sys.stdout, sys.stderr)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    raise SystemExit(main())

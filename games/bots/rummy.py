@@ -1,0 +1,141 @@
+"""Basic Rummy (2-4 players) policies on ``Knowledge``: draw, meld, lay off, discard, go out."""
+
+from __future__ import annotations
+
+import random
+
+from games.engine.melds import attach_mask, best_melds
+
+from .cardmath import BIT_VALUE, bits_of, dw, related, triples_with
+from .knowledge import Knowledge
+
+__all__ = ["RummyPolicy", "layoff_targets", "can_finish"]
+
+
+def layoff_targets(know: Knowledge) -> int:
+    """Cards (any) that could be laid off onto the table right now."""
+    m = 0
+    for kind, mm in know.table:
+        m |= attach_mask(kind, mm)
+    return m
+
+
+def _closure(table: list[tuple[str, int]], cards: int) -> int:
+    """Cards of ``cards`` that can be laid off, following chains (4 then 5 onto A-2-3)."""
+    masks = [[k, mm] for k, mm in table]
+    laid = 0
+    changed = True
+    while changed:
+        changed = False
+        for t in masks:
+            att = attach_mask(t[0], t[1]) & cards & ~laid
+            if att:
+                low = att & -att
+                laid |= low
+                t[1] |= low
+                changed = True
+    return laid
+
+
+def can_finish(know: Knowledge, hand: int, forbid: int) -> bool:
+    """Could ``hand`` be emptied this turn (melds, lay-offs, at most one final discard)?"""
+    res = best_melds(hand)
+    dead = res.deadwood_mask
+    left = dead & ~_closure(know.table, dead)
+    n = left.bit_count()
+    return n == 0 or (n == 1 and not left & forbid)
+
+
+class RummyPolicy:
+    """Level knobs: ``miss`` (chance to overlook a meld/lay-off), ``careful`` (danger-aware
+    discards, takes lay-off cards), ``hold`` (keeps melds back to go rummy)."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        miss: float = 0.0,
+        bad_discard: float = 0.0,
+        careful: bool = False,
+        hold: bool = False,
+    ) -> None:
+        self.rng = rng
+        self.miss = miss
+        self.bad_discard = bad_discard
+        self.careful = careful
+        self.hold = hold
+
+    # ------------------------------------------------------------------ draw
+    def take(self, know: Knowledge, top: int) -> bool:
+        hand = know.hand
+        if dw(hand | top) < dw(hand) + BIT_VALUE[top]:
+            return self.rng.random() >= self.miss
+        if self.careful and top & layoff_targets(know):
+            return True
+        return False
+
+    # ------------------------------------------------------------------ play
+    def holding(self, know: Knowledge) -> bool:
+        """Keep melds in hand, hoping to go rummy (double) in one turn?"""
+        if not self.hold:
+            return False
+        opp_min = min((o.size for o in know.opponents.values()), default=10)
+        if opp_min <= 4 or know.stock < 6:
+            return False
+        res = best_melds(know.hand)
+        return res.deadwood_mask.bit_count() <= 3
+
+    def play(self, know: Knowledge, placed_before: bool) -> tuple[str, object]:
+        """Next action in the play phase: ("meld", mask) / ("layoff", (bit, idx)) /
+        ("discard", bit) / ("go_out", bit)."""
+        hand = know.hand
+        forbid = know.taken
+        if not placed_before and self.holding(know) and not can_finish(know, hand, forbid):
+            return self._discard(know, hand, forbid)
+        res = best_melds(hand)
+        for meld in res.melds:
+            if self.rng.random() < self.miss:
+                continue
+            return "meld", meld.mask
+        dead = res.deadwood_mask if res.melds else hand
+        for i, (kind, mm) in enumerate(know.table):
+            att = attach_mask(kind, mm) & dead
+            if att and self.rng.random() >= self.miss:
+                return "layoff", (att & -att, i)
+        if hand.bit_count() == 1:
+            return "go_out", hand
+        return self._discard(know, hand, forbid)
+
+    def _discard(self, know: Knowledge, hand: int, forbid: int) -> tuple[str, object]:
+        legal = [b for b in bits_of(hand & ~forbid)]
+        if self.bad_discard and self.rng.random() < self.bad_discard:
+            return "discard", legal[self.rng.randrange(len(legal))]
+        nxt = know.opponents.get(know.next_seat())
+        unseen = know.unseen()
+        table_att = layoff_targets(know)
+        best = None
+        best_key = None
+        for b in legal:
+            h = hand ^ b
+            d = dw(h)
+            key = float(d)
+            if self.careful:
+                # potential: unseen partners of what we keep
+                key -= 0.15 * sum(
+                    1 for x in bits_of(related(h) & unseen) if dw(h | x) < d + BIT_VALUE[x]
+                )
+                if b & table_att:
+                    key += 8.0  # it would go straight onto the table for the next player
+                if nxt is not None:
+                    for pair in triples_with(b):
+                        if pair & nxt.known:
+                            key += 6.0
+                            break
+                    if related(nxt.discarded | nxt.declined, 1) & b:
+                        key -= 1.0
+            key_t = (key, -BIT_VALUE[b], b)
+            if best_key is None or key_t < best_key:
+                best_key = key_t
+                best = b
+        assert best is not None
+        return "discard", best
