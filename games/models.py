@@ -150,6 +150,8 @@ class TableAction(models.Model):
     source = models.CharField(
         max_length=10, choices=ActionSource.choices, default=ActionSource.PLAYER
     )
+    # The client's id of the message (retries reuse it): a second copy is refused.
+    client_id = models.CharField(max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -157,6 +159,7 @@ class TableAction(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="action_unique_version"),
         ]
+        indexes = [models.Index(fields=["table", "client_id"], name="action_client_id")]
 
     def __str__(self):
         return f"{self.table_id}@{self.version} seat {self.seat}: {self.action}"

@@ -5,4 +5,17 @@ from . import views
 app_name = "games"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
+    path("play/rooms.json", views.rooms_json, name="rooms_json"),
+    path("play/computer/", views.play_computer, name="play_computer"),
+    path("play/<slug:slug>/", views.room, name="room"),
+    path("play/<slug:slug>/tables.json", views.room_json, name="room_json"),
+    path("play/<slug:slug>/new/", views.table_create, name="table_create"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
+    path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
+    path("tables/<int:table_id>/bot/", views.table_bot, name="table_bot"),
+    path("games/", views.my_games, name="my_games"),
+    path("games/<int:game_id>/", views.game, name="game"),
+    path("games/<int:game_id>/record.json", views.game_record_json, name="game_record_json"),
+    path("games/<int:game_id>/record.txt", views.game_record_txt, name="game_record_txt"),
 ]

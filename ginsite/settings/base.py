@@ -89,6 +89,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "social.context_processors.unread",
             ],
         },
     },
@@ -167,7 +168,27 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "accounts.clear_expired_sessions",
         "schedule": 6 * 3600,
     },
+    # Presence of users whose notification sockets lapsed without a disconnect.
+    "social-presence-sweep": {
+        "task": "social.presence_sweep",
+        "schedule": 60.0,
+    },
+    # Turn deadlines missed across a restart, presence after the grace, stale open tables.
+    "games-sweep": {
+        "task": "games.sweep",
+        "schedule": 10.0,
+    },
 }
+
+# --- Live play (games app) ---------------------------------------------------------------
+# A bot "thinks" for a random time in this range (seconds) before its move.
+GAMES_BOT_DELAY = (0.6, 1.5)
+GAMES_DISCONNECT_GRACE = 60  # seconds away before opponents may claim the game
+GAMES_MAX_TIMEOUTS = 3  # timeouts in a row that forfeit the game
+GAMES_CHAT_RATE = (5, 10)  # at most 5 chat lines per 10 seconds per user
+
+# --- Social: private messages per sender per minute (other SOCIAL_* defaults: social/conf.py)
+SOCIAL_MESSAGE_RATE = int(os.environ.get("SOCIAL_MESSAGE_RATE", "10"))
 
 # --- Auth and accounts (django-allauth) -------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -194,6 +215,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+# Answers a login brute force with HTTP 429 and names the site in emails.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",

@@ -11,6 +11,7 @@ from .base import DATABASE_URL, VAR_DIR  # noqa: E402
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
+GAMES_BOT_DELAY = (0, 0)
 MEDIA_ROOT = VAR_DIR / "test-media"
 if not DATABASE_URL:
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405

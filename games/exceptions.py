@@ -1,0 +1,102 @@
+"""Errors raised by the games services. Each carries the ``code`` of the protocol's error
+frame (docs/protocol.md) and a message fit to show the user."""
+from __future__ import annotations
+
+
+class GameServiceError(Exception):
+    code = "error"
+    default_message = "That is not possible."
+
+    def __init__(self, message: str | None = None):
+        super().__init__(message or self.default_message)
+        self.message = message or self.default_message
+
+
+class TableNotFound(GameServiceError):
+    code = "not_found"
+    default_message = "There is no such table."
+
+
+class Forbidden(GameServiceError):
+    code = "forbidden"
+    default_message = "You may not do that at this table."
+
+
+class NotSeated(GameServiceError):
+    code = "not_seated"
+    default_message = "Only the players at this table may do that."
+
+
+class NotPlaying(GameServiceError):
+    code = "not_playing"
+    default_message = "The game is not in progress."
+
+
+class NotOpen(GameServiceError):
+    code = "not_open"
+    default_message = "The game has already started."
+
+
+class StaleVersion(GameServiceError):
+    code = "stale_version"
+    default_message = "The table has moved on; here is the current state."
+
+
+class DuplicateAction(GameServiceError):
+    code = "duplicate"
+    default_message = "That move was already played."
+
+
+class NotYourTurn(GameServiceError):
+    code = "not_your_turn"
+    default_message = "It is not your turn."
+
+
+class InvalidAction(GameServiceError):
+    code = "invalid_action"
+    default_message = "That is not a move."
+
+
+class IllegalAction(GameServiceError):
+    code = "illegal_action"
+    default_message = "That move is not allowed now."
+
+
+class SeatTaken(GameServiceError):
+    code = "seat_taken"
+    default_message = "That seat is taken."
+
+
+class TableFull(GameServiceError):
+    code = "table_full"
+    default_message = "Every seat at this table is taken."
+
+
+class AlreadySeated(GameServiceError):
+    code = "already_seated"
+    default_message = "You already have a seat at this table."
+
+
+class CannotClaim(GameServiceError):
+    code = "cannot_claim"
+    default_message = "You can claim the game only when an opponent has left."
+
+
+class InvalidSettings(GameServiceError):
+    code = "invalid_settings"
+    default_message = "Those table settings are not allowed."
+
+
+class ChatEmpty(GameServiceError):
+    code = "chat_empty"
+    default_message = "Say something first."
+
+
+class ChatTooLong(GameServiceError):
+    code = "chat_too_long"
+    default_message = "Chat lines are at most 300 characters."
+
+
+class RateLimited(GameServiceError):
+    code = "rate_limited"
+    default_message = "You are sending messages too fast."

@@ -1,0 +1,77 @@
+"""Forms of the lobby and room pages (validation only; services do the work)."""
+from __future__ import annotations
+
+from django import forms
+
+from . import play
+from .models import Mode, Room
+
+TURN_CHOICES = [("30", "30 seconds"), ("15", "15 seconds"), ("60", "60 seconds"),
+                ("0", "Untimed (only against the computer)")]
+LEVEL_CHOICES = [(str(level), f"{level} · {name}") for level, name in play.BOT_LEVEL_NAMES.items()]
+
+
+class TableCreateForm(forms.Form):
+    seats = forms.TypedChoiceField(label="Players", coerce=int)
+    target = forms.IntegerField(
+        label="Target score", required=False, min_value=50, max_value=500,
+        help_text="Leave empty for the usual target of this game.",
+    )
+    rated = forms.BooleanField(label="Rated game", required=False)
+    seconds_per_turn = forms.TypedChoiceField(
+        label="Time per turn", choices=TURN_CHOICES, coerce=int, initial="30"
+    )
+    bots = forms.TypedChoiceField(
+        label="Fill the other seats with the computer", required=False, coerce=int,
+        empty_value=None, choices=[("", "No, wait for people")] + LEVEL_CHOICES,
+    )
+    private = forms.BooleanField(
+        label="Private table (only people with the invite link)", required=False
+    )
+
+    def __init__(self, *args, room: Room, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.room = room
+        low, high = play.seat_limits(room.mode)
+        low, high = max(low, room.min_seats), min(high, room.max_seats)
+        self.fields["seats"].choices = [(str(n), f"{n} players") for n in range(low, high + 1)]
+        self.fields["seats"].initial = str(low)
+        if not room.allow_rated:
+            del self.fields["rated"]
+
+    def clean(self):
+        data = super().clean()
+        bots = data.get("bots")
+        if data.get("seconds_per_turn") == 0 and bots is None:
+            self.add_error(
+                "seconds_per_turn", "Untimed games are only for playing the computer."
+            )
+        if data.get("rated") and bots is not None:
+            self.add_error("rated", "Games against the computer are casual.")
+        return data
+
+
+class PlayComputerForm(forms.Form):
+    mode = forms.ChoiceField(label="Game", choices=Mode.choices, initial=Mode.CLASSIC)
+    level = forms.TypedChoiceField(label="Level", choices=LEVEL_CHOICES, coerce=int,
+                                   initial="2")
+    seats = forms.TypedChoiceField(
+        label="Players (Rummy)", coerce=int, required=False, empty_value=2,
+        choices=[("2", "2 players"), ("3", "3 players"), ("4", "4 players")],
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mode") != Mode.RUMMY and data.get("seats", 2) != 2:
+            self.add_error("seats", "Gin is for two players.")
+        return data
+
+
+class AddBotForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, max_value=3)
+    level = forms.TypedChoiceField(choices=LEVEL_CHOICES, coerce=int)
+
+
+class SitForm(forms.Form):
+    seat = forms.IntegerField(min_value=0, max_value=3, required=False)
+    invite = forms.CharField(max_length=64, required=False)

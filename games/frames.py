@@ -1,0 +1,136 @@
+"""The JSON bodies of table frames (docs/protocol.md): table meta, seats, clock, ``you``."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from .models import Seat, Table, TableStatus
+from .play import BOT_LEVEL_NAMES
+
+
+def grace_seconds() -> int:
+    return int(getattr(settings, "GAMES_DISCONNECT_GRACE", 60))
+
+
+def seat_is_gone(seat: Seat, now: datetime | None = None) -> bool:
+    """A human seat whose player has been away longer than the grace period.
+
+    Works without ``disconnect()`` having run: a connected socket pings every 20 s, so a
+    ``last_seen`` older than the grace plus a margin means the socket is dead too.
+    """
+    if seat.user_id is None:
+        return False
+    now = now or timezone.now()
+    if seat.last_seen is None:
+        return False
+    grace = timedelta(seconds=grace_seconds())
+    if not seat.connected:
+        return seat.last_seen < now - grace
+    return seat.last_seen < now - grace - timedelta(seconds=30)
+
+
+def bot_name(level: int) -> str:
+    return f"Computer ({BOT_LEVEL_NAMES.get(level, level)})"
+
+
+def seat_data(seat: Seat, now: datetime) -> dict[str, Any]:
+    if seat.user_id is not None:
+        user = seat.user
+        return {
+            "index": seat.index, "kind": "user", "name": user.public_name,
+            "username": user.username, "bot_level": None,
+            "connected": bool(seat.connected) and not seat_is_gone(seat, now),
+            "gone": seat_is_gone(seat, now), "timeouts": seat.timeouts,
+        }
+    if seat.bot_level is not None:
+        return {
+            "index": seat.index, "kind": "bot", "name": bot_name(seat.bot_level),
+            "username": None, "bot_level": seat.bot_level, "connected": True, "gone": False,
+            "timeouts": 0,
+        }
+    return {
+        "index": seat.index, "kind": "empty", "name": "", "username": None, "bot_level": None,
+        "connected": False, "gone": False, "timeouts": 0,
+    }
+
+
+def seats_data(seats: list[Seat]) -> list[dict[str, Any]]:
+    now = timezone.now()
+    return [seat_data(s, now) for s in sorted(seats, key=lambda s: s.index)]
+
+
+def table_meta(table: Table) -> dict[str, Any]:
+    finish = None
+    if table.status in (TableStatus.FINISHED, TableStatus.ABANDONED):
+        game = getattr(table, "game", None) if table.pk else None
+        if game is not None:
+            finish = {
+                "game_id": game.pk, "url": game.get_absolute_url(), "ending": game.ending,
+                "winner_seat": game.winner_seat, "loser_seat": game.loser_seat,
+                "scores": [p.score for p in game.players.all()],
+            }
+    rematch_url = table.rematch_table.get_absolute_url() if table.rematch_table_id else None
+    return {
+        "id": table.pk, "mode": table.mode, "mode_name": table.get_mode_display(),
+        "room": {"slug": table.room.slug, "name": table.room.name},
+        "seat_count": table.seat_count, "target": table.target, "rated": table.rated,
+        "seconds_per_turn": table.seconds_per_turn, "private": table.private,
+        "status": table.status,
+        "created_by": table.created_by.username if table.created_by_id else None,
+        "finish": finish,
+        "rematch": {
+            "offers": list(table.rematch_offers or []), "table_id": table.rematch_table_id,
+            "url": rematch_url,
+        },
+    }
+
+
+def clock_data(table: Table) -> dict[str, Any] | None:
+    if table.status != TableStatus.PLAYING or table.turn_deadline is None:
+        return None
+    return {
+        "seat": table.deadline_seat,
+        "deadline": table.turn_deadline.isoformat().replace("+00:00", "Z"),
+        "seconds_per_turn": table.seconds_per_turn,
+    }
+
+
+def with_remaining(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Add ``remaining_ms`` at the moment of sending."""
+    if not clock:
+        return clock
+    deadline = datetime.fromisoformat(clock["deadline"].replace("Z", "+00:00"))
+    remaining = (deadline - timezone.now()).total_seconds() * 1000
+    return {**clock, "remaining_ms": max(0, int(remaining))}
+
+
+def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]) -> dict:
+    """The per-connection part of a frame."""
+    authenticated = bool(user and user.is_authenticated)
+    playing = table["status"] == TableStatus.PLAYING
+    can_claim = False
+    if seat is not None and playing:
+        can_claim = any(s["gone"] for s in seats if s["index"] != seat and s["kind"] == "user")
+    can_sit = (
+        authenticated and seat is None and table["status"] == TableStatus.OPEN
+        and table["seconds_per_turn"] > 0 and any(s["kind"] == "empty" for s in seats)
+    )
+    return {
+        "role": "player" if seat is not None else "spectator",
+        "seat": seat,
+        "username": user.username if authenticated else None,
+        "can_claim": can_claim,
+        "can_sit": can_sit,
+        "can_chat": authenticated,
+    }
+
+
+def chat_data(message, seat_by_user: dict[int, int]) -> dict[str, Any]:
+    return {
+        "id": message.pk, "username": message.user.username, "name": message.user.public_name,
+        "seat": seat_by_user.get(message.user_id), "text": message.text,
+        "at": message.created_at.isoformat().replace("+00:00", "Z"),
+    }

@@ -1,0 +1,214 @@
+"""Reads of the games app: lobby and room lists, who is online, table snapshots, records."""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Prefetch, Q
+from django.utils import timezone
+
+from . import frames, play
+from .models import ChatMessage, Game, GamePlayer, Room, Seat, Table, TableStatus
+
+CHAT_HISTORY = 50
+
+
+def room_online(room: Room) -> list[dict[str, str]]:
+    """Users seen on the room page or connected at one of its tables in the last 30 s."""
+    now = timezone.now()
+    people: dict[str, str] = {}
+    for username, name, ts in (cache.get(f"games:room-online:{room.slug}") or {}).values():
+        if ts > now.timestamp() - 30:
+            people[username] = name
+    seated = Seat.objects.filter(
+        table__room=room, table__status__in=(TableStatus.OPEN, TableStatus.PLAYING),
+        connected=True, last_seen__gte=now - timedelta(seconds=60), user__isnull=False,
+    ).select_related("user")
+    for seat in seated:
+        people[seat.user.username] = seat.user.public_name
+    return [{"username": u, "name": n} for u, n in sorted(people.items())]
+
+
+def rooms_overview() -> list[dict[str, Any]]:
+    counts = {
+        r["pk"]: r for r in Room.objects.annotate(
+            open_tables=Count("tables", filter=Q(tables__status=TableStatus.OPEN,
+                                                 tables__private=False)),
+            playing_tables=Count("tables", filter=Q(tables__status=TableStatus.PLAYING,
+                                                    tables__private=False)),
+        ).values("pk", "open_tables", "playing_tables")
+    }
+    out = []
+    for room in Room.objects.all():
+        out.append({
+            "slug": room.slug, "name": room.name, "mode": room.mode,
+            "description": room.description, "url": room.get_absolute_url(),
+            "online": len(room_online(room)),
+            "open_tables": counts[room.pk]["open_tables"],
+            "playing_tables": counts[room.pk]["playing_tables"],
+        })
+    return out
+
+
+def _table_row(table: Table) -> dict[str, Any]:
+    seats = sorted(table.seats.all(), key=lambda s: s.index)
+    return {
+        "id": table.pk, "url": table.get_absolute_url(), "mode": table.mode,
+        "mode_name": table.get_mode_display(), "seat_count": table.seat_count,
+        "target": table.target, "rated": table.rated,
+        "seconds_per_turn": table.seconds_per_turn, "status": table.status,
+        "free_seats": sum(1 for s in seats if s.is_empty),
+        "players": [
+            {"name": s.user.public_name if s.user_id else frames.bot_name(s.bot_level),
+             "bot_level": s.bot_level}
+            for s in seats if not s.is_empty
+        ],
+        "created_at": table.created_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+def _tables(**filters):
+    return (
+        Table.objects.filter(**filters)
+        .select_related("room")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    )
+
+
+def room_tables(room: Room) -> dict[str, list[dict[str, Any]]]:
+    public = _tables(room=room, private=False)
+    return {
+        "open": [_table_row(t) for t in public.filter(status=TableStatus.OPEN)
+                 .order_by("-created_at")[:50]],
+        "playing": [_table_row(t) for t in public.filter(status=TableStatus.PLAYING)
+                    .order_by("-started_at")[:50]],
+    }
+
+
+def room_payload(room: Room) -> dict[str, Any]:
+    online = room_online(room)
+    return {
+        "room": {"slug": room.slug, "name": room.name, "mode": room.mode},
+        **room_tables(room),
+        "online": online,
+        "online_count": len(online),
+    }
+
+
+def user_live_tables(user) -> list[Table]:
+    if not user.is_authenticated:
+        return []
+    return list(
+        _tables(seats__user=user, status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+        .order_by("-created_at").distinct()[:20]
+    )
+
+
+def user_games(user):
+    """The user's finished games, newest first (GamePlayer rows with their game)."""
+    return (
+        GamePlayer.objects.filter(user=user)
+        .select_related("game")
+        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
+        .order_by("-game__finished_at")
+    )
+
+
+def table_with_seats(table_id: int) -> Table | None:
+    return (
+        Table.objects.select_related("room", "created_by", "rematch_table")
+        .filter(pk=table_id).first()
+    )
+
+
+def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | None]:
+    """(may connect, seat index or None). Private tables need a seat or the invite token."""
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(table=table, user=user).values_list("index", flat=True).first()
+    if seat is not None:
+        return True, seat
+    if not table.private:
+        return True, None
+    if user is not None and user.is_authenticated and user.pk == table.created_by_id:
+        return True, None
+    ok = bool(invite) and isinstance(invite, str) and secrets.compare_digest(
+        invite, table.invite_token
+    )
+    return ok, None
+
+
+def recent_chat(table: Table) -> list[dict[str, Any]]:
+    seat_by_user = dict(
+        Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", "index")
+    )
+    lines = list(
+        ChatMessage.objects.filter(table=table).select_related("user")
+        .order_by("-id")[:CHAT_HISTORY]
+    )
+    return [frames.chat_data(m, seat_by_user) for m in reversed(lines)]
+
+
+def table_snapshot(table_id: int, user, seat: int | None) -> dict[str, Any] | None:
+    """The ``snapshot`` frame for a connection (``you`` included)."""
+    table = table_with_seats(table_id)
+    if table is None:
+        return None
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    meta = frames.table_meta(table)
+    seats_d = frames.seats_data(seats)
+    view = None
+    if table.state:
+        view = play.view(play.load(table.state), seat)
+    return {
+        "type": "snapshot",
+        "version": table.version,
+        "table": meta,
+        "seats": seats_d,
+        "you": frames.you_data(user=user, seat=seat, table=meta, seats=seats_d),
+        "clock": frames.with_remaining(frames.clock_data(table)),
+        "view": view,
+        "chat": recent_chat(table),
+    }
+
+
+def game_for_page(game_id: int) -> Game | None:
+    return (
+        Game.objects.filter(pk=game_id)
+        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.select_related("user")))
+        .first()
+    )
+
+
+def score_sheet(game: Game) -> dict[str, Any]:
+    """Hand-by-hand rows and per-column totals for the game page (three columns in Hollywood).
+
+    Each row: hand number, outcome, winner name, points, and per column the points each seat
+    scored in it; totals come from the engine's result (bonuses included).
+    """
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    names = [p.name for p in players]
+    result = (game.final or {}).get("result") or {}
+    columns = result.get("columns") or []
+    ncols = max(1, len(columns)) if game.mode == "hollywood" else 1
+    running = [[0] * len(players) for _ in range(ncols)]
+    rows = []
+    for hand in game.hands:
+        winner = hand.get("winner")
+        points = hand.get("points", 0)
+        cols = hand.get("columns") or ([0] if winner is not None else [])
+        cells = []
+        for c in range(ncols):
+            if winner is not None and c in cols and points:
+                running[c][winner] += points
+            cells.append(list(running[c]))
+        rows.append({
+            "hand": hand.get("hand_number", len(rows) + 1),
+            "outcome": hand.get("outcome", ""),
+            "winner": names[winner] if winner is not None and winner < len(names) else None,
+            "points": points,
+            "columns": cells,
+        })
+    return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}

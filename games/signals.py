@@ -1,0 +1,16 @@
+"""Announcements of the games app. Other apps (social presence, statistics, ratings,
+tournaments) subscribe; games never imports them.
+
+All are sent after the transaction commits, with ``sender`` the model class:
+
+- ``player_seated(sender=Table, table_id, user_id, url)``: a user took a seat (also for the
+  players of a rematch and of "play the computer").
+- ``player_left(sender=Table, table_id, user_id)``: a user left a seat before the start.
+- ``game_finished(sender=Game, game_id, table_id)``: a game ended and its ``Game`` record is
+  stored (every ending goes through ``games.services.game_finish``).
+"""
+from django.dispatch import Signal
+
+player_seated = Signal()
+player_left = Signal()
+game_finished = Signal()

@@ -1,0 +1,37 @@
+"""Celery tasks of live play. Each takes ids, re-fetches, and is safe to run twice."""
+from __future__ import annotations
+
+from celery import shared_task
+from django.core.cache import cache
+
+from . import services
+
+
+@shared_task(name="games.table_bot_move")
+def table_bot_move(table_id: int, version: int) -> bool:
+    """The bot to act at ``version`` plays (nothing if the table has moved on)."""
+    return services.table_bot_move(table_id=table_id, version=version)
+
+
+@shared_task(name="games.table_deadline")
+def table_deadline(table_id: int, version: int) -> bool:
+    """The turn deadline set at ``version``: applied once, only if still due."""
+    return services.table_timeout(table_id=table_id, version=version)
+
+
+@shared_task(name="games.table_presence")
+def table_presence(table_id: int) -> None:
+    """After a disconnection's grace period: publish presence so opponents may claim."""
+    services.table_presence_publish(table_id=table_id)
+
+
+@shared_task(name="games.sweep")
+def sweep() -> dict | None:
+    """Periodic (beat): deadlines missed across a restart, presence, stale open tables.
+    A cache lock keeps two runs from overlapping."""
+    if not cache.add("games:sweep-lock", 1, 60):
+        return None
+    try:
+        return services.tables_sweep()
+    finally:
+        cache.delete("games:sweep-lock")
