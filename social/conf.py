@@ -1,0 +1,35 @@
+"""Tunable numbers of the social app. Each can be overridden by a ``SOCIAL_<NAME>`` setting;
+the defaults live here so the app works with nothing configured."""
+from __future__ import annotations
+
+from django.conf import settings
+
+DEFAULTS: dict[str, int] = {
+    # Private messages a sender may send per minute (fixed one-minute windows).
+    "MESSAGE_RATE": 10,
+    # ... and for accounts younger than NEW_ACCOUNT_AGE seconds.
+    "MESSAGE_RATE_NEW_ACCOUNT": 3,
+    "NEW_ACCOUNT_AGE": 24 * 3600,
+    # Contact requests a user may send per hour.
+    "REQUEST_RATE": 30,
+    # Table invitations a user may send per minute.
+    "INVITE_RATE": 10,
+    # Pending invitations older than this (seconds) are treated as expired.
+    "INVITE_TTL": 30 * 60,
+    # Presence: a connection that sent no heartbeat for this long counts as gone. Clients
+    # ping every HEARTBEAT seconds, so one or two lost pings do not flip anybody offline.
+    "PRESENCE_TTL": 70,
+    "HEARTBEAT": 25,
+    # "Last seen" is written to the database at most this often per user while online.
+    "LAST_SEEN_WRITE_EVERY": 60,
+    # Incoming notification-socket frames: size limit and a per-connection rate limit.
+    "FRAME_MAX_BYTES": 4096,
+    "FRAMES_PER_MINUTE": 120,
+    # Messages per page of conversation history.
+    "HISTORY_PAGE": 50,
+}
+
+
+def get(name: str) -> int:
+    """The value of ``SOCIAL_<name>`` from settings, else the default above."""
+    return getattr(settings, f"SOCIAL_{name}", DEFAULTS[name])

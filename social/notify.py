@@ -1,0 +1,49 @@
+"""Delivery of frames to the per-user notification sockets (``/ws/notify/``).
+
+Every open tab of a user joins the channel-layer group ``user.<id>``; anything that wants to
+tell a user something sends a ``notify.frame`` event to that group and each tab's consumer
+forwards the frame as JSON. Services call :func:`notify_users` from ``transaction.on_commit``
+so nobody hears about a change that was rolled back. The channel layer delivers at most once:
+frames are notifications, the database is the truth, and a reconnecting client re-reads
+counts from the ``hello`` frame.
+"""
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.urls import reverse
+
+logger = logging.getLogger(__name__)
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{int(user_id)}"
+
+
+def user_ref(user) -> dict:
+    """The public description of a user that frames carry."""
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "name": user.display_name or user.username,
+        "url": reverse("accounts:profile", kwargs={"username": user.username}),
+    }
+
+
+async def anotify_users(user_ids, frame: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    event = {"type": "notify.frame", "frame": frame}
+    for uid in dict.fromkeys(user_ids):
+        try:
+            await layer.group_send(user_group(uid), event)
+        except Exception:  # delivery is best effort; the database stays the truth
+            logger.exception("could not notify user %s", uid)
+
+
+def notify_users(user_ids, frame: dict) -> None:
+    """Send ``frame`` to every open notification socket of each user in ``user_ids``."""
+    async_to_sync(anotify_users)(list(user_ids), frame)

@@ -1,0 +1,206 @@
+"""Who may message, request or invite whom: one place decides, every path asks it.
+
+Modelled on Lichess's ``MsgSecurity``: each question returns a :class:`Verdict` instead of
+raising or returning a bare boolean, so a view, a consumer or a service can both decide and
+explain. The order of checks matters and is the same everywhere:
+
+1. yourself (``SELF``), an inactive account (``UNAVAILABLE``);
+2. a block in either direction (``BLOCKED``);
+3. the recipient's preference (``PREFERENCE`` for "nobody", ``NOT_CONTACTS`` for
+   "contacts only" or for invitations, which go to contacts only);
+4. the sender's rate limit (``RATE_LIMITED``), checked last so a refused attempt for another
+   reason never costs a slot.
+
+A blocked user is never told they are blocked: ``BLOCKED`` and ``PREFERENCE`` share the same
+generic wording. Pass ``hit=True`` from the code path that actually performs the action, so
+the rate-limit counter is consumed only there (pages that merely show a form do not).
+
+>>> v = Verdict.deny(Reason.BLOCKED, "message")
+>>> bool(v), v.reason.value, v.message
+(False, 'blocked', 'You cannot message this user.')
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.core.cache import cache
+from django.db.models import Q
+from django.utils import timezone
+
+from . import conf
+from .models import Block, Contact, MessagePolicy, SocialSettings
+
+
+class Reason(StrEnum):
+    SELF = "self"
+    UNAVAILABLE = "unavailable"
+    BLOCKED = "blocked"
+    PREFERENCE = "preference"
+    NOT_CONTACTS = "not_contacts"
+    RATE_LIMITED = "rate_limited"
+
+
+_GENERIC = {
+    "message": "You cannot message this user.",
+    "request": "You cannot send a contact request to this user.",
+    "invite": "You cannot invite this user.",
+}
+_TEXT = {
+    Reason.SELF: {
+        "message": "You cannot message yourself.",
+        "request": "You cannot add yourself as a contact.",
+        "invite": "You cannot invite yourself.",
+    },
+    Reason.NOT_CONTACTS: {
+        "message": "This user only accepts messages from their contacts.",
+        "request": "You cannot send a contact request to this user.",
+        "invite": "You can only invite your contacts.",
+    },
+    Reason.RATE_LIMITED: {
+        "message": "You are sending messages too fast. Please wait {retry} s and try again.",
+        "request": "You have sent too many contact requests. Please try again in {retry} s.",
+        "invite": "You are sending invitations too fast. Please wait {retry} s and try again.",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to "may A do this to B?". Truthy when allowed."""
+
+    reason: Reason | None = None
+    message: str = ""
+    retry_after: int | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.reason is None
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+    @classmethod
+    def deny(cls, reason: Reason, action: str, retry_after: int | None = None) -> Verdict:
+        text = _TEXT.get(reason, _GENERIC)[action]
+        return cls(reason, text.format(retry=retry_after or 60), retry_after)
+
+
+ALLOWED = Verdict()
+
+
+# --- Relations (small, indexed queries) --------------------------------------------------
+
+def is_blocked_either_way(a_id: int, b_id: int) -> bool:
+    return Block.objects.filter(
+        Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)
+    ).exists()
+
+
+def are_contacts(a_id: int, b_id: int) -> bool:
+    return Contact.objects.filter(user_id=a_id, contact_id=b_id).exists()
+
+
+def message_policy_of(user_id: int) -> str:
+    value = (
+        SocialSettings.objects.filter(user_id=user_id)
+        .values_list("message_policy", flat=True)
+        .first()
+    )
+    return value or MessagePolicy.EVERYONE
+
+
+# --- Rate limits (cache counters in fixed windows; shared across processes with Redis) ----
+
+def _rate_key(action: str, user_id: int, window: int, period: int) -> str:
+    return f"social:rl:{action}:{user_id}:{period}:{window}"
+
+
+def rate_limit(action: str, user_id: int, limit: int, period: int, *, hit: bool) -> int | None:
+    """Count one attempt (when ``hit``) and return the seconds to wait if over ``limit``.
+
+    Returns ``None`` when the attempt is within the limit.
+    """
+    now = time.time()
+    window = int(now // period)
+    key = _rate_key(action, user_id, window, period)
+    retry = max(1, int((window + 1) * period - now) + 1)
+    if hit:
+        cache.add(key, 0, period * 2)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, period * 2)
+            count = 1
+        return retry if count > limit else None
+    return retry if (cache.get(key) or 0) >= limit else None
+
+
+def rate_limit_keys(user_id: int) -> list[str]:
+    """The cache keys the limits of ``user_id`` use right now (tests clear them)."""
+    now = time.time()
+    keys = []
+    for action, period in (("message", 60), ("request", 3600), ("invite", 60)):
+        keys.append(_rate_key(action, user_id, int(now // period), period))
+    return keys
+
+
+def message_rate_for(user) -> int:
+    joined = getattr(user, "date_joined", None)
+    young = joined is not None and (timezone.now() - joined).total_seconds() < conf.get(
+        "NEW_ACCOUNT_AGE"
+    )
+    return conf.get("MESSAGE_RATE_NEW_ACCOUNT") if young else conf.get("MESSAGE_RATE")
+
+
+# --- The three questions ------------------------------------------------------------------
+
+def _common(sender, recipient, action: str) -> Verdict | None:
+    if sender.pk == recipient.pk:
+        return Verdict.deny(Reason.SELF, action)
+    if not recipient.is_active or not sender.is_active:
+        return Verdict.deny(Reason.UNAVAILABLE, action)
+    if is_blocked_either_way(sender.pk, recipient.pk):
+        return Verdict.deny(Reason.BLOCKED, action)
+    return None
+
+
+def can_message(sender, recipient, *, hit: bool = False) -> Verdict:
+    """May ``sender`` send a private message to ``recipient``?"""
+    verdict = _common(sender, recipient, "message")
+    if verdict is not None:
+        return verdict
+    policy = message_policy_of(recipient.pk)
+    if policy == MessagePolicy.NOBODY:
+        return Verdict.deny(Reason.PREFERENCE, "message")
+    if policy == MessagePolicy.CONTACTS and not are_contacts(sender.pk, recipient.pk):
+        return Verdict.deny(Reason.NOT_CONTACTS, "message")
+    retry = rate_limit("message", sender.pk, message_rate_for(sender), 60, hit=hit)
+    if retry:
+        return Verdict.deny(Reason.RATE_LIMITED, "message", retry)
+    return ALLOWED
+
+
+def can_request(sender, recipient, *, hit: bool = False) -> Verdict:
+    """May ``sender`` send ``recipient`` a contact request?"""
+    verdict = _common(sender, recipient, "request")
+    if verdict is not None:
+        return verdict
+    retry = rate_limit("request", sender.pk, conf.get("REQUEST_RATE"), 3600, hit=hit)
+    if retry:
+        return Verdict.deny(Reason.RATE_LIMITED, "request", retry)
+    return ALLOWED
+
+
+def can_invite(sender, recipient, *, hit: bool = False) -> Verdict:
+    """May ``sender`` invite ``recipient`` to a table? Only contacts can be invited."""
+    verdict = _common(sender, recipient, "invite")
+    if verdict is not None:
+        return verdict
+    if not are_contacts(sender.pk, recipient.pk):
+        return Verdict.deny(Reason.NOT_CONTACTS, "invite")
+    retry = rate_limit("invite", sender.pk, conf.get("INVITE_RATE"), 60, hit=hit)
+    if retry:
+        return Verdict.deny(Reason.RATE_LIMITED, "invite", retry)
+    return ALLOWED

@@ -1,0 +1,342 @@
+"""Presence: who is online, who is playing at which table, and when others were last seen.
+
+Every open notification socket (``/ws/notify/``, one per browser tab) is a *connection*
+registered in the shared cache under its user with a deadline. The socket sends a heartbeat
+(``ping``) every ``SOCIAL_HEARTBEAT`` seconds, which pushes the deadline
+``SOCIAL_PRESENCE_TTL`` seconds ahead. A user is online while at least one connection has a
+deadline in the future, so a disconnect that never runs (a crashed process, a Daphne restart,
+a phone going to sleep) cannot leave anyone online for ever: readers ignore stale
+connections, and :func:`presence_sweep` (a periodic Celery task) announces the users whose
+last connection lapsed and records their "last seen".
+
+With Redis as the cache (production, several Daphne processes) the connections of a user are a
+Redis hash updated in MULTI transactions, so two tabs opening or closing at the same moment in
+two processes agree on whether the user came online or went offline. Without Redis (the
+embedded default, one process) the same logic runs under a process lock on the local cache.
+
+"Last seen" is persisted in :class:`social.models.LastSeen` when the last connection closes and,
+at most every ``SOCIAL_LAST_SEEN_WRITE_EVERY`` seconds, on heartbeats.
+
+Hook for live play (the ``games`` app calls these; they never fail the caller's request)::
+
+    from social.presence import presence_set_playing, presence_clear_playing
+
+    presence_set_playing(user_id, table_id, table_url)   # the user sat down at a table
+    presence_clear_playing(user_id)                      # the user left it / the game ended
+
+``presence_set_playing`` marks the user as "playing at table ``table_id``" (the contacts page
+shows a "watch" link to ``table_url``) for up to ``PLAYING_TTL`` seconds unless it is called
+again or cleared; both notify the user's contacts live (after the current transaction commits,
+if any). :func:`presence_playing` reads it back, :func:`presence_of` returns the full state of
+many users at once.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.core.cache import cache, caches
+from django.db import transaction
+
+from . import conf
+
+PLAYING_TTL = 6 * 3600
+ONLINE = "online"
+PLAYING = "playing"
+OFFLINE = "offline"
+
+_CONNS = "social:presence:conns:{}"
+_PLAYING = "social:presence:playing:{}"
+_INDEX = "social:presence:index"
+_SEEN_GUARD = "social:presence:seen:{}"
+
+
+@dataclass(frozen=True)
+class Presence:
+    state: str
+    table_id: int | None = None
+    table_url: str | None = None
+    last_seen: datetime | None = None
+
+    def as_frame(self) -> dict:
+        return {
+            "state": self.state,
+            "table": (
+                {"id": self.table_id, "url": self.table_url} if self.state == PLAYING else None
+            ),
+            "last_seen": self.last_seen.isoformat() if self.last_seen else None,
+        }
+
+
+# --- Connection stores --------------------------------------------------------------------
+
+def _redis_store():
+    try:
+        from django.core.cache.backends.redis import RedisCache
+    except ImportError:  # pragma: no cover
+        return None
+    backend = caches["default"]
+    return backend if isinstance(backend, RedisCache) else None
+
+
+class _RedisConnections:
+    """Connections as a Redis hash ``conn -> deadline``; every change is one MULTI."""
+
+    def __init__(self, backend):
+        self.backend = backend
+
+    def _key(self, raw: str) -> str:
+        return self.backend.make_and_validate_key(raw)
+
+    def _client(self):
+        return self.backend._cache.get_client(write=True)
+
+    @staticmethod
+    def _decode(mapping: dict) -> dict[str, float]:
+        return {(k.decode() if isinstance(k, bytes) else k): float(v) for k, v in mapping.items()}
+
+    def add(self, user_id: int, conn: str, deadline: float, now: float) -> tuple[bool, bool]:
+        """Register/refresh ``conn``; returns (was_online_before, is_new_connection)."""
+        key = self._key(_CONNS.format(user_id))
+        pipe = self._client().pipeline(transaction=True)
+        pipe.hgetall(key)
+        pipe.hset(key, conn, deadline)
+        pipe.expire(key, int(conf.get("PRESENCE_TTL")) * 2)
+        before = self._decode(pipe.execute()[0])
+        return any(d > now for d in before.values()), conn not in before
+
+    def remove(self, user_id: int, conn: str, now: float) -> tuple[bool, float]:
+        """Drop ``conn``; returns (still_online, latest deadline of the remaining ones)."""
+        key = self._key(_CONNS.format(user_id))
+        pipe = self._client().pipeline(transaction=True)
+        pipe.hdel(key, conn)
+        pipe.hgetall(key)
+        live = [d for d in self._decode(pipe.execute()[1]).values() if d > now]
+        return bool(live), max(live, default=0.0)
+
+    def deadlines(self, user_ids: list[int]) -> dict[int, list[float]]:
+        pipe = self._client().pipeline(transaction=False)
+        for uid in user_ids:
+            pipe.hvals(self._key(_CONNS.format(uid)))
+        return {
+            uid: [float(v) for v in values]
+            for uid, values in zip(user_ids, pipe.execute(), strict=True)
+        }
+
+    def index_add(self, user_id: int) -> None:
+        self._client().sadd(self._key(_INDEX), user_id)
+
+    def index_remove(self, user_id: int) -> None:
+        self._client().srem(self._key(_INDEX), user_id)
+
+    def index_members(self) -> list[int]:
+        return [int(m) for m in self._client().smembers(self._key(_INDEX))]
+
+    def clear_user(self, user_id: int) -> None:
+        self._client().delete(self._key(_CONNS.format(user_id)))
+        self.index_remove(user_id)
+
+
+class _LocalConnections:
+    """The same operations on any Django cache, serialised by a process lock.
+
+    Used with the local-memory cache of the embedded default, which is per process anyway.
+    """
+
+    _lock = threading.Lock()
+
+    def add(self, user_id: int, conn: str, deadline: float, now: float) -> tuple[bool, bool]:
+        key = _CONNS.format(user_id)
+        with self._lock:
+            conns = cache.get(key) or {}
+            was_online = any(d > now for d in conns.values())
+            existed = conn in conns
+            conns = {c: d for c, d in conns.items() if d > now}
+            conns[conn] = deadline
+            cache.set(key, conns, int(conf.get("PRESENCE_TTL")) * 2)
+        return was_online, not existed
+
+    def remove(self, user_id: int, conn: str, now: float) -> tuple[bool, float]:
+        key = _CONNS.format(user_id)
+        with self._lock:
+            conns = cache.get(key) or {}
+            conns.pop(conn, None)
+            conns = {c: d for c, d in conns.items() if d > now}
+            if conns:
+                cache.set(key, conns, int(conf.get("PRESENCE_TTL")) * 2)
+            else:
+                cache.delete(key)
+        return bool(conns), max(conns.values(), default=0.0)
+
+    def deadlines(self, user_ids: list[int]) -> dict[int, list[float]]:
+        found = cache.get_many([_CONNS.format(uid) for uid in user_ids])
+        return {uid: list((found.get(_CONNS.format(uid)) or {}).values()) for uid in user_ids}
+
+    def index_add(self, user_id: int) -> None:
+        with self._lock:
+            index = cache.get(_INDEX) or set()
+            index.add(user_id)
+            cache.set(_INDEX, index, None)
+
+    def index_remove(self, user_id: int) -> None:
+        with self._lock:
+            index = cache.get(_INDEX) or set()
+            index.discard(user_id)
+            cache.set(_INDEX, index, None)
+
+    def index_members(self) -> list[int]:
+        return sorted(cache.get(_INDEX) or set())
+
+    def clear_user(self, user_id: int) -> None:
+        cache.delete(_CONNS.format(user_id))
+        self.index_remove(user_id)
+
+
+def _store():
+    backend = _redis_store()
+    return _RedisConnections(backend) if backend is not None else _LocalConnections()
+
+
+# --- Last seen ------------------------------------------------------------------------------
+
+def _persist_last_seen(user_id: int, when: float) -> None:
+    from .models import LastSeen
+
+    LastSeen.objects.update_or_create(
+        user_id=user_id, defaults={"at": datetime.fromtimestamp(when, tz=UTC)}
+    )
+
+
+# --- Connection lifecycle (called by the notification consumer) ---------------------------
+
+def presence_connect(user_id: int, conn: str) -> bool:
+    """Register a new connection. Returns True when this made the user come online."""
+    now = time.time()
+    store = _store()
+    was_online, _ = store.add(user_id, conn, now + conf.get("PRESENCE_TTL"), now)
+    if not was_online:
+        store.index_add(user_id)
+    return not was_online
+
+
+def presence_heartbeat(user_id: int, conn: str) -> bool:
+    """Refresh a connection. Returns True if the user had lapsed and is online again."""
+    now = time.time()
+    store = _store()
+    was_online, _ = store.add(user_id, conn, now + conf.get("PRESENCE_TTL"), now)
+    if not was_online:
+        store.index_add(user_id)
+    if cache.add(_SEEN_GUARD.format(user_id), 1, conf.get("LAST_SEEN_WRITE_EVERY")):
+        _persist_last_seen(user_id, now)
+    return not was_online
+
+
+def presence_disconnect(user_id: int, conn: str) -> bool:
+    """Drop a connection. Returns True when this was the user's last one (now offline)."""
+    now = time.time()
+    store = _store()
+    still_online, _ = store.remove(user_id, conn, now)
+    if still_online:
+        return False
+    store.index_remove(user_id)
+    _persist_last_seen(user_id, now)
+    return True
+
+
+def presence_sweep() -> list[int]:
+    """Find users whose connections all lapsed without a disconnect; mark them offline.
+
+    Records their last seen (the time of their last heartbeat), announces them offline to
+    their contacts and returns their ids. Safe to run concurrently and repeatedly.
+    """
+    now = time.time()
+    store = _store()
+    ttl = conf.get("PRESENCE_TTL")
+    members = store.index_members()
+    gone = []
+    for uid, deadlines in store.deadlines(members).items():
+        if any(d > now for d in deadlines):
+            continue
+        store.index_remove(uid)
+        # A tab may have connected since we looked: then the user stays in the index.
+        if any(d > time.time() for d in store.deadlines([uid])[uid]):
+            store.index_add(uid)
+            continue
+        _persist_last_seen(uid, (max(deadlines) - ttl) if deadlines else now)
+        gone.append(uid)
+    for uid in gone:
+        broadcast_presence(uid)
+    return gone
+
+
+# --- Playing (hook for the games app) -------------------------------------------------------
+
+def presence_set_playing(user_id: int, table_id: int, url: str) -> None:
+    """Mark ``user_id`` as playing at table ``table_id`` (watchable at ``url``)."""
+    cache.set(_PLAYING.format(user_id), {"table_id": int(table_id), "url": str(url)}, PLAYING_TTL)
+    transaction.on_commit(lambda: broadcast_presence(user_id))
+
+
+def presence_clear_playing(user_id: int) -> None:
+    """The user is no longer playing at a table."""
+    cache.delete(_PLAYING.format(user_id))
+    transaction.on_commit(lambda: broadcast_presence(user_id))
+
+
+def presence_playing(user_id: int) -> dict | None:
+    """``{"table_id": ..., "url": ...}`` while the user plays at a table, else None."""
+    return cache.get(_PLAYING.format(user_id))
+
+
+# --- Reading --------------------------------------------------------------------------------
+
+def presence_of(user_ids) -> dict[int, Presence]:
+    """The presence of each user in ``user_ids``: a constant number of cache/DB round trips."""
+    from .models import LastSeen
+
+    user_ids = list(dict.fromkeys(int(u) for u in user_ids))
+    if not user_ids:
+        return {}
+    now = time.time()
+    deadlines = _store().deadlines(user_ids)
+    playing = cache.get_many([_PLAYING.format(uid) for uid in user_ids])
+    offline = [uid for uid in user_ids if not any(d > now for d in deadlines.get(uid, []))]
+    seen = dict(
+        LastSeen.objects.filter(user_id__in=offline).values_list("user_id", "at")
+    ) if offline else {}
+    result = {}
+    for uid in user_ids:
+        play = playing.get(_PLAYING.format(uid))
+        if play:
+            result[uid] = Presence(PLAYING, play["table_id"], play["url"])
+        elif uid not in offline:
+            result[uid] = Presence(ONLINE)
+        else:
+            result[uid] = Presence(OFFLINE, last_seen=seen.get(uid))
+    return result
+
+
+def presence_clear(user_id: int) -> None:
+    """Forget everything presence knows about ``user_id`` in the cache (tests, account deletion)."""
+    _store().clear_user(user_id)
+    cache.delete_many([_PLAYING.format(user_id), _SEEN_GUARD.format(user_id)])
+
+
+def broadcast_presence(user_id: int) -> None:
+    """Tell the contacts of ``user_id`` their current presence (frame ``presence``)."""
+    from accounts.models import User
+
+    from .notify import notify_users, user_ref
+    from .selectors import contact_ids_of
+
+    user = User.objects.filter(pk=user_id).only("id", "username", "display_name").first()
+    if user is None:
+        return
+    contacts = contact_ids_of(user_id)
+    if not contacts:
+        return
+    state = presence_of([user_id])[user_id]
+    frame = {"type": "presence", "user": user_ref(user), **state.as_frame()}
+    notify_users(contacts, frame)

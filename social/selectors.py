@@ -1,0 +1,237 @@
+"""Reads of the social app. Every function issues a fixed number of queries (no N+1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from . import conf
+from .models import (
+    Block,
+    Contact,
+    ContactRequest,
+    Conversation,
+    ConversationMember,
+    Invitation,
+    InvitationStatus,
+    Message,
+    MessagePolicy,
+    SocialSettings,
+)
+from .presence import Presence, presence_of
+
+# --- Contacts -------------------------------------------------------------------------------
+
+def contact_ids_of(user_id: int) -> list[int]:
+    return list(Contact.objects.filter(user_id=user_id).values_list("contact_id", flat=True))
+
+
+@dataclass(frozen=True)
+class ContactRow:
+    user: object
+    since: object
+    presence: Presence
+
+
+def contact_list(user) -> list[ContactRow]:
+    """The user's contacts with their presence, online ones first, then by name."""
+    links = list(
+        Contact.objects.filter(user=user)
+        .select_related("contact")
+        .only("created_at", "contact__id", "contact__username", "contact__display_name",
+              "contact__avatar")
+    )
+    presence = presence_of([link.contact_id for link in links])
+    rows = [ContactRow(link.contact, link.created_at, presence[link.contact_id]) for link in links]
+    order = {"playing": 0, "online": 1, "offline": 2}
+    rows.sort(key=lambda r: (order[r.presence.state], r.user.public_name.lower()))
+    return rows
+
+
+def requests_incoming(user):
+    return ContactRequest.objects.filter(to_user=user).select_related("from_user")
+
+
+def requests_outgoing(user):
+    return ContactRequest.objects.filter(from_user=user).select_related("to_user")
+
+
+def blocked_list(user):
+    return Block.objects.filter(blocker=user).select_related("blocked")
+
+
+def message_policy_get(user) -> str:
+    value = (
+        SocialSettings.objects.filter(user=user).values_list("message_policy", flat=True).first()
+    )
+    return value or MessagePolicy.EVERYONE
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How ``viewer`` relates to ``other`` (for buttons on search results and profiles)."""
+
+    contact: bool = False
+    request_out: int | None = None
+    request_in: int | None = None
+    blocking: bool = False
+
+
+def relations_with(viewer, user_ids) -> dict[int, Relation]:
+    user_ids = list(user_ids)
+    contacts = set(
+        Contact.objects.filter(user=viewer, contact_id__in=user_ids).values_list(
+            "contact_id", flat=True
+        )
+    )
+    out = dict(
+        ContactRequest.objects.filter(from_user=viewer, to_user_id__in=user_ids).values_list(
+            "to_user_id", "id"
+        )
+    )
+    inc = dict(
+        ContactRequest.objects.filter(to_user=viewer, from_user_id__in=user_ids).values_list(
+            "from_user_id", "id"
+        )
+    )
+    blocking = set(
+        Block.objects.filter(blocker=viewer, blocked_id__in=user_ids).values_list(
+            "blocked_id", flat=True
+        )
+    )
+    return {
+        uid: Relation(uid in contacts, out.get(uid), inc.get(uid), uid in blocking)
+        for uid in user_ids
+    }
+
+
+def people_search(viewer, query: str, limit: int = 20):
+    """Active users whose username starts with, or display name contains, ``query``.
+
+    People who block ``viewer`` never appear; neither does the viewer.
+    """
+    query = (query or "").strip()[:40]
+    if len(query) < 2:
+        return []
+    User = get_user_model()
+    blockers = Block.objects.filter(blocked=viewer).values("blocker_id")
+    users = list(
+        User.objects.filter(is_active=True)
+        .filter(Q(username__istartswith=query) | Q(display_name__icontains=query))
+        .exclude(pk=viewer.pk)
+        .exclude(pk__in=blockers)
+        .order_by("username")
+        .only("id", "username", "display_name", "avatar")[:limit]
+    )
+    relations = relations_with(viewer, [u.pk for u in users])
+    return [(u, relations[u.pk]) for u in users]
+
+
+# --- Conversations ---------------------------------------------------------------------------
+
+def _unread_subquery():
+    return Coalesce(
+        Subquery(
+            Message.objects.filter(
+                conversation_id=OuterRef("conversation_id"), id__gt=OuterRef("last_read_id")
+            )
+            .exclude(sender_id=OuterRef("user_id"))
+            .order_by()
+            .values("conversation_id")
+            .annotate(n=Count("id"))
+            .values("n")[:1]
+        ),
+        Value(0),
+    )
+
+
+def conversation_list(user):
+    """The user's visible conversations, latest activity first, with the other participant,
+    the last message and the unread count of each (one query)."""
+    return (
+        ConversationMember.objects.filter(
+            user=user, conversation__last_message_id__gt=F("deleted_up_to")
+        )
+        .select_related("other", "conversation__last_message")
+        .annotate(unread=_unread_subquery())
+        .order_by("-conversation__last_message_id")
+    )
+
+
+def conversation_member(user, conversation_id) -> ConversationMember:
+    """The user's membership of a conversation; ``DoesNotExist`` for anybody else."""
+    return ConversationMember.objects.select_related("conversation", "other").get(
+        conversation_id=conversation_id, user=user
+    )
+
+
+def conversation_member_with(user, other) -> ConversationMember | None:
+    low, high = sorted((user.pk, other.pk))
+    conv = Conversation.objects.filter(user_low_id=low, user_high_id=high).first()
+    if conv is None:
+        return None
+    return ConversationMember.objects.select_related("conversation", "other").filter(
+        conversation=conv, user=user
+    ).first()
+
+
+def conversation_history(member: ConversationMember, before: int | None = None,
+                         limit: int | None = None):
+    """A page of messages the member may see, oldest first, and whether older ones exist."""
+    limit = limit or conf.get("HISTORY_PAGE")
+    qs = Message.objects.filter(
+        conversation_id=member.conversation_id, id__gt=member.deleted_up_to
+    ).select_related("sender").only(
+        "id", "body", "created_at", "conversation_id", "sender__id", "sender__username",
+        "sender__display_name",
+    )
+    if before is not None:
+        qs = qs.filter(id__lt=before)
+    page = list(qs.order_by("-id")[: limit + 1])
+    has_more = len(page) > limit
+    return list(reversed(page[:limit])), has_more
+
+
+def conversation_unread(user_id: int, conversation_id: int) -> int:
+    member = ConversationMember.objects.filter(
+        user_id=user_id, conversation_id=conversation_id
+    ).values_list("last_read_id", flat=True).first()
+    if member is None:
+        return 0
+    return Message.objects.filter(conversation_id=conversation_id, id__gt=member).exclude(
+        sender_id=user_id
+    ).count()
+
+
+def unread_total(user_id: int) -> int:
+    """Unread messages across all the user's conversations (one query)."""
+    return (
+        ConversationMember.objects.filter(user_id=user_id)
+        .annotate(unread=_unread_subquery())
+        .aggregate(total=Coalesce(Sum("unread"), Value(0)))["total"]
+    )
+
+
+# --- Invitations -----------------------------------------------------------------------------
+
+def invitations_received(user):
+    return Invitation.objects.filter(
+        to_user=user, status=InvitationStatus.PENDING
+    ).select_related("from_user")
+
+
+def invitations_sent(user):
+    return Invitation.objects.filter(
+        from_user=user, status=InvitationStatus.PENDING
+    ).select_related("to_user")
+
+
+def invitation_rows(invitations) -> list[tuple]:
+    """``(invitation, TableInfo or None)`` pairs, with every table read in one query."""
+    from .tables import tables_get
+
+    invitations = list(invitations)
+    infos = tables_get([i.table_id for i in invitations]) if invitations else {}
+    return [(i, infos.get(i.table_id)) for i in invitations]

@@ -1,0 +1,154 @@
+"""The little that ``social`` needs to know about live tables, in one adapter.
+
+Invitations refer to a table by id; reading a table and seating an invitee go through here, so
+the rest of the app never imports ``games`` directly (``games`` and ``social`` sit side by side
+in the layering, and only this module crosses over, read-only plus the seating service).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import NoReverseMatch, reverse
+
+
+class TableUnavailable(Exception):
+    """The table does not exist, is over, is full, or cannot seat this user."""
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    id: int
+    name: str
+    url: str
+    open: bool
+    free_seats: int
+    seated_user_ids: frozenset
+    private: bool
+    invite_token: str
+
+    @property
+    def invite_url(self) -> str:
+        if self.private and self.invite_token:
+            return f"{self.url}?invite={self.invite_token}"
+        return self.url
+
+
+def _models():
+    from games.models import Table, TableStatus
+
+    return Table, TableStatus
+
+
+def table_url(table_id: int) -> str:
+    try:
+        return reverse("games:table", kwargs={"table_id": table_id})
+    except NoReverseMatch:
+        return f"/tables/{int(table_id)}/"
+
+
+def _info(table) -> TableInfo:
+    _, TableStatus = _models()
+    seats = list(table.seats.all())
+    seated = frozenset(s.user_id for s in seats if s.user_id is not None)
+    free = sum(1 for s in seats if s.is_empty) if seats else table.seat_count
+    return TableInfo(
+        id=table.pk,
+        name=f"{table.get_mode_display()} · table {table.pk}",
+        url=table_url(table.pk),
+        open=table.status == TableStatus.OPEN,
+        free_seats=free,
+        seated_user_ids=seated,
+        private=table.private,
+        invite_token=table.invite_token or "",
+    )
+
+
+def table_get(table_id: int) -> TableInfo | None:
+    Table, _ = _models()
+    table = Table.objects.prefetch_related("seats").filter(pk=table_id).first()
+    return _info(table) if table else None
+
+
+def tables_get(table_ids) -> dict[int, TableInfo]:
+    Table, _ = _models()
+    return {
+        t.pk: _info(t)
+        for t in Table.objects.prefetch_related("seats").filter(pk__in=set(table_ids))
+    }
+
+
+def tables_for_inviter(user) -> list[TableInfo]:
+    """Open tables where ``user`` holds a seat and a seat is still free: those they can invite
+    a contact to."""
+    Table, TableStatus = _models()
+    tables = (
+        Table.objects.filter(status=TableStatus.OPEN, seats__user=user)
+        .prefetch_related("seats")
+        .distinct()
+        .order_by("-created_at")[:20]
+    )
+    return [info for info in map(_info, tables) if info.free_seats > 0]
+
+
+# The seating service of ``games``: the first of these names that games.services provides.
+SEAT_SERVICE_NAMES = ("table_sit", "seat_take", "table_join", "seat_user", "table_seat")
+
+
+def seat_service():
+    try:
+        from games import services as game_services
+    except ImportError:
+        return None
+    for name in SEAT_SERVICE_NAMES:
+        fn = getattr(game_services, name, None)
+        if callable(fn):
+            return fn
+    return None
+
+
+def table_seat(*, user, table_id: int) -> str:
+    """Seat ``user`` at the table through the games service; returns the table's URL.
+
+    Raises :class:`TableUnavailable` with a user-facing message when that is not possible.
+    """
+    info = table_get(table_id)
+    if info is None:
+        raise TableUnavailable("This table does not exist any more.")
+    if user.pk in info.seated_user_ids:
+        return info.url
+    if not info.open:
+        raise TableUnavailable("This game has already started or is over.")
+    if info.free_seats <= 0:
+        raise TableUnavailable("This table is full.")
+    seat = seat_service()
+    if seat is None:
+        raise TableUnavailable("Seating from an invitation is not available yet.")
+    from games.exceptions import GameServiceError
+
+    try:
+        seat(**_seat_kwargs(seat, user, info))
+    except GameServiceError as exc:
+        raise TableUnavailable(exc.message) from exc
+    return info.url
+
+
+def _seat_kwargs(fn, user, info: TableInfo) -> dict:
+    """Arguments for the games seating service, matched to its keyword-only signature."""
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    kwargs = {}
+    for name in ("user", "player"):
+        if name in params:
+            kwargs[name] = user
+    for name in ("table_id", "table"):
+        if name in params:
+            if name == "table":
+                Table, _ = _models()
+                kwargs[name] = Table.objects.get(pk=info.id)
+            else:
+                kwargs[name] = info.id
+    for name in ("invite", "invite_token", "token"):
+        if name in params:
+            kwargs[name] = info.invite_token
+    return kwargs

@@ -1,0 +1,250 @@
+// The notification socket (/ws/notify/), loaded on every page for signed-in users.
+//
+// Keeps one WebSocket per tab, reconnects with backoff, sends the presence heartbeat, keeps
+// the navigation's unread badge (#unread-badge) current and shows small notices for new
+// messages, contact requests and table invitations. Every frame is re-dispatched on
+// `document` as a `notify:<type>` CustomEvent, so page scripts (social.js) react without
+// importing this module. Page scripts send frames by dispatching `notify:send` with the frame
+// as `detail`; `detail.sent` is set to true when it went out. User text is only ever put in
+// the page with textContent. Frames: docs/protocol.md, "Notifications socket".
+
+const badge = document.getElementById("unread-badge");
+let socket = null;
+let attempts = 0;
+let pingTimer = null;
+let reconnectTimer = null;
+let heartbeat = 25;
+let stopped = false;
+let toastBox = null;
+
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  if (match) return decodeURIComponent(match[1]);
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+function setBadge(count) {
+  if (!badge || typeof count !== "number" || count < 0) return;
+  badge.dataset.count = String(count);
+  badge.textContent = count > 99 ? "99+" : String(count);
+  badge.title = `${count} unread message${count === 1 ? "" : "s"}`;
+  badge.hidden = count === 0;
+}
+
+function ensureStyles() {
+  if (document.querySelector("link[data-social-css]")) return;
+  if ([...document.styleSheets].some((s) => s.href && s.href.includes("/css/social"))) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("../css/social.css", import.meta.url).href;
+  link.dataset.socialCss = "";
+  document.head.append(link);
+}
+
+function toasts() {
+  if (!toastBox) {
+    ensureStyles();
+    toastBox = document.createElement("div");
+    toastBox.className = "notify-toasts";
+    toastBox.setAttribute("role", "status");
+    toastBox.setAttribute("aria-live", "polite");
+    document.body.append(toastBox);
+  }
+  return toastBox;
+}
+
+function toast({ title, text, href, linkText, actions = [], timeout = 8000 }) {
+  const box = document.createElement("div");
+  box.className = "notify-toast";
+  const head = document.createElement("p");
+  head.className = "notify-toast-title";
+  head.textContent = title;
+  box.append(head);
+  if (text) {
+    const body = document.createElement("p");
+    body.className = "notify-toast-text";
+    body.textContent = text;
+    box.append(body);
+  }
+  const row = document.createElement("p");
+  row.className = "notify-toast-actions";
+  if (href) {
+    const link = document.createElement("a");
+    link.href = href;
+    link.textContent = linkText || "Open";
+    row.append(link);
+  }
+  for (const action of actions) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `button button-small ${action.secondary ? "button-secondary" : ""}`;
+    button.textContent = action.label;
+    button.addEventListener("click", () => action.run(box));
+    row.append(button);
+  }
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "link-button notify-toast-close";
+  close.textContent = "Dismiss";
+  close.addEventListener("click", () => box.remove());
+  row.append(close);
+  box.append(row);
+  toasts().append(box);
+  if (timeout) setTimeout(() => box.remove(), timeout);
+  return box;
+}
+
+async function postJSON(url) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+    credentials: "same-origin",
+  });
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    data = { ok: false, error: { message: "Something went wrong. Please try again." } };
+  }
+  return data;
+}
+
+function viewingConversationWith(userId) {
+  const root = document.getElementById("conversation");
+  return root && Number(root.dataset.withId) === userId && document.visibilityState === "visible";
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "hello":
+      setBadge(frame.unread);
+      if (Number.isInteger(frame.heartbeat) && frame.heartbeat > 0) heartbeat = frame.heartbeat;
+      startPing();
+      break;
+    case "unread":
+      setBadge(frame.total);
+      break;
+    case "message":
+      if (frame.unread) setBadge(frame.unread.total);
+      if (!frame.mine && frame.with && !viewingConversationWith(frame.with.id)
+          && !document.getElementById("conversation-list")) {
+        const body = frame.message.body;
+        toast({
+          title: `New message from ${frame.with.name}`,
+          text: body.length > 140 ? `${body.slice(0, 140)}…` : body,
+          href: `/messages/with/${encodeURIComponent(frame.with.username)}/`,
+          linkText: "Reply",
+        });
+      }
+      break;
+    case "contact_request":
+      if (frame.event === "received" && !document.getElementById("incoming-list")) {
+        toast({
+          title: `${frame.request.user.name} wants to add you as a contact`,
+          href: "/contacts/",
+          linkText: "See requests",
+        });
+      }
+      break;
+    case "invitation":
+      if (frame.event === "received") invitationToast(frame.invitation);
+      break;
+    default:
+      break;
+  }
+  document.dispatchEvent(new CustomEvent(`notify:${frame.type}`, { detail: frame }));
+}
+
+function invitationToast(invitation) {
+  toast({
+    title: `${invitation.from.name} invites you to a table`,
+    text: invitation.table.name,
+    timeout: 0,
+    actions: [
+      {
+        label: "Accept",
+        run: async (box) => {
+          const data = await postJSON(`/invitations/${invitation.id}/accept/`);
+          if (data.ok && data.url) {
+            window.location.assign(data.url);
+          } else {
+            box.querySelector(".notify-toast-text").textContent =
+              (data.error && data.error.message) || "This invitation is no longer valid.";
+          }
+        },
+      },
+      {
+        label: "Decline",
+        secondary: true,
+        run: async (box) => {
+          await postJSON(`/invitations/${invitation.id}/decline/`);
+          box.remove();
+        },
+      },
+    ],
+  });
+}
+
+function send(frame) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+  return false;
+}
+
+function startPing() {
+  clearInterval(pingTimer);
+  pingTimer = setInterval(() => send({ type: "ping" }), heartbeat * 1000);
+}
+
+function connect() {
+  if (stopped || socket) return;
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${window.location.host}/ws/notify/`);
+  socket.addEventListener("open", () => {
+    attempts = 0;
+  });
+  socket.addEventListener("message", (event) => {
+    let frame;
+    try {
+      frame = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (frame && typeof frame.type === "string") onFrame(frame);
+  });
+  socket.addEventListener("close", (event) => {
+    clearInterval(pingTimer);
+    socket = null;
+    document.dispatchEvent(new CustomEvent("notify:closed"));
+    if (event.code === 4401) {
+      stopped = true; // signed out: nothing to reconnect to
+      return;
+    }
+    attempts += 1;
+    const delay = Math.min(30000, 1000 * 2 ** Math.min(attempts, 5)) * (0.75 + Math.random() / 2);
+    clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(connect, delay);
+  });
+}
+
+document.addEventListener("notify:send", (event) => {
+  if (event.detail && typeof event.detail === "object") event.detail.sent = send(event.detail);
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && !socket && !stopped) {
+    clearTimeout(reconnectTimer);
+    connect();
+  }
+});
+window.addEventListener("pagehide", () => {
+  if (socket) socket.close(1000);
+});
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) connect();
+});
+
+if (badge) setBadge(Number(badge.dataset.count) || 0);
+connect();

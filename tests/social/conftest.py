@@ -1,0 +1,82 @@
+"""Fixtures of the social tests: users, logged-in clients, a clean social cache."""
+import pytest
+from django.core.cache import cache, caches
+
+ORIGIN = [(b"origin", b"http://testserver")]
+
+
+def _clear_social_cache():
+    """Forget presence, rate-limit and playing keys (Redis: only ours; locmem: everything)."""
+    try:
+        from django.core.cache.backends.redis import RedisCache
+    except ImportError:  # pragma: no cover
+        RedisCache = None
+    backend = caches["default"]
+    if RedisCache is not None and isinstance(backend, RedisCache):
+        client = backend._cache.get_client(write=True)
+        pattern = backend.make_key("social:*")
+        keys = list(client.scan_iter(match=pattern, count=500))
+        if keys:
+            client.delete(*keys)
+    else:
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def social_cache():
+    _clear_social_cache()
+    yield
+    _clear_social_cache()
+
+
+@pytest.fixture
+def users(make_user):
+    """alice, bob and carol (the third user), old enough for the normal message rate."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    old = timezone.now() - timedelta(days=30)
+    return {
+        name: make_user(username=name, display_name=name.title(), date_joined=old)
+        for name in ("alice", "bob", "carol")
+    }
+
+
+@pytest.fixture
+def alice(users):
+    return users["alice"]
+
+
+@pytest.fixture
+def bob(users):
+    return users["bob"]
+
+
+@pytest.fixture
+def carol(users):
+    return users["carol"]
+
+
+@pytest.fixture
+def client_for(client):
+    """A fresh Django test client logged in as the given user."""
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def contacts(alice, bob):
+    """Make alice and bob contacts."""
+    from social import services
+
+    services.contact_request_send(sender=alice, recipient=bob)
+    req = bob.contact_requests_received.get()
+    services.contact_request_accept(user=bob, request_id=req.pk)
+    return alice, bob
