@@ -1,0 +1,647 @@
+"""Exact meld solving: best arrangement, best discards and best lay-offs.
+
+The search is exact (never a heuristic) and cheap:
+
+* Runs live inside one suit, and once the sets are chosen the leftover cards of a suit are
+  best covered by taking every maximal block of >= 3 consecutive ranks as a run. So a
+  precomputed table ``RUN_DEADWOOD[lane]`` (8192 entries) gives the run-only deadwood of a
+  suit in one lookup.
+* Only ranks holding 3-4 cards can form sets. A card that is in no 3-long consecutive block
+  of its suit can never be in a run ("locked"), which prunes the set options: a rank whose
+  cards are all locked always forms its set, a 4-set never leaves out a locked card, etc.
+* Random hands have no such rank at all, so their deadwood is four table lookups.
+  Otherwise the few remaining set options are enumerated; hands with very many candidate
+  ranks (possible only far above 11 cards) use a rank-by-rank dynamic programme instead.
+
+>>> r = best_melds("AS 2S 3S 7D 7H 7C KD KH 9S 4C".split())
+>>> r.to_dict()["melds"], r.deadwood
+([['AS', '2S', '3S'], ['7C', '7D', '7H']], 33)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import product
+
+from .cards import (
+    BY_BIT,
+    FULL_MASK,
+    LANE_MASK,
+    RANK_ALL,
+    Card,
+    cards_of,
+    mask_of,
+    rank_value,
+)
+from .errors import InvalidCardError, InvalidMeldError
+
+__all__ = [
+    "Meld",
+    "MeldResult",
+    "LayoffResult",
+    "best_melds",
+    "best_discards",
+    "best_layoffs",
+    "deadwood",
+    "deadwood_of_mask",
+    "hand_value",
+]
+
+_VALUES = [rank_value(r) for r in range(1, 14)]
+
+
+def _build_tables() -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
+    dw = [0] * 8192
+    blocks: list[tuple[tuple[int, int], ...]] = [()] * 8192
+    for m in range(8192):
+        total = 0
+        blk = []
+        i = 0
+        while i < 13:
+            if m >> i & 1:
+                j = i
+                while j + 1 < 13 and m >> (j + 1) & 1:
+                    j += 1
+                if j - i >= 2:
+                    blk.append((i, j))
+                else:
+                    total += sum(_VALUES[i : j + 1])
+                i = j + 1
+            else:
+                i += 1
+        dw[m] = total
+        blocks[m] = tuple(blk)
+    return dw, blocks
+
+
+RUN_DEADWOOD, _RUN_BLOCKS = _build_tables()
+_RD = RUN_DEADWOOD
+_COMBO_LIMIT = 4096
+
+
+class Meld:
+    """A set (3-4 cards of a rank) or a run (3+ consecutive cards of a suit). Interned.
+
+    >>> m = Meld.parse("5H,6H,7H")
+    >>> m.kind, [str(c) for c in m.cards], str(m)
+    ('run', ['5H', '6H', '7H'], '5H,6H,7H')
+    """
+
+    __slots__ = ("kind", "cards", "mask", "text")
+
+    kind: str
+    cards: tuple[Card, ...]
+    mask: int
+    text: str
+
+    def __new__(cls, cards: Iterable[str | Card] | int) -> Meld:
+        return cls.from_mask(mask_of(cards))
+
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        parts = [p for p in text.replace(" ", ",").split(",") if p]
+        return cls(parts)
+
+    @classmethod
+    def from_mask(cls, mask: int) -> Meld:
+        meld = _MELDS.get(mask)
+        if meld is None:
+            shown = ",".join(c.text for c in cards_of(mask & FULL_MASK))
+            raise InvalidMeldError(
+                f"{shown or 'no cards'} is not a meld: a set is 3-4 cards of one rank, a run "
+                "3+ consecutive cards of one suit (aces low, no wrapping)"
+            )
+        return meld
+
+    @classmethod
+    def _make(cls, kind: str, mask: int) -> Meld:
+        obj = object.__new__(cls)
+        cards = tuple(cards_of(mask))
+        if kind == "set":
+            cards = tuple(sorted(cards, key=lambda c: c.suit_index))
+        object.__setattr__(obj, "kind", kind)
+        object.__setattr__(obj, "cards", cards)
+        object.__setattr__(obj, "mask", mask)
+        object.__setattr__(obj, "text", ",".join(c.text for c in cards))
+        return obj
+
+    def __setattr__(self, name, value):  # noqa: ANN001
+        raise AttributeError("Meld is immutable")
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self):
+        return iter(self.cards)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Meld({self.text!r})"
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Meld) and other.mask == self.mask
+
+    def __reduce__(self):
+        return (Meld.from_mask, (self.mask,))
+
+    def to_list(self) -> list[str]:
+        return [c.text for c in self.cards]
+
+    @property
+    def value(self) -> int:
+        return sum(c.value for c in self.cards)
+
+    def attach_mask(self) -> int:
+        """Bits of the cards that could be laid off onto this meld right now."""
+        return attach_mask(self.kind, self.mask)
+
+
+def attach_mask(kind: str, mask: int) -> int:
+    if kind == "set":
+        if mask.bit_count() != 3:
+            return 0
+        low = mask & -mask
+        rank_bit = (low.bit_length() - 1) % 16
+        return (RANK_ALL << rank_bit) & ~mask
+    return ((mask << 1) | (mask >> 1)) & ~mask & FULL_MASK
+
+
+def _build_melds() -> dict[int, Meld]:
+    melds: dict[int, Meld] = {}
+    for s in range(4):
+        for lo in range(13):
+            for hi in range(lo + 2, 13):
+                m = 0
+                for r in range(lo, hi + 1):
+                    m |= 1 << (s * 16 + r)
+                melds[m] = Meld._make("run", m)
+    for r in range(13):
+        full = RANK_ALL << r
+        melds[full] = Meld._make("set", full)
+        for s in range(4):
+            m = full & ~(1 << (s * 16 + r))
+            melds[m] = Meld._make("set", m)
+    return melds
+
+
+_MELDS = _build_melds()
+
+
+def _lanes_deadwood(r: int) -> int:
+    return (
+        _RD[r & LANE_MASK] + _RD[(r >> 16) & LANE_MASK] + _RD[(r >> 32) & LANE_MASK] + _RD[r >> 48]
+    )
+
+
+def _solve(m: int) -> tuple[int, tuple[int, ...], int]:
+    """Return (deadwood, set masks, rest) for the best arrangement of mask ``m``.
+
+    ``rest`` is ``m`` without the set cards: its blocks of >= 3 are the runs, the others deadwood.
+    """
+    a = m & LANE_MASK
+    b = (m >> 16) & LANE_MASK
+    c = (m >> 32) & LANE_MASK
+    d = m >> 48
+    t = (a & b & (c | d)) | (c & d & (a | b))
+    if not t:
+        return _RD[a] + _RD[b] + _RD[c] + _RD[d], (), m
+    x = m & (m >> 1) & (m >> 2)
+    runnable = x | (x << 1) | (x << 2)
+    forced: list[int] = []
+    forced_mask = 0
+    lists: list[list[int]] = []
+    combos = 1
+    while t:
+        low = t & -t
+        t ^= low
+        k = m & (low * RANK_ALL)
+        free = k & runnable
+        if not free:
+            forced.append(k)
+            forced_mask |= k
+            continue
+        opts = [k]
+        if k.bit_count() == 4:
+            f = free
+            while f:
+                fl = f & -f
+                f ^= fl
+                opts.append(k ^ fl)
+            if free.bit_count() >= 2:
+                opts.append(0)
+        else:
+            opts.append(0)
+        lists.append(opts)
+        combos *= len(opts)
+    base = m ^ forced_mask
+    if not lists:
+        return _lanes_deadwood(base), tuple(forced), base
+    if combos > _COMBO_LIMIT:
+        return _solve_dp(m)
+    if len(lists) == 1:
+        best = -1
+        best_k = 0
+        for k in lists[0]:
+            r = base ^ k
+            dw = (
+                _RD[r & LANE_MASK]
+                + _RD[(r >> 16) & LANE_MASK]
+                + _RD[(r >> 32) & LANE_MASK]
+                + _RD[r >> 48]
+            )
+            if best < 0 or dw < best:
+                best = dw
+                best_k = k
+        if best_k:
+            forced.append(best_k)
+        return best, tuple(forced), base ^ best_k
+    best = -1
+    best_combo: tuple[int, ...] = ()
+    for combo in product(*lists):
+        r = base ^ sum(combo)
+        dw = (
+            _RD[r & LANE_MASK]
+            + _RD[(r >> 16) & LANE_MASK]
+            + _RD[(r >> 32) & LANE_MASK]
+            + _RD[r >> 48]
+        )
+        if best < 0 or dw < best:
+            best = dw
+            best_combo = combo
+    chosen = [k for k in best_combo if k]
+    return best, tuple(forced + chosen), base ^ sum(chosen)
+
+
+def _solve_dp(m: int) -> tuple[int, tuple[int, ...], int]:
+    """Rank-by-rank DP for huge hands. State: per suit, current consecutive length (cap 3)."""
+    # states: dict state -> cost; state encodes 4 suit lengths, 2 bits each
+    states: dict[int, int] = {0: 0}
+    back: list[dict[int, tuple[int, int]]] = []
+    for r in range(13):
+        k = m & (RANK_ALL << r)
+        bits = []
+        kk = k
+        while kk:
+            low = kk & -kk
+            kk ^= low
+            bits.append(low)
+        opts = [0]
+        if len(bits) >= 3:
+            opts.append(k)
+            if len(bits) == 4:
+                opts.extend(k ^ b for b in bits)
+        new: dict[int, int] = {}
+        bp: dict[int, tuple[int, int]] = {}
+        for st, cost in states.items():
+            for opt in opts:
+                rem = k ^ opt
+                ns = 0
+                add = 0
+                for s in range(4):
+                    ln = (st >> (2 * s)) & 3
+                    if rem >> (s * 16 + r) & 1:
+                        ns |= min(ln + 1, 3) << (2 * s)
+                    elif ln == 1:
+                        add += _VALUES[r - 1]
+                    elif ln == 2:
+                        add += _VALUES[r - 1] + _VALUES[r - 2]
+                nc = cost + add
+                old = new.get(ns)
+                if old is None or nc < old:
+                    new[ns] = nc
+                    bp[ns] = (st, opt)
+        states = new
+        back.append(bp)
+    best_state = -1
+    best_cost = -1
+    for st, cost in states.items():
+        add = 0
+        for s in range(4):
+            ln = (st >> (2 * s)) & 3
+            if ln == 1:
+                add += _VALUES[12]
+            elif ln == 2:
+                add += _VALUES[12] + _VALUES[11]
+        if best_cost < 0 or cost + add < best_cost:
+            best_cost = cost + add
+            best_state = st
+    sets = []
+    st = best_state
+    for r in range(12, -1, -1):
+        st, opt = back[r][st]
+        if opt:
+            sets.append(opt)
+    set_mask = sum(sets)
+    rest = m ^ set_mask
+    return _lanes_deadwood(rest), tuple(reversed(sets)), rest
+
+
+def deadwood_of_mask(m: int) -> int:
+    """Minimum deadwood count of a card mask (the hot path for bots)."""
+    a = m & LANE_MASK
+    b = (m >> 16) & LANE_MASK
+    c = (m >> 32) & LANE_MASK
+    d = m >> 48
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return _solve(m)[0]
+    return _RD[a] + _RD[b] + _RD[c] + _RD[d]
+
+
+def deadwood(cards: Iterable[str | Card] | int) -> int:
+    """Minimum deadwood count of some cards."""
+    return deadwood_of_mask(mask_of(cards))
+
+
+def hand_value(cards: Iterable[str | Card] | int) -> int:
+    """Sum of card values (no melding)."""
+    return sum(c.value for c in cards_of(mask_of(cards)))
+
+
+def _runs_and_dead(rest: int) -> tuple[list[Meld], int]:
+    runs: list[Meld] = []
+    dead = rest
+    for s in range(4):
+        lane = (rest >> (16 * s)) & LANE_MASK
+        for lo, hi in _RUN_BLOCKS[lane]:
+            mm = (((1 << (hi - lo + 1)) - 1) << lo) << (16 * s)
+            runs.append(_MELDS[mm])
+            dead ^= mm
+    return runs, dead
+
+
+class MeldResult:
+    """Best arrangement of some cards: ``melds``, ``deadwood_cards``, ``deadwood``.
+
+    The meld and card tuples are built lazily on first access, so a caller that only needs
+    ``deadwood`` pays for nothing else.
+    """
+
+    __slots__ = ("deadwood", "mask", "_sets", "_rest", "_melds", "_dead")
+
+    def __init__(self, mask: int, deadwood: int, sets: tuple[int, ...], rest: int) -> None:
+        self.mask = mask
+        self.deadwood = deadwood
+        self._sets = sets
+        self._rest = rest
+        self._melds: tuple[Meld, ...] | None = None
+        self._dead: int | None = None
+
+    @classmethod
+    def from_melds(cls, cards: Iterable[str | Card] | int, melds: Sequence[Meld]) -> MeldResult:
+        """An explicit (not necessarily best) arrangement; validates disjointness and membership."""
+        m = mask_of(cards)
+        used = 0
+        for meld in melds:
+            if meld.mask & used:
+                raise InvalidMeldError(f"card used twice in arrangement ({meld})")
+            if meld.mask & ~m:
+                raise InvalidMeldError(f"meld {meld} uses cards not in the hand")
+            used |= meld.mask
+        dead = m ^ used
+        obj = cls(m, sum(c.value for c in cards_of(dead)), (), 0)
+        obj._melds = tuple(sorted(melds, key=_meld_key))
+        obj._dead = dead
+        return obj
+
+    def _build(self) -> None:
+        runs, dead = _runs_and_dead(self._rest)
+        melds = [_MELDS[s] for s in self._sets] + runs
+        melds.sort(key=_meld_key)
+        self._melds = tuple(melds)
+        self._dead = dead
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        if self._melds is None:
+            self._build()
+        return self._melds  # type: ignore[return-value]
+
+    @property
+    def deadwood_mask(self) -> int:
+        if self._dead is None:
+            self._build()
+        return self._dead  # type: ignore[return-value]
+
+    @property
+    def deadwood_cards(self) -> tuple[Card, ...]:
+        return tuple(cards_of(self.deadwood_mask))
+
+    @property
+    def melded_mask(self) -> int:
+        return self.mask ^ self.deadwood_mask
+
+    def to_dict(self) -> dict:
+        return {
+            "melds": [m.to_list() for m in self.melds],
+            "deadwood_cards": [c.text for c in self.deadwood_cards],
+            "deadwood": self.deadwood,
+        }
+
+    def __repr__(self) -> str:
+        melds = " ".join("[" + m.text + "]" for m in self.melds)
+        dead = ",".join(c.text for c in self.deadwood_cards)
+        return f"MeldResult({melds} deadwood={dead or '-'} ({self.deadwood}))"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, MeldResult)
+            and self.mask == other.mask
+            and self.melds == other.melds
+            and self.deadwood_mask == other.deadwood_mask
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.mask, self.melds))
+
+
+def _meld_key(m: Meld) -> tuple[int, int]:
+    # runs first (by suit, rank), then sets (by rank)
+    low = m.mask & -m.mask
+    pos = low.bit_length() - 1
+    if m.kind == "run":
+        return (0, pos)
+    return (1, pos % 16)
+
+
+def best_melds(cards: Iterable[str | Card] | int) -> MeldResult:
+    """The arrangement with the lowest deadwood count (exact; deterministic tie-break).
+
+    Accepts card texts, Cards or a card bit mask; any number of cards.
+    """
+    m = mask_of(cards)
+    dw, sets, rest = _solve(m)
+    return MeldResult(m, dw, sets, rest)
+
+
+def best_discards(cards: Iterable[str | Card] | int) -> list[tuple[Card, MeldResult]]:
+    """The discards that leave the lowest deadwood, each with the best arrangement left.
+
+    >>> [str(c) for c, _ in best_discards("AS 2S 3S 4S 7D 7H 7C KD KH KC QS".split())]
+    ['QS']
+    """
+    m = mask_of(cards)
+    if not m:
+        return []
+    scores = []
+    best = -1
+    x = m
+    while x:
+        bit = x & -x
+        x ^= bit
+        dw = deadwood_of_mask(m ^ bit)
+        scores.append((bit, dw))
+        if best < 0 or dw < best:
+            best = dw
+    return [(BY_BIT[bit], best_melds(m ^ bit)) for bit, dw in scores if dw == best]
+
+
+# ---------------------------------------------------------------------------- lay-offs
+
+
+def _table_of(melds: Iterable[Meld | Iterable[str | Card] | str]) -> list[Meld]:
+    out = []
+    for meld in melds:
+        if isinstance(meld, Meld):
+            out.append(meld)
+        elif isinstance(meld, str):
+            out.append(Meld.parse(meld))
+        else:
+            out.append(Meld(meld))
+    return out
+
+
+def layoff_closure(
+    table: Sequence[tuple[str, int]], cards: int
+) -> tuple[int, list[tuple[int, int]], list[int]]:
+    """Lay off as many of ``cards`` as possible onto ``table`` ((kind, mask) pairs).
+
+    Runs are extended first (chains included, both ends), then sets of three completed.
+    Returns (laid-off mask, [(card bit, meld index)] in a legal order, new table masks).
+    """
+    masks = [mm for _, mm in table]
+    kinds = [k for k, _ in table]
+    remaining = cards
+    seq: list[tuple[int, int]] = []
+    changed = True
+    while changed and remaining:
+        changed = False
+        for i, mm in enumerate(masks):
+            if kinds[i] != "run":
+                continue
+            att = ((mm << 1) | (mm >> 1)) & remaining
+            while att:
+                low = att & -att
+                seq.append((low, i))
+                mm |= low
+                remaining ^= low
+                changed = True
+                att = ((mm << 1) | (mm >> 1)) & remaining
+            masks[i] = mm
+    if remaining:
+        for i, mm in enumerate(masks):
+            if kinds[i] == "set":
+                att = attach_mask("set", mm) & remaining
+                if att:
+                    seq.append((att, i))
+                    masks[i] = mm | att
+                    remaining ^= att
+    return cards ^ remaining, seq, masks
+
+
+class LayoffResult:
+    """The defender's best showdown: lay-offs plus the arrangement of what is left."""
+
+    __slots__ = ("layoffs", "table", "own", "laid_off_mask")
+
+    def __init__(
+        self,
+        layoffs: tuple[tuple[Card, int], ...],
+        table: tuple[tuple[Card, ...], ...],
+        own: MeldResult,
+        laid_off_mask: int,
+    ) -> None:
+        self.layoffs = layoffs
+        self.table = table
+        self.own = own
+        self.laid_off_mask = laid_off_mask
+
+    @property
+    def melds(self) -> tuple[Meld, ...]:
+        return self.own.melds
+
+    @property
+    def deadwood_cards(self) -> tuple[Card, ...]:
+        return self.own.deadwood_cards
+
+    @property
+    def deadwood(self) -> int:
+        return self.own.deadwood
+
+    def to_dict(self) -> dict:
+        return {
+            "layoffs": [[c.text, i] for c, i in self.layoffs],
+            "table": [[c.text for c in m] for m in self.table],
+            "melds": [m.to_list() for m in self.melds],
+            "deadwood_cards": [c.text for c in self.deadwood_cards],
+            "deadwood": self.deadwood,
+        }
+
+    def __repr__(self) -> str:
+        lo = ",".join(f"{c}>{i}" for c, i in self.layoffs)
+        return f"LayoffResult(layoffs=[{lo}] {self.own!r})"
+
+
+def best_layoffs(
+    defender_cards: Iterable[str | Card] | int,
+    knocker_melds: Iterable[Meld | Iterable[str | Card] | str],
+) -> LayoffResult:
+    """Choose the defender's lay-offs and own arrangement together for the lowest deadwood.
+
+    Chains count (4 then 5 onto A-2-3), both ends of a run, and a set of three taking its
+    fourth. Ties prefer fewer lay-offs, then the first subset in a fixed enumeration order.
+
+    >>> r = best_layoffs("4S 5S 9D 9C KH".split(), ["AS,2S,3S"])
+    >>> [(str(c), i) for c, i in r.layoffs], r.deadwood
+    ([('4S', 0), ('5S', 0)], 28)
+    """
+    d = mask_of(defender_cards)
+    table_melds = _table_of(knocker_melds)
+    used = 0
+    for meld in table_melds:
+        if meld.mask & (used | d):
+            raise InvalidCardError(f"meld {meld} overlaps the defender's cards or another meld")
+        used |= meld.mask
+    table = [(m.kind, m.mask) for m in table_melds]
+    cand, _, _ = layoff_closure(table, d)
+    best_key: tuple[int, int] | None = None
+    best_s = 0
+    s = cand
+    while True:
+        laid, _, _ = layoff_closure(table, s)
+        if laid == s:
+            key = (deadwood_of_mask(d ^ s), s.bit_count())
+            if best_key is None or key < best_key:
+                best_key = key
+                best_s = s
+        if s == 0:
+            break
+        s = (s - 1) & cand
+    _, seq, masks = layoff_closure(table, best_s)
+    return LayoffResult(
+        tuple((BY_BIT[b], i) for b, i in seq),
+        tuple(tuple(_sorted_meld_cards(k, mm)) for (k, _), mm in zip(table, masks, strict=True)),
+        best_melds(d ^ best_s),
+        best_s,
+    )
+
+
+def _sorted_meld_cards(kind: str, mm: int) -> list[Card]:
+    cards = cards_of(mm)
+    if kind == "set":
+        cards.sort(key=lambda c: c.suit_index)
+    return cards

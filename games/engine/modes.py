@@ -1,0 +1,199 @@
+"""Game modes as frozen settings objects. Variants override a few hooks, python-chess style.
+
+>>> get_mode("oklahoma").target
+150
+>>> get_mode("classic", target=50).target
+50
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .cards import Card
+from .errors import EngineError
+
+__all__ = [
+    "Mode",
+    "GinMode",
+    "ClassicGin",
+    "StraightGin",
+    "OklahomaGin",
+    "HollywoodGin",
+    "RummyMode",
+    "MODES",
+    "get_mode",
+    "mode_from_dict",
+]
+
+
+@dataclass(frozen=True)
+class Mode:
+    """Common base. ``family`` is "gin" or "rummy"."""
+
+    family: ClassVar[str] = ""
+    name: str = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = [list(x) if isinstance(x, tuple) else x for x in v]
+        return d
+
+    def target_for(self, num_players: int) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def hand_size_for(self, num_players: int) -> int:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GinMode(Mode):
+    """Classic Gin Rummy numbers; the other gin modes subclass and override hooks."""
+
+    family: ClassVar[str] = "gin"
+    name: str = "classic"
+    target: int = 100
+    knock_limit: int = 10
+    knocking: bool = True
+    gin_bonus: int = 25
+    big_gin: bool = True
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    game_bonus: int = 100
+    line_bonus: int = 25
+    shutout_multiplier: int = 2
+    hand_size: int = 10
+    drawn_hand_stock: int = 2
+    columns: int = 1
+
+    def target_for(self, num_players: int) -> int:
+        return self.target
+
+    def hand_size_for(self, num_players: int) -> int:
+        return self.hand_size
+
+    def hand_knock_limit(self, upcard: Card) -> int:
+        """Knock limit of a hand whose first upcard is ``upcard``; 0 means gin only."""
+        return self.knock_limit if self.knocking else 0
+
+    def hand_multiplier(self, upcard: Card) -> int:
+        """Every score of the hand is multiplied by this."""
+        return 1
+
+    def columns_for_win(self, wins: int) -> range:
+        """Columns (games) that a player's ``wins``-th hand won is scored in."""
+        return range(min(wins, self.columns))
+
+
+@dataclass(frozen=True)
+class ClassicGin(GinMode):
+    name: str = "classic"
+
+
+@dataclass(frozen=True)
+class StraightGin(GinMode):
+    """No knocking: a hand ends by gin, big gin or a draw."""
+
+    name: str = "straight"
+    knocking: bool = False
+
+
+@dataclass(frozen=True)
+class OklahomaGin(GinMode):
+    """The first upcard sets the knock limit (ace: gin only); a spade upcard doubles scores."""
+
+    name: str = "oklahoma"
+    target: int = 150
+    ace_gin_only: bool = True
+    spade_multiplier: int = 2
+
+    def hand_knock_limit(self, upcard: Card) -> int:
+        if not self.knocking or (upcard.rank == 1 and self.ace_gin_only):
+            return 0
+        return min(upcard.value, self.knock_limit)
+
+    def hand_multiplier(self, upcard: Card) -> int:
+        return self.spade_multiplier if upcard.suit == "S" else 1
+
+
+@dataclass(frozen=True)
+class HollywoodGin(GinMode):
+    """Three games scored at once: a player's n-th win goes into games 1..min(n, 3)."""
+
+    name: str = "hollywood"
+    columns: int = 3
+
+
+@dataclass(frozen=True)
+class RummyMode(Mode):
+    """Basic Rummy for 2-4 players."""
+
+    family: ClassVar[str] = "rummy"
+    name: str = "rummy"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    targets: tuple[tuple[int, int], ...] = field(default=((2, 100), (3, 150), (4, 200)))
+    hand_size_two: int = 10
+    hand_size_more: int = 7
+    going_rummy_multiplier: int = 2
+    reshuffles: int = 1
+
+    def target_for(self, num_players: int) -> int:
+        for n, t in self.targets:
+            if n == num_players:
+                return t
+        raise EngineError(f"no rummy target for {num_players} players")
+
+    def hand_size_for(self, num_players: int) -> int:
+        return self.hand_size_two if num_players == 2 else self.hand_size_more
+
+
+MODES: dict[str, Mode] = {
+    "classic": ClassicGin(),
+    "straight": StraightGin(),
+    "oklahoma": OklahomaGin(),
+    "hollywood": HollywoodGin(),
+    "rummy": RummyMode(),
+}
+
+
+def get_mode(name: str | Mode, **overrides: Any) -> Mode:
+    """The mode called ``name`` with some settings replaced. Unknown names/settings raise."""
+    if isinstance(name, Mode):
+        base = name
+    else:
+        base = MODES.get(name)  # type: ignore[assignment]
+        if base is None:
+            raise EngineError(f"unknown mode {name!r}; choose one of {', '.join(MODES)}")
+    if not overrides:
+        return base
+    known = {f.name for f in dataclasses.fields(base)}
+    bad = sorted(set(overrides) - known)
+    if bad:
+        raise EngineError(f"unknown setting(s) {', '.join(bad)} for mode {base.name!r}")
+    if "name" in overrides and overrides["name"] != base.name:
+        raise EngineError("the mode name cannot be overridden")
+    if "targets" in overrides:
+        overrides["targets"] = tuple(tuple(x) for x in overrides["targets"])
+    return dataclasses.replace(base, **overrides)
+
+
+def mode_from_dict(d: dict[str, Any]) -> Mode:
+    """Inverse of ``Mode.to_dict``."""
+    d = dict(d)
+    name = d.pop("name")
+    base = get_mode(name)
+    changed = {k: v for k, v in d.items() if getattr(base, k, object()) != _norm(v)}
+    return get_mode(name, **changed)
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(tuple(x) if isinstance(x, list) else x for x in v)
+    return v
