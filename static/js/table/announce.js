@@ -1,0 +1,101 @@
+// Plain-language sentences for moves, for the screen-reader live region and the move line.
+
+import { cardLabel } from "./cards.js";
+
+function list(cards) {
+  return (cards || []).map(cardLabel).join(" ");
+}
+
+/** ctx: {mySeat (int|null), names: [seat names]} */
+export function seatName(seat, ctx) {
+  if (seat === null || seat === undefined) return "Someone";
+  if (ctx.mySeat === seat) return "You";
+  return (ctx.names && ctx.names[seat]) || `Seat ${seat + 1}`;
+}
+
+export const OUTCOME_TEXT = {
+  knock: "knocked and won",
+  gin: "went gin",
+  big_gin: "went big gin",
+  undercut: "undercut the knocker",
+  out: "went out",
+};
+
+/** One engine event as a sentence, or null when it is not worth announcing. */
+export function describeEvent(ev, ctx) {
+  if (!ev || typeof ev !== "object") return null;
+  const d = ev.data || {};
+  const who = seatName(d.seat, ctx);
+  const you = ctx.mySeat !== null && ctx.mySeat !== undefined && d.seat === ctx.mySeat;
+  switch (ev.kind) {
+    case "deal":
+      return `Hand ${d.hand}: ${seatName(d.dealer, ctx) === "You" ? "you deal" : `${seatName(d.dealer, ctx)} deals`}. The upcard is ${cardLabel(d.upcard)}.`;
+    case "take_upcard":
+      return `${who} took the upcard ${cardLabel(d.card)}.`;
+    case "pass":
+      return `${who} passed on the upcard.`;
+    case "draw":
+      if (d.source === "discard") return `${who} took ${cardLabel(d.card)} from the discard pile.`;
+      return `${who} drew from the stock.`;
+    case "drew":
+      return you ? `You drew ${cardLabel(d.card)}.` : null;
+    case "discard":
+      return `${who} discarded ${cardLabel(d.card)}.`;
+    case "knock":
+      return `${who} knocked with ${d.deadwood} deadwood.`;
+    case "gin":
+      return `${who} went gin!`;
+    case "big_gin":
+      return `${who} went big gin!`;
+    case "layoff":
+      return `${who} laid off ${cardLabel(d.card)}.`;
+    case "meld":
+      return `${who} melded ${list(d.cards)}.`;
+    case "reshuffle":
+      return "The discard pile was shuffled into a new stock.";
+    case "hand_over":
+      return describeHandResult(d, ctx);
+    case "game_over":
+      if (d.winner === null || d.winner === undefined) return "The game is over: a tie.";
+      return `The game is over. ${seatName(d.winner, ctx) === "You" ? "You win" : `${seatName(d.winner, ctx)} wins`}.`;
+    default:
+      return null;
+  }
+}
+
+/** "Anna went gin: 37 points." */
+export function describeHandResult(h, ctx) {
+  if (!h) return "";
+  if (h.outcome === "drawn") return "The hand is a draw: nobody scores.";
+  if (h.outcome === "stalemate") return "Stalemate: nobody scores this hand.";
+  const who = seatName(h.winner, ctx);
+  let what = OUTCOME_TEXT[h.outcome] || h.outcome;
+  if (h.outcome === "out" && h.going_rummy) what = "went rummy";
+  const pts = `${h.points} point${h.points === 1 ? "" : "s"}`;
+  return `${who} ${what}: ${pts}.`;
+}
+
+/** The prompt line for the player whose turn it is. */
+export function turnPrompt(view, legal) {
+  if (!view || !legal.length) return "";
+  const has = (p) => legal.some((a) => a === p || a.startsWith(p));
+  switch (view.phase) {
+    case "offer":
+      return `Take the upcard ${cardLabel(view.discard_pile[view.discard_pile.length - 1])} or pass.`;
+    case "draw":
+      if (!has("draw:discard")) return "Draw from the stock.";
+      return "Draw from the stock or the discard pile.";
+    case "discard":
+      if (has("big_gin")) return "Big gin! All eleven cards are melded.";
+      if (has("gin:")) return "You can go gin: pick the card to discard face down.";
+      if (has("knock:")) return "Discard a card, or knock.";
+      return "Discard a card: select it, then tap it again or the discard pile.";
+    case "layoff":
+      return "Lay off your deadwood onto the knocker's melds, or accept the suggestion.";
+    case "play":
+      if (has("go_out:")) return "Go out with your last card.";
+      return "Meld, lay off, then discard.";
+    default:
+      return "";
+  }
+}
