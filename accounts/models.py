@@ -1,25 +1,31 @@
-import zoneinfo
+import secrets
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 
+from .timezones import DEFAULT_TIME_ZONE
+from .validators import validate_bio, validate_country, validate_display_name, validate_time_zone
+
 
 def avatar_upload_to(instance, filename):
-    return f"avatars/{instance.pk or 'new'}/{filename}"
-
-
-TIME_ZONE_CHOICES = [(tz, tz) for tz in sorted(zoneinfo.available_timezones())]
+    """A fresh random name per upload, so browsers never show a stale cached picture."""
+    extension = filename.rsplit(".", 1)[-1].lower() if "." in filename else "webp"
+    return f"avatars/{instance.pk or 'new'}/{secrets.token_hex(8)}.{extension}"
 
 
 class User(AbstractUser):
     """A player. Username is the public handle (``/u/<username>/``)."""
 
-    display_name = models.CharField(max_length=40, blank=True)
-    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166 country code")
-    bio = models.CharField("short bio", max_length=280, blank=True)
+    display_name = models.CharField(max_length=40, blank=True, validators=[validate_display_name])
+    country = models.CharField(
+        max_length=2, blank=True, help_text="ISO 3166 country code", validators=[validate_country]
+    )
+    bio = models.CharField("short bio", max_length=280, blank=True, validators=[validate_bio])
     avatar = models.ImageField(upload_to=avatar_upload_to, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
+    time_zone = models.CharField(
+        max_length=64, default=DEFAULT_TIME_ZONE, validators=[validate_time_zone]
+    )
 
     class Meta:
         ordering = ["username"]

@@ -5,4 +5,5 @@ from . import views
 app_name = "accounts"
 urlpatterns = [
     path("u/<str:username>/", views.profile, name="profile"),
+    path("settings/profile/", views.profile_edit, name="edit"),
 ]

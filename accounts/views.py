@@ -1,8 +1,70 @@
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
 
+from . import selectors, services
+from .forms import ProfileForm
 from .models import User
+from .profile_sections import profile_sections_for
 
 
 def profile(request, username):
-    user = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"profile_user": user})
+    try:
+        profile_user = selectors.user_get_by_username(username=username)
+    except User.DoesNotExist:
+        raise Http404("No such player.") from None
+    if profile_user.username != username:
+        # One address per player: /u/Alice/ → /u/alice/ when that is the real spelling.
+        return redirect(profile_user, permanent=True)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "profile_user": profile_user,
+            "profile": selectors.profile_get_public(user=profile_user),
+            "is_own_profile": request.user.is_authenticated and request.user.pk == profile_user.pk,
+            "profile_sections": profile_sections_for(
+                profile_user=profile_user, viewer=request.user
+            ),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_edit(request):
+    user = request.user
+    status = 200
+    if request.method == "POST":
+        form = ProfileForm(request.POST, request.FILES)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.profile_update(
+                    user=user,
+                    display_name=data["display_name"],
+                    country=data["country"],
+                    bio=data["bio"],
+                    time_zone=data["time_zone"],
+                    avatar=data["avatar"],
+                    remove_avatar=data["remove_avatar"],
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                messages.success(request, "Your profile has been saved.")
+                return redirect(user)
+        status = 400
+    else:
+        form = ProfileForm(
+            initial={
+                "display_name": user.display_name,
+                "country": user.country,
+                "time_zone": user.time_zone,
+                "bio": user.bio,
+            }
+        )
+    return render(request, "accounts/profile_edit.html", {"form": form}, status=status)

@@ -1,0 +1,45 @@
+"""allauth adapter: site-specific behaviour of sign-up and log-in."""
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core.exceptions import ImmediateHttpResponse
+from allauth.core.ratelimit import respond_429
+from django.core.exceptions import ValidationError
+
+SITE_NAME = "Gin Rummy"
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "too_many_login_attempts": (
+            "Too many failed log-in attempts. Wait a few minutes and try again, "
+            "or reset your password."
+        ),
+    }
+
+    def pre_authenticate(self, request, **credentials):
+        """Answer a brute-force attempt with HTTP 429 instead of just another form error.
+
+        allauth counts failed log-ins per IP address and per account (``login_failed`` in
+        ``ACCOUNT_RATE_LIMITS``); once the limit is reached, every further attempt gets
+        the "Too many requests" page until the window has passed.
+        """
+        try:
+            super().pre_authenticate(request, **credentials)
+        except ValidationError as exc:
+            if getattr(exc, "code", None) == "too_many_login_attempts":
+                raise ImmediateHttpResponse(respond_429(request)) from exc
+            raise
+
+    def format_email_subject(self, subject) -> str:
+        return f"[{SITE_NAME}] {subject}"
+
+    def send_mail(self, template_prefix, email, context):
+        """Emails name the site and link to the address the user actually uses."""
+        context = dict(context)
+        context.setdefault("site_name", SITE_NAME)
+        request = context.get("request") or self.request
+        if request is not None and "site_url" not in context:
+            context["site_url"] = request.build_absolute_uri("/")
+        return super().send_mail(template_prefix, email, context)

@@ -1,0 +1,68 @@
+from django import forms
+
+from .avatars import ALLOWED_FORMATS, MAX_AVATAR_BYTES
+from .countries import COUNTRY_CHOICES
+from .models import User
+from .timezones import time_zone_choices
+
+_ACCEPT = ",".join(f"image/{fmt.lower()}" for fmt in ALLOWED_FORMATS)
+
+
+class ProfileForm(forms.Form):
+    """Parses the profile edit page. Checking the picture itself is the service's job."""
+
+    display_name = forms.CharField(
+        max_length=User._meta.get_field("display_name").max_length,
+        required=False,
+        help_text=(
+            "Shown to other players instead of your username. "
+            "Leave empty to use your username."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
+    )
+    country = forms.ChoiceField(
+        choices=[("", "Not shown")] + COUNTRY_CHOICES,
+        required=False,
+        widget=forms.Select(attrs={"autocomplete": "country"}),
+    )
+    time_zone = forms.ChoiceField(
+        choices=time_zone_choices,
+        help_text="Times on the site are shown in this zone; others see your local time.",
+    )
+    bio = forms.CharField(
+        label="Short bio",
+        max_length=User._meta.get_field("bio").max_length,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Up to 280 characters, shown on your public profile.",
+    )
+    avatar = forms.FileField(
+        label="New picture",
+        required=False,
+        widget=forms.FileInput(attrs={"accept": _ACCEPT}),
+        help_text=(
+            f"JPEG, PNG, WebP or GIF, up to {MAX_AVATAR_BYTES // (1024 * 1024)} MB. "
+            "It is cropped to a square."
+        ),
+    )
+    remove_avatar = forms.BooleanField(label="Remove my picture", required=False)
+
+    def clean_avatar(self):
+        upload = self.cleaned_data.get("avatar")
+        # Refuse an oversized file before anyone decodes it; the service checks the rest.
+        if upload is not None and upload.size > MAX_AVATAR_BYTES:
+            raise forms.ValidationError(
+                f"The picture is too large ({upload.size / 1024 / 1024:.1f} MB). "
+                f"The limit is {MAX_AVATAR_BYTES // (1024 * 1024)} MB.",
+                code="too_large",
+            )
+        return upload
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("avatar") is not None and cleaned.get("remove_avatar"):
+            self.add_error(
+                "remove_avatar",
+                "Choose either a new picture or removing the current one, not both.",
+            )
+        return cleaned

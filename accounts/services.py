@@ -1,0 +1,93 @@
+"""Writes to users and their profiles."""
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from .avatars import avatar_normalise
+from .models import User
+
+logger = logging.getLogger(__name__)
+
+PROFILE_TEXT_FIELDS = ("display_name", "country", "bio", "time_zone")
+
+
+def _delete_file_quietly(storage, name: str) -> None:
+    try:
+        storage.delete(name)
+    except OSError:  # pragma: no cover - a missing or locked file must not break a save
+        logger.warning("could not delete avatar file %s", name, exc_info=True)
+
+
+def profile_update(
+    *,
+    user: User,
+    display_name: str,
+    country: str,
+    bio: str,
+    time_zone: str,
+    avatar=None,
+    remove_avatar: bool = False,
+) -> User:
+    """Update a user's public profile in one transaction.
+
+    ``avatar`` is an uploaded file (checked and normalised here); ``remove_avatar`` goes
+    back to the generated default. Either everything is saved or, on a
+    ``ValidationError``, nothing is: no field and no file. A replaced or removed picture
+    is deleted from storage once the change is committed.
+    """
+    if avatar is not None and remove_avatar:
+        raise ValidationError(
+            {"avatar": "Choose either a new picture or removing the current one, not both."}
+        )
+    values = {
+        "display_name": " ".join((display_name or "").split()),
+        "country": (country or "").strip().upper(),
+        "bio": (bio or "").replace("\r\n", "\n").strip(),
+        "time_zone": (time_zone or "").strip(),
+    }
+    candidate = User(pk=user.pk, username=user.username, **values)
+    errors: dict[str, list] = {}
+    try:
+        candidate.clean_fields(exclude=[f.name for f in User._meta.fields if f.name not in values])
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    new_avatar = None
+    if avatar is not None:
+        try:
+            new_avatar = avatar_normalise(avatar)
+        except ValidationError as exc:
+            errors.update(exc.message_dict)
+    if errors:
+        raise ValidationError(errors)
+
+    saved_name = None
+    try:
+        with transaction.atomic():
+            locked = User.objects.select_for_update().get(pk=user.pk)
+            old_name = locked.avatar.name or ""
+            for field, value in values.items():
+                setattr(locked, field, value)
+            update_fields = list(values)
+            if new_avatar is not None:
+                locked.avatar.save(new_avatar.name, new_avatar, save=False)
+                saved_name = locked.avatar.name
+                update_fields.append("avatar")
+            elif remove_avatar and old_name:
+                locked.avatar = ""
+                update_fields.append("avatar")
+            locked.save(update_fields=update_fields)
+            if old_name and "avatar" in update_fields:
+                storage = locked.avatar.storage
+                transaction.on_commit(lambda: _delete_file_quietly(storage, old_name))
+    except BaseException:
+        if saved_name:
+            _delete_file_quietly(User._meta.get_field("avatar").storage, saved_name)
+        raise
+
+    for field in values:
+        setattr(user, field, getattr(locked, field))
+    user.avatar = locked.avatar.name
+    return user

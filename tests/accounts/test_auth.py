@@ -1,0 +1,276 @@
+"""Sign-up, email verification, log in/out, rate limits, password and email changes."""
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.urls import reverse
+
+from .conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+LINK = re.compile(r"https?://testserver(/\S+)")
+
+
+def emailed_path(message) -> str:
+    match = LINK.search(message.body)
+    assert match, message.body
+    return match.group(1)
+
+
+def logged_in_user_id(client):
+    return client.session.get("_auth_user_id")
+
+
+def login(client, login, password=PASSWORD):
+    return client.post(reverse("account_login"), {"login": login, "password": password})
+
+
+def test_signup_verify_email_then_log_in(client):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "newplayer",
+            "email": "New.Player@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("account_email_verification_sent")
+    user = User.objects.get(username="newplayer")
+    address = EmailAddress.objects.get(user=user)
+    assert not address.verified
+    # Verification is mandatory: not logged in yet.
+    assert logged_in_user_id(client) is None
+
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["new.player@example.com"]  # allauth stores emails lower-cased
+    assert message.subject.startswith("[Gin Rummy]")
+    assert "Gin Rummy" in message.body
+    confirm_path = emailed_path(message)
+    assert confirm_path.startswith("/accounts/confirm-email/")
+
+    # Logging in before confirming only resends the link.
+    fresh = client.__class__()
+    response = login(fresh, "newplayer")
+    assert response.status_code == 302
+    assert response.url == reverse("account_email_verification_sent")
+    assert logged_in_user_id(fresh) is None
+
+    # Following the link shows a confirmation button (a GET changes nothing)...
+    page = client.get(confirm_path)
+    assert page.status_code == 200
+    assert b"Confirm your email address" in page.content
+    address.refresh_from_db()
+    assert not address.verified
+    # ...and pressing it confirms the address.
+    response = client.post(confirm_path)
+    assert response.status_code == 302
+    address.refresh_from_db()
+    assert address.verified and address.primary
+
+    other = client.__class__()
+    response = login(other, "newplayer")
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+    assert logged_in_user_id(other) == str(user.pk)
+
+
+def test_signup_rejects_taken_username_and_email(client, user):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "ALICE",
+            "email": "alice@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 200
+    assert b"A user with that username already exists." in response.content
+    assert User.objects.count() == 1
+    assert mail.outbox == [] or all("alice@example.com" in m.to for m in mail.outbox)
+
+
+def test_signup_rejects_mismatched_passwords(client):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "bob",
+            "email": "bob@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD + "x",
+        },
+    )
+    assert response.status_code == 200
+    assert b"You must type the same password each time." in response.content
+    assert not User.objects.filter(username="bob").exists()
+
+
+def test_log_in_by_username(client, user):
+    response = login(client, "alice")
+    assert response.status_code == 302
+    assert logged_in_user_id(client) == str(user.pk)
+
+
+def test_log_in_by_email_any_case(client, user):
+    response = login(client, "ALICE@example.com")
+    assert response.status_code == 302
+    assert logged_in_user_id(client) == str(user.pk)
+
+
+def test_wrong_password_gives_a_clear_error(client, user):
+    response = login(client, "alice", "not-my-password")
+    assert response.status_code == 200
+    assert b"The username and/or password you specified are not correct." in response.content
+    assert b'role="alert"' in response.content
+    assert logged_in_user_id(client) is None
+
+
+def test_repeated_failed_logins_are_rate_limited_with_429(client, user):
+    for _ in range(5):
+        response = login(client, "alice", "wrong-password")
+        assert response.status_code == 200
+    response = login(client, "alice", "wrong-password")
+    assert response.status_code == 429
+    assert b"Too many attempts" in response.content
+    # Even the right password is refused while the limit holds.
+    response = login(client, "alice")
+    assert response.status_code == 429
+    assert logged_in_user_id(client) is None
+
+
+def test_rate_limit_is_per_account(client, make_user):
+    make_user(username="carol", password=PASSWORD)
+    make_user(username="dave", password=PASSWORD)
+    for _ in range(5):
+        login(client, "carol", "wrong-password")
+    assert login(client, "carol", "wrong-password").status_code == 429
+    # Another account from the same address can still log in.
+    response = login(client, "dave")
+    assert response.status_code == 302
+
+
+def test_log_out_needs_a_post(client, user):
+    client.force_login(user)
+    page = client.get(reverse("account_logout"))
+    assert page.status_code == 200
+    assert logged_in_user_id(client) == str(user.pk)
+    response = client.post(reverse("account_logout"))
+    assert response.status_code == 302
+    assert logged_in_user_id(client) is None
+
+
+def test_password_change(client, user):
+    client.force_login(user)
+    assert client.get(reverse("account_change_password")).status_code == 200
+    new = "another-Strong-pass-456"
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": "wrong", "password1": new, "password2": new},
+    )
+    assert response.status_code == 200
+    assert b"Please type your current password." in response.content
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": new, "password2": new},
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+
+
+def test_password_reset_by_email(client, user):
+    response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    reset_path = emailed_path(mail.outbox[0])
+    response = client.get(reset_path)
+    # allauth moves the key out of the URL into the session, then shows the form.
+    assert response.status_code == 302
+    form_path = response.url
+    assert client.get(form_path).status_code == 200
+    new = "reset-Strong-pass-789"
+    response = client.post(form_path, {"password1": new, "password2": new})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+    # The link works once.
+    assert b"Link not valid" in client.get(reset_path, follow=True).content
+
+
+def test_password_reset_for_unknown_email_reveals_nothing(client, user):
+    response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert response.url == reverse("account_reset_password_done")
+
+
+def test_email_change_takes_effect_after_confirmation(client, user):
+    client.force_login(user)
+    page = client.get(reverse("account_email"))
+    assert page.status_code == 200
+    assert b"alice@example.com" in page.content
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": "alice.new@example.com"}
+    )
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["alice.new@example.com"]
+    user.refresh_from_db()
+    assert user.email == "alice@example.com"
+
+    client.post(emailed_path(mail.outbox[0]))
+    user.refresh_from_db()
+    assert user.email == "alice.new@example.com"
+    assert EmailAddress.objects.get(user=user, primary=True).email == "alice.new@example.com"
+    # The old address is gone: log in works with the new one only.
+    client.logout()
+    assert login(client, "alice@example.com").status_code == 200
+    assert login(client, "alice.new@example.com").status_code == 302
+
+
+def test_email_change_cannot_take_an_address_in_use(client, user, make_user):
+    erin = make_user(username="erin", email="erin@example.com")
+    client.force_login(user)
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": "erin@example.com"}
+    )
+    # allauth prevents account enumeration, so the request looks accepted; but even the
+    # emailed link cannot move the address away from Erin.
+    assert response.status_code in (200, 302)
+    for message in mail.outbox:
+        if "/confirm-email/" in message.body:
+            page = client.get(emailed_path(message))
+            assert b"another account has already confirmed it" in page.content
+            client.post(emailed_path(message))
+    assert EmailAddress.objects.get(user=erin).verified
+    assert not EmailAddress.objects.filter(user=user, email="erin@example.com", verified=True)
+    user.refresh_from_db()
+    assert user.email == "alice@example.com"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["accounts:edit", "social:inbox", "account_change_password", "account_email"],
+)
+def test_private_pages_send_anonymous_users_to_log_in(client, name):
+    url = reverse(name)
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("account_login"))
+    assert f"next={url}" in response.url.replace("%2F", "/")
+
+
+def test_profile_edit_post_by_anonymous_changes_nothing(client, user):
+    response = client.post(reverse("accounts:edit"), {"display_name": "Hacked", "time_zone": "UTC"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.display_name == ""

@@ -1,0 +1,203 @@
+"""The public profile page and the profile edit page (text fields)."""
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from accounts.profile_sections import (
+    ProfileSection,
+    profile_section_register,
+    profile_section_unregister,
+)
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+
+
+def edit_data(**overrides):
+    data = {
+        "display_name": "Alice Liddell",
+        "country": "FR",
+        "time_zone": "Europe/Paris",
+        "bio": "Gin player since 1999.\nLikes Oklahoma.",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_public_profile_shows_the_fields(client, make_user):
+    make_user(
+        username="alice",
+        display_name="Alice Liddell",
+        country="FR",
+        bio="Gin player since 1999.",
+        time_zone="Europe/Paris",
+    )
+    response = client.get(reverse("accounts:profile", kwargs={"username": "alice"}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Alice Liddell" in html
+    assert "@alice" in html
+    assert "France" in html and "\U0001f1eb\U0001f1f7" in html
+    assert "Gin player since 1999." in html
+    assert "Europe/Paris" in html
+    assert "Member since" in html
+    assert "data:image/svg+xml;base64," in html  # the generated default avatar
+    assert reverse("accounts:edit") not in html  # not your own profile
+
+
+def test_own_profile_links_to_edit(client, make_user):
+    alice = make_user(username="alice")
+    client.force_login(alice)
+    response = client.get(alice.get_absolute_url())
+    assert reverse("accounts:edit") in response.content.decode()
+    assert b'aria-current="page"' in response.content
+
+
+def test_profile_of_unknown_or_inactive_user_is_404(client, make_user):
+    make_user(username="gone", is_active=False)
+    assert client.get("/u/nobody/").status_code == 404
+    response = client.get("/u/gone/")
+    assert response.status_code == 404
+    assert b"Page not found" in response.content
+
+
+def test_profile_url_is_case_insensitive_with_one_canonical_address(client, make_user):
+    make_user(username="Alice")
+    response = client.get("/u/alice/")
+    assert response.status_code == 301
+    assert response.url == "/u/Alice/"
+
+
+def test_markup_in_bio_and_display_name_is_escaped(client, make_user):
+    make_user(
+        username="mallory",
+        display_name='<script>alert("x")</script>',
+        bio='<img src=x onerror=alert(1)> & "quotes"',
+    )
+    html = client.get("/u/mallory/").content.decode()
+    assert '<script>alert("x")</script>' not in html
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;" in html
+
+
+def test_markup_saved_through_the_edit_page_is_escaped_everywhere(alice_client, user):
+    payload = '<b onmouseover="alert(1)">hi</b>'
+    response = alice_client.post(
+        reverse("accounts:edit"), edit_data(display_name=payload[:40], bio=payload)
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.bio == payload
+    for url in (user.get_absolute_url(), reverse("accounts:edit"), reverse("home")):
+        html = alice_client.get(url).content.decode()
+        assert "<b onmouseover" not in html, url
+
+
+def test_profile_sections_registered_by_other_apps_are_rendered(
+    client, make_user, settings, tmp_path
+):
+    (tmp_path / "stats").mkdir()
+    (tmp_path / "stats" / "_section.html").write_text(
+        "<p>Games played: {{ section.games }} by {{ profile_user.username }}</p>"
+    )
+    engine = settings.TEMPLATES[0]
+    settings.TEMPLATES = [{**engine, "DIRS": [*engine["DIRS"], tmp_path]}]
+    make_user(username="alice")
+    make_user(username="bob")
+    profile_section_register(
+        ProfileSection(
+            key="test-stats",
+            title="Test statistics",
+            template_name="stats/_section.html",
+            get_context=lambda *, profile_user, viewer: (
+                None if profile_user.username == "bob" else {"games": 7}
+            ),
+        )
+    )
+    try:
+        html = client.get("/u/alice/").content.decode()
+        assert 'id="profile-test-stats"' in html
+        assert "Test statistics" in html
+        assert "Games played: 7 by alice" in html
+        html = client.get("/u/bob/").content.decode()
+        assert "Test statistics" not in html
+    finally:
+        profile_section_unregister("test-stats")
+
+
+def test_edit_page_shows_current_values(alice_client, user):
+    user.display_name = "Al"
+    user.country = "NZ"
+    user.time_zone = "Pacific/Auckland"
+    user.save()
+    response = alice_client.get(reverse("accounts:edit"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'value="Al"' in html
+    assert '<option value="NZ" selected>' in html
+    assert '<option value="Pacific/Auckland" selected>' in html
+    assert 'enctype="multipart/form-data"' in html
+    for field in ("display_name", "country", "time_zone", "bio", "avatar"):
+        assert f'for="id_{field}"' in html, field
+
+
+def test_edit_saves_the_profile(alice_client, user):
+    response = alice_client.post(reverse("accounts:edit"), edit_data())
+    assert response.status_code == 302
+    assert response.url == user.get_absolute_url()
+    user.refresh_from_db()
+    assert user.display_name == "Alice Liddell"
+    assert user.country == "FR"
+    assert user.time_zone == "Europe/Paris"
+    assert user.bio == "Gin player since 1999.\nLikes Oklahoma."
+    page = alice_client.get(response.url)
+    assert b"Your profile has been saved." in page.content
+
+
+def test_edit_can_clear_optional_fields(alice_client, user):
+    alice_client.post(reverse("accounts:edit"), edit_data())
+    response = alice_client.post(
+        reverse("accounts:edit"), edit_data(display_name="", country="", bio="")
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert (user.display_name, user.country, user.bio) == ("", "", "")
+    assert user.public_name == "alice"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("country", "XX", "Select a valid choice"),
+        ("country", "france", "Select a valid choice"),
+        ("time_zone", "Mars/Olympus_Mons", "Select a valid choice"),
+        ("time_zone", "", "This field is required."),
+        ("display_name", "x" * 41, "at most 40 characters"),
+        ("display_name", "evil\u202ename", "invisible control characters"),
+        ("bio", "b" * 281, "at most 280 characters"),
+        ("bio", "bell\x07", "invisible control characters"),
+    ],
+)
+def test_edit_rejects_bad_values_and_saves_nothing(alice_client, user, field, value, message):
+    before = User.objects.values().get(pk=user.pk)
+    response = alice_client.post(reverse("accounts:edit"), edit_data(**{field: value}))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert b'aria-invalid="true"' in response.content
+    assert User.objects.values().get(pk=user.pk) == before
+
+
+def test_service_rejects_what_the_form_would(user):
+    from django.core.exceptions import ValidationError
+
+    from accounts.services import profile_update
+
+    before = User.objects.values().get(pk=user.pk)
+    with pytest.raises(ValidationError) as info:
+        profile_update(
+            user=user, display_name="ok", country="ZZ", bio="", time_zone="Nowhere/City"
+        )
+    assert set(info.value.message_dict) == {"country", "time_zone"}
+    assert User.objects.values().get(pk=user.pk) == before
