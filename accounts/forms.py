@@ -62,7 +62,7 @@ class ProfileForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("avatar") is not None and cleaned.get("remove_avatar"):
             self.add_error(
-                "remove_avatar",
+                "avatar",
                 "Choose either a new picture or removing the current one, not both.",
             )
         return cleaned
