@@ -1,0 +1,269 @@
+"""The table socket (``/ws/table/<id>/``): thin. Parse, check, call a service, send.
+
+Protocol: docs/protocol.md (Tables). Every service call runs in a worker thread through
+``database_sync_to_async``; frames produced by services reach this consumer through the
+channel-layer groups of ``games.broadcast``.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import broadcast, frames, selectors, services
+from .exceptions import GameServiceError
+from .models import Table
+
+MAX_FRAME = 4096
+FLOOD_LIMIT = 100
+FLOOD_WINDOW = 20.0
+ERROR_MESSAGES = {
+    "bad_json": "Frames must be JSON objects.",
+    "too_large": "Frames are at most 4096 bytes.",
+    "bad_message": "Unknown or malformed message.",
+}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    seat: int | None = None
+    joined: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def connect(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.invite = (query.get("invite") or [""])[0][:64]
+        self.recent: deque[float] = deque()
+        self.joined = ()
+        access = await database_sync_to_async(self._access)()
+        if access is None or not access[0]:
+            # Accept, then close with a reason code the page can show (a refused handshake
+            # would only give the browser 1006).
+            await self.accept()
+            await self.close(code=4404 if access is None else 4403)
+            return
+        self.seat = access[1]
+        await self.accept()
+        await self._join_groups()
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_presence)(
+                table_id=self.table_id, user=self.user, connected=True
+            )
+        await self._send_snapshot()
+
+    def _access(self):
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None
+        return selectors.table_access(table, self.user, self.invite)
+
+    async def disconnect(self, code):
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined = ()
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_presence)(
+                table_id=self.table_id, user=self.user, connected=False
+            )
+
+    async def _join_groups(self):
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        own = (
+            broadcast.spectators_group(self.table_id) if self.seat is None
+            else broadcast.seat_group(self.table_id, self.seat)
+        )
+        self.joined = (broadcast.table_group(self.table_id), own)
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    # ------------------------------------------------------------------ client → server
+
+    async def receive(self, text_data=None, bytes_data=None):
+        now = time.monotonic()
+        self.recent.append(now)
+        while self.recent and self.recent[0] < now - FLOOD_WINDOW:
+            self.recent.popleft()
+        if len(self.recent) > FLOOD_LIMIT:
+            await self.close(code=1008)
+            return
+        if text_data is None:
+            await self._error("bad_message", "Send text frames.")
+            return
+        if len(text_data) > MAX_FRAME or len(text_data.encode("utf-8")) > MAX_FRAME:
+            await self._error("too_large")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error("bad_json")
+            return
+        if not isinstance(message, dict):
+            await self._error("bad_json")
+            return
+        kind = message.get("type")
+        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            await self._error("bad_message", "Unknown message type.")
+            return
+        await handler(self, message)
+
+    async def _call(self, fn, message_id=None, **kwargs):
+        """Run a service; turn its refusal into an error frame. Returns (ok, result)."""
+        try:
+            result = await database_sync_to_async(fn)(**kwargs)
+        except GameServiceError as exc:
+            await self._error(exc.code, exc.message, message_id, with_version=True)
+            if exc.code in ("stale_version", "duplicate"):
+                await self._send_snapshot()
+            return False, None
+        return True, result
+
+    async def on_action(self, message):
+        message_id = message.get("id")
+        action, version = message.get("action"), message.get("version")
+        if (
+            not isinstance(message_id, str) or not message_id or len(message_id) > 40
+            or not isinstance(action, str)
+            or isinstance(version, bool) or not isinstance(version, int)
+        ):
+            await self._error("bad_message", "An action needs text 'action', integer "
+                              "'version' and a string 'id' of 1-40 characters.",
+                              message_id if isinstance(message_id, str) else None)
+            return
+        if self.seat is None:
+            await self._error("not_seated", "Only the players at this table may move.",
+                              message_id, with_version=True)
+            return
+        ok, new_version = await self._call(
+            services.table_act, message_id, table_id=self.table_id, user=self.user,
+            action=action, expected_version=version, client_id=message_id,
+        )
+        if ok:
+            await self._send({"type": "ack", "id": message_id, "version": new_version})
+
+    async def on_snapshot(self, message):
+        await self._send_snapshot()
+
+    async def on_chat(self, message):
+        text = message.get("text")
+        if not isinstance(text, str):
+            await self._error("bad_message", "A chat message needs 'text'.")
+            return
+        await self._call(services.chat_post, table_id=self.table_id, user=self.user, text=text)
+
+    async def _simple(self, fn, message, **kwargs):
+        message_id = message.get("id") if isinstance(message.get("id"), str) else None
+        ok, result = await self._call(fn, message_id, table_id=self.table_id, user=self.user,
+                                      **kwargs)
+        if ok:
+            version = getattr(result, "version", None)
+            await self._send({"type": "ack", "id": message_id, "version": version})
+
+    async def on_resign(self, message):
+        await self._simple(services.table_resign, message)
+
+    async def on_claim(self, message):
+        await self._simple(services.table_claim, message)
+
+    async def on_rematch(self, message):
+        accept = message.get("accept", True)
+        if not isinstance(accept, bool):
+            await self._error("bad_message", "'accept' must be true or false.")
+            return
+        await self._simple(services.table_rematch, message, accept=accept)
+
+    async def on_sit(self, message):
+        seat = message.get("seat")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            await self._error("bad_message", "'seat' must be a seat number.")
+            return
+        await self._simple(services.table_sit, message, seat=seat, invite=self.invite)
+
+    async def on_leave(self, message):
+        await self._simple(services.table_leave, message)
+
+    async def on_add_bot(self, message):
+        seat, level = message.get("seat"), message.get("level")
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in (seat, level)):
+            await self._error("bad_message", "'add_bot' needs integer 'seat' and 'level'.")
+            return
+        await self._simple(services.table_add_bot, message, seat=seat, level=level)
+
+    async def on_ping(self, message):
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_heartbeat)(
+                table_id=self.table_id, user=self.user
+            )
+        t = message.get("t")
+        await self._send({"type": "pong", "t": t if isinstance(t, int | float) else None})
+
+    HANDLERS = {
+        "action": on_action,
+        "snapshot": on_snapshot,
+        "chat": on_chat,
+        "resign": on_resign,
+        "claim": on_claim,
+        "rematch": on_rematch,
+        "sit": on_sit,
+        "leave": on_leave,
+        "add_bot": on_add_bot,
+        "ping": on_ping,
+    }
+
+    # ------------------------------------------------------------------ server → client
+
+    async def _send(self, frame):
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def _error(self, code, message=None, message_id=None, with_version=False):
+        frame = {"type": "error", "code": code,
+                 "message": message or ERROR_MESSAGES.get(code, "Refused."), "id": message_id}
+        if with_version:
+            frame["version"] = await database_sync_to_async(self._version)()
+        await self._send(frame)
+
+    def _version(self):
+        return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
+
+    async def _send_snapshot(self):
+        snapshot = await database_sync_to_async(selectors.table_snapshot)(
+            self.table_id, self.user, self.seat
+        )
+        if snapshot is not None:
+            await self._send(snapshot)
+
+    def _my_seat_in(self, seats):
+        if not self.user or not self.user.is_authenticated:
+            return None
+        return next((s["index"] for s in seats if s["username"] == self.user.username), None)
+
+    async def table_frame(self, event):
+        frame = event["frame"]
+        seat_now = self._my_seat_in(frame["seats"])
+        if seat_now != self.seat:
+            # Sat down or left (maybe from another tab): switch groups, start afresh.
+            self.seat = seat_now
+            await self._join_groups()
+            await self._send_snapshot()
+            return
+        frame = dict(frame)
+        frame["you"] = frames.you_data(user=self.user, seat=self.seat, table=frame["table"],
+                                       seats=frame["seats"])
+        frame["clock"] = frames.with_remaining(frame.get("clock"))
+        await self._send(frame)
+
+    async def table_chat(self, event):
+        await self._send({"type": "chat", "message": event["message"]})
+
+    async def table_presence(self, event):
+        you = frames.you_data(user=self.user, seat=self.seat, table=event["table"],
+                              seats=event["seats"])
+        await self._send({"type": "presence", "seats": event["seats"], "you": you})
