@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import engine as E
 from games import play, services, signals, tasks
 from games.exceptions import (
+    AlreadySeated,
     CannotClaim,
     ChatEmpty,
     ChatTooLong,
@@ -21,6 +22,7 @@ from games.exceptions import (
     InvalidAction,
     InvalidSettings,
     NotOpen,
+    NotPlaying,
     NotSeated,
     NotYourTurn,
     RateLimited,
@@ -52,7 +54,7 @@ def test_sit_starts_when_full_and_deals_from_the_stored_seed(rooms, two_players)
     alice, bob = two_players
     table = services.table_create(user=alice, room=rooms["classic"])
     assert table.status == TableStatus.OPEN and table.state is None
-    with pytest.raises(Exception):
+    with pytest.raises(AlreadySeated):
         services.table_sit(table_id=table.pk, user=alice)
     services.table_sit(table_id=table.pk, user=bob)
     table.refresh_from_db()
@@ -310,7 +312,7 @@ def test_resign_goes_through_game_finish(rooms, two_players):
     assert got == [(game.pk, table.pk)]
     assert game.ending == Ending.RESIGNATION and game.loser_seat == 1 and game.winner_seat == 0
     assert Table.objects.get(pk=table.pk).status == TableStatus.FINISHED
-    with pytest.raises(Exception):
+    with pytest.raises(NotPlaying):
         services.table_resign(table_id=table.pk, user=alice)
 
 
