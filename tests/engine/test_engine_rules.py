@@ -373,7 +373,9 @@ def test_oklahoma_ace_upcard_means_gin_only():
 
 
 def test_oklahoma_spade_upcard_doubles_every_score():
-    s = game("oklahoma", deals=[knock_deal(upcard="8S", defender=H("9C 9D 9H 2D 3D 4D QH JH 8C TC"))])
+    s = game(
+        "oklahoma", deals=[knock_deal(upcard="8S", defender=H("9C 9D 9H 2D 3D 4D QH JH 8C TC"))]
+    )
     assert s.multiplier == 2
     s = play(s, "pass", "pass", "draw:stock", "knock:KD")
     hr = s.hand_results[-1]
@@ -526,8 +528,17 @@ def test_rummy_stalemate_when_nobody_can_ever_go_out():
     from games.engine.melds import Meld
 
     table = [
-        "4C,4D,4S", "JC,JH,JS", "8C,8D,8H", "9D,TD,JD,QD,KD", "AH,2H,3H,4H,5H,6H,7H",
-        "2C,2D,2S", "6S,7S,8S,9S,TS", "QC,QH,QS", "3C,3D,3S", "5C,5D,5S", "KC,KH,KS",
+        "4C,4D,4S",
+        "JC,JH,JS",
+        "8C,8D,8H",
+        "9D,TD,JD,QD,KD",
+        "AH,2H,3H,4H,5H,6H,7H",
+        "2C,2D,2S",
+        "6S,7S,8S,9S,TS",
+        "QC,QH,QS",
+        "3C,3D,3S",
+        "5C,5D,5S",
+        "KC,KH,KS",
         "AC,AD,AS",
     ]
     d = rummy(deals=[((R_SEAT0, R_SEAT1), "QC", ())]).to_dict()
