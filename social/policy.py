@@ -81,6 +81,14 @@ class Verdict:
     def __bool__(self) -> bool:
         return self.allowed
 
+    @property
+    def public_code(self) -> str | None:
+        """The code shown to the refused user: blocks, preferences and inactive accounts all
+        read ``not_allowed`` so a blocked user cannot tell they are blocked."""
+        if self.reason in (Reason.BLOCKED, Reason.PREFERENCE, Reason.UNAVAILABLE):
+            return "not_allowed"
+        return self.reason.value if self.reason else None
+
     @classmethod
     def deny(cls, reason: Reason, action: str, retry_after: int | None = None) -> Verdict:
         text = _TEXT.get(reason, _GENERIC)[action]
@@ -204,3 +212,11 @@ def can_invite(sender, recipient, *, hit: bool = False) -> Verdict:
     if retry:
         return Verdict.deny(Reason.RATE_LIMITED, "invite", retry)
     return ALLOWED
+
+
+def block_related_ids(user_id: int) -> set[int]:
+    """Everyone ``user_id`` blocks or is blocked by (for hiding table chat, private tables)."""
+    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {b if a == user_id else a for a, b in pairs}

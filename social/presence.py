@@ -17,12 +17,13 @@ embedded default, one process) the same logic runs under a process lock on the l
 "Last seen" is persisted in :class:`social.models.LastSeen` when the last connection closes and,
 at most every ``SOCIAL_LAST_SEEN_WRITE_EVERY`` seconds, on heartbeats.
 
-Hook for live play (the ``games`` app calls these; they never fail the caller's request)::
+Hook for live play. ``social.receivers`` calls these on the ``games.signals`` announcements
+(``player_seated``, ``player_left``, ``game_finished``); other code may call them directly::
 
     from social.presence import presence_set_playing, presence_clear_playing
 
     presence_set_playing(user_id, table_id, table_url)   # the user sat down at a table
-    presence_clear_playing(user_id)                      # the user left it / the game ended
+    presence_clear_playing(user_id, table_id)            # the user left it / the game ended
 
 ``presence_set_playing`` marks the user as "playing at table ``table_id``" (the contacts page
 shows a "watch" link to ``table_url``) for up to ``PLAYING_TTL`` seconds unless it is called
@@ -279,9 +280,15 @@ def presence_set_playing(user_id: int, table_id: int, url: str) -> None:
     transaction.on_commit(lambda: broadcast_presence(user_id))
 
 
-def presence_clear_playing(user_id: int) -> None:
-    """The user is no longer playing at a table."""
-    cache.delete(_PLAYING.format(user_id))
+def presence_clear_playing(user_id: int, table_id: int | None = None) -> None:
+    """The user is no longer playing at a table (at ``table_id`` only, when given: a user
+    who already sat down elsewhere keeps that)."""
+    key = _PLAYING.format(user_id)
+    if table_id is not None:
+        current = cache.get(key)
+        if not current or current.get("table_id") != int(table_id):
+            return
+    cache.delete(key)
     transaction.on_commit(lambda: broadcast_presence(user_id))
 
 

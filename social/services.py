@@ -47,7 +47,7 @@ class NotFound(SocialError):
 
 class PolicyDenied(SocialError):
     def __init__(self, verdict: policy.Verdict):
-        super().__init__(verdict.message, verdict.reason.value)
+        super().__init__(verdict.message, verdict.public_code)
         self.verdict = verdict
 
 

@@ -90,65 +90,22 @@ def tables_for_inviter(user) -> list[TableInfo]:
     return [info for info in map(_info, tables) if info.free_seats > 0]
 
 
-# The seating service of ``games``: the first of these names that games.services provides.
-SEAT_SERVICE_NAMES = ("table_sit", "seat_take", "table_join", "seat_user", "table_seat")
-
-
-def seat_service():
-    try:
-        from games import services as game_services
-    except ImportError:
-        return None
-    for name in SEAT_SERVICE_NAMES:
-        fn = getattr(game_services, name, None)
-        if callable(fn):
-            return fn
-    return None
-
-
 def table_seat(*, user, table_id: int) -> str:
-    """Seat ``user`` at the table through the games service; returns the table's URL.
+    """Seat ``user`` at the table through ``games.services.table_sit``; returns its URL.
 
+    The invitation stands for the table's invite link, so private tables seat the invitee.
     Raises :class:`TableUnavailable` with a user-facing message when that is not possible.
     """
+    from games.exceptions import GameServiceError
+    from games.services import table_sit
+
     info = table_get(table_id)
     if info is None:
         raise TableUnavailable("This table does not exist any more.")
     if user.pk in info.seated_user_ids:
         return info.url
-    if not info.open:
-        raise TableUnavailable("This game has already started or is over.")
-    if info.free_seats <= 0:
-        raise TableUnavailable("This table is full.")
-    seat = seat_service()
-    if seat is None:
-        raise TableUnavailable("Seating from an invitation is not available yet.")
-    from games.exceptions import GameServiceError
-
     try:
-        seat(**_seat_kwargs(seat, user, info))
+        table_sit(table_id=info.id, user=user, invite=info.invite_token)
     except GameServiceError as exc:
         raise TableUnavailable(exc.message) from exc
     return info.url
-
-
-def _seat_kwargs(fn, user, info: TableInfo) -> dict:
-    """Arguments for the games seating service, matched to its keyword-only signature."""
-    import inspect
-
-    params = inspect.signature(fn).parameters
-    kwargs = {}
-    for name in ("user", "player"):
-        if name in params:
-            kwargs[name] = user
-    for name in ("table_id", "table"):
-        if name in params:
-            if name == "table":
-                Table, _ = _models()
-                kwargs[name] = Table.objects.get(pk=info.id)
-            else:
-                kwargs[name] = info.id
-    for name in ("invite", "invite_token", "token"):
-        if name in params:
-            kwargs[name] = info.invite_token
-    return kwargs

@@ -22,11 +22,9 @@ from .presence import presence_of
 STATUS = {
     "not_found": 404,
     "rate_limited": 429,
-    "blocked": 403,
-    "preference": 403,
+    "not_allowed": 403,
     "not_contacts": 403,
     "self": 400,
-    "unavailable": 403,
 }
 
 
