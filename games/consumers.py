@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from . import broadcast, frames, selectors, services
 from .exceptions import GameServiceError
@@ -41,6 +42,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.recent: deque[float] = deque()
+        self.flood_limit, self.flood_window = getattr(
+            settings, "GAMES_WS_FLOOD", (FLOOD_LIMIT, FLOOD_WINDOW)
+        )
         self.joined = ()
         access = await database_sync_to_async(self._access)()
         if access is None or not access[0]:
@@ -89,9 +93,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         now = time.monotonic()
         self.recent.append(now)
-        while self.recent and self.recent[0] < now - FLOOD_WINDOW:
+        while self.recent and self.recent[0] < now - self.flood_window:
             self.recent.popleft()
-        if len(self.recent) > FLOOD_LIMIT:
+        if len(self.recent) > self.flood_limit:
             await self.close(code=1008)
             return
         if text_data is None:

@@ -1,0 +1,311 @@
+"""The table socket end to end (WebsocketCommunicator through the real ASGI stack)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import engine as E
+from games import play, services
+from games.models import Table, TableAction
+from ginsite.asgi import application
+from tests.games.conftest import start_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def _cookie(user):
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def connect(table_id, user=None, query=""):
+    headers = [ORIGIN]
+    if user is not None:
+        cookie = await database_sync_to_async(_cookie)(user)
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    path = f"/ws/table/{table_id}/" + (f"?{query}" if query else "")
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def recv(comm, kind=None, timeout=3):
+    """The next frame (of ``kind`` if given, skipping others)."""
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=timeout))
+        if kind is None or frame["type"] == kind:
+            return frame
+
+
+async def send(comm, obj):
+    await comm.send_to(text_data=json.dumps(obj))
+
+
+def _hidden_cards(table_id, seat):
+    """Cards this seat may not see: other hands and the stock."""
+    state = play.load(Table.objects.get(pk=table_id).state)
+    hidden = {c.text for c in state.stock}
+    for i, hand in enumerate(state.hands):
+        if i != seat:  # cards taken from the discard pile are public knowledge
+            hidden |= {c.text for c in hand} - {c.text for c in state.known[i]}
+    return hidden, state.seed
+
+
+@pytest.fixture
+def table(rooms, two_players):
+    alice, bob = two_players
+    return start_table(rooms["classic"], [alice, bob])
+
+
+def _cards_in(frame):
+    """Every card-looking string anywhere in a frame (except inside legal action texts)."""
+    found = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            for part in x.replace(":", ",").replace(">", ",").split(","):
+                if len(part) == 2 and part[0] in E.RANKS and part[1] in E.SUITS:
+                    found.add(part)
+
+    walk(frame)
+    return found
+
+
+async def test_snapshot_holds_only_your_own_hand(table, two_players):
+    alice, bob = two_players
+    comm = await connect(table.pk, alice)
+    try:
+        snap = await recv(comm, "snapshot")
+        hidden, seed = await database_sync_to_async(_hidden_cards)(table.pk, 0)
+        assert snap["you"]["seat"] == 0 and snap["you"]["role"] == "player"
+        assert snap["version"] == table.version
+        assert len(snap["view"]["hand"]) == 10
+        assert not (_cards_in(snap) & hidden)
+        assert str(seed) not in json.dumps(snap)
+    finally:
+        await comm.disconnect()
+
+
+async def test_action_reaches_both_seats_with_their_own_views(table, two_players):
+    alice, bob = two_players
+    users = [alice, bob]
+    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
+    try:
+        snaps = [await recv(a, "snapshot"), await recv(b, "snapshot")]
+        to_act = snaps[0]["view"]["to_act"]
+        comms = [a, b]
+        actor = comms[to_act]
+        legal = snaps[to_act]["view"]["legal_actions"]
+        await send(actor, {"type": "action", "action": legal[0], "version": table.version,
+                           "id": "m-1"})
+        ack = await recv(actor, "ack")
+        assert ack == {"type": "ack", "id": "m-1", "version": table.version + 1}
+        for seat, comm in enumerate(comms):
+            frame = await recv(comm, "state")
+            assert frame["version"] == table.version + 1
+            assert frame["you"]["seat"] == seat
+            assert frame["last"]["action"] == legal[0]
+            hidden, _ = await database_sync_to_async(_hidden_cards)(table.pk, seat)
+            assert not (_cards_in(frame) & hidden)
+        del users
+    finally:
+        await a.disconnect()
+        await b.disconnect()
+
+
+async def test_refused_messages_get_error_frames_and_change_nothing(table, two_players):
+    alice, bob = two_players
+    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
+    try:
+        snap_a, _ = await recv(a, "snapshot"), await recv(b, "snapshot")
+        to_act = snap_a["view"]["to_act"]
+        actor, other = (a, b) if to_act == 0 else (b, a)
+        v = table.version
+        cases = [
+            (other, {"type": "action", "action": "pass", "version": v, "id": "x1"},
+             "not_your_turn"),
+            (actor, {"type": "action", "action": "pass", "version": v - 1, "id": "x2"},
+             "stale_version"),
+            (actor, {"type": "action", "action": "discard:AS", "version": v, "id": "x3"},
+             "illegal_action"),
+            (actor, {"type": "action", "action": "jump", "version": v, "id": "x4"},
+             "invalid_action"),
+            (actor, {"type": "action", "action": "pass", "version": "7", "id": "x5"},
+             "bad_message"),
+            (actor, {"type": "action", "action": "pass", "version": v}, "bad_message"),
+            (actor, {"type": "fly"}, "bad_message"),
+        ]
+        for comm, message, code in cases:
+            await send(comm, message)
+            err = await recv(comm, "error")
+            assert err["code"] == code, message
+        await actor.send_to(text_data="{not json")
+        assert (await recv(actor, "error"))["code"] == "bad_json"
+        await actor.send_to(text_data="[1, 2]")
+        assert (await recv(actor, "error"))["code"] == "bad_json"
+        await actor.send_to(text_data=json.dumps({"type": "chat", "text": "x" * 5000}))
+        assert (await recv(actor, "error"))["code"] == "too_large"
+        after = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        assert after.version == v and after.state == table.state
+        assert not await database_sync_to_async(
+            TableAction.objects.filter(table=table).exists)()
+        # Duplicate: the same id twice applies once.
+        move = {"type": "action", "action": "pass", "version": v, "id": "dup"}
+        await send(actor, move)
+        assert (await recv(actor, "ack"))["version"] == v + 1
+        await send(actor, {**move, "version": v + 1})
+        assert (await recv(actor, "error"))["code"] == "duplicate"
+        assert await database_sync_to_async(
+            TableAction.objects.filter(table=table).count)() == 1
+    finally:
+        await a.disconnect()
+        await b.disconnect()
+
+
+async def test_spectator_sees_no_hands_and_cannot_move(table, two_players, make_user):
+    carol = await database_sync_to_async(make_user)("carol")
+    comm = await connect(table.pk, carol)
+    anon = await connect(table.pk)
+    try:
+        for c in (comm, anon):
+            snap = await recv(c, "snapshot")
+            assert snap["you"]["role"] == "spectator" and snap["view"]["hand"] is None
+            state = await database_sync_to_async(
+                lambda: play.load(Table.objects.get(pk=table.pk).state))()
+            hidden = {x.text for h in state.hands for x in h} | {x.text for x in state.stock}
+            hidden -= {x.text for k in state.known for x in k}
+            assert not (_cards_in(snap) & hidden)
+        await send(comm, {"type": "action", "action": "pass", "version": table.version,
+                          "id": "s1"})
+        assert (await recv(comm, "error"))["code"] == "not_seated"
+    finally:
+        await comm.disconnect()
+        await anon.disconnect()
+
+
+async def test_private_table_refuses_strangers(rooms, two_players, make_user):
+    alice, bob = two_players
+    table = await database_sync_to_async(services.table_create)(
+        user=alice, room=rooms["classic"], private=True)
+    stranger = await database_sync_to_async(make_user)("mallory")
+    comm = await connect(table.pk, stranger)
+    closed = await comm.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 4403}
+    await comm.disconnect()
+    comm = await connect(table.pk, stranger, query=f"invite={table.invite_token}")
+    try:
+        assert (await recv(comm, "snapshot"))["you"]["role"] == "spectator"
+    finally:
+        await comm.disconnect()
+    comm = await connect(999999, stranger)
+    assert (await comm.receive_output(timeout=3))["code"] == 4404
+    await comm.disconnect()
+
+
+async def test_reconnect_brings_back_the_seat(table, two_players):
+    alice, _ = two_players
+    comm = await connect(table.pk, alice)
+    first = await recv(comm, "snapshot")
+    await comm.disconnect()
+    comm = await connect(table.pk, alice)
+    try:
+        again = await recv(comm, "snapshot")
+        assert again["view"]["hand"] == first["view"]["hand"]
+        assert again["version"] == first["version"]
+        await send(comm, {"type": "ping", "t": 5})
+        assert (await recv(comm, "pong"))["t"] == 5
+    finally:
+        await comm.disconnect()
+
+
+async def test_sitting_from_the_socket_starts_the_game(rooms, two_players):
+    alice, bob = two_players
+    table = await database_sync_to_async(services.table_create)(user=alice, room=rooms["classic"])
+    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
+    try:
+        assert (await recv(b, "snapshot"))["you"]["can_sit"] is True
+        await recv(a, "snapshot")
+        await send(b, {"type": "sit"})
+        snap = await recv(b, "snapshot")  # switched from spectator to seat 1
+        assert snap["you"]["seat"] == 1 and snap["table"]["status"] == "playing"
+        assert len(snap["view"]["hand"]) == 10
+        frame = await recv(a, "state")
+        assert frame["table"]["status"] == "playing" and frame["view"]["seat"] == 0
+    finally:
+        await a.disconnect()
+        await b.disconnect()
+
+
+async def test_chat_is_broadcast_raw_for_textcontent(table, two_players):
+    alice, bob = two_players
+    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
+    try:
+        await recv(a, "snapshot")
+        await recv(b, "snapshot")
+        await send(a, {"type": "chat", "text": "<img src=x onerror=alert(1)>"})
+        line = (await recv(b, "chat"))["message"]
+        assert line["text"] == "<img src=x onerror=alert(1)>" and line["seat"] == 0
+        await send(a, {"type": "chat", "text": "y" * 301})
+        assert (await recv(a, "error"))["code"] == "chat_too_long"
+    finally:
+        await a.disconnect()
+        await b.disconnect()
+
+
+async def test_flooding_closes_the_socket(table, two_players):
+    alice, _ = two_players
+    comm = await connect(table.pk, alice)
+    await recv(comm, "snapshot")
+    for _ in range(101):
+        await comm.send_to(text_data="[]")
+    code = None
+    for _ in range(200):
+        out = await comm.receive_output(timeout=3)
+        if out["type"] == "websocket.close":
+            code = out["code"]
+            break
+    assert code == 1008
+    await comm.disconnect()
+
+
+async def test_game_against_a_bot_over_the_socket(rooms, make_user, settings):
+    settings.GAMES_WS_FLOOD = (10_000, 20)  # bots answer at once here: no human pace
+    user = await database_sync_to_async(make_user)("dora")
+    table = await database_sync_to_async(services.table_create)(
+        user=user, room=rooms["classic"], seconds_per_turn=0, bot_level=1, target=50)
+    comm = await connect(table.pk, user)
+    try:
+        frame = await recv(comm, "snapshot")
+        n = 0
+        while frame["table"]["status"] == "playing" and n < 2000:
+            view = frame["view"]
+            if view["to_act"] == 0 and view["legal_actions"]:
+                state = await database_sync_to_async(
+                    lambda: play.load(Table.objects.get(pk=table.pk).state))()
+                n += 1
+                await send(comm, {"type": "action", "action": play.safe_action(state),
+                                  "version": frame["version"], "id": f"m{n}"})
+            nxt = await recv(comm)
+            while nxt["type"] not in ("state", "snapshot"):
+                assert nxt["type"] in ("ack", "presence"), nxt
+                nxt = await recv(comm)
+            if nxt["version"] > frame["version"]:
+                frame = nxt
+        assert frame["table"]["status"] == "finished"
+        assert frame["table"]["finish"]["ending"] == "normal"
+        assert frame["view"]["is_over"] and frame["view"]["seed"]
+    finally:
+        await comm.disconnect()
