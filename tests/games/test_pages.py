@@ -1,0 +1,156 @@
+"""Lobby, room, table and game pages, their forms and JSON endpoints."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Room, Table, TableStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice_client(client, make_user, rooms):
+    user = make_user("alice")
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def test_default_rooms_exist_from_the_migration():
+    slugs = set(Room.objects.values_list("slug", flat=True))
+    assert {"beginners", "rummy-3-4", "classic", "straight", "oklahoma", "hollywood",
+            "rummy"} <= slugs
+    assert not Room.objects.get(slug="beginners").allow_rated
+
+
+def test_lobby_and_room_pages(client, rooms):
+    page = client.get(reverse("games:lobby"))
+    assert page.status_code == 200 and b"Beginners" in page.content
+    data = client.get(reverse("games:rooms_json")).json()
+    assert {r["slug"] for r in data["rooms"]} >= {"beginners", "rummy-3-4"}
+    page = client.get(reverse("games:room", args=["classic"]))
+    assert page.status_code == 200 and b"Create a table" in page.content
+    assert client.get(reverse("games:room", args=["nope"])).status_code == 404
+
+
+def test_room_json_lists_public_tables_and_who_is_online(alice_client, rooms, make_user):
+    bob = make_user("bob")
+    services.table_create(user=bob, room=rooms["classic"])
+    hidden = services.table_create(user=bob, room=rooms["classic"], private=True)
+    data = alice_client.get(reverse("games:room_json", args=["classic"])).json()
+    assert [t["id"] for t in data["open"]] and hidden.pk not in [t["id"] for t in data["open"]]
+    assert data["open"][0]["players"][0]["name"] == "bob"
+    assert "alice" in [p["username"] for p in data["online"]]
+
+
+def test_create_table_form_errors(alice_client, rooms):
+    url = reverse("games:table_create", args=["classic"])
+    response = alice_client.post(url, {"seats": "2", "seconds_per_turn": "0"})
+    assert response.status_code == 400
+    assert b"Untimed games are only for playing the computer" in response.content
+    response = alice_client.post(url, {"seats": "3", "seconds_per_turn": "30"})
+    assert response.status_code == 400
+    response = alice_client.post(url, {"seats": "2", "seconds_per_turn": "30", "target": "5"})
+    assert response.status_code == 400
+    assert Table.objects.count() == 0
+    # Beginners offers no rated games: the field is not even read.
+    alice_client.post(reverse("games:table_create", args=["beginners"]),
+                      {"seats": "2", "seconds_per_turn": "30", "rated": "on"})
+    assert Table.objects.get().rated is False
+
+
+def test_create_sit_and_start(alice_client, client, rooms, make_user):
+    url = reverse("games:table_create", args=["classic"])
+    response = alice_client.post(url, {"seats": "2", "seconds_per_turn": "30",
+                                       "rated": "on"})
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    page = alice_client.get(table.get_absolute_url())
+    assert page.status_code == 200
+    data = json.loads(page.content.split(b'id="table-data" type="application/json">')[1]
+                      .split(b"</script>")[0])
+    assert data["snapshot"]["you"]["seat"] == 0 and data["ws_url"] == f"/ws/table/{table.pk}/"
+    bob = make_user("bob")
+    client.force_login(bob)
+    response = client.post(reverse("games:table_sit", args=[table.pk]), {"seat": "1"})
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.status == TableStatus.PLAYING
+
+
+def test_private_table_page(alice_client, client, rooms, make_user):
+    table = services.table_create(user=alice_client.user, room=rooms["classic"], private=True)
+    owner_page = alice_client.get(table.get_absolute_url())
+    assert table.invite_token.encode() in owner_page.content
+    bob = make_user("bob")
+    client.force_login(bob)
+    assert client.get(table.get_absolute_url()).status_code == 403
+    ok = client.get(f"{table.get_absolute_url()}?invite={table.invite_token}")
+    assert ok.status_code == 200
+
+
+def test_add_bot_and_leave(alice_client, rooms):
+    table = services.table_create(user=alice_client.user, room=rooms["rummy"], seat_count=3)
+    alice_client.post(reverse("games:table_bot", args=[table.pk]), {"seat": "1", "level": "1"})
+    assert table.seats.get(index=1).bot_level == 1
+    response = alice_client.post(reverse("games:table_leave", args=[table.pk]))
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.status == TableStatus.ABANDONED
+
+
+def test_play_the_computer_one_click(alice_client, rooms):
+    response = alice_client.post(reverse("games:play_computer"),
+                                 {"mode": "hollywood", "level": "1"})
+    table = Table.objects.get()
+    assert response.status_code == 302 and table.status == TableStatus.PLAYING
+    assert table.mode == "hollywood" and table.seconds_per_turn == 0
+    bad = alice_client.post(reverse("games:play_computer"), {"mode": "chess", "level": "1"})
+    assert bad.status_code == 400
+
+
+def _finished_game(user, rooms, mode="hollywood"):
+    table = services.play_computer(user=user, mode=mode, level=1)
+    services.table_resign(table_id=table.pk, user=user)
+    return Game.objects.get(table=table)
+
+
+def test_game_page_and_record_exports(alice_client, rooms):
+    game = _finished_game(alice_client.user, rooms)
+    page = alice_client.get(game.get_absolute_url())
+    assert page.status_code == 200 and b"Score sheet" in page.content
+    assert b"Resignation" in page.content
+    record = alice_client.get(reverse("games:game_record_json", args=[game.pk])).json()
+    assert record["seed"] == game.seed and record["ending"] == "resignation"
+    assert record["players"][0]["username"] == "alice"
+    text = alice_client.get(reverse("games:game_record_txt", args=[game.pk]))
+    assert text.status_code == 200 and b"alice" in text.content
+    assert alice_client.get(reverse("games:game", args=[99999])).status_code == 404
+
+
+def test_my_games(alice_client, rooms):
+    game = _finished_game(alice_client.user, rooms, mode="classic")
+    page = alice_client.get(reverse("games:my_games"))
+    assert page.status_code == 200 and game.get_absolute_url().encode() in page.content
+
+
+def test_anonymous_users_are_sent_to_log_in(client, rooms):
+    for name, args in [("table_create", ["classic"]), ("play_computer", []),
+                       ("table_sit", [1]), ("table_leave", [1]), ("table_bot", [1])]:
+        response = client.post(reverse(f"games:{name}", args=args))
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    response = client.get(reverse("games:my_games"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_chat_text_is_escaped_in_the_page_data(alice_client, rooms):
+    table = services.table_create(user=alice_client.user, room=rooms["classic"])
+    services.chat_post(table_id=table.pk, user=alice_client.user,
+                       text="</script><script>alert(1)</script>")
+    page = alice_client.get(table.get_absolute_url())
+    assert b"</script><script>alert(1)" not in page.content
+    assert b"\\u003C/script\\u003E" in page.content
