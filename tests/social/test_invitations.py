@@ -1,0 +1,180 @@
+"""Invitations to a table: only contacts, only your own open table, accepting seats you."""
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import reverse
+
+from games.models import Room, Seat
+from social import policy, presence, services
+from social.models import Invitation, InvitationStatus
+from social.policy import Reason
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def _room():
+    room, _ = Room.objects.get_or_create(
+        slug="classic", defaults={"name": "Classic Gin", "mode": "classic"}
+    )
+    return room
+
+
+def _table(user, private=True):
+    from games.services import table_create
+
+    return table_create(user=user, room=_room(), private=private)
+
+
+@pytest.mark.django_db
+def test_invite_a_contact_who_accepts_and_is_seated(contacts, carol, client_for):
+    alice, bob = contacts
+    table = _table(alice, private=True)
+    invitation = services.invitation_send(sender=alice, recipient=bob, table_id=table.pk)
+    assert invitation.status == InvitationStatus.PENDING
+    # Sending again while pending is harmless.
+    assert services.invitation_send(sender=alice, recipient=bob, table_id=table.pk) == invitation
+    # Only bob may answer; only alice may cancel.
+    for user, fn in [(carol, services.invitation_accept), (carol, services.invitation_decline),
+                     (alice, services.invitation_accept), (bob, services.invitation_cancel),
+                     (carol, services.invitation_cancel)]:
+        with pytest.raises(services.NotFound):
+            fn(user=user, invitation_id=invitation.pk)
+    # The pages of the third user show nothing of it.
+    page = client_for(carol).get(reverse("social:invitations")).content.decode()
+    assert "Alice" not in page
+    page = client_for(bob).get(reverse("social:invitations")).content.decode()
+    assert f'data-invitation-id="{invitation.pk}"' in page
+    response = client_for(carol).post(
+        reverse("social:invitation_accept", args=[invitation.pk]), **JSON
+    )
+    assert response.status_code == 404
+    # Bob accepts: seated at the private table (no invite link needed).
+    response = client_for(bob).post(
+        reverse("social:invitation_accept", args=[invitation.pk]), **JSON
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["url"].endswith(f"/tables/{table.pk}/")
+    assert Seat.objects.filter(table=table, user=bob).exists()
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.ACCEPTED
+    with pytest.raises(services.SocialError):
+        services.invitation_decline(user=bob, invitation_id=invitation.pk)
+
+
+@pytest.mark.django_db
+def test_only_contacts_and_only_your_own_open_table(contacts, carol):
+    alice, bob = contacts
+    table = _table(alice)
+    verdict = policy.can_invite(alice, carol)
+    assert verdict.reason == Reason.NOT_CONTACTS
+    with pytest.raises(services.PolicyDenied):
+        services.invitation_send(sender=alice, recipient=carol, table_id=table.pk)
+    # Bob is not seated at alice's table: he cannot invite anyone to it.
+    with pytest.raises(services.NotFound):
+        services.invitation_send(sender=bob, recipient=alice, table_id=table.pk)
+    with pytest.raises(services.NotFound):
+        services.invitation_send(sender=alice, recipient=bob, table_id=999999)
+    assert not Invitation.objects.exists()
+
+
+@pytest.mark.django_db
+def test_blocking_cancels_and_stops_invitations_both_ways(contacts):
+    alice, bob = contacts
+    table = _table(alice)
+    invitation = services.invitation_send(sender=alice, recipient=bob, table_id=table.pk)
+    services.block_add(user=bob, target=alice)
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.CANCELLED
+    with pytest.raises(services.SocialError):
+        services.invitation_accept(user=bob, invitation_id=invitation.pk)
+    bob_table = _table(bob)
+    for sender, recipient, tid in [(alice, bob, table.pk), (bob, alice, bob_table.pk)]:
+        with pytest.raises(services.PolicyDenied) as exc:
+            services.invitation_send(sender=sender, recipient=recipient, table_id=tid)
+        assert exc.value.code == "not_allowed"
+    assert Invitation.objects.filter(status=InvitationStatus.PENDING).count() == 0
+    assert not Seat.objects.filter(table=table, user=bob).exists()
+
+
+@pytest.mark.django_db
+def test_full_table_closes_the_invitation(contacts, carol):
+    from games.services import table_sit
+
+    alice, bob = contacts
+    table = _table(alice, private=False)
+    invitation = services.invitation_send(sender=alice, recipient=bob, table_id=table.pk)
+    table_sit(table_id=table.pk, user=carol)  # the last seat goes to someone else
+    with pytest.raises(services.SocialError) as exc:
+        services.invitation_accept(user=bob, invitation_id=invitation.pk)
+    assert exc.value.code == "table_unavailable"
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.EXPIRED
+
+
+@pytest.mark.django_db
+def test_invitation_rate_limit(contacts, make_user, settings):
+    alice, bob = contacts
+    settings.SOCIAL_INVITE_RATE = 1
+    first, second = _table(alice), _table(alice)
+    services.invitation_send(sender=alice, recipient=bob, table_id=first.pk)
+    with pytest.raises(services.PolicyDenied) as exc:
+        services.invitation_send(sender=alice, recipient=bob, table_id=second.pk)
+    assert exc.value.code == "rate_limited"
+    assert Invitation.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_invite_form_over_http(contacts, client_for):
+    alice, bob = contacts
+    table = _table(alice)
+    c = client_for(alice)
+    page = c.get(reverse("social:invitations"), {"to": "bob"}).content.decode()
+    assert f'<option value="{table.pk}">' in page and 'value="bob" selected' in page
+    response = c.post(reverse("social:invitation_send"), {"to": "bob", "table": str(table.pk)})
+    assert response.status_code == 302
+    invitation = Invitation.objects.get()
+    assert c.post(reverse("social:invitation_send"), {"to": "bob", "table": "x"},
+                  **JSON).status_code == 400
+    response = client_for(bob).post(reverse("social:invitation_decline", args=[invitation.pk]))
+    assert response.status_code == 302
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.DECLINED
+
+
+@pytest.mark.django_db
+def test_sitting_down_shows_playing_to_contacts(contacts, django_capture_on_commit_callbacks):
+    alice, bob = contacts
+    with django_capture_on_commit_callbacks(execute=True):
+        table = _table(alice)
+    assert presence.presence_playing(alice.pk)["table_id"] == table.pk
+    assert presence.presence_of([alice.pk])[alice.pk].state == "playing"
+    from games.services import table_leave
+
+    with django_capture_on_commit_callbacks(execute=True):
+        table_leave(table_id=table.pk, user=alice)
+    assert presence.presence_playing(alice.pk) is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_invitation_arrives_live(contacts, carol):
+    from tests.social.test_consumer import next_of, open_ready
+
+    alice, bob = contacts
+    bob_tab, _ = await open_ready(bob)
+    carol_tab, _ = await open_ready(carol)
+    try:
+        table = await sync_to_async(_table)(alice)
+        invitation = await sync_to_async(services.invitation_send)(
+            sender=alice, recipient=bob, table_id=table.pk
+        )
+        frame = await next_of(bob_tab, "invitation")
+        assert frame["event"] == "received"
+        assert frame["invitation"]["id"] == invitation.pk
+        assert frame["invitation"]["from"]["username"] == "alice"
+        assert frame["invitation"]["table"]["url"].endswith(f"/tables/{table.pk}/")
+        assert await carol_tab.receive_nothing(timeout=0.3)
+    finally:
+        await bob_tab.disconnect()
+        await carol_tab.disconnect()
+        from django.db import connections
+
+        await sync_to_async(connections.close_all)()
