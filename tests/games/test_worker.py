@@ -1,0 +1,76 @@
+"""The real Celery worker path: a turn deadline published for real (not eagerly) is
+executed by a ``celery -A ginsite worker`` process on the same database and broker."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games import tasks
+from games.models import ActionSource, Table, TableAction
+from ginsite.celery import app as celery_app
+from tests.games.conftest import start_table
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _worker_env(queue: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
+    env["CELERY_TASK_ALWAYS_EAGER"] = "0"
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        env["SQLITE_PATH"] = str(db["NAME"])
+    else:  # the test database, on the same server as DATABASE_URL
+        parts = urlsplit(os.environ["DATABASE_URL"])
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + db["NAME"]))
+    return env
+
+
+def test_worker_applies_a_turn_deadline(rooms, two_players, settings):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob], seconds=15)
+    queue = f"test-worker-{uuid.uuid4().hex[:10]}"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "-Q", queue,
+         "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
+         "--loglevel=INFO"],
+        cwd=ROOT, env=_worker_env(queue), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    celery_app.conf.task_always_eager = False
+    try:
+        Table.objects.filter(pk=table.pk).update(
+            turn_deadline=timezone.now() + timedelta(seconds=1))
+        tasks.table_deadline.apply_async((table.pk, table.version), countdown=1.5, queue=queue)
+        deadline = time.monotonic() + 90
+        moves = []
+        while time.monotonic() < deadline:
+            moves = list(TableAction.objects.filter(table=table))
+            if moves or worker.poll() is not None:
+                break
+            time.sleep(0.5)
+        assert worker.poll() is None, "the worker died"
+        assert moves, "the worker did not apply the deadline"
+        assert all(m.source == ActionSource.TIMEOUT for m in moves)
+        assert Table.objects.get(pk=table.pk).version == table.version + len(moves)
+    finally:
+        celery_app.conf.task_always_eager = True  # the test settings are eager
+        worker.terminate()
+        try:
+            output, _ = worker.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            output, _ = worker.communicate()
+        if not moves:
+            print(output.decode(errors="replace")[-4000:])
