@@ -121,3 +121,7 @@ __all__ = [
     "spectator_view",
     "view_for",
 ]
+
+from .record import GameRecord, Move, iter_replay, replay  # noqa: E402
+
+__all__ += ["GameRecord", "Move", "iter_replay", "replay"]

@@ -152,6 +152,9 @@ _FIELDS = (
     "hand_results",
     "result",
     "actions_played",
+    "first_dealer",
+    "_moves",
+    "_moves_len",
     "_hist",
     "_hist_len",
     "_hand_hist_start",
@@ -219,6 +222,11 @@ class GameState:
     def history(self) -> list[dict[str, Any]]:
         """Every public event of the game so far (kind + data)."""
         return self._hist[: self._hist_len]
+
+    @property
+    def moves(self) -> list[tuple[int, str]]:
+        """Every action applied so far as (seat, action text), in order."""
+        return self._moves[: self._moves_len]
 
     @property
     def hand_history(self) -> list[dict[str, Any]]:
@@ -326,6 +334,8 @@ class GameState:
             "hand_results": [h.to_dict() for h in self.hand_results],
             "result": self.result.to_dict() if self.result else None,
             "actions_played": self.actions_played,
+            "first_dealer": self.first_dealer,
+            "moves": [list(m) for m in self.moves],
             "history": self.history,
             "hand_history_start": self._hand_hist_start,
         }
@@ -371,6 +381,9 @@ class GameState:
             s.hand_results = [HandResult.from_dict(h) for h in d["hand_results"]]
             s.result = GameResult.from_dict(d["result"]) if d["result"] else None
             s.actions_played = d["actions_played"]
+            s.first_dealer = d["first_dealer"]
+            s._moves = [(int(a), str(b)) for a, b in d["moves"]]
+            s._moves_len = len(s._moves)
             s._hist = list(d["history"])
             s._hist_len = len(s._hist)
             s._hand_hist_start = d["hand_history_start"]
@@ -454,6 +467,9 @@ def new_game(
     s.hand_results = []
     s.result = None
     s.actions_played = 0
+    s.first_dealer = dealer
+    s._moves = []
+    s._moves_len = 0
     s._hist = []
     s._hist_len = 0
     s._hand_hist_start = 0
@@ -693,6 +709,10 @@ def apply(state: GameState, action: str | Action, seat: int | None = None) -> Ap
     else:
         _apply_rummy(new, act, events)
     new.actions_played += 1
+    if len(new._moves) != new._moves_len:
+        new._moves = new._moves[: new._moves_len]
+    new._moves.append((state.turn, str(act)))
+    new._moves_len += 1
     return ApplyResult(new, tuple(events))
 
 
