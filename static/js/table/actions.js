@@ -1,0 +1,124 @@
+// Which buttons to offer for the current phase, the legal moves and the selected cards.
+// Pure: the moves themselves always come from the server's list of legal moves.
+
+import { card, cardLabel } from "./cards.js";
+import { bestLayoffs, bestMelds } from "./melds.js";
+
+function sameSet(a, b) {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}
+
+/** The legal ``meld:`` move made of exactly these cards, or null. */
+export function meldActionFor(legal, cards) {
+  for (const a of legal) {
+    if (!a.startsWith("meld:")) continue;
+    if (sameSet(a.slice(5).split(","), cards)) return a;
+  }
+  return null;
+}
+
+/** Meld indexes onto which ``c`` may be laid off now. */
+export function layoffTargets(legal, c) {
+  const out = [];
+  for (const a of legal) {
+    const m = /^layoff:([^>]+)>(\d+)$/.exec(a);
+    if (m && m[1] === c) out.push(Number(m[2]));
+  }
+  return out;
+}
+
+function cardsOf(legal, prefix) {
+  return legal.filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length));
+}
+
+/** Knock with the card that leaves the least deadwood (ties: throw the highest card). */
+export function bestKnockCard(hand, legal) {
+  let best = null;
+  for (const c of cardsOf(legal, "knock:")) {
+    const dw = bestMelds(hand.filter((t) => t !== c)).deadwood;
+    const v = card(c).value;
+    if (!best || dw < best.dw || (dw === best.dw && v > best.v)) best = { card: c, dw, v };
+  }
+  return best;
+}
+
+/** Gin with the highest card that still leaves no deadwood. */
+export function bestGinCard(legal) {
+  const gins = cardsOf(legal, "gin:");
+  gins.sort((a, b) => card(b).value - card(a).value || card(b).rank - card(a).rank);
+  return gins[0] || null;
+}
+
+/**
+ * Buttons: [{label, action, primary, id}] for ``view`` with ``legal`` moves and the
+ * ``selected`` cards (in the order they were picked). ``action`` is always one of ``legal``.
+ */
+export function actionButtons(view, legal, selected, hand) {
+  const L = new Set(legal);
+  const out = [];
+  if (!view || !legal.length) return out;
+  const add = (label, action, primary = false, id = action) => {
+    if (L.has(action)) out.push({ label, action, primary, id });
+  };
+  const top = view.discard_pile && view.discard_pile[view.discard_pile.length - 1];
+  const one = selected.length === 1 ? selected[0] : null;
+  switch (view.phase) {
+    case "offer":
+      add(`Take ${cardLabel(top)}`, "take_upcard", true);
+      add("Pass", "pass");
+      break;
+    case "draw":
+      add("Draw from the stock", "draw:stock", true);
+      if (top) add(`Take ${cardLabel(top)}`, "draw:discard");
+      break;
+    case "discard": {
+      add("Big gin!", "big_gin", true);
+      if (one) {
+        add(`Gin, discarding ${cardLabel(one)}`, `gin:${one}`, true);
+        add(`Knock, discarding ${cardLabel(one)}`, `knock:${one}`, !L.has(`gin:${one}`));
+        add(`Discard ${cardLabel(one)}`, `discard:${one}`, !L.has(`knock:${one}`) && !L.has(`gin:${one}`));
+      } else {
+        const gin = bestGinCard(legal);
+        if (gin) add(`Gin (discard ${cardLabel(gin)})`, `gin:${gin}`, true, "gin");
+        else {
+          const k = bestKnockCard(hand || [], legal);
+          if (k) add(`Knock (discard ${cardLabel(k.card)}, ${k.dw} deadwood)`, `knock:${k.card}`, false, "knock");
+        }
+      }
+      break;
+    }
+    case "layoff": {
+      if (one) {
+        for (const i of layoffTargets(legal, one)) {
+          add(`Lay off ${cardLabel(one)} on meld ${i + 1}`, `layoff:${one}>${i}`, true);
+        }
+      }
+      const tableMelds = view.table || [];
+      const sug = hand ? bestLayoffs(hand, tableMelds) : null;
+      const what = sug && sug.layoffs.length ? sug.layoffs.map(([c]) => cardLabel(c)).join(" ") : "";
+      add(what ? `Accept suggested lay-offs: ${what}` : "Accept (nothing more to lay off)", "accept_layoffs", !one);
+      add("Done laying off", "done");
+      break;
+    }
+    case "play": {
+      if (selected.length >= 3) {
+        const m = meldActionFor(legal, selected);
+        if (m) add(`Meld ${selected.map(cardLabel).join(" ")}`, m, true);
+      }
+      if (one) {
+        for (const i of layoffTargets(legal, one)) {
+          add(`Lay off ${cardLabel(one)} on meld ${i + 1}`, `layoff:${one}>${i}`, true);
+        }
+        add(`Go out with ${cardLabel(one)}`, `go_out:${one}`, true);
+        add(`Discard ${cardLabel(one)}`, `discard:${one}`, !out.length);
+      } else if (hand && hand.length === 1) {
+        add(`Go out with ${cardLabel(hand[0])}`, `go_out:${hand[0]}`, true);
+      }
+      break;
+    }
+    default:
+  }
+  return out;
+}

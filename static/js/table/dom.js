@@ -1,0 +1,51 @@
+// Tiny DOM helpers. Text always goes in through textContent, never as HTML.
+
+/**
+ * h("button", {class: "x", text: "Go", attrs: {type: "button"}, data: {card: "7H"}, on: {click}}, ...children)
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  if (props.class) el.className = props.class;
+  if (props.text !== undefined && props.text !== null) el.textContent = String(props.text);
+  if (props.attrs) {
+    for (const [k, v] of Object.entries(props.attrs)) {
+      if (v === false || v === null || v === undefined) continue;
+      el.setAttribute(k, v === true ? "" : String(v));
+    }
+  }
+  if (props.data) for (const [k, v] of Object.entries(props.data)) el.dataset[k] = String(v);
+  if (props.on) for (const [k, fn] of Object.entries(props.on)) el.addEventListener(k, fn);
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function setChildren(el, ...children) {
+  clear(el);
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  }
+  return el;
+}
+
+export function prefersReducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+export function store(key, value) {
+  try {
+    if (value === undefined) return window.localStorage.getItem(key);
+    window.localStorage.setItem(key, value);
+  } catch (err) {
+    /* private mode: settings last for this page only */
+  }
+  return value;
+}

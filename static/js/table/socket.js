@@ -1,0 +1,189 @@
+// The table socket: connects, keeps the latest complete frame, reconnects with backoff and
+// resumes from the server's snapshot. Moves are not optimistic: the UI waits for the frame.
+
+import { ActionIds, Backoff, PendingMove, VersionTracker } from "./frames.js";
+
+const PING_MS = 20000;
+const MOVE_TIMEOUT_MS = 10000;
+
+export class TableSocket {
+  /**
+   * url: full ws(s) URL. handlers: {frame(frame, {gap}), chat(msg), presence(frame),
+   * error(frame, pending), status(state, detail), ack(frame, pending), closed(code)}
+   */
+  constructor(url, handlers) {
+    this.url = url;
+    this.h = handlers;
+    this.tracker = new VersionTracker();
+    this.ids = new ActionIds();
+    this.backoff = new Backoff();
+    this.pending = new PendingMove();
+    this.ws = null;
+    this.stopped = false;
+    this.pingTimer = null;
+    this.retryTimer = null;
+    this.moveTimer = null;
+    this.state = "connecting";
+  }
+
+  get version() {
+    return this.tracker.version;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+    document.addEventListener("visibilitychange", () => {
+      // phones freeze background tabs: on return, make sure we are live and up to date
+      if (document.visibilityState === "visible") {
+        if (!this.ws || this.ws.readyState > 1) this.reconnectNow();
+        else this.send({ type: "snapshot" });
+      }
+    });
+    window.addEventListener("online", () => this.reconnectNow());
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  setStatus(state, detail) {
+    this.state = state;
+    if (this.h.status) this.h.status(state, detail);
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    this.setStatus(this.backoff.attempt ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (ws !== this.ws) return;
+      this.backoff.reset();
+      this.setStatus("open");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
+    });
+    ws.addEventListener("message", (e) => {
+      if (ws !== this.ws) return;
+      let frame;
+      try {
+        frame = JSON.parse(e.data);
+      } catch (err) {
+        return;
+      }
+      if (frame && typeof frame === "object") this.onFrame(frame);
+    });
+    ws.addEventListener("close", (e) => {
+      if (ws !== this.ws) return;
+      clearInterval(this.pingTimer);
+      this.ws = null;
+      if (this.h.closed) this.h.closed(e.code);
+      if (this.stopped) return;
+      if (e.code === 4403 || e.code === 4404) {
+        this.setStatus("refused", e.code === 4404 ? "This table does not exist." : "You may not open this table.");
+        return;
+      }
+      this.scheduleReconnect();
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.stopped) return;
+    const delay = this.backoff.next();
+    this.setStatus("offline", delay);
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  reconnectNow() {
+    if (this.stopped) return;
+    if (this.ws && this.ws.readyState <= 1) return;
+    clearTimeout(this.retryTimer);
+    this.open();
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== 1) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  /** Send a move; returns its id, or null when offline or another move is still waiting. */
+  act(action) {
+    if (this.pending.busy || this.version === null) return null;
+    const id = this.ids.next();
+    if (!this.send({ type: "action", action, version: this.version, id })) return null;
+    this.pending.start(id, action, this.version);
+    clearTimeout(this.moveTimer);
+    this.moveTimer = setTimeout(() => {
+      // no answer: forget the move and ask for the truth
+      if (this.pending.settleById(id)) {
+        this.send({ type: "snapshot" });
+        if (this.h.settled) this.h.settled();
+      }
+    }, MOVE_TIMEOUT_MS);
+    return id;
+  }
+
+  onFrame(frame) {
+    switch (frame.type) {
+      case "snapshot":
+      case "state": {
+        const { render, gap } = this.tracker.consider(frame);
+        if (!render) return;
+        if (this.pending.settleByVersion(frame.version)) clearTimeout(this.moveTimer);
+        if (frame.type === "snapshot" && this.pending.busy) {
+          // after a reconnect the snapshot is the truth; the move was applied or it was not
+          this.pending.clear();
+        }
+        this.h.frame(frame, { gap });
+        return;
+      }
+      case "ack": {
+        const p = this.pending.settleById(frame.id);
+        if (p) clearTimeout(this.moveTimer);
+        if (this.h.ack) this.h.ack(frame, p);
+        if (Number.isInteger(frame.version) && this.version !== null && frame.version > this.version + 1) {
+          this.send({ type: "snapshot" });
+        }
+        return;
+      }
+      case "error": {
+        const p = frame.id ? this.pending.settleById(frame.id) : null;
+        if (p) clearTimeout(this.moveTimer);
+        if (this.h.error) this.h.error(frame, p);
+        if (
+          Number.isInteger(frame.version) && this.version !== null && frame.version !== this.version &&
+          frame.code !== "stale_version" && frame.code !== "duplicate"
+        ) {
+          this.send({ type: "snapshot" });
+        }
+        return;
+      }
+      case "chat":
+        if (this.h.chat) this.h.chat(frame.message);
+        return;
+      case "presence":
+        if (this.h.presence) this.h.presence(frame);
+        return;
+      default:
+    }
+  }
+}
+
+/** ws(s)://host/ws/table/<id>/?invite=... from the page's data. */
+export function socketUrl(loc, wsPath, invite) {
+  const proto = loc.protocol === "https:" ? "wss:" : "ws:";
+  let url = `${proto}//${loc.host}${wsPath}`;
+  if (invite) url += `?invite=${encodeURIComponent(invite)}`;
+  return url;
+}

@@ -1,0 +1,54 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { actionButtons, bestKnockCard, layoffTargets, meldActionFor } from "../actions.js";
+
+const actions = (btns) => btns.map((b) => b.action);
+
+test("offer and draw phases", () => {
+  const view = { phase: "offer", discard_pile: ["7H"] };
+  const b = actionButtons(view, ["take_upcard", "pass"], [], []);
+  assert.deepEqual(actions(b), ["take_upcard", "pass"]);
+  assert.equal(b[0].label, "Take 7\u2665");
+  const d = actionButtons({ phase: "draw", discard_pile: ["7H"] }, ["draw:stock"], [], []);
+  assert.deepEqual(actions(d), ["draw:stock"]);
+});
+
+test("discard phase: buttons only for legal moves of the selected card", () => {
+  const view = { phase: "discard", discard_pile: ["2C"] };
+  const legal = ["discard:KS", "discard:5D", "knock:KS"];
+  assert.deepEqual(actions(actionButtons(view, legal, ["KS"], [])), ["knock:KS", "discard:KS"]);
+  assert.deepEqual(actions(actionButtons(view, legal, ["5D"], [])), ["discard:5D"]);
+  // nothing selected: offer the knock with the best card
+  const hand = ["AC", "2C", "3C", "7D", "7H", "7S", "9S", "TS", "JS", "KS", "5D"];
+  const legal2 = ["discard:KS", "discard:5D", "knock:KS", "knock:5D"];
+  const b = actionButtons(view, legal2, [], hand);
+  assert.deepEqual(actions(b), ["knock:KS"]);
+  assert.equal(bestKnockCard(hand, legal2).dw, 5);
+});
+
+test("gin and big gin are offered only when legal", () => {
+  const view = { phase: "discard", discard_pile: ["2C"] };
+  assert.deepEqual(actions(actionButtons(view, ["discard:KS", "gin:KS", "gin:4C", "big_gin"], [], [])), ["big_gin", "gin:KS"]);
+  assert.deepEqual(actions(actionButtons(view, ["discard:KS"], [], [])), []);
+});
+
+test("lay-off phase and rummy play", () => {
+  const view = { phase: "layoff", table: [["AC", "2C", "3C"]], discard_pile: [] };
+  const legal = ["layoff:4C>0", "accept_layoffs", "done"];
+  const b = actionButtons(view, legal, ["4C"], ["4C", "KD"]);
+  assert.deepEqual(actions(b), ["layoff:4C>0", "accept_layoffs", "done"]);
+  assert.match(b[1].label, /4\u2663/);
+  assert.deepEqual(layoffTargets(["layoff:4C>0", "layoff:4C>2", "layoff:5C>1"], "4C"), [0, 2]);
+  const legalPlay = ["meld:5H,6H,7H", "discard:5H", "discard:KD", "layoff:KD>0"];
+  assert.equal(meldActionFor(legalPlay, ["7H", "5H", "6H"]), "meld:5H,6H,7H");
+  assert.equal(meldActionFor(legalPlay, ["7H", "5H"]), null);
+  const p = actionButtons({ phase: "play", table: [], discard_pile: [] }, legalPlay, ["6H", "7H", "5H"], []);
+  assert.deepEqual(actions(p), ["meld:5H,6H,7H"]);
+  const q = actionButtons({ phase: "play", table: [], discard_pile: [] }, legalPlay, ["KD"], []);
+  assert.deepEqual(actions(q), ["layoff:KD>0", "discard:KD"]);
+});
+
+test("nothing to offer when it is not your turn", () => {
+  assert.deepEqual(actionButtons({ phase: "draw" }, [], [], []), []);
+  assert.deepEqual(actionButtons(null, ["pass"], [], []), []);
+});
