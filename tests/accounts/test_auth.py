@@ -116,6 +116,8 @@ def test_log_in_by_username(client, user):
     response = login(client, "alice")
     assert response.status_code == 302
     assert logged_in_user_id(client) == str(user.pk)
+    page = client.get(response.url)
+    assert b"Welcome back, alice. You are logged in." in page.content
 
 
 def test_log_in_by_email_any_case(client, user):
