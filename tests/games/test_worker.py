@@ -74,3 +74,20 @@ def test_worker_applies_a_turn_deadline(rooms, two_players, settings):
             output, _ = worker.communicate()
         if not moves:
             print(output.decode(errors="replace")[-4000:])
+        _wait_for_worker_sessions_to_end()
+
+
+def _wait_for_worker_sessions_to_end():
+    """PostgreSQL ends a dead client's session asynchronously; the test database can only
+    be dropped once it has."""
+    if connection.vendor != "postgresql":
+        return
+    for _ in range(50):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.1)
