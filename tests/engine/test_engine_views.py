@@ -1,0 +1,173 @@
+"""Views, events and isolation: what each seat may know, and nothing else."""
+
+import ast
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from games.engine import (
+    Deal,
+    EngineError,
+    InvalidActionError,
+    Visibility,
+    apply,
+    new_game,
+    spectator_view,
+    view_for,
+)
+from games.engine.selfplay import play_game
+
+ENGINE = pathlib.Path(__file__).resolve().parents[2] / "games" / "engine"
+
+
+def test_view_shows_own_hand_never_opponents_or_stock_or_seed():
+    s = new_game("classic", seed=42)
+    for seat in (0, 1):
+        v = view_for(s, seat)
+        json.dumps(v)
+        assert v["hand"] == sorted(c.text for c in s.hands[seat]) or v["hand"] == [
+            c.text for c in sorted(s.hands[seat])
+        ]
+        text = json.dumps(v)
+        for c in s.hands[1 - seat] + s.stock:
+            assert f'"{c.text}"' not in text
+        assert "seed" not in v and str(s.seed) not in json.dumps(v.get("history"))
+        assert v["card_counts"] == [10, 10] and v["stock_count"] == 31
+        assert v["discard_pile"] == [s.upcard.text]
+    sv = spectator_view(s)
+    assert sv["hand"] is None and sv["legal_actions"] == []
+
+
+def test_view_legal_actions_only_for_seat_to_act():
+    s = new_game("classic", seed=42)
+    assert view_for(s, s.to_act)["legal_actions"] == ["take_upcard", "pass"]
+    assert view_for(s, 1 - s.to_act)["legal_actions"] == []
+
+
+def test_stock_draw_is_private_discard_pickup_is_public():
+    deal = Deal.make(
+        (("9C 9D 9S 2D 3D 4D QS JS 8C TC").split(), ("AS 2S 3S 4H 5H 6H 7C 7D 7H 3C").split()),
+        "KC",
+        ["KD"],
+    )
+    s = new_game("classic", seed=1, dealer=0, deals=[deal])
+    s, _ = apply(s, "pass", seat=1)
+    s, _ = apply(s, "pass", seat=0)
+    s, events = apply(s, "draw:stock", seat=1)
+    private = [e for e in events if e.visibility is Visibility.SEAT]
+    public = [e for e in events if e.visibility is Visibility.PUBLIC]
+    assert (
+        private[0].data["card"] == "KD"
+        and private[0].visible_to(1)
+        and not private[0].visible_to(0)
+    )
+    assert not private[0].visible_to(None)
+    assert "KD" not in json.dumps([e.data for e in public])
+    assert "KD" not in json.dumps(view_for(s, 0)) and "KD" in view_for(s, 1)["hand"]
+    s, _ = apply(s, "discard:3C", seat=1)
+    s, events = apply(s, "draw:discard", seat=0)
+    assert events[0].data == {"seat": 0, "source": "discard", "card": "3C"}
+    assert view_for(s, 1)["known_cards"][0] == ["3C"]
+
+
+def test_seed_revealed_once_over_and_showdown_shown():
+    s = play_game("classic", 5, check=False)
+    v = view_for(s, 0)
+    assert v["seed"] == 5 and v["is_over"] and v["result"]["totals"]
+    assert v["last_hand"]["outcome"] in ("knock", "gin", "big_gin", "undercut")
+
+
+def test_views_never_leak_during_random_play():
+    for mode, n in (("classic", 2), ("hollywood", 2), ("rummy", 3)):
+        play_game(mode, 21, n, check=True, illegal_samples=1)
+
+
+def test_garbage_actions_raise_invalid_action_error():
+    s = new_game("classic", seed=1)
+    for bad in ("", "discard", "discard:ZZ", "layoff:8H", "layoff:8H>x", "meld:5H", "fly"):
+        with pytest.raises(InvalidActionError):
+            apply(s, bad)
+    with pytest.raises(EngineError):
+        new_game("nosuchmode", seed=1)
+    with pytest.raises(EngineError):
+        new_game("classic", seed=1, num_players=3)
+
+
+def test_engine_imports_nothing_from_django():
+    for path in ENGINE.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names, f"{path.name} imports {name}"
+    code = (
+        "import sys, games.engine, games.engine.record, games.engine.selfplay;"
+        "print(any(m.startswith('django') for m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ENGINE.parents[1],
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
+
+
+def test_cli_melds_and_selfplay():
+    root = ENGINE.parents[1]
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "games.engine",
+            "melds",
+            "AS",
+            "2S",
+            "3S",
+            "7D",
+            "7H",
+            "7C",
+            "KD",
+            "KH",
+            "9S",
+            "4C",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=True,
+    )
+    assert json.loads(out.stdout) == {
+        "melds": [["AS", "2S", "3S"], ["7C", "7D", "7H"]],
+        "deadwood_cards": ["4C", "KD", "KH", "9S"],
+        "deadwood": 33,
+    }
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "games.engine",
+            "selfplay",
+            "--mode",
+            "classic",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=True,
+    )
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 2 and summary["hands"] > 0 and summary["actions"] > 0
