@@ -28,6 +28,8 @@ class ProfileForm(forms.Form):
     time_zone = forms.ChoiceField(
         choices=time_zone_choices,
         help_text="Times on the site are shown in this zone; others see your local time.",
+        # site.js offers the device's own zone next to the list.
+        widget=forms.Select(attrs={"data-time-zone-select": ""}),
     )
     bio = forms.CharField(
         label="Short bio",

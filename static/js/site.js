@@ -26,9 +26,36 @@
     });
   }
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setUpNav);
-  } else {
+  // 3. A time zone <select data-time-zone-select> gets a button offering the device's own
+  //    zone when it differs from the selected one (and is in the list).
+  function setUpTimeZoneHint() {
+    var select = document.querySelector("select[data-time-zone-select]");
+    if (!select || !window.Intl || !Intl.DateTimeFormat) return;
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone || select.value === zone) return;
+    var option = Array.prototype.find.call(select.options, function (o) { return o.value === zone; });
+    if (!option) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "button button-secondary button-small time-zone-hint";
+    button.textContent = "Use this device's time zone (" + zone.replace(/_/g, " ") + ")";
+    button.addEventListener("click", function () {
+      select.value = zone;
+      select.dispatchEvent(new Event("change", { bubbles: true }));
+      button.remove();
+      select.focus();
+    });
+    select.insertAdjacentElement("afterend", button);
+  }
+
+  function setUp() {
     setUpNav();
+    setUpTimeZoneHint();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUp);
+  } else {
+    setUp();
   }
 })();

@@ -201,3 +201,13 @@ def test_service_rejects_what_the_form_would(user):
         )
     assert set(info.value.message_dict) == {"country", "time_zone"}
     assert User.objects.values().get(pk=user.pk) == before
+
+
+def test_admin_edits_profiles_with_the_same_choices(client, make_user, user):
+    admin = make_user(username="root", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    response = client.get(reverse("admin:accounts_user_change", args=[user.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<option value="Europe/Paris">' in html
+    assert '<option value="FR">France</option>' in html
