@@ -108,10 +108,13 @@ class ExpertBot(HardBot):
         rng: random.Random | None = None,
         params: GinParams | None = None,
         time_budget: float = 0.12,
-        max_samples: int = 400,
+        max_samples: int = 48,
         min_samples: int = 12,
         candidates: int = 3,
         margin: float = 8.0,
+        knock_samples: int = 48,
+        min_gain: float = 1.0,
+        confidence: float = 2.0,
         **options: Any,
     ) -> None:
         super().__init__(rng, params=params, **options)
@@ -120,6 +123,9 @@ class ExpertBot(HardBot):
         self.min_samples = min_samples
         self.candidates = candidates
         self.margin = margin
+        self.knock_samples = knock_samples
+        self.min_gain = min_gain
+        self.confidence = confidence
 
     def decide_discard(self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]):
         hand11 = know.hand
@@ -131,29 +137,26 @@ class ExpertBot(HardBot):
         for _s, d, b in ranked:
             if d == 0:
                 return "gin", b
-        cands: list[tuple[str, int]] = []
         if know.knock_limit:
             kbest = min(d for _, d, _ in ranked)
             if kbest <= know.knock_limit:
                 kb = min((s, b) for s, d, b in ranked if d == kbest)[1]
-                cands.append(("knock", kb))
+                if self.gin.knock_decision(know, hand11 ^ kb, kbest, samples=self.knock_samples):
+                    return "knock", kb
         top_score = ranked[0][0]
-        for s, _d, b in ranked:
-            if len(cands) >= self.candidates + (1 if cands and cands[0][0] == "knock" else 0):
-                break
-            if s - top_score <= self.margin:
-                cands.append(("discard", b))
-        if len(cands) == 1:
-            return cands[0]
-        if not know.opponents or know.num_players != 2:
-            return self.gin.play(know, hand11, forbid)
-        return self.search(know, hand11, cands)
+        cands = [b for s, _d, b in ranked[: self.candidates] if s - top_score <= self.margin]
+        if len(cands) == 1 or know.num_players != 2:
+            return "discard", ranked[0][2]
+        return "discard", self.search(know, hand11, cands)
 
-    def search(self, know: Knowledge, hand11: int, cands: list[tuple[str, int]]) -> tuple[str, int]:
+    def search(self, know: Knowledge, hand11: int, cands: list[int]) -> int:
+        """The candidate discard with the best average playout, if clearly better than Hard's."""
         t_end = time.perf_counter() + self.time_budget
         rules = (know.knock_limit, know.multiplier, 25, 31, 25)
-        totals = [0.0] * len(cands)
-        sq = [0.0] * len(cands)
+        k = len(cands)
+        totals = [0.0] * k
+        diffs = [0.0] * k  # sum of (candidate - Hard's choice), per sample
+        diffs_sq = [0.0] * k
         n = 0
         rng = self.rng
         while n < self.max_samples:
@@ -162,24 +165,20 @@ class ExpertBot(HardBot):
             opp, stock_mask = sample_opponent(know, rng)
             stock = list(bits_of(stock_mask))
             rng.shuffle(stock)
-            for i, (kind, b) in enumerate(cands):
-                h10 = hand11 ^ b
-                if kind == "knock":
-                    v = _knock_points(h10, opp, False, False, rules)
-                else:
-                    v = playout([h10, opp], stock, know.pile + [b], 1, rules)
+            vals = [playout([hand11 ^ b, opp], stock, know.pile + [b], 1, rules) for b in cands]
+            for i, v in enumerate(vals):
                 totals[i] += v
-                sq[i] += v * v
+                dd = v - vals[0]
+                diffs[i] += dd
+                diffs_sq[i] += dd * dd
             n += 1
-            if n >= self.min_samples and n % 8 == 0 and self._decided(totals, sq, n):
-                break
-        best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+        best = 0
+        best_mean = 0.0
+        for i in range(1, k):
+            mean = diffs[i] / n
+            var = max(diffs_sq[i] / n - mean * mean, 0.0)
+            sure = mean > self.confidence * (var / n) ** 0.5
+            if sure and mean > self.min_gain and mean > best_mean:
+                best = i
+                best_mean = mean
         return cands[best]
-
-    @staticmethod
-    def _decided(totals: list[float], sq: list[float], n: int) -> bool:
-        means = [t / n for t in totals]
-        order = sorted(range(len(means)), key=lambda i: -means[i])
-        a, b = order[0], order[1]
-        var = max(sq[a] / n - means[a] ** 2, 0.0) + max(sq[b] / n - means[b] ** 2, 0.0)
-        return means[a] - means[b] > 3.0 * (var / n) ** 0.5 + 0.5

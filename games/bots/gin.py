@@ -33,10 +33,10 @@ class GinParams:
 
     potential_weight: float = 1.0
     horizon: float = 3.0
-    danger_weight: float = 6.0
-    danger_late: float = 10.0
+    danger_weight: float = 3.0
+    danger_late: float = 5.0
     knock_samples: int = 12
-    knock_margin: float = 4.0  # expected knock points needed to knock instead of playing on
+    knock_margin: float = 7.0  # expected knock points needed to knock instead of playing on
     early_knock_turns: int = 4  # knock with anything legal this early
 
 

@@ -121,9 +121,9 @@ class MediumPolicy(GinPolicy):
 class EasyPolicy(MediumPolicy):
     """Medium with a beginner's mistakes: misses melds, throws helpful cards, knocks eagerly."""
 
-    miss_take = 0.35
-    bad_discard = 0.3
-    blunder = 0.06
+    miss_take = 0.2
+    bad_discard = 0.12
+    blunder = 0.02
 
     def take(self, know: Knowledge, top: int) -> bool:
         if melds_into(know.hand, top):
@@ -174,14 +174,17 @@ class HardPolicy(GinPolicy):
                 return True
         return False
 
-    def knock_decision(self, know: Knowledge, h10: int, kdw: int) -> bool:
+    def knock_decision(
+        self, know: Knowledge, h10: int, kdw: int, samples: int | None = None
+    ) -> bool:
         p = self.params
         if know.my_draws <= p.early_knock_turns and kdw <= know.knock_limit:
             return True
         if know.stock <= 4:
             return True
-        samples = [sample_opponent(know, self.rng)[0] for _ in range(p.knock_samples)]
-        ev, under = knock_value(know, h10, samples)
+        n = samples or p.knock_samples
+        opp_hands = [sample_opponent(know, self.rng)[0] for _ in range(n)]
+        ev, under = knock_value(know, h10, opp_hands)
         return ev >= p.knock_margin * know.multiplier and under < 0.35
 
     def play(self, know: Knowledge, hand11: int, forbid: int) -> tuple[str, int]:
