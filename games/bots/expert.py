@@ -11,7 +11,7 @@ keeps Hard's best few candidates, then repeatedly
    (knock, gin, undercut with the defender's best lay-offs, drawn hands, the mode's multiplier);
 
 and picks the candidate with the best average. Draws and forced moves use Hard's judgement, so
-the search time goes where it matters. ``time_budget`` (seconds, default 0.12) caps one decision.
+the search time goes where it matters. ``time_budget`` (seconds, default 0.08) caps one decision.
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ class ExpertBot(HardBot):
         self,
         rng: random.Random | None = None,
         params: GinParams | None = None,
-        time_budget: float = 0.12,
-        max_samples: int = 48,
+        time_budget: float = 0.08,
+        max_samples: int = 24,
         min_samples: int = 12,
         candidates: int = 3,
         margin: float = 8.0,
