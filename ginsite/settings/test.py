@@ -14,4 +14,7 @@ CELERY_TASK_ALWAYS_EAGER = True
 GAMES_BOT_DELAY = (0, 0)
 MEDIA_ROOT = VAR_DIR / "test-media"
 if not DATABASE_URL:
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+    # One file per test process, so that several runs on one machine never share it.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")
+    }
