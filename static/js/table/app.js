@@ -20,6 +20,15 @@ const ENDING_TEXT = {
   timeout: "on time (three timeouts in a row)",
   abandonment: "by abandonment",
 };
+const OUTCOME_SHORT = {
+  knock: "Knock",
+  gin: "Gin",
+  big_gin: "Big gin",
+  undercut: "Undercut",
+  drawn: "Drawn",
+  out: "Out",
+  stalemate: "Stalemate",
+};
 const PHASE_WAIT = {
   offer: "to take or pass the upcard",
   draw: "to draw",
@@ -459,9 +468,10 @@ export class TableApp {
       pile.append(t);
     } else pile.append(h("span", { class: "pile-empty", text: "Empty" }));
     const piles = h("div", { class: "tbl-piles" }, h("div", { class: "pile-wrap" }, stock, h("span", { class: "pile-label", text: "Stock" })), h("div", { class: "pile-wrap" }, pile, h("span", { class: "pile-label", text: "Discard" })));
-    if (v.face_down_count) piles.append(h("div", { class: "pile-wrap" }, createBack(), h("span", { class: "pile-label", text: "Face down" })));
+    if (v.face_down_count && v.phase === "layoff") piles.append(h("div", { class: "pile-wrap" }, createBack(), h("span", { class: "pile-label", text: "Face down" })));
     const kids = [piles];
-    if (v.table && v.table.length) kids.push(this.tableMelds());
+    // rummy: the melds on the table; gin: the knocker's melds while the defender lays off
+    if (v.table && v.table.length && (v.mode === "rummy" || v.phase === "layoff")) kids.push(this.tableMelds());
     setChildren(felt, kids);
   }
 
@@ -513,6 +523,8 @@ export class TableApp {
       const free = f.seats.filter((s) => s.kind === "empty").length;
       box.append(h("h2", { text: "Waiting for players" }));
       box.append(h("p", { text: `${plural(free, "seat")} free. The game starts as soon as every seat is taken.` }));
+      const names = this.ctx().names;
+      box.append(h("ol", { class: "tbl-seat-list" }, f.seats.map((s, i) => h("li", { class: `tbl-seat-item${s.kind === "empty" ? " is-empty" : ""}`, text: `${names[i]}${i === this.mySeat ? " (you)" : ""}` }))));
       const actions = h("div", { class: "tbl-actions" });
       if (f.you && f.you.can_sit) {
         actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => this.socket.send({ type: "sit" }) } }));
@@ -540,6 +552,23 @@ export class TableApp {
         actions.append(h("button", { class: "button button-secondary", text: "Leave", attrs: { type: "button" }, on: { click: () => this.socket.send({ type: "leave" }) } }));
       }
       box.append(actions);
+      if (this.data.invite_link && this.mySeat !== null) {
+        const input = h("input", { class: "tbl-invite-input", attrs: { type: "text", readonly: true, id: "tbl-invite", value: this.data.invite_link } });
+        const copy = h("button", {
+          class: "button button-small button-secondary",
+          text: "Copy",
+          attrs: { type: "button" },
+          on: {
+            click: () => {
+              input.select();
+              const done = () => this.toast("Invite link copied.", "info");
+              if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, () => {});
+              else if (document.execCommand && document.execCommand("copy")) done();
+            },
+          },
+        });
+        box.append(h("div", { class: "tbl-invite" }, h("label", { text: "Invite link: send it to the people you want to play", attrs: { for: "tbl-invite" } }), h("div", { class: "tbl-invite-row" }, input, copy)));
+      }
     } else if (t.finish) {
       box.append(h("h2", { text: "This game is over" }));
       box.append(h("a", { text: "See the score sheet", attrs: { href: t.finish.url } }));
@@ -1079,41 +1108,34 @@ export class TableApp {
     const seats = this.frame.seats || [];
     const sheet = v.score_sheet || { columns: [], hands: [] };
     const cols = sheet.columns || [];
-    const tbl = h("table", { class: "sheet" });
-    const head1 = h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col", rowspan: cols.length > 1 ? 2 : 1 } }), h("th", { text: "Result", attrs: { scope: "col", rowspan: cols.length > 1 ? 2 : 1 } }));
-    const head2 = h("tr");
-    if (cols.length > 1) {
-      cols.forEach((c, ci) => head1.append(h("th", { text: `Game ${ci + 1}${c.over ? " ✓" : ""}`, attrs: { scope: "colgroup", colspan: seats.length } })));
-      cols.forEach(() => seats.forEach((s, i) => head2.append(h("th", { text: seatName(i, ctx), attrs: { scope: "col" } }))));
-    } else {
-      seats.forEach((s, i) => head1.append(h("th", { text: seatName(i, ctx), attrs: { scope: "col" } })));
-    }
-    const thead = h("thead", {}, head1);
-    if (cols.length > 1) thead.append(head2);
-    tbl.append(thead);
-    const body = h("tbody");
-    const running = cols.map(() => seats.map(() => 0));
-    for (const row of sheet.hands || []) {
-      const tr = h("tr", {}, h("th", { text: String(row.hand), attrs: { scope: "row" } }), h("td", { class: "sheet-outcome", text: row.winner !== null && row.winner !== undefined ? `${seatName(row.winner, ctx)}: ${OUTCOME_TEXT[row.outcome] || row.outcome}` : row.outcome === "drawn" ? "Drawn" : "Stalemate" }));
-      cols.forEach((c, ci) => {
+    const hands = sheet.hands || [];
+    // one small table per game (Hollywood: three), so a phone can read it without scrolling
+    const tables = cols.map((col, ci) => {
+      const tbl = h("table", { class: "sheet" });
+      if (cols.length > 1) tbl.append(h("caption", { text: `Game ${ci + 1}${col.over ? " (over)" : ""}` }));
+      tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), seats.map((s, i) => h("th", { class: "sheet-name", text: seatName(i, ctx), attrs: { scope: "col", title: seatName(i, ctx) } })))));
+      const body = h("tbody");
+      const running = seats.map(() => 0);
+      const rows = hands.filter((r) => (r.columns || []).includes(ci) || r.winner === null || r.winner === undefined);
+      for (const row of rows) {
+        const tr = h("tr", {}, h("th", { text: String(row.hand), attrs: { scope: "row" } }), h("td", { class: "sheet-outcome", text: OUTCOME_SHORT[row.outcome] || row.outcome }));
         seats.forEach((s, i) => {
           const scored = row.winner === i && (row.columns || []).includes(ci);
-          if (scored) running[ci][i] += row.points;
-          tr.append(h("td", { class: scored ? "sheet-scored" : "", text: scored ? `${running[ci][i]}` : "" }));
+          if (scored) running[i] += row.points;
+          tr.append(h("td", { class: scored ? "sheet-scored" : "", text: scored ? `${running[i]}` : "", attrs: scored ? { title: `+${row.points}` } : {} }));
         });
-      });
-      body.append(tr);
-    }
-    if (!(sheet.hands || []).length) body.append(h("tr", {}, h("td", { text: "No hands finished yet.", attrs: { colspan: 2 + cols.length * seats.length } })));
-    tbl.append(body);
-    const foot = h("tr", { class: "sheet-total" }, h("th", { text: "Total", attrs: { scope: "row", colspan: 2 } }));
-    cols.forEach((c) => seats.forEach((s, i) => foot.append(h("td", { text: String(c.points[i]) }))));
-    tbl.append(h("tfoot", {}, foot));
-    const wins = h("p", { class: "muted", text: `Hands won: ${seats.map((s, i) => `${seatName(i, ctx)} ${(v.hands_won || [])[i] || 0}`).join(" · ")}. Target ${v.target}${v.mode !== "rummy" ? "; game bonus 100, 25 per hand won (line bonus)" : ""}.` });
+        body.append(tr);
+      }
+      if (!rows.length) body.append(h("tr", {}, h("td", { class: "sheet-empty", text: "No hands scored yet.", attrs: { colspan: 2 + seats.length } })));
+      tbl.append(body);
+      tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: "Total", attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
+      return h("div", { class: "sheet-wrap" }, tbl);
+    });
+    const wins = h("p", { class: "muted", text: `Hands won: ${seats.map((s, i) => `${seatName(i, ctx)} ${(v.hands_won || [])[i] || 0}`).join(" · ")}. Target ${v.target}${v.mode !== "rummy" ? "; at the end: game bonus 100, line bonus 25 per hand won" : ""}.` });
     setChildren(
       d,
       h("h2", { text: "Score sheet", attrs: { id: "tbl-sheet-title" } }),
-      h("div", { class: "sheet-wrap" }, tbl),
+      h("div", { class: `sheet-cols sheet-cols-${tables.length}` }, tables),
       wins,
       h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),
     );

@@ -14,8 +14,11 @@ function boot() {
     return;
   }
   document.documentElement.classList.add("js-table");
+  // the server-rendered seat list is the no-JavaScript fallback: the app shows a live one
   const seating = document.getElementById("table-seating");
   if (seating) seating.classList.add("is-enhanced");
+  const invite = document.getElementById("invite-link");
+  if (invite && invite.value) data.invite_link = invite.value;
   window.ginTable = new TableApp(root, data);
 }
 

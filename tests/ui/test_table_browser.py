@@ -1,0 +1,265 @@
+"""The table in a real browser: headless Chromium (Debian's, driven by Playwright) against a
+real Daphne serving HTTP and WebSockets, on its own SQLite file and in-memory channel layer.
+
+One game against the computer (Easy; Celery runs eagerly, so the bot answers at once):
+log in, start from the lobby, play turns by clicking the piles and the cards, check that the
+opponent's hidden cards never reach the page, reorder by keyboard, chat (escaped), drop the
+socket and resume, resign and see the game-over screen; and a 360 x 740 phone viewport with
+nothing wider than the screen. Screenshots go to pytest's tmp_path.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update",
+]
+PASSWORD = "a-Strong-pass-123"
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is not installed"
+)
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A Daphne process on a free port with a migrated SQLite file and one player."""
+    tmp = tmp_path_factory.mktemp("browser")
+    db = tmp / "db.sqlite3"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+        "DEBUG": "1",
+        "SQLITE_PATH": str(db),
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+    })
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run(manage + ["migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
+    subprocess.run(manage + ["shell", "-c", (
+        "from django.contrib.auth import get_user_model\n"
+        "from allauth.account.models import EmailAddress\n"
+        f"u = get_user_model().objects.create_user('anna', 'anna@example.com', '{PASSWORD}')\n"
+        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+    )], cwd=ROOT, env=env, check=True, timeout=60, capture_output=True)
+    port = _free_port()
+    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "ginsite.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except Exception:
+                if proc.poll() is not None:
+                    log_text = (tmp / "daphne.log").read_text()
+                    raise RuntimeError("daphne exited: " + log_text) from None
+                time.sleep(0.1)
+        yield {"base": base, "db": db, "tmp": tmp}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _table_state(db: Path, table_id: int) -> dict:
+    con = sqlite3.connect(db)
+    try:
+        row = con.execute("SELECT state FROM games_table WHERE id = ?", (table_id,)).fetchone()
+    finally:
+        con.close()
+    return json.loads(row[0])
+
+
+def _strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _strings(v)
+
+
+def _assert_no_hidden_cards(page, db, table_id):
+    """No card of the opponent's hand (except those it took openly) is anywhere in the page."""
+    state = _table_state(db, table_id)
+    me = page.evaluate("window.ginTable.mySeat")
+    hidden = set()
+    for seat, hand in enumerate(state["hands"]):
+        if seat != me:
+            hidden |= set(hand) - set(state["known"][seat])
+    hidden |= set(state["stock"])
+    assert hidden
+    shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    assert not shown & hidden
+    page_data = json.loads(page.text_content("#table-data"))
+    frame = page.evaluate("JSON.parse(JSON.stringify(window.ginTable.frame))")
+    for blob in (page_data, frame):
+        assert not set(_strings(blob)) & hidden
+    labels = page.eval_on_selector_all("[aria-label]", "els => els.map(e => e.ariaLabel)")
+    spoken = " ".join(labels).lower()
+    assert "seed" not in json.dumps(frame["view"])
+    return spoken
+
+
+def _wait_my_turn(page):
+    page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+
+
+def _version(page) -> int:
+    return int(page.get_attribute(".tbl", "data-version"))
+
+
+def _play_turn(page):
+    """One decision by clicks: pass the upcard, draw from the stock, or discard a card."""
+    _wait_my_turn(page)
+    before = _version(page)
+    phase = page.get_attribute(".tbl", "data-phase")
+    if phase == "offer":
+        page.click("[data-act=pass]")
+    elif phase == "draw":
+        page.click(".pile-stock")
+    elif phase == "discard":
+        card = page.eval_on_selector_all(
+            ".hand-card:not(.is-taken)", "els => els[els.length - 1].dataset.card"
+        )
+        page.click(f".hand-card[data-card='{card}']")
+        assert page.get_attribute(f".hand-card[data-card='{card}']", "aria-selected") == "true"
+        page.click(f".hand-card[data-card='{card}']")  # the second tap discards it
+        page.wait_for_function(
+            "c => !document.querySelector(`.hand-card[data-card='${c}']`)", arg=card
+        )
+    else:
+        pytest.fail(f"unexpected phase {phase}")
+    page.wait_for_function(
+        "v => +document.querySelector('.tbl').dataset.version > v", arg=before
+    )
+    return phase
+
+
+def test_play_the_computer_in_the_browser(server, browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    base = server["base"]
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", "anna")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(base + "/play/")
+    page.select_option("select[name=mode]", "classic")
+    page.select_option("select[name=level]", "2")
+    page.click(".computer-form button[type=submit]")
+    page.wait_for_selector(".tbl-main .hand-card")
+    table_id = int(page.get_attribute("#table-app", "data-table-id"))
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    assert page.eval_on_selector_all(".hand-card", "els => els.length") in (10, 11)
+    _assert_no_hidden_cards(page, server["db"], table_id)
+
+    phases = [_play_turn(page) for _ in range(5)]
+    assert "draw" in phases or "discard" in phases
+    _assert_no_hidden_cards(page, server["db"], table_id)
+    moves = page.eval_on_selector_all(".tbl-log li", "els => els.map(e => e.textContent)")
+    assert any(m.startswith("Computer") for m in moves)
+    live = page.text_content("#tbl-live")
+    assert live.strip()
+    page.screenshot(path=str(server["tmp"] / "table-desktop.png"), full_page=True)
+
+    # keyboard: Shift+ArrowRight moves the focused card one place to the right
+    order = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.card)")
+    page.focus(f".hand-card[data-card='{order[0]}']")
+    page.keyboard.press("Shift+ArrowRight")
+    new_order = page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.card)")
+    assert new_order[:2] == [order[1], order[0]]
+    assert page.query_selector(".tbl-sort-btn[aria-pressed=true]") is None  # own order now
+
+    # chat: raw text, never HTML
+    page.fill("#tbl-chat-input", "<b>hello</b>")
+    page.click(".tbl-chat-form button[type=submit]")
+    page.wait_for_selector(".chat-line .chat-text")
+    assert page.text_content(".chat-line .chat-text") == "<b>hello</b>"
+    assert page.query_selector(".tbl-chat-list b") is None
+
+    # the socket drops: the client reconnects and resumes from the snapshot
+    version = _version(page)
+    page.evaluate("window.ginTable.socket.ws.close()")
+    page.wait_for_selector(".tbl-conn[data-state=offline], .tbl-conn[data-state=connecting]")
+    page.wait_for_selector(".tbl-conn[data-state=open]", timeout=15000)
+    assert _version(page) >= version
+    _play_turn(page)
+
+    # a phone: nothing wider than the screen, big enough cards
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.reload()
+    page.wait_for_selector(".tbl-main .hand-card")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    too_wide = page.evaluate(
+        "[...document.querySelectorAll('.tbl *')].filter(e => {"
+        " const r = e.getBoundingClientRect(); return r.width && (r.right > 361 || r.left < -1)"
+        " && !e.closest('.sheet-wrap, .visually-hidden, dialog'); }).length"
+    )
+    assert too_wide == 0
+    card_w = page.evaluate(
+        "document.querySelector('.hand-card .card').getBoundingClientRect().width"
+    )
+    assert card_w >= 44
+    page.screenshot(path=str(server["tmp"] / "table-phone.png"), full_page=True)
+    _assert_no_hidden_cards(page, server["db"], table_id)
+
+    # resign with confirmation: the game-over screen and the rematch offer
+    _wait_my_turn(page)
+    page.click(".tbl-tool-danger")
+    page.click(".tbl-dialog .button-danger")
+    page.wait_for_selector(".tbl-panel[data-kind=game-over]")
+    text = page.text_content(".tbl-panel")
+    assert "resignation" in text
+    assert page.query_selector(".tbl-panel button:has-text('rematch')") is not None
+    page.screenshot(path=str(server["tmp"] / "table-over.png"), full_page=True)
+    assert errors == []
+    ctx.close()
