@@ -1,52 +1,40 @@
-"""Exports of a stored game: JSON and text (the engine's record format once it has one)."""
+"""Exports of a stored game: JSON and text, in the engine's record format (``gin-record/1``,
+see docs/engine.md), with the site's players and how the game ended."""
 from __future__ import annotations
 
 from typing import Any
 
+from games import engine as E
+
 from .models import Game
 
 
-def _engine_record(game: Game):
-    """The engine's ``GameRecord`` for this game, or None if the engine has no records."""
-    try:
-        from games.engine import GameRecord  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    try:
-        return GameRecord.from_json(game.record.get("engine"))
-    except Exception:
-        return None
-
-
 def record_json(game: Game) -> dict[str, Any]:
+    """The stored record: site fields plus ``engine`` (the engine's replayable record)."""
     data = dict(game.record or {})
     data["game_id"] = game.pk
     data["finished_at"] = game.finished_at.isoformat().replace("+00:00", "Z")
     return data
 
 
+def engine_record(game: Game) -> E.GameRecord | None:
+    data = (game.record or {}).get("engine")
+    if not data:
+        return None
+    try:
+        return E.GameRecord.from_dict(data)
+    except E.EngineError:
+        return None
+
+
 def record_text(game: Game) -> str:
-    record = _engine_record(game)
-    if record is not None:
-        return record.to_text()
-    r = game.record or {}
-    players = r.get("players", [])
-    lines = [
-        f'[Game "{game.pk}"]',
-        f'[Mode "{game.mode}"]',
-        f'[Players "{game.num_players}"]',
-        f'[Target "{game.target}"]',
-        f'[Seed "{game.seed}"]',
-    ]
-    for p in players:
-        who = p.get("username") or f"bot:{p.get('bot_level')}"
-        lines.append(f'[Seat{p["seat"]} "{who}"]')
-    lines.append(f'[Ending "{game.ending}"]')
-    result = r.get("result") or {}
-    if result.get("totals") is not None:
-        lines.append(f'[Totals "{" ".join(str(t) for t in result["totals"])}"]')
-    lines.append("")
-    for a in r.get("actions", []):
-        lines.append(f'{a["seat"]} {a["action"]}')
-    lines.append("")
-    return "\n".join(lines)
+    """The engine's text form, preceded by comment lines naming the game and its ending."""
+    record = engine_record(game)
+    ending = f"# Game {game.pk}: {game.get_ending_display().lower()}"
+    if game.loser_seat is not None:
+        ending += f" (seat {game.loser_seat})"
+    if record is None:
+        lines = [ending, f"# mode {game.mode}, seed {game.seed}"]
+        lines += [f"{a['seat']} {a['action']}" for a in game.actions]
+        return "\n".join(lines) + "\n"
+    return ending + "\n" + record.to_text()

@@ -664,26 +664,41 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
 
 
 def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
-    """The game record: the engine's format when it has one, plus the players and ending."""
+    """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
+    seed) with the site's players and how the game ended."""
+    names = [s.user.username if s.user_id else f"bot-{play.BOT_LEVEL_KEYS.get(s.bot_level)}"
+             for s in seats]
+    timestamps = [_ms(a["at"]) for a in game.actions]
+    try:
+        engine = E.GameRecord.from_state(state, players=names, timestamps=timestamps).to_dict()
+    except E.EngineError:  # the stored move list and the state disagree: keep the moves
+        log.exception("engine record of game %s failed", game.pk)
+        engine = None
     players = [
-        {"seat": s.index, "name": s.user.public_name if s.user_id else None,
+        {"seat": s.index, "name": s.user.public_name if s.user_id else frames.bot_name(s.bot_level),
          "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
         for s in seats
     ]
     return {
-        "format": "ginsite-record/1",
+        "format": "ginsite-game/1",
         "mode": game.mode,
         "settings": game.settings,
         "num_players": game.num_players,
         "seed": game.seed,
         "players": players,
-        "actions": [{"seat": a["seat"], "action": a["action"], "at": a["at"]}
-                    for a in game.actions],
-        "hands": game.hands,
-        "result": game.final.get("result"),
         "ending": game.ending,
         "loser_seat": game.loser_seat,
+        "winner_seat": game.winner_seat,
+        "result": game.final.get("result"),
+        "totals": game.final.get("totals"),
+        "engine": engine,
     }
+
+
+def _ms(iso: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
 def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:

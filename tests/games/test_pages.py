@@ -129,6 +129,11 @@ def test_game_page_and_record_exports(alice_client, rooms):
     assert record["players"][0]["username"] == "alice"
     text = alice_client.get(reverse("games:game_record_txt", args=[game.pk]))
     assert text.status_code == 200 and b"alice" in text.content
+    from games import engine as E
+
+    rec = E.GameRecord.from_text(text.content.decode())
+    assert rec.seed == game.seed and rec.players[0] == "alice"
+    assert record["engine"]["format"] == "gin-record/1"
     assert alice_client.get(reverse("games:game", args=[99999])).status_code == 404
 
 

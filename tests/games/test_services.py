@@ -211,6 +211,12 @@ def test_play_the_computer_to_the_end(rooms, make_user):
     for a in game.actions:
         state, _ = play.apply(state, a["action"], a["seat"])
     assert state.is_over and state.result.to_dict() == game.final["result"]
+    # So does the exported record, in the engine's format (JSON and text).
+    from games import records
+
+    text = records.record_text(game)
+    assert E.replay(E.GameRecord.from_text(text)) == state
+    assert E.replay(records.engine_record(game)).result == state.result
 
 
 def test_rummy_three_players_with_bots_to_the_end(rooms, make_user):
