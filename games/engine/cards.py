@@ -133,6 +133,9 @@ class Card:
 _ALL: tuple[Card, ...] = tuple(Card._make(r, s) for s in range(4) for r in range(1, 14))
 _BY_TEXT: dict[str, Card] = {c.text: c for c in _ALL}
 BY_BIT: dict[int, Card] = {c.bit: c for c in _ALL}
+# text or Card -> bit (both kinds of key in one dict: the hot path of mask_of)
+_BIT_OF: dict[object, int] = {c.text: c.bit for c in _ALL}
+_BIT_OF.update({c: c.bit for c in _ALL})
 # bit position -> Card
 BY_POS: dict[int, Card] = {c.bit.bit_length() - 1: c for c in _ALL}
 
@@ -163,9 +166,23 @@ def mask_of(cards: Iterable[str | Card] | int) -> int:
         if cards & ~FULL_MASK or cards < 0:
             raise InvalidCardError("mask has bits outside the 52 card positions")
         return cards
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    bits = list(map(_BIT_OF.get, cards))
+    try:
+        m = sum(bits)
+    except TypeError:
+        m = -1
+    # distinct powers of two add without carries, so the popcount shows duplicates
+    if m < 0 or m.bit_count() != len(bits):
+        return _mask_slow(cards)
+    return m
+
+
+def _mask_slow(cards: Iterable[str | Card]) -> int:
     m = 0
     for c in cards:
-        card = c if isinstance(c, Card) else _BY_TEXT.get(c) or Card.parse(c)
+        card = Card.parse(c)
         b = card.bit
         if m & b:
             raise InvalidCardError(f"duplicate card {card.text}")

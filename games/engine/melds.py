@@ -474,8 +474,14 @@ def best_melds(cards: Iterable[str | Card] | int) -> MeldResult:
     Accepts card texts, Cards or a card bit mask; any number of cards.
     """
     m = mask_of(cards)
-    dw, sets, rest = _solve(m)
-    return MeldResult(m, dw, sets, rest)
+    a = m & LANE_MASK
+    b = (m >> 16) & LANE_MASK
+    c = (m >> 32) & LANE_MASK
+    d = m >> 48
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        dw, sets, rest = _solve(m)
+        return MeldResult(m, dw, sets, rest)
+    return MeldResult(m, _RD[a] + _RD[b] + _RD[c] + _RD[d], (), m)
 
 
 def best_discards(cards: Iterable[str | Card] | int) -> list[tuple[Card, MeldResult]]:
