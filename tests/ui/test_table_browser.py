@@ -139,10 +139,21 @@ def _assert_no_hidden_cards(page, db, table_id):
     frame = page.evaluate("JSON.parse(JSON.stringify(window.ginTable.frame))")
     for blob in (page_data, frame):
         assert not set(_strings(blob)) & hidden
+    # nor is one named to a screen reader ("king of spades")
     labels = page.eval_on_selector_all("[aria-label]", "els => els.map(e => e.ariaLabel)")
-    spoken = " ".join(labels).lower()
+    spoken = " ".join(labels + [page.text_content("#tbl-live") or ""]).lower()
+    for c in hidden:
+        assert f" {_card_name(c)}" not in f" {spoken}", c
     assert "seed" not in json.dumps(frame["view"])
-    return spoken
+
+
+RANK_NAMES = dict(zip("A23456789TJQK", ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                        "jack", "queen", "king"], strict=True))
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def _card_name(text: str) -> str:
+    return f"{RANK_NAMES[text[0]]} of {SUIT_NAMES[text[1]]}"
 
 
 def _wait_my_turn(page):

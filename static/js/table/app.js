@@ -209,6 +209,10 @@ export class TableApp {
       this.clock = null;
     }
     this.setBusy(false);
+    if (prev && prev.you && prev.you.seat === null && this.mySeat !== null) {
+      // just sat down on this socket: tell the server at once that we are here
+      this.socket.send({ type: "ping", t: Date.now() });
+    }
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {
