@@ -46,3 +46,10 @@ def test_healthz_names_an_unreachable_broker(client, settings):
     assert body["failed"] == ["broker"]
     assert body["checks"]["broker"]["ok"] is False
     assert body["checks"]["database"]["ok"] is True
+
+
+@pytest.mark.django_db
+def test_favicon_ico_points_at_the_svg_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("icons/favicon.svg")
