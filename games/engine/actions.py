@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .errors import InvalidActionError, InvalidCardError
+from .errors import InvalidActionError, InvalidCardError, InvalidMeldError
+from .melds import Meld, _meld_key
 
 __all__ = ["Action", "ActionKind"]
 
@@ -55,6 +56,7 @@ class Action:
     card: Card | None = None
     cards: tuple[Card, ...] = ()
     target: int | None = None
+    melds: tuple[Meld, ...] = ()
 
     @staticmethod
     def parse(text: str | Action) -> Action:
@@ -75,6 +77,10 @@ class Action:
             if not sep:
                 raise InvalidActionError(f"unknown action {text!r}")
             rest = rest.strip()
+            if head in (ActionKind.KNOCK, ActionKind.GIN) and "|" in rest:
+                card_txt, *parts = rest.split("|")
+                melds = sorted((Meld.parse(p) for p in parts if p.strip()), key=_meld_key)
+                return Action(head, Card.parse(card_txt.strip()), melds=tuple(melds))
             if head in _ONE_CARD:
                 return Action(head, Card.parse(rest))
             if head == ActionKind.LAYOFF:
@@ -90,7 +96,7 @@ class Action:
                 if len(cards) < 3:
                     raise InvalidActionError(f"a meld needs at least 3 cards: {text!r}")
                 return Action(head, cards=tuple(cards))
-        except InvalidCardError as exc:
+        except (InvalidCardError, InvalidMeldError) as exc:
             raise InvalidActionError(f"bad card in action {text!r}: {exc}") from None
         raise InvalidActionError(
             f"unknown action {text!r}; expected e.g. take_upcard, pass, draw:stock, "
@@ -106,6 +112,8 @@ class Action:
             return f"layoff:{self.card}>{self.target}"
         if k == ActionKind.MELD:
             return "meld:" + ",".join(c.text for c in self.cards)
+        if self.melds:
+            return f"{k}:{self.card}" + "".join("|" + m.text for m in self.melds)
         return f"{k}:{self.card}"
 
     @property

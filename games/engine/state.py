@@ -32,6 +32,7 @@ from .errors import (
     IllegalMeldError,
     InvalidCardError,
     InvalidLayoffError,
+    InvalidMeldError,
     KnockTooHighError,
     MustGoOutError,
     NotGinError,
@@ -42,6 +43,7 @@ from .events import Event, Visibility
 from .melds import (
     _MELDS,
     _RUN_BLOCKS,
+    MeldResult,
     attach_mask,
     best_layoffs,
     best_melds,
@@ -662,6 +664,12 @@ def is_legal(state: GameState, action: str | Action, seat: int | None = None) ->
         return False
     if seat is not None and seat != state.turn:
         return False
+    if act.melds:  # an explicit knock arrangement: legal exactly when it applies
+        try:
+            apply(state, act, seat=seat)
+        except IllegalActionError:
+            return False
+        return True
     return act in legal_actions(state)
 
 
@@ -818,7 +826,15 @@ def _apply_gin(s: GameState, act: Action, events: list[Event]) -> None:
             card = act.card
             _check_discard(s, seat, card)
             m = mask_of(s.hands[seat]) ^ card.bit
-            dw = deadwood_of_mask(m)
+            arrangement = None
+            if act.melds:
+                try:
+                    arrangement = MeldResult.from_melds(m, act.melds)
+                except InvalidMeldError as exc:
+                    raise IllegalMeldError(f"arrangement not possible: {exc}") from None
+                dw = arrangement.deadwood
+            else:
+                dw = deadwood_of_mask(m)
             if k == K.GIN:
                 if dw:
                     raise NotGinError(f"without {card} the hand still has {dw} deadwood: not gin")
@@ -843,7 +859,7 @@ def _apply_gin(s: GameState, act: Action, events: list[Event]) -> None:
                     )
             _remove(s, seat, card)
             s.face_down = [card]
-            _gin_showdown(s, seat, card, m, gin=(k == K.GIN), events=events)
+            _gin_showdown(s, seat, card, m, gin=(k == K.GIN), events=events, shown=arrangement)
             return
         if k == K.BIG_GIN:
             if not s.mode.big_gin:
@@ -913,8 +929,9 @@ def _gin_showdown(
     gin: bool,
     events: list[Event],
     big: bool = False,
+    shown: MeldResult | None = None,
 ) -> None:
-    res = best_melds(m)
+    res = shown if shown is not None else best_melds(m)
     defender = 1 - seat
     s.showdown = {
         "knocker": seat,

@@ -562,3 +562,29 @@ def test_rummy_game_ends_at_target():
     s = rummy(deals=[((R_SEAT0, R_SEAT1), "QC", ("5D",))], targets=[[2, 100], [3, 150], [4, 200]])
     s = play(s, "draw:stock", "meld:5H,6H,7H", "meld:8C,9C,TC", "meld:2D,3D,4D,5D", "go_out:KS")
     assert s.is_over and s.result.winner == 1 and s.result.totals == (0, 114)
+
+
+def test_knocker_may_show_any_legal_arrangement():
+    from games.engine import IllegalMeldError
+
+    knocker = H("4S 5S 6S 7S 7C 7D 7H 2C 3D AH")  # deadwood 6 either way
+    defender = H("8S 9C 9D 9H KS QC JD TD 2H 3H")
+    deal = knock_deal(defender=defender, knocker=knocker, upcard="QH")
+    s = play(game(deals=[deal]), "pass", "pass", "draw:stock")
+    shown = play(s, "knock:KD")  # engine's arrangement: the 7s as a set of four
+    assert shown.hand_results[-1].layoffs == ()
+    arranged = "knock:KD|7C,7D,7H|4S,5S,6S,7S"
+    assert is_legal(s, arranged, seat=1)
+    from games.engine import Action
+
+    assert str(Action.parse(arranged)) == "knock:KD|4S,5S,6S,7S|7C,7D,7H"
+    s2 = play(s, arranged)
+    assert s2.phase is Phase.LAYOFF and legal(s2)[0].startswith("layoff:8S>")
+    s2 = play(s2, "accept_layoffs")
+    hr = s2.hand_results[-1]
+    assert hr.layoffs[0][0] == "8S" and hr.knocker_melds == (
+        ("4S", "5S", "6S", "7S"),
+        ("7C", "7D", "7H"),
+    )
+    assert_unchanged_on_error(s, "knock:KD|7C,7D,7H,7S|4S,5S,6S,7S", IllegalMeldError)
+    assert_unchanged_on_error(s, "knock:KD|7C,7D,7H", KnockTooHighError)  # 28 deadwood shown
