@@ -1,8 +1,6 @@
 from django.conf import settings
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path, re_path
-from django.views.generic import RedirectView
 from django.views.static import serve as static_serve
 
 from . import views
@@ -11,7 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
-    path("favicon.ico", RedirectView.as_view(url=static("icons/favicon.svg"), permanent=True)),
+    path("favicon.ico", views.favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),

@@ -1,4 +1,4 @@
-from django.http import JsonResponse
+from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
@@ -33,6 +33,12 @@ def healthz(request):
         },
     }
     return JsonResponse(body, status=503 if failed else 200)
+
+
+@require_GET
+def favicon(request):
+    # Resolved per request: with hashed static files the name is known only at run time.
+    return HttpResponsePermanentRedirect(static("icons/favicon.svg"))
 
 
 @require_GET
