@@ -191,6 +191,40 @@ def _play_turn(page):
     return phase
 
 
+def _drag(page, source, target):
+    """Press, move past the drag threshold in small steps, release: a pointer-event drag."""
+    a = page.locator(source).first.bounding_box()
+    b = page.locator(target).first.bounding_box()
+    x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 8, y + 8, steps=3)
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def _drag_turn(page):
+    """Draw by dragging the stock onto the hand, then drag a card onto the discard pile."""
+    while True:
+        _wait_my_turn(page)
+        if page.get_attribute(".tbl", "data-phase") == "draw":
+            break
+        _play_turn(page)
+    before = _version(page)
+    _drag(page, ".pile-stock", ".hand")
+    page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)")
+    assert _version(page) > before
+    card = page.eval_on_selector_all(".hand-card:not(.is-taken)", "els => els[0].dataset.card")
+    _drag(page, f".hand-card[data-card='{card}']", ".pile-discard")
+    page.wait_for_function(
+        "c => !document.querySelector(`.hand-card[data-card='${c}']`)", arg=card
+    )
+    suit = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[card[1]]
+    said = f"You discarded {'10' if card[0] == 'T' else card[0]}{suit}."
+    moves = page.eval_on_selector_all(".tbl-log li", "els => els.map(e => e.textContent)")
+    assert said in moves
+
+
 def test_play_the_computer_in_the_browser(server, browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
@@ -214,6 +248,7 @@ def test_play_the_computer_in_the_browser(server, browser):
 
     phases = [_play_turn(page) for _ in range(5)]
     assert "draw" in phases or "discard" in phases
+    _drag_turn(page)
     _assert_no_hidden_cards(page, server["db"], table_id)
     moves = page.eval_on_selector_all(".tbl-log li", "els => els.map(e => e.textContent)")
     assert any(m.startswith("Computer") for m in moves)

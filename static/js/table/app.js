@@ -421,7 +421,8 @@ export class TableApp {
   }
 
   renderOpponents() {
-    const seats = this.seatOrder();
+    const seats = this.view ? this.seatOrder() : [];
+    this.el.opps.hidden = !seats.length;
     this.el.opps.dataset.count = String(seats.length);
     setChildren(this.el.opps, seats.map((s) => this.seatBox(s)));
   }
@@ -534,7 +535,7 @@ export class TableApp {
         actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => this.socket.send({ type: "sit" }) } }));
       }
       if (this.mySeat !== null) {
-        if (free) {
+        if (free && !t.rated) {
           const level = h("select", { attrs: { "aria-label": "Computer level" } });
           [["1", "Beginner"], ["2", "Easy"], ["3", "Medium"], ["4", "Hard"]].forEach(([val, label]) => level.append(h("option", { text: label, attrs: { value: val } })));
           level.value = "2";
@@ -830,7 +831,7 @@ export class TableApp {
     for (const b of this.el.sort.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", String(b.dataset.sort === this.sortMode));
     // cards
     const ul = this.el.hand;
-    const hadFocus = ul.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+    const hadFocus = ul.contains(document.activeElement) && document.activeElement.classList.contains("hand-card") ? document.activeElement.dataset.card : null;
     const multi = v.phase === "play";
     ul.setAttribute("aria-multiselectable", String(multi));
     clear(ul);
@@ -862,7 +863,7 @@ export class TableApp {
     });
     if (!ul.querySelector('[tabindex="0"]') && ul.firstChild) ul.firstChild.setAttribute("tabindex", "0");
     if (hadFocus) {
-      const el = ul.querySelector(`[data-card="${hadFocus}"]`) || ul.firstChild;
+      const el = ul.querySelector(`.hand-card[data-card="${hadFocus}"]`) || ul.firstChild;
       if (el) el.focus({ preventScroll: true });
     }
     this.layoutHand();
@@ -949,7 +950,7 @@ export class TableApp {
   }
 
   onHandClick(e) {
-    const li = e.target.closest("[data-card]");
+    const li = e.target.closest(".hand-card");
     if (!li || !this.el.hand.contains(li)) return;
     const c = li.dataset.card;
     const legal = this.legal;
@@ -966,9 +967,9 @@ export class TableApp {
   }
 
   onHandKey(e) {
-    const li = e.target.closest("[data-card]");
+    const li = e.target.closest(".hand-card");
     if (!li) return;
-    const items = [...this.el.hand.querySelectorAll("[data-card]")];
+    const items = [...this.el.hand.querySelectorAll(".hand-card")];
     const i = items.indexOf(li);
     const c = li.dataset.card;
     const focusAt = (k) => {
@@ -988,7 +989,7 @@ export class TableApp {
       this.setSort("custom", false);
       this.focusCard = c;
       this.renderMe();
-      const el = this.el.hand.querySelector(`[data-card="${c}"]`);
+      const el = this.el.hand.querySelector(`.hand-card[data-card="${c}"]`);
       if (el) el.focus();
       this.announce(`${cardLabel(c)} moved to position ${to + 1}.`);
       return;
@@ -1064,7 +1065,7 @@ export class TableApp {
 
   dragOver(src, drop, x, y) {
     if (src.dataset.drag !== "hand" || drop.dataset.drop !== "hand") return;
-    const items = [...this.el.hand.querySelectorAll("[data-card]")].filter((el) => el !== src);
+    const items = [...this.el.hand.querySelectorAll(".hand-card")].filter((el) => el !== src);
     const idx = insertionIndex(items.map((el) => el.getBoundingClientRect()), x, y);
     const ref = items[idx] || null;
     if (src.nextSibling !== ref) this.el.hand.insertBefore(src, ref);
@@ -1076,7 +1077,7 @@ export class TableApp {
     if (kind === "hand") {
       const c = src.dataset.card;
       if (target === "hand") {
-        this.order = [...this.el.hand.querySelectorAll("[data-card]")].map((el) => el.dataset.card);
+        this.order = [...this.el.hand.querySelectorAll(".hand-card")].map((el) => el.dataset.card);
         this.setSort("custom", false);
         this.focusCard = c;
         this.renderMe();

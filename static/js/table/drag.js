@@ -34,21 +34,19 @@ export class DragController {
     const el = e.target.closest("[data-drag]");
     if (!el || !this.root.contains(el) || !this.o.canDrag(el)) return;
     this.d = { el, id: e.pointerId, x0: e.clientX, y0: e.clientY, active: false, ghost: null, target: null };
+    // listen on the window, not the element: reordering moves the element in the DOM, which
+    // would drop a pointer capture
     const move = (ev) => this.move(ev);
     const up = (ev) => {
-      el.removeEventListener("pointermove", move);
-      el.removeEventListener("pointerup", up);
-      el.removeEventListener("pointercancel", up);
+      if (ev.pointerId !== e.pointerId) return;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
       this.up(ev);
     };
-    try {
-      el.setPointerCapture(e.pointerId);
-    } catch (err) {
-      /* element gone */
-    }
-    el.addEventListener("pointermove", move);
-    el.addEventListener("pointerup", up);
-    el.addEventListener("pointercancel", up);
+    window.addEventListener("pointermove", move, { passive: false });
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
   }
 
   move(e) {
