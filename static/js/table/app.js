@@ -213,6 +213,13 @@ export class TableApp {
       // just sat down on this socket: tell the server at once that we are here
       this.socket.send({ type: "ping", t: Date.now() });
     }
+    if (!prev && this.view && Array.isArray(this.view.history)) {
+      // a fresh page: the moves of this hand so far go in the log (not read out)
+      for (const ev of this.view.history.slice(-30)) {
+        const text = describeEvent(ev, this.ctx(frame));
+        if (text) this.logLine(text);
+      }
+    }
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {
@@ -1206,6 +1213,10 @@ export class TableApp {
     const p = h("p", { text });
     this.el.live.append(p);
     while (this.el.live.children.length > 5) this.el.live.firstChild.remove();
+    this.logLine(text);
+  }
+
+  logLine(text) {
     this.log.push(text);
     const li = h("li", { text });
     this.el.logList.append(li);
