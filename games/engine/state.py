@@ -1222,8 +1222,11 @@ def _rummy_start_turn(s: GameState, events: list[Event]) -> None:
     if s.stock:
         return
     mode: RummyMode = s.mode  # type: ignore[assignment]
-    if s.reshuffles >= mode.reshuffles or len(s.discard) < 2:
+    if s.reshuffles >= mode.reshuffles:
         _rummy_stalemate(s, events, "the stock ran out a second time")
+        return
+    if len(s.discard) < 2:
+        _rummy_stalemate(s, events, "the stock ran out with no discard pile to reshuffle")
         return
     top = s.discard.pop()
     pile = s.discard
