@@ -1,0 +1,140 @@
+import { test, mock } from "node:test";
+import assert from "node:assert/strict";
+
+// A stand-in for the browser's WebSocket, document and window.
+class FakeSocket {
+  static all = [];
+  constructor(url) {
+    this.url = url;
+    this.readyState = 0;
+    this.sent = [];
+    this.listeners = {};
+    FakeSocket.all.push(this);
+  }
+  addEventListener(type, fn) {
+    (this.listeners[type] ||= []).push(fn);
+  }
+  emit(type, ev = {}) {
+    for (const fn of this.listeners[type] || []) fn(ev);
+  }
+  open() {
+    this.readyState = 1;
+    this.emit("open");
+  }
+  receive(obj) {
+    this.emit("message", { data: JSON.stringify(obj) });
+  }
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+  close(code = 1006) {
+    this.readyState = 3;
+    this.emit("close", { code });
+  }
+}
+globalThis.WebSocket = FakeSocket;
+globalThis.document = { addEventListener() {}, visibilityState: "visible" };
+globalThis.window = { addEventListener() {} };
+
+const { TableSocket, socketUrl } = await import("../socket.js");
+
+function setup() {
+  FakeSocket.all = [];
+  const seen = { frames: [], errors: [], statuses: [], acks: [] };
+  const s = new TableSocket("ws://x/ws/table/1/", {
+    frame: (f, info) => seen.frames.push([f.version, info.gap]),
+    error: (f, p) => seen.errors.push([f.code, p && p.id]),
+    ack: (f, p) => seen.acks.push(p && p.id),
+    status: (st) => seen.statuses.push(st),
+  });
+  return { s, seen };
+}
+
+test("socket URL from the page", () => {
+  assert.equal(socketUrl({ protocol: "https:", host: "gin.example" }, "/ws/table/4/", ""), "wss://gin.example/ws/table/4/");
+  assert.equal(socketUrl({ protocol: "http:", host: "h:8000" }, "/ws/table/4/", "a b"), "ws://h:8000/ws/table/4/?invite=a%20b");
+});
+
+test("frames in order, stale ignored, gaps flagged; moves carry version and id", () => {
+  mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  try {
+    const { s, seen } = setup();
+    s.start();
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.receive({ type: "snapshot", version: 3 });
+    ws.receive({ type: "state", version: 4 });
+    ws.receive({ type: "state", version: 4 });
+    ws.receive({ type: "state", version: 7 });
+    assert.deepEqual(seen.frames, [[3, false], [4, false], [7, true]]);
+    const id = s.act("draw:stock");
+    assert.ok(id);
+    assert.deepEqual(ws.sent.at(-1), { type: "action", action: "draw:stock", version: 7, id });
+    assert.equal(s.act("pass"), null, "one move at a time");
+    ws.receive({ type: "ack", id, version: 8 });
+    assert.deepEqual(seen.acks, [id]);
+    const id2 = s.act("discard:QS");
+    ws.receive({ type: "error", code: "illegal_action", message: "no", id: id2, version: 7 });
+    assert.deepEqual(seen.errors, [["illegal_action", id2]]);
+    assert.ok(!s.pending.busy);
+    // the error says the table is at another version than shown: ask for the truth
+    ws.receive({ type: "error", code: "not_your_turn", id: "zzz", version: 9 });
+    assert.deepEqual(ws.sent.at(-1), { type: "snapshot" });
+    s.stop();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a move with no answer is forgotten and a snapshot requested", () => {
+  mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  try {
+    const { s } = setup();
+    s.start();
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.receive({ type: "snapshot", version: 1 });
+    s.act("pass");
+    mock.timers.tick(10001);
+    assert.ok(!s.pending.busy);
+    assert.deepEqual(ws.sent.at(-1), { type: "snapshot" });
+    s.stop();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("reconnects with backoff and resumes from the snapshot; refusals stop it", () => {
+  mock.timers.enable({ apis: ["setTimeout", "setInterval"] });
+  try {
+    const { s, seen } = setup();
+    s.backoff.random = () => 0.5;
+    s.start();
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].receive({ type: "snapshot", version: 5 });
+    s.act("pass");
+    FakeSocket.all[0].close(1006);
+    assert.equal(seen.statuses.at(-1), "offline");
+    mock.timers.tick(499);
+    assert.equal(FakeSocket.all.length, 1);
+    mock.timers.tick(1);
+    assert.equal(FakeSocket.all.length, 2);
+    FakeSocket.all[1].close(1006); // still down: the next wait is longer
+    mock.timers.tick(999);
+    assert.equal(FakeSocket.all.length, 2);
+    mock.timers.tick(1);
+    assert.equal(FakeSocket.all.length, 3);
+    const ws = FakeSocket.all[2];
+    ws.open();
+    assert.equal(seen.statuses.at(-1), "open");
+    ws.receive({ type: "snapshot", version: 6 });
+    assert.deepEqual(seen.frames.at(-1), [6, false]);
+    assert.ok(!s.pending.busy, "the snapshot settles the move sent before the drop");
+    ws.close(4403);
+    assert.equal(seen.statuses.at(-1), "refused");
+    mock.timers.tick(60000);
+    assert.equal(FakeSocket.all.length, 3);
+  } finally {
+    mock.timers.reset();
+  }
+});
