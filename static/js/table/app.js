@@ -220,6 +220,10 @@ export class TableApp {
         if (text) this.logLine(text);
       }
     }
+    if (frame.type === "state" && frame.last && frame.last.source === "timeout") {
+      const who = seatName(frame.last.seat, this.ctx(frame));
+      this.announce(who === "You" ? "Your time ran out: a safe move was played for you." : `${who}'s time ran out: a safe move was played for them.`);
+    }
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {

@@ -52,3 +52,14 @@ test("nothing to offer when it is not your turn", () => {
   assert.deepEqual(actionButtons({ phase: "draw" }, [], [], []), []);
   assert.deepEqual(actionButtons(null, ["pass"], [], []), []);
 });
+
+test("seat names are made unique for the screen", async () => {
+  const { displayNames } = await import("../app.js");
+  const seats = [
+    { index: 0, kind: "user", name: "Anna" },
+    { index: 1, kind: "bot", name: "Computer (Easy)" },
+    { index: 2, kind: "bot", name: "Computer (Easy)" },
+    { index: 3, kind: "empty", name: "" },
+  ];
+  assert.deepEqual(displayNames(seats), ["Anna", "Computer (Easy) #2", "Computer (Easy) #3", "Empty seat"]);
+});
