@@ -171,3 +171,13 @@ def test_cli_melds_and_selfplay():
     )
     summary = json.loads(out.stdout)
     assert summary["games"] == 2 and summary["hands"] > 0 and summary["actions"] > 0
+
+
+@pytest.mark.parametrize("name", ["cards", "melds", "modes", "actions", "state", "record"])
+def test_docstring_examples_run(name):
+    import doctest
+    import importlib
+
+    module = importlib.import_module(f"games.engine.{name}")
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
