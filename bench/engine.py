@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python bench/engine_melds.py [--n 20000] [--seed 1]
+    python bench/engine.py [--n 20000] [--seed 1]
 
 Prints median microseconds per call for:
 * best_melds on random 10-card hands,

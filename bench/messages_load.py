@@ -1,0 +1,392 @@
+"""Private messages under load: N users on real sockets, messages at a fixed rate.
+
+Starts its own Daphne process(es) on 127.0.0.1 with the Redis channel layer and PostgreSQL,
+creates its users (``bench_msg_<i>``) with the ORM, logs them in (a session row and cookie per
+user, as ``Client.force_login`` does), opens one ``/ws/notify/`` socket per user, then sends
+private messages by HTTP POST (the same endpoint as the conversation page) at ``--rate``
+messages a second for ``--duration`` seconds, each to a random partner of the sender. Every
+message carries its send time; the recipient's socket measures the delivery latency (POST
+start to frame received), which is what a person waiting for a message sees.
+
+Run (PostgreSQL and Redis must be up)::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/9 .venv/bin/python bench/messages_load.py
+
+Options: ``--users 500 --rate 100 --duration 30 --servers 2``. Everything stays on the
+loopback interface; the run stops by itself (hard limit: duration + 120 s) and stops the
+servers it started. Bench users' conversations are deleted at the start of each run.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+# --- Setup with the ORM ------------------------------------------------------------------------
+
+def setup_users(count: int) -> list[dict]:
+    """Create (or reuse) the bench users and a session for each; returns their credentials."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
+    django.setup()
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.utils import timezone
+
+    from accounts.models import User
+    from social.models import Conversation
+
+    names = [f"bench_msg_{i:04d}" for i in range(count)]
+    existing = set(User.objects.filter(username__in=names).values_list("username", flat=True))
+    old = timezone.now() - timedelta(days=30)
+    User.objects.bulk_create(
+        [
+            User(username=n, email=f"{n}@bench.invalid", date_joined=old, password="!")
+            for n in names if n not in existing
+        ]
+    )
+    users = list(User.objects.filter(username__in=names).order_by("username"))
+    User.objects.filter(pk__in=[u.pk for u in users]).update(date_joined=old)
+    Conversation.objects.filter(user_low__in=users).delete()
+    creds = []
+    for user in users:
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        creds.append({"id": user.pk, "username": user.username, "session": store.session_key})
+    return creds
+
+
+# --- Servers -------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_servers(n: int) -> list[tuple[subprocess.Popen, int]]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+            "DEBUG": "0",
+            "SECURE_SSL_REDIRECT": "0",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SOCIAL_MESSAGE_RATE": "100000",  # the bench measures delivery, not the limiter
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    servers = []
+    for _ in range(n):
+        port = free_port()
+        proc = subprocess.Popen(
+            [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+             "ginsite.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        servers.append((proc, port))
+    return servers
+
+
+async def wait_ready(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.2)
+    raise RuntimeError(f"daphne on port {port} did not start")
+
+
+def stop_servers(servers) -> None:
+    for proc, _ in servers:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc, _ in servers:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+# --- A tiny keep-alive HTTP/1.1 client (loopback only) --------------------------------------------
+
+class HttpConnection:
+    def __init__(self, port: int):
+        self.port = port
+        self.reader = self.writer = None
+        self.lock = asyncio.Lock()
+
+    async def _open(self):
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+
+    async def post(self, path: str, form: dict, headers: dict) -> tuple[int, bytes]:
+        async with self.lock:
+            for attempt in range(2):
+                try:
+                    if self.writer is None:
+                        await self._open()
+                    return await self._post(path, form, headers)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    self.writer = None
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")
+
+    async def _post(self, path, form, headers):
+        body = urlencode(form).encode()
+        head = [
+            f"POST {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{self.port}",
+            "Content-Type: application/x-www-form-urlencoded",
+            f"Content-Length: {len(body)}",
+            "Connection: keep-alive",
+        ] + [f"{k}: {v}" for k, v in headers.items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("closed")
+        status = int(status_line.split()[1])
+        length = 0
+        chunked = False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+            elif name.lower() == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+        if chunked:
+            data = b""
+            while True:
+                size = int((await self.reader.readline()).strip(), 16)
+                if size == 0:
+                    await self.reader.readline()
+                    break
+                data += await self.reader.readexactly(size)
+                await self.reader.readline()
+        else:
+            data = await self.reader.readexactly(length)
+        return status, data
+
+
+# --- The load ----------------------------------------------------------------------------------------
+
+async def run(args) -> dict:
+    import websockets
+
+    creds = await asyncio.to_thread(setup_users, args.users)
+    servers = start_servers(args.servers)
+    ports = [port for _, port in servers]
+    result: dict = {}
+    try:
+        await asyncio.gather(*(wait_ready(p) for p in ports))
+        by_name = {c["username"]: c for c in creds}
+        latencies: list[float] = []
+        post_times: list[float] = []
+        errors: dict[str, int] = {}
+        received = 0
+        sent_ids: set[str] = set()
+        seen_ids: set[str] = set()
+        stop = asyncio.Event()
+
+        async def listen(cred, port):
+            nonlocal received
+            csrf = secrets.token_hex(16)
+            cred["csrf"] = csrf
+            cred["port"] = port
+            headers = {"Cookie": f"sessionid={cred['session']}; csrftoken={csrf}",
+                       "Origin": f"http://127.0.0.1:{port}"}
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/notify/", additional_headers=headers,
+                open_timeout=30, ping_interval=None, max_queue=None,
+            ) as ws:
+                cred["ready"].set()
+                next_ping = time.monotonic() + random.uniform(0, 25)
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                    except TimeoutError:
+                        raw = None
+                    now = time.time()
+                    if time.monotonic() > next_ping:
+                        await ws.send('{"type":"ping"}')
+                        next_ping = time.monotonic() + 25
+                    if raw is None:
+                        continue
+                    frame = json.loads(raw)
+                    if frame.get("type") == "message" and not frame.get("mine"):
+                        body = frame["message"]["body"]
+                        if body.startswith("bench "):
+                            _, tag, sent_at = body.split(" ", 2)
+                            if tag not in seen_ids:
+                                seen_ids.add(tag)
+                                received += 1
+                                latencies.append((now - float(sent_at)) * 1000)
+
+        for c in creds:
+            c["ready"] = asyncio.Event()
+        t0 = time.monotonic()
+        listeners = [
+            asyncio.create_task(listen(c, ports[i % len(ports)])) for i, c in enumerate(creds)
+        ]
+        # Open the sockets in waves so the servers are not flooded with handshakes.
+        await asyncio.wait_for(
+            asyncio.gather(*(c["ready"].wait() for c in creds)), timeout=90
+        )
+        connect_seconds = time.monotonic() - t0
+        failed = [t for t in listeners if t.done() and t.exception()]
+        if failed:
+            raise RuntimeError(f"{len(failed)} sockets failed: {failed[0].exception()!r}")
+        await asyncio.sleep(2)  # let presence broadcasts settle
+
+        pools = {p: [HttpConnection(p) for _ in range(args.connections)] for p in ports}
+        rng = random.Random(7)
+        names = [c["username"] for c in creds]
+        partners = {n: rng.sample(names, 5) for n in names}
+
+        async def send_one(n, sender):
+            recipient = rng.choice([p for p in partners[sender] if p != sender])
+            cred = by_name[sender]
+            # POST to a server other than the recipient's socket half the time: the
+            # channel layer must carry it across processes.
+            port = rng.choice(ports)
+            conn = pools[port][n % args.connections]
+            tag = f"{n}"
+            start = time.time()
+            headers = {
+                "Cookie": f"sessionid={cred['session']}; csrftoken={cred['csrf']}",
+                "X-CSRFToken": cred["csrf"],
+                "Origin": f"http://127.0.0.1:{port}",
+                "Accept": "application/json",
+            }
+            sent_ids.add(tag)
+            try:
+                status, data = await conn.post(
+                    f"/messages/with/{recipient}/", {"body": f"bench {tag} {start:.6f}"}, headers
+                )
+            except Exception as exc:  # connection trouble counts as an error
+                errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                return
+            post_times.append((time.time() - start) * 1000)
+            if status != 200:
+                key = f"HTTP {status}"
+                errors[key] = errors.get(key, 0) + 1
+                if errors[key] == 1:
+                    print(key, data[:300], file=sys.stderr)
+
+        total = int(args.rate * args.duration)
+        interval = 1.0 / args.rate
+        tasks = []
+        begin = time.monotonic()
+        for n in range(total):
+            target = begin + n * interval
+            delay = target - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(send_one(n, rng.choice(names))))
+        await asyncio.gather(*tasks)
+        send_seconds = time.monotonic() - begin
+        # Wait for the stragglers (at most 10 s).
+        deadline = time.monotonic() + 10
+        ok_sent = len(post_times) - sum(v for k, v in errors.items() if k.startswith("HTTP"))
+        while received < ok_sent and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        stop.set()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        result = {
+            "users_connected": len(creds),
+            "servers": len(ports),
+            "connect_seconds": round(connect_seconds, 2),
+            "messages_sent": len(sent_ids),
+            "messages_delivered": received,
+            "lost": ok_sent - received,
+            "errors": errors,
+            "send_rate_msg_s": round(len(post_times) / send_seconds, 1),
+            "delivered_msg_s": round(received / send_seconds, 1),
+            "latency_ms": {
+                "p50": round(percentile(latencies, 0.50), 1),
+                "p90": round(percentile(latencies, 0.90), 1),
+                "p99": round(percentile(latencies, 0.99), 1),
+                "max": round(max(latencies), 1) if latencies else None,
+                "mean": round(statistics.fmean(latencies), 1) if latencies else None,
+            },
+            "post_ms": {
+                "p50": round(percentile(post_times, 0.50), 1),
+                "p99": round(percentile(post_times, 0.99), 1),
+            },
+        }
+    finally:
+        stop_servers(servers)
+        for proc, _ in servers:
+            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            if "Traceback" in err:
+                print(err[-3000:], file=sys.stderr)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=100.0, help="messages per second")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds of sending")
+    parser.add_argument("--servers", type=int, default=2, help="Daphne processes")
+    parser.add_argument("--connections", type=int, default=16,
+                        help="keep-alive HTTP connections per server")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the bench measures the "
+                 "production setup.")
+    # Sessions are signed: the servers and the setup must share the key.
+    os.environ["SECRET_KEY"] = secrets.token_urlsafe(60)
+
+    async def bounded():
+        return await asyncio.wait_for(run(args), timeout=args.duration + 180)
+
+    result = asyncio.run(bounded())
+    print(json.dumps(result, indent=2))
+    p99 = result.get("latency_ms", {}).get("p99")
+    goal = "met" if p99 is not None and p99 <= 100 else "NOT met"
+    print(f"goal p99 <= 100 ms at {args.rate:g} msg/s: {goal}")
+
+
+if __name__ == "__main__":
+    main()
