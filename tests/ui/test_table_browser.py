@@ -102,13 +102,31 @@ def browser():
         b.close()
 
 
-def _table_state(db: Path, table_id: int) -> dict:
+def _table_state(db: Path, table_id: int) -> tuple[int, dict]:
     con = sqlite3.connect(db)
     try:
-        row = con.execute("SELECT state FROM games_table WHERE id = ?", (table_id,)).fetchone()
+        row = con.execute(
+            "SELECT version, state FROM games_table WHERE id = ?", (table_id,)
+        ).fetchone()
     finally:
         con.close()
-    return json.loads(row[0])
+    return row[0], json.loads(row[1])
+
+
+def _settled_state(page, db: Path, table_id: int) -> dict:
+    """The stored state at exactly the version the page shows (the bot may still be moving)."""
+    for _ in range(100):
+        version, state = _table_state(db, table_id)
+        shown = _version(page)
+        if shown == version:
+            return state
+        if shown < version:
+            page.wait_for_function(
+                "v => +document.querySelector('.tbl').dataset.version >= v", arg=version
+            )
+        else:
+            time.sleep(0.05)
+    pytest.fail("the page and the database never showed the same version")
 
 
 def _strings(obj):
@@ -125,7 +143,7 @@ def _strings(obj):
 
 def _assert_no_hidden_cards(page, db, table_id):
     """No card of the opponent's hand (except those it took openly) is anywhere in the page."""
-    state = _table_state(db, table_id)
+    state = _settled_state(page, db, table_id)
     me = page.evaluate("window.ginTable.mySeat")
     hidden = set()
     for seat, hand in enumerate(state["hands"]):
@@ -134,7 +152,8 @@ def _assert_no_hidden_cards(page, db, table_id):
     hidden |= set(state["stock"])
     assert hidden
     shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
-    assert not shown & hidden
+    assert not shown & hidden, (me, shown & hidden, state["hands"], state["known"],
+                                page.evaluate("JSON.stringify(window.ginTable.frame.you)"))
     page_data = json.loads(page.text_content("#table-data"))
     frame = page.evaluate("JSON.parse(JSON.stringify(window.ginTable.frame))")
     for blob in (page_data, frame):

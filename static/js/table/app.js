@@ -816,7 +816,9 @@ export class TableApp {
     this.el.me.hidden = me === null || !v;
     if (me === null || !v) return;
     const hand = this.handCards();
+    if (!this.order.length && this.sortMode === "custom") this.order = this.savedOrder();
     this.order = arrange(this.order, hand, this.sortMode);
+    if (this.sortMode === "custom") this.saveOrder();
     const res = bestMelds(hand);
     const member = meldMembership(res.melds);
     const legal = this.legal;
@@ -1033,6 +1035,24 @@ export class TableApp {
   focusHand() {
     const el = this.el.hand.querySelector('[tabindex="0"]');
     if (el) el.focus({ preventScroll: true });
+  }
+
+  savedOrder() {
+    try {
+      const raw = window.sessionStorage.getItem(`gin.order.${this.data.table_id}`);
+      const list = raw ? JSON.parse(raw) : [];
+      return Array.isArray(list) ? list.filter((x) => typeof x === "string") : [];
+    } catch (err) {
+      return [];
+    }
+  }
+
+  saveOrder() {
+    try {
+      window.sessionStorage.setItem(`gin.order.${this.data.table_id}`, JSON.stringify(this.order));
+    } catch (err) {
+      /* storage full or disabled: the order lasts for this page */
+    }
   }
 
   setSort(mode, rerender = true) {
