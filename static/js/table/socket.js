@@ -146,6 +146,9 @@ export class TableSocket {
           this.pending.clear();
         }
         this.h.frame(frame, { gap });
+        // frames were lost: the state frame is complete, but chat and presence may have been
+        // lost too, so ask for a fresh snapshot
+        if (gap && frame.type === "state") this.send({ type: "snapshot" });
         return;
       }
       case "ack": {

@@ -67,6 +67,7 @@ test("frames in order, stale ignored, gaps flagged; moves carry version and id",
     ws.receive({ type: "state", version: 4 });
     ws.receive({ type: "state", version: 7 });
     assert.deepEqual(seen.frames, [[3, false], [4, false], [7, true]]);
+    assert.deepEqual(ws.sent.at(-1), { type: "snapshot" }, "a gap asks for a snapshot");
     const id = s.act("draw:stock");
     assert.ok(id);
     assert.deepEqual(ws.sent.at(-1), { type: "action", action: "draw:stock", version: 7, id });
