@@ -889,7 +889,7 @@ export class TableApp {
     if (!n) return;
     const W = ul.clientWidth;
     if (!W) return;
-    const want = W >= 700 ? 92 : W >= 480 ? 72 : 64;
+    const want = W >= 700 ? 86 : W >= 480 ? 72 : 64;
     const gap = 6;
     let w = want;
     let step = w + gap;
