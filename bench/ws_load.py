@@ -1,0 +1,454 @@
+"""Live play under load: N tables of scripted players on real sockets against Daphne.
+
+Starts its own Daphne process(es) on 127.0.0.1 (the Redis channel layer and PostgreSQL when
+``REDIS_URL`` / ``DATABASE_URL`` are set, else a scratch SQLite file and the in-memory layer),
+creates two users per table with the ORM and logs them in (a session row and cookie each),
+creates the tables (two people, 60 s per turn) and opens one ``/ws/table/<id>/`` socket per
+player (with two servers, the two players of a table sit on different processes, so every
+move crosses the Redis channel layer). Each table then plays at ``--rate`` actions a second
+(the player to act sends one of ``view.legal_actions``) for ``--duration`` seconds; a finished
+game is followed by a rematch on a new table. Measured:
+
+* action round trip: the ``action`` frame sent until its ``ack`` came back,
+* fan-out: the ``action`` sent until the *opponent's* ``state`` frame of the new version
+  arrived (what the other person waits for),
+* actions per second, error frames, unexpected closes, and lost or duplicated ``state``
+  frames (every connection must see each version exactly once after its snapshot).
+
+Run (PostgreSQL and Redis up; use a scratch database)::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/9 .venv/bin/python bench/ws_load.py --tables 50
+
+Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --json``. ``--rate 0`` plays as fast
+as the documented flood limit allows (9 actions a second per table). Everything stays on the
+loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
+it started and deletes its users and tables. In the server processes Celery runs eagerly: a
+turn's deadline check (a no-op until the deadline) runs in-process instead of on a worker.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+MAX_RATE = 9.0  # per table: keeps each player under 100 messages in 20 s
+SESSIONS: list[str] = []
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+# --- Setup with the ORM ------------------------------------------------------------------
+
+
+def django_setup(sqlite_path: str | None) -> None:
+    import django
+
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
+    if sqlite_path:
+        os.environ["SQLITE_PATH"] = sqlite_path
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _session(user) -> str:
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.save()
+    SESSIONS.append(store.session_key)
+    return store.session_key
+
+
+def setup_tables(count: int, run: str) -> list[dict]:
+    """``count`` started two-player tables; returns [{id, cookies: [c0, c1]}]."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Room
+    from games.rooms import ensure_default_rooms
+
+    ensure_default_rooms(Room)
+    room = Room.objects.get(slug="classic")
+    User = get_user_model()
+    tables = []
+    for i in range(count):
+        a = User.objects.create_user(f"wsload-{run}-{i}a", password=None)
+        b = User.objects.create_user(f"wsload-{run}-{i}b", password=None)
+        table = services.table_create(user=a, room=room, seat_count=2, seconds_per_turn=60,
+                                      target=50)
+        services.table_sit(table_id=table.pk, user=b)
+        tables.append({"id": table.pk, "cookies": [_session(a), _session(b)]})
+    return tables
+
+
+def cleanup(run: str) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    from games.models import Game, Table
+
+    users = get_user_model().objects.filter(username__startswith=f"wsload-{run}-")
+    tables = Table.objects.filter(seats__user__in=users).distinct()
+    Game.objects.filter(table__in=tables).delete()
+    tables.update(rematch_table=None)
+    tables.delete()
+    Session.objects.filter(session_key__in=SESSIONS).delete()
+    users.delete()
+
+
+# --- Servers -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_servers(count: int, sqlite_path: str | None) -> list[tuple[subprocess.Popen, int]]:
+    env = dict(os.environ)
+    env.update({"DJANGO_SETTINGS_MODULE": "ginsite.settings", "DEBUG": "1",
+                "CELERY_TASK_ALWAYS_EAGER": "1", "ALLOWED_HOSTS": "127.0.0.1"})
+    if sqlite_path:
+        env["SQLITE_PATH"] = sqlite_path
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "ginsite.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        servers.append((proc, port))
+    for proc, port in servers:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/play/rooms.json", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise SystemExit("a Daphne process exited at start") from None
+                time.sleep(0.1)
+    return servers
+
+
+def stop_servers(servers) -> None:
+    for proc, _ in servers:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc, _ in servers:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+# --- The players -------------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self):
+        self.rtt: list[float] = []
+        self.fanout: list[float] = []
+        self.actions = 0
+        self.errors: dict[str, int] = {}
+        self.closes = 0
+        self.lost = 0
+        self.duplicated = 0
+        self.games = 0
+        self.frames = 0
+
+
+class Conn:
+    """One player's socket: tracks the newest state, checks versions for gaps/duplicates."""
+
+    def __init__(self, ws, stats: Stats, table: TableRun, seat: int):
+        self.ws, self.stats, self.table, self.seat = ws, stats, table, seat
+        self.latest = None
+        self.seen: set[int] = set()
+        self.base: int | None = None
+        self.acks: dict[str, asyncio.Future] = {}
+        self.closed = False
+
+    async def read(self):
+        try:
+            async for text in self.ws:
+                now = time.perf_counter()
+                f = json.loads(text)
+                self.stats.frames += 1
+                kind = f["type"]
+                if kind == "snapshot":
+                    if self.base is None:
+                        self.base = f["version"]
+                    self._show(f)
+                elif kind == "state":
+                    v = f["version"]
+                    if v in self.seen:
+                        self.stats.duplicated += 1
+                    self.seen.add(v)
+                    self.table.state_arrived(self.seat, v, now)
+                    self._show(f)
+                elif kind == "ack":
+                    fut = self.acks.pop(f.get("id"), None)
+                    if fut and not fut.done():
+                        fut.set_result((f, now))
+                elif kind == "error":
+                    if os.environ.get("WSLOAD_DEBUG"):
+                        print(self.seat, f, self.latest["version"], file=sys.stderr)
+                    self.stats.errors[f["code"]] = self.stats.errors.get(f["code"], 0) + 1
+                    fut = self.acks.pop(f.get("id"), None)
+                    if fut and not fut.done():
+                        fut.set_result((f, now))
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            self.table.changed.set()
+
+    def _show(self, f):
+        if self.latest is None or f["version"] > self.latest["version"]:
+            self.latest = f
+            self.table.changed.set()
+
+    def account(self, final: int) -> None:
+        """Versions after the first snapshot that never arrived."""
+        if self.base is not None:
+            self.stats.lost += sum(1 for v in range(self.base + 1, final + 1)
+                                   if v not in self.seen)
+
+
+class TableRun:
+    def __init__(self, info, ws_urls, stats: Stats, rate: float, until: float, rng):
+        self.info, self.ws_urls, self.stats = info, ws_urls, stats
+        self.interval = 1.0 / rate
+        self.until, self.rng = until, rng
+        self.changed = asyncio.Event()
+        self.pending: dict[int, float] = {}  # version -> send time, for the fan-out
+        self.conns: list[Conn] = []
+
+    def state_arrived(self, seat: int, version: int, now: float) -> None:
+        sent = self.pending.get(version)
+        if sent is not None and seat != self.mover.get(version):
+            self.stats.fanout.append(now - sent)
+            self.pending.pop(version, None)
+
+    async def connect(self, table_id: int):
+        from websockets.asyncio.client import connect
+
+        self.conns, self.readers, self.mover = [], [], {}
+        for seat in (0, 1):
+            url = self.ws_urls[(table_id + seat) % len(self.ws_urls)]
+            cookie = f"sessionid={self.info['cookies'][seat]}"
+            ws = await connect(f"{url}/ws/table/{table_id}/",
+                               origin=url.replace("ws://", "http://"),
+                               additional_headers={"Cookie": cookie},
+                               open_timeout=30, max_size=2**22)
+            conn = Conn(ws, self.stats, self, seat)
+            self.conns.append(conn)
+            self.readers.append(asyncio.create_task(conn.read()))
+
+    async def wait(self, pred, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while not pred():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
+            except TimeoutError:
+                pass
+        return True
+
+    async def close(self):
+        final = max((c.latest["version"] for c in self.conns if c.latest), default=0)
+        for c in self.conns:
+            c.account(final)
+            await c.ws.close()
+        for r in self.readers:
+            r.cancel()
+
+    async def run(self):
+        table_id = self.info["id"]
+        await self.connect(table_id)
+        await asyncio.sleep(self.rng.random() * self.interval)  # spread the tables out
+        next_at = time.monotonic()
+        n = 0
+        expect = 0  # the version the last ack announced (its state frames may lag the ack)
+        while time.monotonic() < self.until:
+            if any(c.closed for c in self.conns):
+                self.stats.closes += 1
+                return
+            ok = await self.wait(lambda e=expect: all(c.latest and c.latest["version"] >= e
+                                                      for c in self.conns))
+            if not ok:  # a lost frame: ask for snapshots, as the protocol says
+                for c in self.conns:
+                    await c.ws.send(json.dumps({"type": "snapshot"}))
+                continue
+            latest = self.conns[0].latest
+            if latest["table"]["status"] != "playing":
+                table_id = await self.rematch(table_id)
+                if table_id is None:
+                    return
+                expect = 0
+                continue
+            seat = next((c.seat for c in self.conns if c.latest["view"]["legal_actions"]), None)
+            if seat is None:
+                await asyncio.sleep(0.01)
+                continue
+            conn = self.conns[seat]
+            view, version = conn.latest["view"], conn.latest["version"]
+            delay = next_at - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            next_at = max(next_at + self.interval, time.monotonic())
+            n += 1
+            mid = f"l{table_id}-{n}"
+            fut = asyncio.get_running_loop().create_future()
+            conn.acks[mid] = fut
+            self.mover[version + 1] = seat
+            sent = time.perf_counter()
+            self.pending[version + 1] = sent
+            await conn.ws.send(json.dumps({"type": "action", "action": choose(view, self.rng),
+                                           "version": version, "id": mid}))
+            try:
+                frame, at = await asyncio.wait_for(fut, 10)
+            except TimeoutError:
+                self.stats.errors["no_ack"] = self.stats.errors.get("no_ack", 0) + 1
+                continue
+            if frame["type"] == "ack":
+                self.stats.rtt.append(at - sent)
+                self.stats.actions += 1
+                expect = frame["version"]
+        await self.close()
+
+    async def rematch(self, table_id):
+        self.stats.games += 1
+        for c in self.conns:
+            await c.ws.send(json.dumps({"type": "rematch", "accept": True}))
+        ok = await self.wait(lambda: all(
+            c.latest["table"]["rematch"]["table_id"] for c in self.conns))
+        new_id = self.conns[0].latest["table"]["rematch"]["table_id"] if ok else None
+        await self.close()
+        if new_id is None:
+            self.stats.errors["no_rematch"] = self.stats.errors.get("no_rematch", 0) + 1
+            return None
+        # Seats move one round in a rematch.
+        self.info = {"id": new_id, "cookies": self.info["cookies"][::-1]}
+        await self.connect(new_id)
+        return new_id
+
+
+def choose(view, rng) -> str:
+    """Gin when possible, knock when possible, else a greedy draw and discard."""
+    from games.engine import deadwood
+
+    legal, hand = view["legal_actions"], view["hand"]
+    for a in legal:
+        if a.startswith(("big_gin", "gin:", "knock:", "accept_layoffs")):
+            return a
+    if "pass" in legal:
+        return "pass"
+    if "draw:stock" in legal:
+        return "draw:stock"
+    discards = [a for a in legal if a.startswith("discard:")]
+    if discards:
+        return min(discards, key=lambda a: deadwood([c for c in hand if c != a[8:]]))
+    return rng.choice(legal)
+
+
+async def drive(tables, ws_urls, rate, duration, seed) -> tuple[Stats, float]:
+    stats = Stats()
+    rng = random.Random(seed)
+    until = time.monotonic() + duration
+    runs = [TableRun(t, ws_urls, stats, rate, until, random.Random(rng.random()))
+            for t in tables]
+    started = time.monotonic()
+    await asyncio.wait_for(asyncio.gather(*(r.run() for r in runs), return_exceptions=True),
+                           duration + 120)
+    return stats, time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="actions a second per table (0: as fast as allowed)")
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rate = MAX_RATE if args.rate <= 0 else min(args.rate, MAX_RATE)
+    sqlite_path = None
+    if not os.environ.get("DATABASE_URL"):
+        sqlite_path = str(ROOT / "var" / f"bench-ws-{os.getpid()}.sqlite3")
+    run = f"{os.getpid()}"
+    django_setup(sqlite_path)
+    servers = []
+    try:
+        tables = setup_tables(args.tables, run)
+        servers = start_servers(args.servers, sqlite_path)
+        ws_urls = [f"ws://127.0.0.1:{port}" for _, port in servers]
+        stats, elapsed = asyncio.run(drive(tables, ws_urls, rate, args.duration, args.seed))
+    finally:
+        stop_servers(servers)
+        from django.db import connection
+
+        connection.close()
+        try:
+            cleanup(run)
+        finally:
+            if sqlite_path:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(sqlite_path + suffix).unlink(missing_ok=True)
+    ms = 1000.0
+    report = {
+        "tables": args.tables, "servers": args.servers, "rate_per_table": rate,
+        "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
+        "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
+        "duration_s": round(elapsed, 1), "actions": stats.actions,
+        "actions_per_s": round(stats.actions / elapsed, 1) if elapsed else 0,
+        "rtt_p50_ms": round(percentile(stats.rtt, 0.5) * ms, 1),
+        "rtt_p99_ms": round(percentile(stats.rtt, 0.99) * ms, 1),
+        "fanout_p50_ms": round(percentile(stats.fanout, 0.5) * ms, 1),
+        "fanout_p99_ms": round(percentile(stats.fanout, 0.99) * ms, 1),
+        "errors": stats.errors, "unexpected_closes": stats.closes,
+        "lost_frames": stats.lost, "duplicated_frames": stats.duplicated,
+        "games_finished": stats.games, "frames": stats.frames,
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for k, v in report.items():
+            print(f"{k:>20}: {v}")
+
+
+if __name__ == "__main__":
+    main()
