@@ -47,7 +47,7 @@ def percentile(values: list[float], q: float) -> float:
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
-# --- Setup with the ORM ------------------------------------------------------------------------
+# --- Setup with the ORM --------------------------------------------------------------------
 
 def setup_users(count: int) -> list[dict]:
     """Create (or reuse) the bench users and a session for each; returns their credentials."""
@@ -88,12 +88,15 @@ def setup_users(count: int) -> list[dict]:
     return creds
 
 
-# --- Servers -------------------------------------------------------------------------------------
+# --- Servers ---------------------------------------------------------------------------------
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+LOG_DIR = Path(os.environ.get("BENCH_LOG_DIR", "/tmp"))
 
 
 def start_servers(n: int) -> list[tuple[subprocess.Popen, int]]:
@@ -105,18 +108,24 @@ def start_servers(n: int) -> list[tuple[subprocess.Popen, int]]:
             "SECURE_SSL_REDIRECT": "0",
             "ALLOWED_HOSTS": "127.0.0.1",
             "SOCIAL_MESSAGE_RATE": "100000",  # the bench measures delivery, not the limiter
+            "DB_POOL": os.environ.get("DB_POOL", "16"),
+            # A fresh channel prefix: groups left behind by an earlier run cost nothing.
+            "CHANNEL_PREFIX": f"bench-{secrets.token_hex(4)}",
             "LOG_LEVEL": "WARNING",
         }
     )
     servers = []
     for _ in range(n):
         port = free_port()
+        log = open(LOG_DIR / f"messages_load_daphne_{port}.log", "wb")  # noqa: SIM115
         proc = subprocess.Popen(
             [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0",
              "ginsite.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        proc.log_path = log.name
+        log.close()
         servers.append((proc, port))
     return servers
 
@@ -144,7 +153,7 @@ def stop_servers(servers) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-# --- A tiny keep-alive HTTP/1.1 client (loopback only) --------------------------------------------
+# --- A tiny keep-alive HTTP/1.1 client (loopback only) ----------------------------------------
 
 class HttpConnection:
     def __init__(self, port: int):
@@ -208,7 +217,7 @@ class HttpConnection:
         return status, data
 
 
-# --- The load ----------------------------------------------------------------------------------------
+# --- The load ------------------------------------------------------------------------------
 
 async def run(args) -> dict:
     import websockets
@@ -229,6 +238,13 @@ async def run(args) -> dict:
         stop = asyncio.Event()
 
         async def listen(cred, port):
+            try:
+                await _listen(cred, port)
+            except Exception as exc:
+                cred["error"] = repr(exc)
+                cred["ready"].set()
+
+        async def _listen(cred, port):
             nonlocal received
             csrf = secrets.token_hex(16)
             cred["csrf"] = csrf
@@ -239,21 +255,17 @@ async def run(args) -> dict:
                 f"ws://127.0.0.1:{port}/ws/notify/", additional_headers=headers,
                 open_timeout=30, ping_interval=None, max_queue=None,
             ) as ws:
+                hello = json.loads(await asyncio.wait_for(ws.recv(), timeout=30))
+                assert hello["type"] == "hello", hello
+                cred["ws"] = ws
                 cred["ready"].set()
-                next_ping = time.monotonic() + random.uniform(0, 25)
-                while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                    except TimeoutError:
-                        raw = None
-                    now = time.time()
-                    if time.monotonic() > next_ping:
-                        await ws.send('{"type":"ping"}')
-                        next_ping = time.monotonic() + 25
-                    if raw is None:
-                        continue
-                    frame = json.loads(raw)
-                    if frame.get("type") == "message" and not frame.get("mine"):
+                pinger = asyncio.create_task(heartbeat(ws))
+                try:
+                    async for raw in ws:
+                        now = time.time()
+                        if '"mine":false' not in raw:
+                            continue
+                        frame = json.loads(raw)
                         body = frame["message"]["body"]
                         if body.startswith("bench "):
                             _, tag, sent_at = body.split(" ", 2)
@@ -261,21 +273,37 @@ async def run(args) -> dict:
                                 seen_ids.add(tag)
                                 received += 1
                                 latencies.append((now - float(sent_at)) * 1000)
+                except websockets.ConnectionClosed:
+                    if not stop.is_set():
+                        raise
+                finally:
+                    pinger.cancel()
+
+        async def heartbeat(ws):
+            # The notification socket's presence heartbeat, as notify.js sends it.
+            await asyncio.sleep(random.uniform(0, 25))
+            while True:
+                await ws.send('{"type":"ping"}')
+                await asyncio.sleep(25)
 
         for c in creds:
             c["ready"] = asyncio.Event()
         t0 = time.monotonic()
-        listeners = [
-            asyncio.create_task(listen(c, ports[i % len(ports)])) for i, c in enumerate(creds)
-        ]
+        listeners = []
         # Open the sockets in waves so the servers are not flooded with handshakes.
-        await asyncio.wait_for(
-            asyncio.gather(*(c["ready"].wait() for c in creds)), timeout=90
-        )
+        for start in range(0, len(creds), 50):
+            wave = creds[start:start + 50]
+            listeners += [
+                asyncio.create_task(listen(c, ports[(start + i) % len(ports)]))
+                for i, c in enumerate(wave)
+            ]
+            await asyncio.wait_for(
+                asyncio.gather(*(c["ready"].wait() for c in wave)), timeout=60
+            )
         connect_seconds = time.monotonic() - t0
-        failed = [t for t in listeners if t.done() and t.exception()]
+        failed = [c for c in creds if c.get("error")]
         if failed:
-            raise RuntimeError(f"{len(failed)} sockets failed: {failed[0].exception()!r}")
+            raise RuntimeError(f"{len(failed)} sockets failed: {failed[0]['error']}")
         await asyncio.sleep(2)  # let presence broadcasts settle
 
         pools = {p: [HttpConnection(p) for _ in range(args.connections)] for p in ports}
@@ -331,6 +359,8 @@ async def run(args) -> dict:
         while received < ok_sent and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
         stop.set()
+        await asyncio.gather(*(c["ws"].close() for c in creds if c.get("ws")),
+                             return_exceptions=True)
         await asyncio.gather(*listeners, return_exceptions=True)
         result = {
             "users_connected": len(creds),
@@ -357,9 +387,9 @@ async def run(args) -> dict:
     finally:
         stop_servers(servers)
         for proc, _ in servers:
-            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            err = Path(proc.log_path).read_text(errors="replace")
             if "Traceback" in err:
-                print(err[-3000:], file=sys.stderr)
+                print(f"server errors, see {proc.log_path}:", err[:2000], file=sys.stderr)
     return result
 
 

@@ -47,3 +47,13 @@ async def anotify_users(user_ids, frame: dict) -> None:
 def notify_users(user_ids, frame: dict) -> None:
     """Send ``frame`` to every open notification socket of each user in ``user_ids``."""
     async_to_sync(anotify_users)(list(user_ids), frame)
+
+
+async def anotify_many(batches) -> None:
+    for user_ids, frame in batches:
+        await anotify_users(user_ids, frame)
+
+
+def notify_many(batches) -> None:
+    """Several :func:`notify_users` calls in one hop to the event loop."""
+    async_to_sync(anotify_many)([(list(ids), frame) for ids, frame in batches])

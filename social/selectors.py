@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from . import conf
@@ -194,24 +194,29 @@ def conversation_history(member: ConversationMember, before: int | None = None,
     return list(reversed(page[:limit])), has_more
 
 
+def _unread_messages(user_id: int):
+    """The user's unread messages: one join of messages with the user's memberships."""
+    return Message.objects.filter(
+        conversation__members__user_id=user_id,
+        id__gt=F("conversation__members__last_read_id"),
+    ).exclude(sender_id=user_id)
+
+
+def unread_counts(user_id: int, conversation_id: int) -> tuple[int, int]:
+    """(unread total, unread in ``conversation_id``) for the user, in one query."""
+    counts = _unread_messages(user_id).aggregate(
+        total=Count("id"), here=Count("id", filter=Q(conversation_id=conversation_id))
+    )
+    return counts["total"], counts["here"]
+
+
 def conversation_unread(user_id: int, conversation_id: int) -> int:
-    member = ConversationMember.objects.filter(
-        user_id=user_id, conversation_id=conversation_id
-    ).values_list("last_read_id", flat=True).first()
-    if member is None:
-        return 0
-    return Message.objects.filter(conversation_id=conversation_id, id__gt=member).exclude(
-        sender_id=user_id
-    ).count()
+    return _unread_messages(user_id).filter(conversation_id=conversation_id).count()
 
 
 def unread_total(user_id: int) -> int:
     """Unread messages across all the user's conversations (one query)."""
-    return (
-        ConversationMember.objects.filter(user_id=user_id)
-        .annotate(unread=_unread_subquery())
-        .aggregate(total=Coalesce(Sum("unread"), Value(0)))["total"]
-    )
+    return _unread_messages(user_id).count()
 
 
 # --- Invitations -----------------------------------------------------------------------------

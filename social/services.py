@@ -24,7 +24,7 @@ from .models import (
     MessagePolicy,
     SocialSettings,
 )
-from .notify import notify_users, user_ref
+from .notify import notify_many, notify_users, user_ref
 from .presence import presence_of
 
 
@@ -242,16 +242,24 @@ def message_frame(message: Message, sender) -> dict:
     }
 
 
-def _members_ensure(sender, recipient) -> tuple[Conversation, ConversationMember]:
+def _conversation_ensure(sender, recipient) -> Conversation:
+    """The pair's conversation with both memberships, created on the first message."""
     low, high = sorted((sender.pk, recipient.pk))
-    conversation, _ = Conversation.objects.get_or_create(user_low_id=low, user_high_id=high)
-    mine, _ = ConversationMember.objects.get_or_create(
-        conversation=conversation, user=sender, defaults={"other": recipient}
-    )
-    ConversationMember.objects.get_or_create(
-        conversation=conversation, user=recipient, defaults={"other": sender}
-    )
-    return conversation, mine
+    conversation = Conversation.objects.filter(user_low_id=low, user_high_id=high).first()
+    if conversation is not None:
+        return conversation
+    try:
+        with transaction.atomic():
+            conversation = Conversation.objects.create(user_low_id=low, user_high_id=high)
+            ConversationMember.objects.bulk_create(
+                [
+                    ConversationMember(conversation=conversation, user=sender, other=recipient),
+                    ConversationMember(conversation=conversation, user=recipient, other=sender),
+                ]
+            )
+    except IntegrityError:  # both sides wrote the first message at the same moment
+        conversation = Conversation.objects.get(user_low_id=low, user_high_id=high)
+    return conversation
 
 
 def _clean_body(body) -> str:
@@ -274,41 +282,41 @@ def message_send(*, sender, recipient, body) -> Message:
     body = _clean_body(body)
     _check(policy.can_message(sender, recipient, hit=True))
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                conversation, _ = _members_ensure(sender, recipient)
-        except IntegrityError:  # both sides opened the conversation at the same moment
-            conversation, _ = _members_ensure(sender, recipient)
+        conversation = _conversation_ensure(sender, recipient)
         message = Message.objects.create(conversation=conversation, sender=sender, body=body)
         Conversation.objects.filter(pk=conversation.pk).filter(
             Q(last_message__isnull=True) | Q(last_message_id__lt=message.pk)
         ).update(last_message=message)
-        # Your own message is read by you.
-        ConversationMember.objects.filter(
-            conversation=conversation, user=sender, last_read_id__lt=message.pk
+        # Answering a conversation means you have read it.
+        # (Only when there was something unread: your own messages never count.)
+        previous = conversation.last_message_id or 0
+        sender_read = previous and ConversationMember.objects.filter(
+            conversation=conversation, user=sender, last_read_id__lt=previous
         ).update(last_read_id=message.pk)
         frame = message_frame(message, sender)
         sender_id, recipient_id, conv_id = sender.pk, recipient.pk, conversation.pk
         sender_ref, recipient_ref = user_ref(sender), user_ref(recipient)
 
         def deliver():
-            notify_users(
-                [sender_id],
-                {"type": "message", "message": frame, "mine": True, "with": recipient_ref},
-            )
-            notify_users(
-                [recipient_id],
-                {
-                    "type": "message",
-                    "message": frame,
-                    "mine": False,
-                    "with": sender_ref,
-                    "unread": {
-                        "total": selectors.unread_total(recipient_id),
-                        "conversation": conv_id,
-                        "count": selectors.conversation_unread(recipient_id, conv_id),
-                    },
-                },
+            total, count = selectors.unread_counts(recipient_id, conv_id)
+            mine = {"type": "message", "message": frame, "mine": True, "with": recipient_ref}
+            if sender_read:  # the reply marked the conversation read for the sender
+                s_total, s_count = selectors.unread_counts(sender_id, conv_id)
+                mine["unread"] = {"total": s_total, "conversation": conv_id, "count": s_count}
+            notify_many(
+                [
+                    (
+                        [recipient_id],
+                        {
+                            "type": "message",
+                            "message": frame,
+                            "mine": False,
+                            "with": sender_ref,
+                            "unread": {"total": total, "conversation": conv_id, "count": count},
+                        },
+                    ),
+                    ([sender_id], mine),
+                ]
             )
 
         transaction.on_commit(deliver)
@@ -316,12 +324,8 @@ def message_send(*, sender, recipient, body) -> Message:
 
 
 def _unread_frame(user_id: int, conversation_id: int) -> dict:
-    return {
-        "type": "unread",
-        "total": selectors.unread_total(user_id),
-        "conversation": conversation_id,
-        "count": selectors.conversation_unread(user_id, conversation_id),
-    }
+    total, count = selectors.unread_counts(user_id, conversation_id)
+    return {"type": "unread", "total": total, "conversation": conversation_id, "count": count}
 
 
 def conversation_mark_read(*, user, conversation_id, up_to: int | None = None) -> int:
