@@ -74,8 +74,13 @@ def _bot_delay() -> float:
 
 
 def _lock(table_id: int) -> Table:
+    """The table row, locked (only that row), with the room and creator every frame shows
+    (one query instead of three: each query is a round trip inside the lock)."""
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("room", "created_by").get(pk=table_id)
+        )
     except (Table.DoesNotExist, ValueError, TypeError):
         raise TableNotFound() from None
 

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
 
 from games import engine as E
 from games import play
@@ -131,6 +132,8 @@ class TableClient:
                 ):
                     self.latest = frame
                 self._changed.set()
+        except ConnectionClosed:  # dropped without a close frame (a killed server)
+            pass
         finally:
             self.closed_code = self.ws.close_code
             self._changed.set()
@@ -246,21 +249,19 @@ async def play_game(players: dict[int, TableClient], watchers: list[TableClient]
                     version: int, rng: random.Random, checks: bool = True,
                     stop_after: int | None = None) -> int:
     """Drive the human seats until the game is over (or ``stop_after`` moves); return
-    the last version. At every version each connection asks for a fresh snapshot, which
-    must equal the ``state`` frame it got for that version (as often as the flood limit
-    allows; the replay in ``check_views`` covers every version)."""
+    the last version. At every version one of the connections asks for a fresh snapshot,
+    which must equal the ``state`` frame it got for that version."""
     everyone = list(players.values()) + watchers
     moves = 0
     while True:
         for c in everyone:
             await c.wait_version(version)
-        if checks:
-            for c in everyone:
-                frame = state_at(c, version)
-                if not c.can_spare():
-                    continue
+        if checks:  # one connection in turn (the replay in check_views covers them all)
+            c = everyone[version % len(everyone)]
+            frame = state_at(c, version)
+            if c.can_spare() and frame is not None:
                 snap = await c.fresh_snapshot()
-                if snap["version"] == version and frame is not None:
+                if snap["version"] == version:
                     assert_same_picture(frame, snap, c.name)
         status = {c.latest["table"]["status"] for c in everyone}
         if status == {"finished"}:
