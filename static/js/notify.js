@@ -30,6 +30,17 @@ function setBadge(count) {
   badge.textContent = count > 99 ? "99+" : String(count);
   badge.title = `${count} unread message${count === 1 ? "" : "s"}`;
   badge.hidden = count === 0;
+  // On a phone the menu is folded: show the count on the menu button too.
+  const toggle = document.querySelector("[data-nav-toggle]");
+  if (toggle) {
+    if (count > 0) {
+      toggle.dataset.unread = count > 99 ? "99+" : String(count);
+      toggle.setAttribute("aria-label", `Menu, ${badge.title}`);
+    } else {
+      delete toggle.dataset.unread;
+      toggle.removeAttribute("aria-label");
+    }
+  }
 }
 
 function ensureStyles() {
@@ -246,5 +257,6 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) connect();
 });
 
+ensureStyles();
 if (badge) setBadge(Number(badge.dataset.count) || 0);
 connect();

@@ -1,0 +1,134 @@
+"""Two people chatting in real browsers against a real Daphne: live delivery, the unread
+badge, read when seen, links and escaping, presence on the contacts page, no CSP errors."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+WAIT = 15000
+
+SETUP = """
+import json
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from accounts.models import User
+from social import services
+out = {}
+users = {}
+for name in ("anna", "ben"):
+    user = User.objects.create_user(name, f"{name}@example.com", "x-Strong-pass-1",
+                                    display_name=name.title())
+    users[name] = user
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    out[name] = store.session_key
+services.contact_request_send(sender=users["anna"], recipient=users["ben"])
+services.contact_request_accept(user=users["ben"],
+                                request_id=users["ben"].contact_requests_received.get().pk)
+print("SESSIONS=" + json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("social-browser")
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    result = manage(env, "shell", "-c", SETUP, capture_output=True, text=True)
+    line = next(x for x in result.stdout.splitlines() if x.startswith("SESSIONS="))
+    sessions = json.loads(line.split("=", 1)[1])
+    with daphne(tmp, env) as base:
+        yield base, sessions
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, base, session, errors):
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page
+
+
+def test_two_people_chat_live(site, browser):
+    base, sessions = site
+    errors: list[str] = []
+    anna_ctx, anna = _page(browser, base, sessions["anna"], errors)
+    ben_ctx, ben = _page(browser, base, sessions["ben"], errors)
+    try:
+        # Ben watches his contacts: Anna comes online when she opens a page.
+        ben.goto(f"{base}/contacts/")
+        anna_row = ben.locator("#contact-list li", has_text="Anna")
+        anna.goto(f"{base}/messages/with/ben/")
+        anna_row.locator(".presence-online").wait_for(timeout=WAIT)
+
+        ben.goto(f"{base}/messages/")
+        ben.wait_for_function("document.querySelector('#unread-badge') !== null")
+        anna.fill("#message-body", "hello <b>Ben</b> see https://example.com/x.")
+        anna.press("#message-body", "Enter")
+        anna.locator("#messages-list li.is-mine").wait_for(timeout=WAIT)
+        # Ben's inbox and badge update live.
+        ben.wait_for_function(
+            "document.querySelector('#unread-badge').dataset.count === '1'", timeout=WAIT
+        )
+        # On a 360 px phone the menu is folded: its button carries the count.
+        toggle = ben.locator("[data-nav-toggle]")
+        if toggle.count():
+            assert toggle.get_attribute("data-unread") == "1"
+        item = ben.locator("#conversation-list li").first
+        item.locator("[data-preview]", has_text="hello <b>Ben</b>").wait_for(timeout=WAIT)
+        # Opening the conversation reads it: the badge goes away.
+        ben.goto(f"{base}/messages/with/anna/")
+        body = ben.locator("#messages-list li .chat-body").first
+        assert body.inner_text() == "hello <b>Ben</b> see https://example.com/x."
+        link = body.locator("a")
+        assert link.get_attribute("href") == "https://example.com/x"
+        assert link.get_attribute("rel") == "nofollow noopener noreferrer"
+        assert body.locator("b").count() == 0
+        ben.wait_for_function(
+            "document.querySelector('#unread-badge').dataset.count === '0'", timeout=WAIT
+        )
+        # While Ben looks at the conversation, Anna's next message appears and is read.
+        anna.fill("#message-body", "<img src=x onerror=alert(1)> second https://a.example")
+        anna.press("#message-body", "Enter")
+        second = ben.locator("#messages-list li", has_text="second")
+        second.wait_for(timeout=WAIT)
+        assert second.locator("img").count() == 0
+        assert second.locator("a").get_attribute("href") == "https://a.example/"
+        ben.wait_for_timeout(500)
+        assert ben.locator("#unread-badge").get_attribute("data-count") == "0"
+        ben.reload()
+        assert ben.locator("#unread-badge").get_attribute("data-count") == "0"
+        # Ben answers; Anna sees it live without reloading.
+        ben.fill("#message-body", "hi Anna")
+        ben.click("#composer button[type=submit]")
+        anna.locator("#messages-list li", has_text="hi Anna").wait_for(timeout=WAIT)
+        assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e]
+        assert not errors, errors
+    finally:
+        anna_ctx.close()
+        ben_ctx.close()
