@@ -63,3 +63,25 @@ def presence_label(presence) -> str:
     if presence.last_seen:
         return f"Last seen {timesince(presence.last_seen)} ago"
     return "Offline"
+
+
+@register.inclusion_tag("social/_profile_actions.html", takes_context=True)
+def social_actions(context, person):
+    """Buttons for a profile page: message, add contact (or its state), block/unblock.
+
+    Usage: ``{% load social_tags %}{% social_actions profile_user %}``. Renders nothing for
+    anonymous visitors or on your own profile.
+    """
+    from social.selectors import relations_with
+
+    request = context.get("request")
+    viewer = getattr(request, "user", None)
+    if viewer is None or not viewer.is_authenticated or viewer.pk == person.pk:
+        return {"show": False}
+    return {
+        "show": True,
+        "person": person,
+        "rel": relations_with(viewer, [person.pk])[person.pk],
+        "csrf_token": context.get("csrf_token"),
+        "next": request.get_full_path(),
+    }

@@ -241,6 +241,11 @@ function connect() {
   });
 }
 
+// Forms that need a confirmation (block, remove, delete) carry data-confirm, on any page.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[data-confirm]");
+  if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
+});
 document.addEventListener("notify:send", (event) => {
   if (event.detail && typeof event.detail === "object") event.detail.sent = send(event.detail);
 });

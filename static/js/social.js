@@ -68,13 +68,6 @@ async function postForm(url, form) {
   }
 }
 
-// --- Confirmations -----------------------------------------------------------------------
-
-document.addEventListener("submit", (event) => {
-  const form = event.target.closest("form[data-confirm]");
-  if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
-});
-
 // --- Presence ------------------------------------------------------------------------------
 
 function presenceText(frame) {

@@ -264,3 +264,22 @@ def test_pages_render_for_a_logged_in_user(client_for, alice):
         content = response.content.decode()
         assert "js/notify.js" in content and "<style" not in content
         assert "<script>" not in content  # CSP: no inline scripts
+
+
+def test_profile_actions_tag(rf, alice, bob):
+    from django.contrib.auth.models import AnonymousUser
+    from django.template import Context, Template
+
+    template = Template("{% load social_tags %}{% social_actions person %}")
+    request = rf.get("/u/bob/")
+    request.user = alice
+    html = template.render(Context({"request": request, "person": bob, "csrf_token": "t"}))
+    assert "Add contact" in html and "/messages/with/bob/" in html and "Block" in html
+    services.contact_request_send(sender=alice, recipient=bob)
+    assert "Contact request sent" in template.render(
+        Context({"request": request, "person": bob, "csrf_token": "t"})
+    )
+    request.user = AnonymousUser()
+    assert template.render(Context({"request": request, "person": bob})).strip() == ""
+    request.user = bob
+    assert template.render(Context({"request": request, "person": bob})).strip() == ""

@@ -685,7 +685,7 @@ export class TableApp {
     kids.push(this.scoreLine());
     if (closable) {
       kids.push(
-        h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", attrs: { type: "button" }, on: { click: () => { this.resultDismissed = hr.hand_number; this.resultHand = null; this.renderPanel(); this.focusHand(); } } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => this.openSheet() } })),
+        h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue" }, attrs: { type: "button" }, on: { click: () => { this.resultDismissed = hr.hand_number; this.resultHand = null; this.renderPanel(); this.focusHand(); } } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => this.openSheet() } })),
       );
     }
     return kids;
