@@ -11,95 +11,42 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from .conftest import CHROMIUM, daphne, manage, server_env
+
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update",
-]
 PASSWORD = "a-Strong-pass-123"
 
-playwright_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package is not installed"
-)
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.path.exists(CHROMIUM):
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A Daphne process on a free port with a migrated SQLite file and one player."""
     tmp = tmp_path_factory.mktemp("browser")
-    db = tmp / "db.sqlite3"
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
-        "DEBUG": "1",
-        "SQLITE_PATH": str(db),
-        "CELERY_TASK_ALWAYS_EAGER": "1",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "PYTHONUNBUFFERED": "1",
-    })
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run(manage + ["migrate", "-v0"], cwd=ROOT, env=env, check=True, timeout=120)
-    subprocess.run(manage + ["shell", "-c", (
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    manage(env, "shell", "-c", (
         "from django.contrib.auth import get_user_model\n"
         "from allauth.account.models import EmailAddress\n"
         f"u = get_user_model().objects.create_user('anna', 'anna@example.com', '{PASSWORD}')\n"
         "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    )], cwd=ROOT, env=env, check=True, timeout=60, capture_output=True)
-    port = _free_port()
-    log = open(tmp / "daphne.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "ginsite.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except Exception:
-                if proc.poll() is not None:
-                    log_text = (tmp / "daphne.log").read_text()
-                    raise RuntimeError("daphne exited: " + log_text) from None
-                time.sleep(0.1)
-        yield {"base": base, "db": db, "tmp": tmp}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    ), capture_output=True)
+    with daphne(tmp, env) as base:
+        yield {"base": base, "db": tmp / "db.sqlite3", "tmp": tmp}
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def browser(chromium):
+    return chromium
 
 
 def _table_state(db: Path, table_id: int) -> tuple[int, dict]:

@@ -1,0 +1,507 @@
+"""Two people on two phones, end to end, in a real browser against a real Daphne.
+
+Both sign up through the sign-up form, confirm their address with the link from the
+verification email (Daphne writes mail to files here), and log in. Anna opens the lobby,
+enters the Beginners room and creates a casual table to the lowest target the form allows;
+Ben sees it appear in the room list and sits down. They play the whole game by tapping what
+the page offers: the stock, the cards (tap to select, tap again to discard), the Knock / Gin
+buttons when they appear, the defender's lay-offs (tap a suggested card and the meld, accept
+the suggestion, or "Done"), and the hand result's "Continue". At the end both see the
+game-over screen with the bonuses, and the stored game page shows the score sheet.
+
+After every move both pages are compared with the stored state at the same version: no page
+ever holds a card hidden from its player (the opponent's concealed cards, the stock, the
+knocker's face-down discard), in its cards, its frame data, its labels or its move log.
+
+The moves are chosen from the page only (data-phase, the buttons present, the cards the
+page marks as melded); the database is read only as the referee of the leak check.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from .conftest import CHROMIUM, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+PASSWORD = "Felt-and-Cards-42"
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": (
+        "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/124.0.0.0 Mobile Safari/537.36"
+    ),
+}
+RANKS = "A23456789TJQK"
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RANK_NAMES = dict(zip(RANKS, ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                              "jack", "queen", "king"], strict=True))
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+MAX_MOVES = 1500
+WAIT = 15000  # ms: generous for a loaded CI machine; the waits end as soon as the DOM is ready
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("phones")
+    mail = tmp / "mail"
+    mail.mkdir()
+    env = server_env(
+        tmp,
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=str(mail),
+    )
+    manage(env, "migrate", "-v0")
+    with daphne(tmp, env) as base:
+        yield {"base": base, "db": tmp / "db.sqlite3", "mail": mail, "tmp": tmp}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _label(card: str) -> str:
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def _name(card: str) -> str:
+    return f"{RANK_NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
+
+
+def _value(card: str) -> tuple[int, int]:
+    r = RANKS.index(card[0]) + 1
+    return min(r, 10), r
+
+
+def _strings(obj):
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _strings(v)
+
+
+def _table_row(db: Path, table_id: int) -> tuple[int, dict]:
+    con = sqlite3.connect(db, timeout=5)
+    try:
+        version, state = con.execute(
+            "SELECT version, state FROM games_table WHERE id = ?", (table_id,)
+        ).fetchone()
+    finally:
+        con.close()
+    return version, json.loads(state) if state else {}
+
+
+# One round trip per question: what the page shows, as the player would read it.
+PROBE = """() => {
+  const t = document.querySelector('.tbl');
+  const panel = document.querySelector('.tbl-panel');
+  const cards = [...document.querySelectorAll('.hand-card')].map(e => ({
+    card: e.dataset.card, inMeld: e.classList.contains('in-meld'),
+    taken: e.classList.contains('is-taken'), suggested: e.classList.contains('is-suggested'),
+    selected: e.getAttribute('aria-selected') === 'true'}));
+  return {
+    version: +t.dataset.version, status: t.dataset.status, phase: t.dataset.phase,
+    turn: t.classList.contains('is-my-turn') && !t.classList.contains('is-busy'),
+    panel: panel && !panel.hidden ? panel.dataset.kind : null,
+    acts: [...document.querySelectorAll('.tbl-prompt [data-act]')].map(b => b.dataset.act),
+    hand: cards, meldTargets: document.querySelectorAll('.meld.is-target').length,
+    stockLive: !!document.querySelector('.pile-stock.is-live'),
+    width: document.documentElement.scrollWidth,
+  };
+}"""
+
+# Everything the page holds for the hand in play (the result panel and the score sheet may
+# show the previous hand, whose cards were all shown at its end).
+CONTENT = """(handNo) => {
+  const outside = e => !e.closest('.tbl-panel, dialog');
+  const frame = JSON.parse(JSON.stringify(window.ginTable.frame));
+  const lines = [...document.querySelectorAll('.tbl-log li, #tbl-live p')].map(e => e.textContent);
+  let start = 0;
+  lines.forEach((t, i) => { if (t.startsWith(`Hand ${handNo}:`)) start = i; });
+  return {
+    seat: window.ginTable.mySeat,
+    cards: [...document.querySelectorAll('[data-card]')].filter(outside).map(e => e.dataset.card),
+    labels: [...document.querySelectorAll('[aria-label]')].filter(outside).map(e => e.ariaLabel),
+    said: lines.slice(start).join(' '),
+    frame,
+  };
+}"""
+
+# Scroll an element into view and return the point a finger would touch, after checking
+# that nothing covers it there.
+TARGET = """(el) => {
+  el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + Math.min(r.height / 2, 30);
+  const hit = document.elementFromPoint(x, y);
+  if (!hit || !(el === hit || el.contains(hit))) {
+    return {error: 'covered by ' + (hit ? hit.outerHTML.slice(0, 120) : 'nothing')};
+  }
+  if (el.disabled) return {error: 'disabled'};
+  return {x, y, w: r.width, h: r.height};
+}"""
+
+
+def _probe(page) -> dict:
+    return page.evaluate(PROBE)
+
+
+def _wait_version(page, v: int) -> None:
+    page.wait_for_function(
+        "v => +document.querySelector('.tbl').dataset.version >= v", arg=v, timeout=WAIT
+    )
+
+
+def _tap(page, selector: str) -> None:
+    """A finger tap on the element (touch events, then the click the browser makes)."""
+    for _ in range(50):
+        t = page.locator(selector).first.evaluate(TARGET)
+        if "error" not in t:
+            assert t["w"] >= 24 and t["h"] >= 24, (selector, t)  # a finger can hit it
+            page.touchscreen.tap(t["x"], t["y"])
+            return
+        time.sleep(0.05)  # an animation or a frame in flight: look again
+    pytest.fail(f"cannot tap {selector}: {t['error']}")
+
+
+def _settle(pages, db: Path, table_id: int) -> dict:
+    """The stored state once both pages show its version (nothing moves on its own here:
+    two people, no bots, and no clock runs out in a test this fast)."""
+    deadline = time.monotonic() + WAIT / 1000
+    while time.monotonic() < deadline:
+        version, state = _table_row(db, table_id)
+        shown = [p.evaluate("+document.querySelector('.tbl').dataset.version") for p in pages]
+        if all(v == version for v in shown):
+            return state
+        for p, v in zip(pages, shown, strict=True):
+            if v < version:
+                _wait_version(p, version)
+        if max(shown) > version:
+            time.sleep(0.02)
+    pytest.fail("the pages never showed the stored version")
+
+
+def _hidden_from(state: dict, seat: int) -> set[str]:
+    """Cards this seat must not see: the stock, the knocker's face-down discard (until the
+    hand ends), and the other seats' concealed cards (a knocker has shown their hand). At the
+    end of the game everything is public (the record holds the seed)."""
+    if state.get("phase") == "over":
+        return set()
+    hidden = set(state.get("stock", []))
+    sd = state.get("showdown") or {}
+    if sd.get("knocker") != seat:
+        hidden |= set(state.get("face_down") or [])
+    for other, hand in enumerate(state.get("hands", [])):
+        if other == seat or sd.get("knocker") == other:
+            continue
+        hidden |= set(hand) - set(state["known"][other])
+    return hidden
+
+
+def _assert_no_leak(page, state: dict, check_page_data: bool = False) -> None:
+    got = page.evaluate(CONTENT, state.get("hand_number"))
+    hidden = _hidden_from(state, got["seat"])
+    if not hidden:
+        return
+    seat = got["seat"]
+    assert not set(got["cards"]) & hidden, ("cards on the page", seat, set(got["cards"]) & hidden)
+    frame = got["frame"]
+    view = dict(frame.get("view") or {})
+    view.pop("last_hand", None)  # the previous hand, shown in full at its end
+    events = frame.get("events") or []
+    if any(e.get("kind") in ("hand_over", "deal") for e in events):
+        events = []  # this frame also closed the previous hand (its showdown)
+    blob = set(_strings({**frame, "view": view, "events": events}))
+    assert not blob & hidden, ("frame", seat, blob & hidden)
+    assert "seed" not in view
+    if check_page_data:
+        data = json.loads(page.text_content("#table-data"))
+        assert not set(_strings(data)) & hidden, ("page data", seat)
+    spoken = " " + " ".join(got["labels"]).lower()
+    for c in hidden:
+        assert f" {_name(c)}" not in spoken, ("label", seat, c)
+        assert _label(c) not in got["said"], ("log", seat, c, got["said"])
+
+
+def _mail_link(mail_dir: Path, email: str) -> str:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        for f in sorted(mail_dir.glob("*.log")):
+            text = f.read_text()
+            if f"To: {email}" in text:
+                m = re.search(r"https?://\S+/accounts/confirm-email/\S+", text)
+                assert m, text
+                return urlparse(m.group(0)).path
+        time.sleep(0.1)
+    pytest.fail(f"no verification email to {email}")
+
+
+def _sign_up(page, site, username: str) -> None:
+    base = site["base"]
+    email = f"{username}@example.com"
+    page.goto(base + "/")
+    page.locator("[data-nav-toggle]").tap()
+    page.locator(".nav-links a.nav-signup").tap()
+    page.wait_for_url("**/accounts/signup/**")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", email)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.locator("form.form button[type=submit]").tap()
+    page.wait_for_url("**/accounts/confirm-email/**")
+    assert "email" in page.text_content("main").lower()
+    page.goto(base + _mail_link(site["mail"], email))
+    assert email in page.text_content("main")
+    with page.expect_navigation():
+        page.locator("form.form button[type=submit]").tap()  # "Yes, confirm it"
+    if not page.locator("nav button.link-button:has-text('Log out')").count():
+        page.goto(base + "/accounts/login/")
+        page.fill("input[name=login]", username)
+        page.fill("input[name=password]", PASSWORD)
+        with page.expect_navigation():
+            page.locator("form.form button[type=submit]").tap()
+    assert page.locator("nav button.link-button:has-text('Log out')").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def _open_room(page, slug: str) -> None:
+    page.locator("[data-nav-toggle]").tap()
+    page.locator(".nav-links a:has-text('Play')").tap()
+    page.wait_for_url("**/play/")
+    page.locator(f".room-card[data-room={slug}] h3 a").tap()
+    page.wait_for_url(f"**/play/{slug}/")
+
+
+def _close_hand_result(page) -> None:
+    """Read the hand's result, then tap "Continue" (the panel never hides the game)."""
+    text = page.text_content(".tbl-panel[data-kind=hand]")
+    assert re.search(r"Hand \d+:", text), text
+    assert "Deadwood" in text or "nobody scores" in text, text
+    _tap(page, ".tbl-panel[data-kind=hand] [data-act=continue]")
+    page.wait_for_selector(".tbl-panel[data-kind=hand]", state="hidden", timeout=WAIT)
+
+
+def _discard_choice(hand: list[dict]) -> str:
+    """The highest card the page does not show in a meld (never the card just taken)."""
+    free = [c["card"] for c in hand if not c["inMeld"] and not c["taken"]]
+    free = free or [c["card"] for c in hand if not c["taken"]]
+    return max(free, key=_value)
+
+
+def _play_one(page, seen: dict, log: dict) -> str:
+    """One decision by the player whose turn it is, read from the page and made by taps."""
+    phase, acts = seen["phase"], seen["acts"]
+    if phase == "offer":
+        assert "pass" in acts
+        _tap(page, "[data-act=pass]")
+        did = "pass"
+    elif phase == "draw":
+        assert seen["stockLive"]
+        _tap(page, ".pile-stock")
+        did = "draw"
+    elif phase == "discard":
+        act = next((a for a in ("big_gin", "gin", "knock") if a in acts), None)
+        if act:
+            label = page.text_content(f".tbl-actions [data-act={act}]")
+            _tap(page, f".tbl-actions [data-act={act}]")
+            did = f"{act}: {label}"
+        else:
+            card = _discard_choice(seen["hand"])
+            sel = f".hand-card[data-card='{card}']"
+            _tap(page, sel)
+            page.wait_for_selector(f"{sel}[aria-selected=true]", timeout=WAIT)
+            page.wait_for_selector(f".tbl-actions [data-act='discard:{card}']", timeout=WAIT)
+            _tap(page, sel)  # the second tap discards it
+            did = f"discard {card}"
+    elif phase == "layoff":
+        suggested = [c["card"] for c in seen["hand"] if c["suggested"]]
+        if suggested and not log["laid_by_hand"]:
+            # lay one off by hand: tap the card, then the meld the page lights up
+            card = suggested[0]
+            _tap(page, f".hand-card[data-card='{card}']")
+            page.wait_for_selector(".meld.is-target", timeout=WAIT)
+            _tap(page, ".meld.is-target")
+            log["laid_by_hand"] += 1
+            did = f"layoff {card}"
+        elif suggested:
+            _tap(page, "[data-act=accept_layoffs]")
+            did = "accept"
+        else:
+            _tap(page, "[data-act=done]")
+            did = "done"
+    else:
+        pytest.fail(f"my turn in phase {phase}?")
+    _wait_version(page, seen["version"] + 1)
+    return did
+
+
+# ----------------------------------------------------------------------------- the test
+
+
+def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium):
+    started = time.monotonic()
+    db, tmp = site["db"], site["tmp"]
+    ctx_a = chromium.new_context(**PHONE)
+    ctx_b = chromium.new_context(**PHONE)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    errors = []
+    for who, p in (("anna", a), ("ben", b)):
+        p.set_default_timeout(WAIT)
+        p.on("pageerror", lambda e, who=who: errors.append((who, str(e))))
+
+    # (a) sign up, confirm the email, log in
+    _sign_up(a, site, "anna")
+    _sign_up(b, site, "ben")
+
+    # (b) Ben waits in the Beginners room; Anna creates a table there
+    _open_room(b, "beginners")
+    _open_room(a, "beginners")
+    a.screenshot(path=str(tmp / "room-phone.png"), full_page=True)
+    seats = a.eval_on_selector_all("select[name=seats] option", "els => els.map(e => e.value)")
+    assert seats == ["2"]
+    assert a.locator("input[name=rated]").count() == 0  # Beginners: always casual
+    target_min = int(a.get_attribute("input[name=target]", "min") or 50)
+    a.fill("input[name=target]", str(target_min))
+    a.select_option("select[name=seconds_per_turn]", "60")
+    a.select_option("select[name=bots]", "")
+    _tap(a, "form[action$='/new/'] button[type=submit]")
+    a.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    table_id = int(a.get_attribute("#table-app", "data-table-id"))
+    a.wait_for_selector(".tbl-conn[data-state=open]")
+    assert "Waiting for players" in a.text_content(".tbl-felt")
+
+    link = b.locator(f"#open-tables a[href='/tables/{table_id}/']")
+    link.wait_for(timeout=WAIT)  # the room list updates itself
+    row = b.locator("#open-tables li.table-row").filter(
+        has=b.locator(f"a[href='/tables/{table_id}/']")
+    ).text_content()
+    assert "anna" in row and f"to {target_min}" in row and "casual" in row
+    link.tap()
+    b.wait_for_url(f"**/tables/{table_id}/")
+    b.wait_for_selector(".tbl-conn[data-state=open]")
+    _tap(b, ".tbl-waiting button:has-text('Take a seat')")
+    for p in (a, b):
+        p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
+        assert p.locator("#table-seating").is_hidden()
+    state = _settle((a, b), db, table_id)
+    for p in (a, b):
+        _assert_no_leak(p, state)
+        assert p.evaluate("document.documentElement.scrollWidth") <= 360
+    a.screenshot(path=str(tmp / "start-anna.png"), full_page=True)
+
+    print(f"seated after {time.monotonic() - started:.1f} s")
+    # (c) the whole game, by taps only
+    log = {"moves": [], "laid_by_hand": 0, "hand": 1, "results": 0, "reloaded": False}
+    shots = set()
+    for _ in range(MAX_MOVES):
+        seen = {p: _probe(p) for p in (a, b)}
+        for p in (a, b):
+            assert seen[p]["width"] <= 360
+            if seen[p]["panel"] == "hand":
+                _close_hand_result(p)
+                log["results"] += 1
+        if all(seen[p]["status"] == "finished" for p in (a, b)):
+            break
+        turn = [p for p in (a, b) if seen[p]["turn"]]
+        assert len(turn) == 1, "exactly one phone shows it is its turn"
+        p = turn[0]
+        other = b if p is a else a
+        assert not seen[other]["acts"]
+        phase = seen[p]["phase"]
+        if phase not in shots and phase in ("discard", "layoff"):
+            shots.add(phase)
+            p.screenshot(path=str(tmp / f"phase-{phase}.png"), full_page=True)
+        did = _play_one(p, seen[p], log)
+        log["moves"].append(("anna" if p is a else "ben", did))
+        state = _settle((a, b), db, table_id)
+        if state.get("hand_number") != log["hand"]:
+            log["hand"], log["laid_by_hand"] = state.get("hand_number"), 0
+        reload_now = not log["reloaded"] and len(log["moves"]) >= 6 and state["phase"] == "draw"
+        if reload_now:
+            # a phone reloads mid-hand: the seat comes back whole
+            log["reloaded"] = True
+            hand_before = sorted(c["card"] for c in _probe(b)["hand"])
+            b.reload()
+            b.wait_for_selector(".tbl-main .hand-card")
+            b.wait_for_selector(".tbl-conn[data-state=open]")
+            assert sorted(c["card"] for c in _probe(b)["hand"]) == hand_before
+            state = _settle((a, b), db, table_id)
+        for q in (a, b):
+            _assert_no_leak(q, state, check_page_data=(q is b and reload_now))
+    else:
+        pytest.fail(f"the game did not end in {MAX_MOVES} moves")
+    print(f"game over after {time.monotonic() - started:.1f} s")
+    assert log["reloaded"]
+    kinds = [m for _, m in log["moves"]]
+    assert any(m.startswith(("knock", "gin", "big_gin")) for m in kinds), kinds
+
+    # (d) the game-over screen on both phones: final scores and every bonus
+    version, state = _table_row(db, table_id)
+    result = state["result"]
+    totals = result["totals"]
+    names = {0: "anna", 1: "ben"}  # Anna created the table: seat 0
+    for p in (a, b):
+        p.wait_for_selector(".tbl-panel[data-kind=game-over]")
+        p.wait_for_function(
+            "() => document.querySelector('.tbl-panel').getAnimations().length === 0"
+        )
+        me = p.evaluate("window.ginTable.mySeat")
+        text = p.text_content(".tbl-panel")
+        winner = result["winner"]
+        assert ("You win the game!" if winner == me else f"{names[winner]} wins the game") in text
+        for row in ("Hand points", "Game bonus", "Line bonus", "Total"):
+            assert row in text, row
+        col = result["columns"][0]
+        cells = p.eval_on_selector_all(
+            ".tbl-panel .sheet tbody tr",
+            "rows => rows.map(r => [...r.children].map(c => c.textContent.trim()))",
+        )
+        assert ["Game bonus", *map(str, col["game_bonus"])] in cells
+        assert ["Total", *map(str, col["totals"])] in cells
+        grand = p.text_content(".tbl-panel .score-grand")
+        for seat, t in enumerate(totals):
+            assert f"{'You' if seat == me else names[seat]} {t}" in grand
+        assert p.evaluate("document.documentElement.scrollWidth") <= 360
+        _assert_no_leak(p, state)
+    a.screenshot(path=str(tmp / "over-anna.png"), full_page=True)
+    b.screenshot(path=str(tmp / "over-ben.png"), full_page=False)
+
+    # the stored game: the hand-by-hand score sheet
+    _tap(b, ".tbl-panel a:has-text('Game record')")
+    b.wait_for_url(re.compile(r".*/games/\d+/$"))
+    game_text = b.text_content("main")
+    assert "Score sheet" in game_text and "Final scores" in game_text
+    hands_played = len(state["hand_results"])
+    rows = b.locator("table.score-sheet tbody tr")
+    assert rows.count() == hands_played >= 1
+    final = b.text_content(".final-list")
+    for seat, t in enumerate(totals):
+        assert re.search(rf"{names[seat]}\s*:\s*{t}\b", final), (final, totals)
+    assert b.evaluate("document.documentElement.scrollWidth") <= 360
+    b.screenshot(path=str(tmp / "game-record.png"), full_page=True)
+
+    assert errors == []
+    elapsed = time.monotonic() - started
+    print(f"two phones: {len(log['moves'])} moves, {hands_played} hands, "
+          f"{log['results']} hand results closed, {elapsed:.1f} s")
+    ctx_a.close()
+    ctx_b.close()
