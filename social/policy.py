@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from . import conf
@@ -164,25 +165,63 @@ def message_rate_for(user) -> int:
 
 # --- The three questions ------------------------------------------------------------------
 
-def _common(sender, recipient, action: str) -> Verdict | None:
+@dataclass(frozen=True)
+class _Facts:
+    blocked: bool
+    contact: bool
+    policy: str
+
+
+def _facts(a_id: int, b_id: int) -> _Facts:
+    """Block (either way), contact and ``b``'s message preference, in one query."""
+    from accounts.models import User
+
+    row = (
+        User.objects.filter(pk=b_id)
+        .annotate(
+            blocked=Exists(
+                Block.objects.filter(
+                    Q(blocker_id=a_id, blocked_id=OuterRef("pk"))
+                    | Q(blocker_id=OuterRef("pk"), blocked_id=a_id)
+                )
+            ),
+            contact=Exists(Contact.objects.filter(user_id=a_id, contact_id=OuterRef("pk"))),
+            policy=Coalesce(
+                Subquery(
+                    SocialSettings.objects.filter(user_id=OuterRef("pk")).values(
+                        "message_policy"
+                    )[:1]
+                ),
+                Value(MessagePolicy.EVERYONE.value),
+            ),
+        )
+        .values_list("blocked", "contact", "policy")
+        .first()
+    )
+    if row is None:
+        return _Facts(False, False, MessagePolicy.EVERYONE)
+    return _Facts(*row)
+
+
+def _common(sender, recipient, action: str, facts: _Facts) -> Verdict | None:
     if sender.pk == recipient.pk:
         return Verdict.deny(Reason.SELF, action)
     if not recipient.is_active or not sender.is_active:
         return Verdict.deny(Reason.UNAVAILABLE, action)
-    if is_blocked_either_way(sender.pk, recipient.pk):
+    if facts.blocked:
         return Verdict.deny(Reason.BLOCKED, action)
     return None
 
 
 def can_message(sender, recipient, *, hit: bool = False) -> Verdict:
     """May ``sender`` send a private message to ``recipient``?"""
-    verdict = _common(sender, recipient, "message")
+    facts = _facts(sender.pk, recipient.pk)
+    verdict = _common(sender, recipient, "message", facts)
     if verdict is not None:
         return verdict
-    policy = message_policy_of(recipient.pk)
-    if policy == MessagePolicy.NOBODY:
+    if facts.policy == MessagePolicy.NOBODY:
         return Verdict.deny(Reason.PREFERENCE, "message")
-    if policy == MessagePolicy.CONTACTS and not are_contacts(sender.pk, recipient.pk):
+    if facts.policy == MessagePolicy.CONTACTS and not facts.contact:
         return Verdict.deny(Reason.NOT_CONTACTS, "message")
     retry = rate_limit("message", sender.pk, message_rate_for(sender), 60, hit=hit)
     if retry:
@@ -192,7 +231,7 @@ def can_message(sender, recipient, *, hit: bool = False) -> Verdict:
 
 def can_request(sender, recipient, *, hit: bool = False) -> Verdict:
     """May ``sender`` send ``recipient`` a contact request?"""
-    verdict = _common(sender, recipient, "request")
+    verdict = _common(sender, recipient, "request", _facts(sender.pk, recipient.pk))
     if verdict is not None:
         return verdict
     retry = rate_limit("request", sender.pk, conf.get("REQUEST_RATE"), 3600, hit=hit)
@@ -203,10 +242,11 @@ def can_request(sender, recipient, *, hit: bool = False) -> Verdict:
 
 def can_invite(sender, recipient, *, hit: bool = False) -> Verdict:
     """May ``sender`` invite ``recipient`` to a table? Only contacts can be invited."""
-    verdict = _common(sender, recipient, "invite")
+    facts = _facts(sender.pk, recipient.pk)
+    verdict = _common(sender, recipient, "invite", facts)
     if verdict is not None:
         return verdict
-    if not are_contacts(sender.pk, recipient.pk):
+    if not facts.contact:
         return Verdict.deny(Reason.NOT_CONTACTS, "invite")
     retry = rate_limit("invite", sender.pk, conf.get("INVITE_RATE"), 60, hit=hit)
     if retry:
