@@ -244,6 +244,7 @@ def conversation(request, username):
                 user=request.user, conversation_id=member.conversation_id
             )
     verdict = policy.can_message(request.user, other)
+    is_contact = policy.are_contacts(request.user.pk, other.pk)
     status = 200 if error is None else STATUS.get(error.code, 400)
     return render(
         request,
@@ -258,10 +259,9 @@ def conversation(request, username):
             "error": error,
             "draft": draft if error else "",
             "max_length": MESSAGE_MAX_LENGTH,
-            "presence": presence_of([other.pk])[other.pk]
-            if selectors.relations_with(request.user, [other.pk])[other.pk].contact
-            else None,
-            "is_contact": selectors.relations_with(request.user, [other.pk])[other.pk].contact,
+            # Presence is for contacts only.
+            "presence": presence_of([other.pk])[other.pk] if is_contact else None,
+            "is_contact": is_contact,
         },
         status=status,
     )
