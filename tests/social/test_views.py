@@ -283,3 +283,17 @@ def test_profile_actions_tag(rf, alice, bob):
     assert template.render(Context({"request": request, "person": bob})).strip() == ""
     request.user = bob
     assert template.render(Context({"request": request, "person": bob})).strip() == ""
+
+
+def test_presence_is_shown_to_contacts_only(client_for, contacts, carol):
+    from social.presence import presence_connect
+
+    alice, bob = contacts
+    presence_connect(alice.pk, "tab")
+    page = client_for(bob).get(reverse("social:conversation", args=["alice"])).content.decode()
+    assert "presence-online" in page
+    page = client_for(carol).get(reverse("social:conversation", args=["alice"])).content.decode()
+    assert "presence-" not in page and "Online" not in page
+    data = client_for(bob).get(reverse("social:contacts_json")).json()
+    assert data["contacts"][0]["username"] == "alice" and data["contacts"][0]["state"] == "online"
+    assert client_for(carol).get(reverse("social:contacts_json")).json() == {"contacts": []}
