@@ -291,8 +291,17 @@ def _open_room(page, slug: str) -> None:
     page.wait_for_url(f"**/play/{slug}/")
 
 
-def _close_hand_result(page) -> None:
-    """Read the hand's result, then tap "Continue" (the panel never hides the game)."""
+IN_VIEW = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.top >= 0 && r.top < innerHeight * 0.6;
+}"""
+
+
+def _close_hand_result(page, shot: Path | None = None) -> None:
+    """Read the hand's result (the page has brought it into view), then tap "Continue"."""
+    page.wait_for_function(IN_VIEW, arg=".tbl-panel[data-kind=hand]", timeout=WAIT)
+    if shot:
+        page.screenshot(path=str(shot))
     text = page.text_content(".tbl-panel[data-kind=hand]")
     assert re.search(r"Hand \d+:", text), text
     assert "Deadwood" in text or "nobody scores" in text, text
@@ -402,6 +411,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     for p in (a, b):
         p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
         assert p.locator("#table-seating").is_hidden()
+        assert p.locator("[data-watching]").is_hidden()  # Ben sat down after loading
     state = _settle((a, b), db, table_id)
     for p in (a, b):
         _assert_no_leak(p, state)
@@ -417,7 +427,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         for p in (a, b):
             assert seen[p]["width"] <= 360
             if seen[p]["panel"] == "hand":
-                _close_hand_result(p)
+                first = not log["results"]
+                _close_hand_result(p, tmp / "hand-result.png" if first else None)
                 log["results"] += 1
         if all(seen[p]["status"] == "finished" for p in (a, b)):
             break
@@ -461,8 +472,14 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     names = {0: "anna", 1: "ben"}  # Anna created the table: seat 0
     for p in (a, b):
         p.wait_for_selector(".tbl-panel[data-kind=game-over]")
+        # on the screen without scrolling, and not caught mid-animation
+        p.wait_for_function(IN_VIEW, arg=".tbl-panel", timeout=WAIT)
         p.wait_for_function(
             "() => document.querySelector('.tbl-panel').getAnimations().length === 0"
+        )
+        # the final score fits the phone: every column readable without a sideways scroll
+        assert p.eval_on_selector_all(
+            ".tbl-panel .sheet-wrap", "els => els.every(e => e.scrollWidth <= e.clientWidth)"
         )
         me = p.evaluate("window.ginTable.mySeat")
         text = p.text_content(".tbl-panel")
@@ -483,7 +500,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         assert p.evaluate("document.documentElement.scrollWidth") <= 360
         _assert_no_leak(p, state)
     a.screenshot(path=str(tmp / "over-anna.png"), full_page=True)
-    b.screenshot(path=str(tmp / "over-ben.png"), full_page=False)
+    b.screenshot(path=str(tmp / "over-ben.png"))  # what Ben sees on his screen
 
     # the stored game: the hand-by-hand score sheet
     _tap(b, ".tbl-panel a:has-text('Game record')")

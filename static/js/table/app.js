@@ -311,6 +311,8 @@ export class TableApp {
     const v = this.view;
     const role = this.mySeat === null ? "spectator" : "player";
     this.root.dataset.role = role;
+    // the header was rendered before this visitor sat down (or stood up)
+    for (const el of document.querySelectorAll("[data-watching]")) el.hidden = role !== "spectator";
     this.root.dataset.phase = v ? v.phase : f.table.status;
     this.root.dataset.status = f.table.status;
     this.root.dataset.version = String(f.version);
@@ -600,20 +602,35 @@ export class TableApp {
     const f = this.frame;
     const v = this.view;
     const over = f.table.status === "finished" || f.table.status === "abandoned" || (v && v.is_over);
+    const shown = p.hidden ? null : p.dataset.shown;
+    let key = null;
     if (over && !this.gameOverClosed) {
-      p.hidden = false;
+      key = "game-over";
       p.dataset.kind = "game-over";
       setChildren(p, this.gameOverContent());
-      return;
-    }
-    if (v && v.last_hand && this.resultHand === v.last_hand.hand_number) {
-      p.hidden = false;
+    } else if (v && v.last_hand && this.resultHand === v.last_hand.hand_number) {
+      key = `hand-${v.last_hand.hand_number}`;
       p.dataset.kind = "hand";
       setChildren(p, this.handResultContent(v.last_hand, true));
+    }
+    p.hidden = key === null;
+    if (key === null) {
+      clear(p);
+      delete p.dataset.shown;
       return;
     }
-    p.hidden = true;
-    clear(p);
+    p.dataset.shown = key;
+    // a phone shows only part of the table: a result that just appeared is brought into view
+    if (shown !== key) this.reveal(p);
+  }
+
+  /** Scroll ``el`` into view when it is not (most of it) on the screen already. */
+  reveal(el, block = "start") {
+    if (typeof el.scrollIntoView !== "function") return;
+    const r = el.getBoundingClientRect();
+    const vh = window.innerHeight || document.documentElement.clientHeight;
+    if (r.top >= 0 && r.top < vh * 0.6) return;
+    el.scrollIntoView({ block, behavior: prefersReducedMotion() ? "auto" : "smooth" });
   }
 
   cardRow(cards, cls = "") {
@@ -685,7 +702,7 @@ export class TableApp {
     kids.push(this.scoreLine());
     if (closable) {
       kids.push(
-        h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue" }, attrs: { type: "button" }, on: { click: () => { this.resultDismissed = hr.hand_number; this.resultHand = null; this.renderPanel(); this.focusHand(); } } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => this.openSheet() } })),
+        h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue" }, attrs: { type: "button" }, on: { click: () => { this.resultDismissed = hr.hand_number; this.resultHand = null; this.renderPanel(); this.focusHand(); this.reveal(this.el.prompt, "center"); } } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => this.openSheet() } })),
       );
     }
     return kids;
@@ -726,16 +743,18 @@ export class TableApp {
     const seats = f.seats || [];
     if (res && res.columns && res.columns.length) {
       res.columns.forEach((col) => {
-        const tbl = h("table", { class: "sheet" });
+        const tbl = h("table", { class: "sheet sheet-final" });
         const cap = res.columns.length > 1 ? `Game ${col.column + 1}` : "Final score";
         tbl.append(h("caption", { text: cap + (col.shutout ? " (shutout!)" : "") }));
-        tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "", attrs: { scope: "col" } }), seats.map((s, i) => h("th", { text: seatName(i, ctx), attrs: { scope: "col" } })))));
+        tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), seats.map((s, i) => h("th", { class: "sheet-name", text: seatName(i, ctx), attrs: { scope: "col", title: seatName(i, ctx) } })))));
         const body = h("tbody");
-        const row = (label, vals, cls = "") => body.append(h("tr", { class: cls }, h("th", { text: label, attrs: { scope: "row" } }), vals.map((x) => h("td", { text: String(x) }))));
+        const cell = (x) => (x instanceof Node ? h("td", {}, x) : h("td", { text: String(x) }));
+        const row = (label, vals, cls = "") => body.append(h("tr", { class: cls }, h("th", { text: label, attrs: { scope: "row" } }), vals.map(cell)));
         row("Hand points", col.hand_points);
         if (col.shutout) row("Shutout: doubled", col.scored_points);
         row("Game bonus", col.game_bonus);
-        row("Line bonus", col.line_bonus.map((x, i) => `${x} (${plural(col.hands_won[i], "hand")})`));
+        // the number of hands on a line of its own, so two columns fit a 360 px phone
+        row("Line bonus", col.line_bonus.map((x, i) => h("span", {}, String(x), h("span", { class: "sheet-note", text: plural(col.hands_won[i], "hand") }))));
         row("Total", col.totals, "sheet-total");
         tbl.append(body);
         kids.push(h("div", { class: "sheet-wrap" }, tbl));
@@ -838,7 +857,10 @@ export class TableApp {
         dwText = `Best discard leaves ${best} deadwood`;
       }
     } else dwText = `Deadwood ${res.deadwood}`;
-    info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, text: dwText, attrs: { "aria-live": "off" } }));
+    // no cards left (the hand went onto the table at the end): no empty hand, no count
+    this.el.hand.hidden = !hand.length;
+    this.el.sort.hidden = !hand.length;
+    if (hand.length) info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, text: dwText, attrs: { "aria-live": "off" } }));
     info.push(h("div", { class: "seat-timer seat-timer-me", data: { timerSeat: me }, attrs: { hidden: true } }, h("span", { class: "seat-timer-bar" }), h("span", { class: "seat-timer-text" })));
     setChildren(this.el.meInfo, info);
     for (const b of this.el.sort.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", String(b.dataset.sort === this.sortMode));
