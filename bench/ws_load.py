@@ -23,8 +23,9 @@ Run (PostgreSQL and Redis up; use a scratch database)::
 Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --json``. ``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
-it started and deletes its users and tables. In the server processes Celery runs eagerly: a
-turn's deadline check (a no-op until the deadline) runs in-process instead of on a worker.
+it started and deletes its users and tables. With Redis, turn deadlines go through the broker
+to a Celery worker the bench starts (as in production); on the embedded default the servers
+run Celery eagerly (each move's deadline check, a no-op until the deadline, runs in-process).
 """
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 MAX_RATE = 9.0  # per table: keeps each player under 100 messages in 20 s
 SESSIONS: list[str] = []
+# Sockets opening at once: a browser crowd arrives spread out, and Daphne drops a handshake
+# the application has not accepted within 5 s (each accept costs database work).
+CONNECTING = asyncio.Semaphore(int(os.environ.get("WSLOAD_CONNECTING", "8")))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -131,19 +135,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_servers(count: int, sqlite_path: str | None) -> list[tuple[subprocess.Popen, int]]:
+def server_env(sqlite_path: str | None, eager: bool) -> dict[str, str]:
     env = dict(os.environ)
     env.update({"DJANGO_SETTINGS_MODULE": "ginsite.settings", "DEBUG": "1",
-                "CELERY_TASK_ALWAYS_EAGER": "1", "ALLOWED_HOSTS": "127.0.0.1"})
+                "CELERY_TASK_ALWAYS_EAGER": "1" if eager else "0",
+                "ALLOWED_HOSTS": "127.0.0.1"})
     if sqlite_path:
         env["SQLITE_PATH"] = sqlite_path
+    return env
+
+
+def start_worker(env: dict[str, str]) -> subprocess.Popen:
+    """The Celery worker that applies turn deadlines, as in production."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "--pool=solo",
+         "--without-mingle", "--without-gossip", "--loglevel=WARNING"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def start_servers(count: int, env: dict[str, str]) -> list[tuple[subprocess.Popen, int]]:
     servers = []
     for _ in range(count):
         port = free_port()
+        log = subprocess.DEVNULL
+        if os.environ.get("WSLOAD_DEBUG"):
+            log = open(ROOT / "var" / f"ws-load-{port}.log", "w")  # noqa: SIM115
         proc = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
              "ginsite.asgi:application"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         servers.append((proc, port))
     for proc, port in servers:
@@ -183,6 +204,7 @@ class Stats:
         self.duplicated = 0
         self.games = 0
         self.frames = 0
+        self.connects: list[float] = []
 
 
 class Conn:
@@ -265,10 +287,13 @@ class TableRun:
         for seat in (0, 1):
             url = self.ws_urls[(table_id + seat) % len(self.ws_urls)]
             cookie = f"sessionid={self.info['cookies'][seat]}"
-            ws = await connect(f"{url}/ws/table/{table_id}/",
-                               origin=url.replace("ws://", "http://"),
-                               additional_headers={"Cookie": cookie},
-                               open_timeout=30, max_size=2**22)
+            t0 = time.perf_counter()
+            async with CONNECTING:
+                ws = await connect(f"{url}/ws/table/{table_id}/",
+                                   origin=url.replace("ws://", "http://"),
+                                   additional_headers={"Cookie": cookie},
+                                   open_timeout=30, max_size=2**22)
+            self.stats.connects.append(time.perf_counter() - t0)
             conn = Conn(ws, self.stats, self, seat)
             self.conns.append(conn)
             self.readers.append(asyncio.create_task(conn.read()))
@@ -390,8 +415,15 @@ async def drive(tables, ws_urls, rate, duration, seed) -> tuple[Stats, float]:
     runs = [TableRun(t, ws_urls, stats, rate, until, random.Random(rng.random()))
             for t in tables]
     started = time.monotonic()
-    await asyncio.wait_for(asyncio.gather(*(r.run() for r in runs), return_exceptions=True),
-                           duration + 120)
+    results = await asyncio.wait_for(
+        asyncio.gather(*(r.run() for r in runs), return_exceptions=True), duration + 120
+    )
+    for r in results:
+        if isinstance(r, BaseException):
+            name = f"client:{type(r).__name__}"
+            stats.errors[name] = stats.errors.get(name, 0) + 1
+            if os.environ.get("WSLOAD_DEBUG"):
+                print(repr(r), file=sys.stderr)
     return stats, time.monotonic() - started
 
 
@@ -412,10 +444,16 @@ def main() -> None:
     run = f"{os.getpid()}"
     django_setup(sqlite_path)
     servers = []
+    # With Redis (the production set-up) deadlines go through the broker to a worker; the
+    # embedded broker is for one machine's tests, so there the servers run them eagerly.
+    eager = not os.environ.get("REDIS_URL")
+    env = server_env(sqlite_path, eager)
     try:
         tables = setup_tables(args.tables, run)
-        servers = start_servers(args.servers, sqlite_path)
-        ws_urls = [f"ws://127.0.0.1:{port}" for _, port in servers]
+        if not eager:
+            servers.append((start_worker(env), None))
+        servers += start_servers(args.servers, env)
+        ws_urls = [f"ws://127.0.0.1:{port}" for _, port in servers if port]
         stats, elapsed = asyncio.run(drive(tables, ws_urls, rate, args.duration, args.seed))
     finally:
         stop_servers(servers)
@@ -433,12 +471,15 @@ def main() -> None:
         "tables": args.tables, "servers": args.servers, "rate_per_table": rate,
         "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
         "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
+        "deadlines": "eager (in the server)" if eager else "celery worker",
         "duration_s": round(elapsed, 1), "actions": stats.actions,
         "actions_per_s": round(stats.actions / elapsed, 1) if elapsed else 0,
         "rtt_p50_ms": round(percentile(stats.rtt, 0.5) * ms, 1),
         "rtt_p99_ms": round(percentile(stats.rtt, 0.99) * ms, 1),
         "fanout_p50_ms": round(percentile(stats.fanout, 0.5) * ms, 1),
         "fanout_p99_ms": round(percentile(stats.fanout, 0.99) * ms, 1),
+        "connect_p50_ms": round(percentile(stats.connects, 0.5) * ms, 1),
+        "connect_p99_ms": round(percentile(stats.connects, 0.99) * ms, 1),
         "errors": stats.errors, "unexpected_closes": stats.closes,
         "lost_frames": stats.lost, "duplicated_frames": stats.duplicated,
         "games_finished": stats.games, "frames": stats.frames,
