@@ -84,13 +84,13 @@ function presenceText(frame) {
 function renderPresence(container, frame) {
   container.replaceChildren();
   const span = document.createElement("span");
-  span.className = `presence presence-${frame.state}`;
+  span.className = `social-presence social-presence-${frame.state}`;
   span.dataset.presence = "";
   span.textContent = presenceText(frame);
   container.append(span);
   if (frame.state === "playing" && frame.table && frame.table.url) {
     const link = document.createElement("a");
-    link.className = "presence-watch";
+    link.className = "social-presence-watch";
     link.href = frame.table.url;
     link.textContent = "Watch";
     container.append(" ", link);
@@ -342,7 +342,7 @@ function initContacts() {
     const frame = event.detail;
     const row = contactsList.querySelector(`[data-user-id="${frame.user.id}"]`);
     if (!row) return;
-    renderPresence(row.querySelector(".presence-line"), frame);
+    renderPresence(row.querySelector(".social-presence-line"), frame);
   });
 
   document.addEventListener("notify:contact_request", (event) => {
@@ -387,7 +387,7 @@ function initContacts() {
       handle.className = "muted";
       handle.textContent = `@${frame.user.username}`;
       const line = document.createElement("span");
-      line.className = "presence-line";
+      line.className = "social-presence-line";
       renderPresence(line, frame);
       name.append(link, " ", handle, " ", line);
       const actions = document.createElement("span");

@@ -84,7 +84,7 @@ def test_two_people_chat_live(site, browser):
         ben.goto(f"{base}/contacts/")
         anna_row = ben.locator("#contact-list li", has_text="Anna")
         anna.goto(f"{base}/messages/with/ben/")
-        anna_row.locator(".presence-online").wait_for(timeout=WAIT)
+        anna_row.locator(".social-presence-online").wait_for(timeout=WAIT)
 
         ben.goto(f"{base}/messages/")
         ben.wait_for_function("document.querySelector('#unread-badge') !== null")

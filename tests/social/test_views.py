@@ -291,9 +291,9 @@ def test_presence_is_shown_to_contacts_only(client_for, contacts, carol):
     alice, bob = contacts
     presence_connect(alice.pk, "tab")
     page = client_for(bob).get(reverse("social:conversation", args=["alice"])).content.decode()
-    assert "presence-online" in page
+    assert "social-presence-online" in page
     page = client_for(carol).get(reverse("social:conversation", args=["alice"])).content.decode()
-    assert "presence-" not in page and "Online" not in page
+    assert "social-presence" not in page and "Online" not in page
     data = client_for(bob).get(reverse("social:contacts_json")).json()
     assert data["contacts"][0]["username"] == "alice" and data["contacts"][0]["state"] == "online"
     assert client_for(carol).get(reverse("social:contacts_json")).json() == {"contacts": []}
