@@ -583,6 +583,7 @@ def test_two_people_play_a_whole_game_over_real_sockets(server, make_user):
     table = Table.objects.get(pk=table_id)
     game = Game.objects.get(table=table)
     assert results["finish"]["game_id"] == game.pk
+    assert results["finish"]["ending"] == game.ending == "normal"
     assert results["finish"]["scores"] == [p.score for p in game.players.order_by("seat")]
 
     # The stored game, as both players see it.
