@@ -98,7 +98,21 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Daphne runs each request's sync code in a fresh thread, so persistent connections pile
+    # up (one per thread) until PostgreSQL refuses clients: Django's docs say to disable them
+    # under ASGI. DB_CONN_MAX_AGE re-enables them for WSGI/Celery-only deployments.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0"))
+        )
+    }
+    # DB_POOL=<max connections per process> turns on psycopg's connection pool instead
+    # (recommended behind Daphne: no connect/disconnect per request).
+    if os.environ.get("DB_POOL"):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2, "max_size": int(os.environ["DB_POOL"]), "timeout": 10,
+        }
 else:
     DATABASES = {
         "default": {
