@@ -1,17 +1,24 @@
 """Expert: Hard plus determinized sampling search within a time budget.
 
-At a discard decision (the one that matters: what to throw, whether to knock) the Expert
-keeps Hard's best few candidates, then repeatedly
+At the decisions that matter (which card to throw, whether to knock, and whether to take a
+discard that Hard's rules are unsure about) the Expert lists a few candidates, then repeatedly
 
 1. samples the unseen cards consistently with everything it knows (the opponent keeps the
    cards it was seen taking; the rest of its hand is dealt from the unseen cards and thinned
    the way a player keeps their best ten; the remaining cards form the stock, in random order);
-2. plays every candidate out to the end of the hand with a fast policy for both players, on
-   the same sample (common random numbers), scoring the hand exactly as the engine would
-   (knock, gin, undercut with the defender's best lay-offs, drawn hands, the mode's multiplier);
+2. plays every candidate out to the end of the hand on that same sample (common random
+   numbers) with a fast imitation of Hard for both players (takes discards that meld or let it
+   knock, throws the least-deadwood card that does not feed the other hand, knocks early, late,
+   or when its deadwood is clearly below the other's, goes gin), scoring the hand exactly as
+   the engine would (knock, gin, big gin, undercut after the defender's best lay-offs, drawn
+   hands, the hand's knock limit and multiplier); knocking now is scored exactly on the
+   sample, without a playout;
 
-and picks the candidate with the best average. Draws and forced moves use Hard's judgement, so
-the search time goes where it matters. ``time_budget`` (seconds, default 0.08) caps one decision.
+and replaces Hard's choice by the candidate with the best average only when its gain is clear
+(above ``min_gain`` points and ``confidence`` standard errors of the paired differences).
+``time_budget`` (seconds) caps one decision, ``max_samples`` caps the samples; at least
+``min_samples`` are always taken. In Basic Rummy the Expert searches its discards the same way
+(see ``rummy_search.py``).
 """
 
 from __future__ import annotations
@@ -24,17 +31,21 @@ from typing import Any
 from games.engine.actions import Action
 from games.engine.melds import best_layoffs, best_melds
 
-from .cardmath import BIT_VALUE, bits_of, dw
-from .gin import GinParams, rank_discards, sample_opponent
+from .cardmath import BIT_VALUE, bits_of, dw, melds_with, related
+from .gin import GinParams, knock_value, rank_discards, sample_opponent
 from .knowledge import Knowledge
-from .levels import HardBot
+from .levels import HardBot, _txt
+from .rummy_search import rummy_playout, sample_deal
 
-__all__ = ["ExpertBot", "playout"]
+__all__ = ["ExpertBot", "playout", "knock_points"]
+
+# (knock limit, multiplier, gin bonus, big gin bonus, undercut bonus, big gin allowed)
+Rules = tuple[int, int, int, int, int, bool]
 
 
-def _knock_points(knocker10: int, defender: int, gin: bool, big: bool, rules: tuple) -> int:
+def knock_points(knocker10: int, defender: int, gin: bool, big: bool, rules: Rules) -> int:
     """Points for the knocker (negative: the defender's undercut) of one showdown."""
-    _limit, mult, gin_bonus, big_bonus, undercut = rules
+    _limit, mult, gin_bonus, big_bonus, undercut, _big_ok = rules
     if gin:
         return ((big_bonus if big else gin_bonus) + dw(defender)) * mult
     mine = best_melds(knocker10)
@@ -45,30 +56,71 @@ def _knock_points(knocker10: int, defender: int, gin: bool, big: bool, rules: tu
     return -(undercut + kdw - od) * mult
 
 
+def _choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int, int, int, int]:
+    """(card to throw, deadwood left, least deadwood reachable, card reaching it).
+
+    The throw minimises deadwood plus ``danger`` if the card melds with the other hand (the
+    simulated player's guess of what feeds the opponent), preferring high cards on ties."""
+    best_b = kb = 0
+    best_key = 1e9
+    best_d = kbest = 999
+    kkey = 1e9
+    for b in bits_of(h11 & ~forbid):
+        d = dw(h11 ^ b)
+        key = d - BIT_VALUE[b] * 0.01
+        if danger and melds_with(b, other):
+            key += danger
+        if key < best_key:
+            best_key, best_b, best_d = key, b, d
+        if d < kbest or (d == kbest and key < kkey):
+            kbest, kb, kkey = d, b, key
+    return best_b, best_d, kbest, kb
+
+
 def playout(
     hands: list[int],
     stock: list[int],
     pile: list[int],
     turn: int,
-    rules: tuple,
+    rules: Rules,
+    draws: tuple[int, int] = (5, 5),
+    rng: random.Random | None = None,
+    danger: float = 4.0,
+    margin: float = 8.0,
+    noise: float = 6.0,
+    early: int = 4,
     drawn_at: int = 2,
-    knock_easy: int = 20,
 ) -> int:
-    """Play a gin hand to its end with a fast policy; return seat 0's net points.
+    """Play a gin hand to its end with a fast imitation of Hard; return seat 0's net points.
 
-    ``stock`` pops from the end; ``pile`` holds the discard pile (top last). The policy takes
-    a discard that melds, throws the highest min-deadwood card, goes gin when it can and knocks
-    when legal if its deadwood is low or the stock is still large.
+    ``hands`` are the two hands (10 cards each, the player to move first), ``stock`` pops from
+    the end, ``pile`` is the discard pile (top last), ``draws`` how many times each seat has
+    drawn this hand (early knocks). A player knocks when it may and either it is early, the
+    stock is nearly out, or its deadwood is ``margin`` below the other hand's (estimated with
+    ``noise``, as Hard estimates it from samples).
     """
-    limit = rules[0]
+    limit, mult, gin_bonus, big_bonus, _under, big_ok = rules
     hands = list(hands)
     pile = list(pile)
     stock = list(stock)
+    nd = list(draws)
+    gauss = rng.gauss if rng is not None and noise else None
     while True:
         h = hands[turn]
+        other = hands[1 - turn]
         forbid = 0
         top = pile[-1] if pile else 0
-        if top and dw(h | top) < dw(h) + BIT_VALUE[top]:
+        take = False
+        if top:
+            dh = dw(h)
+            v = BIT_VALUE[top]
+            if dw(h | top) < dh + v:
+                take = True
+            elif limit and v <= 4 and nd[turn] <= 6 and dh > 4:
+                h11 = h | top
+                low = min(dw(h11 ^ b) for b in bits_of(h))
+                take = low <= limit and low < dh - 4
+        if take:
             pile.pop()
             h |= top
             forbid = top
@@ -76,30 +128,94 @@ def playout(
             h |= stock.pop()
         else:
             return 0
-        if dw(h) == 0:
-            pts = _knock_points(h, hands[1 - turn], True, True, rules)
+        nd[turn] += 1
+        if big_ok and dw(h) == 0:
+            pts = (big_bonus + dw(other)) * mult
             return pts if turn == 0 else -pts
-        best_b = 0
-        best_key = None
-        for b in bits_of(h & ~forbid):
-            key = (dw(h ^ b), -BIT_VALUE[b])
-            if best_key is None or key < best_key:
-                best_key = key
-                best_b = b
-        d = best_key[0]
-        h ^= best_b
-        if d == 0 or (limit and d <= limit and (d <= 4 or len(stock) >= knock_easy)):
-            pts = _knock_points(h, hands[1 - turn], d == 0, False, rules)
+        b, _d, kbest, kb = _choose_throw(h, forbid, other, danger)
+        if kbest == 0:
+            pts = (gin_bonus + dw(other)) * mult
             return pts if turn == 0 else -pts
+        if limit and kbest <= limit:
+            go = nd[turn] <= early or len(stock) <= 4
+            if not go:
+                est = dw(other) - kbest
+                if gauss is not None:
+                    est += gauss(0.0, noise)
+                go = est >= margin
+            if go:
+                pts = knock_points(h ^ kb, other, False, False, rules)
+                return pts if turn == 0 else -pts
+        h ^= b
         hands[turn] = h
-        pile.append(best_b)
+        pile.append(b)
         if len(stock) <= drawn_at:
             return 0
         turn = 1 - turn
 
 
+def _violations(know: Knowledge, hand: int) -> int:
+    """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
+    or declined that would meld with it, cards they took that it does not meld."""
+    opp = know.opponent()
+    bad = 0
+    for d in bits_of((opp.declined | opp.discarded) & ~hand):
+        if melds_with(d, hand):
+            bad += 1
+    for t in bits_of(opp.known & hand):
+        if not melds_with(t, hand ^ t):
+            bad += 1
+    return bad
+
+
+def sample_consistent(
+    know: Knowledge, rng: random.Random, tries: int = 8, keep: float = 0.15
+) -> tuple[int, int]:
+    """``sample_opponent`` with rejection: a sample is kept with probability
+    ``keep ** violations`` (see ``_violations``); after ``tries`` the least-violating one."""
+    best = None
+    best_v = 1 << 30
+    for _ in range(tries):
+        hand, stock = sample_opponent(know, rng)
+        v = _violations(know, hand)
+        if v == 0 or rng.random() < keep**v:
+            return hand, stock
+        if v < best_v:
+            best, best_v = (hand, stock), v
+    assert best is not None
+    return best
+
+
+class _Stats:
+    """Running paired differences of each candidate against candidate 0 (Hard's choice)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.n = 0
+        self.diff = [0.0] * k
+        self.diff_sq = [0.0] * k
+
+    def add(self, vals: Sequence[float]) -> None:
+        base = vals[0]
+        for i in range(1, self.k):
+            d = vals[i] - base
+            self.diff[i] += d
+            self.diff_sq[i] += d * d
+        self.n += 1
+
+    def winner(self, min_gain: float, confidence: float) -> int:
+        best, best_mean = 0, 0.0
+        n = max(self.n, 1)
+        for i in range(1, self.k):
+            mean = self.diff[i] / n
+            var = max(self.diff_sq[i] / n - mean * mean, 0.0)
+            if mean > min_gain and mean > confidence * (var / n) ** 0.5 and mean > best_mean:
+                best, best_mean = i, mean
+        return best
+
+
 class ExpertBot(HardBot):
-    """Hard + sampling search on discard and knock decisions (``time_budget`` seconds max)."""
+    """Hard + sampling search on discard, knock and draw decisions (``time_budget`` seconds)."""
 
     name = "expert"
 
@@ -107,25 +223,149 @@ class ExpertBot(HardBot):
         self,
         rng: random.Random | None = None,
         params: GinParams | None = None,
-        time_budget: float = 0.08,
-        max_samples: int = 24,
+        time_budget: float = 0.25,
+        max_samples: int = 48,
         min_samples: int = 12,
-        candidates: int = 3,
+        candidates: int = 4,
         margin: float = 8.0,
-        knock_samples: int = 48,
-        min_gain: float = 1.0,
-        confidence: float = 2.0,
+        knock_samples: int = 32,
+        min_gain: float = 0.25,
+        confidence: float = 1.0,
+        search_draws: bool = True,
+        search_knocks: bool = True,
+        sim_danger: float = 4.0,
+        sim_margin: float = 8.0,
+        sim_noise: float = 6.0,
+        rummy_candidates: int = 4,
+        rummy_min_gain: float = 0.0,
+        rummy_confidence: float = 1.0,
+        consistent: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(rng, params=params, **options)
         self.time_budget = float(time_budget)
-        self.max_samples = max_samples
-        self.min_samples = min_samples
+        self.max_samples = int(max_samples)
+        self.min_samples = min(int(min_samples), self.max_samples)
         self.candidates = candidates
         self.margin = margin
         self.knock_samples = knock_samples
         self.min_gain = min_gain
         self.confidence = confidence
+        self.search_draws = search_draws
+        self.search_knocks = search_knocks
+        self.sim = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
+        self.rummy_candidates = rummy_candidates
+        self.rummy_min_gain = rummy_min_gain
+        self.rummy_confidence = rummy_confidence
+        self.sampler = sample_consistent if consistent else sample_opponent
+        self.samples_used = 0  # samples taken by the last search (tests, diagnostics)
+
+    # ------------------------------------------------------------------ helpers
+    def _rules(self, know: Knowledge) -> Rules:
+        return (know.knock_limit, know.multiplier, 25, 31, 25, know.big_gin)
+
+    def _draws(self, know: Knowledge) -> tuple[int, int]:
+        """(my draws, opponent's draws) this hand, for the playouts' early-knock rule."""
+        opp = know.opponent()
+        return know.my_draws, opp.stock_draws + opp.took.bit_count()
+
+    def _samples(self, know: Knowledge):
+        """Yield (opponent hand, shuffled stock) samples until the budget or cap is reached."""
+        t_end = time.perf_counter() + self.time_budget
+        rng = self.rng
+        n = 0
+        while n < self.max_samples:
+            if n >= self.min_samples and time.perf_counter() > t_end:
+                break
+            opp, stock_mask = self.sampler(know, rng)
+            stock = list(bits_of(stock_mask))
+            rng.shuffle(stock)
+            n += 1
+            self.samples_used = n
+            yield opp, stock
+
+    # ------------------------------------------------------------------ draw
+    def _take(self, know: Knowledge) -> bool:
+        hard = self.gin.take(know, know.top)
+        if not self.search_draws or know.num_players != 2 or not know.top:
+            return hard
+        top = know.top
+        hand = know.hand
+        # Obvious cases stay with Hard: a card that melds, or one that nothing in hand wants.
+        if hard and dw(hand | top) < dw(hand) + BIT_VALUE[top]:
+            return True
+        if not hard and not (related(hand) & top) and BIT_VALUE[top] > 3:
+            return False
+        return self.search_draw(know, hard)
+
+    def search_draw(self, know: Knowledge, hard: bool) -> bool:
+        """Take the top discard (True) or draw from the stock, by playouts."""
+        rules = self._rules(know)
+        top = know.top
+        hand = know.hand
+        mine, theirs = self._draws(know)
+        sim = self.sim
+        pile_after = know.pile[:-1]
+        stats = _Stats(2)
+        rng = self.rng
+        danger = sim["danger"]
+        for opp, stock in self._samples(know):
+            seed = rng.random()
+            vals = []
+            for take in (hard, not hard):
+                if take:
+                    h11 = hand | top
+                    pile = list(pile_after)
+                    st = stock
+                    forbid = top
+                else:
+                    h11 = hand | stock[-1]
+                    pile = list(know.pile)
+                    st = stock[:-1]
+                    forbid = 0
+                vals.append(
+                    self._after_draw(h11, forbid, opp, st, pile, rules, mine, theirs, seed, danger)
+                )
+            stats.add(vals)
+        return hard if stats.winner(self.min_gain, self.confidence) == 0 else not hard
+
+    def _after_draw(self, h11, forbid, opp, stock, pile, rules, mine, theirs, seed, danger):
+        """Value for me of holding ``h11`` after a draw, playing the rest like the sim policy."""
+        limit, mult, gin_bonus, big_bonus, _u, big_ok = rules
+        if big_ok and dw(h11) == 0:
+            return (big_bonus + dw(opp)) * mult
+        b, _d, kbest, kb = _choose_throw(h11, forbid, opp, danger)
+        if kbest == 0:
+            return (gin_bonus + dw(opp)) * mult
+        sim = self.sim
+        if limit and kbest <= limit:
+            go = mine + 1 <= self.params.early_knock_turns or len(stock) <= 4
+            if not go:
+                go = dw(opp) - kbest >= sim["margin"]
+            if go:
+                return knock_points(h11 ^ kb, opp, False, False, rules)
+        if len(stock) <= 2:
+            return 0
+        return -playout(
+            [opp, h11 ^ b],
+            stock,
+            pile + [b],
+            0,
+            rules,
+            (theirs, mine + 1),
+            random.Random(seed),
+            **sim,
+        )
+
+    # ------------------------------------------------------------------ discard / knock
+    def _knock_ok(self, know: Knowledge, h10: int, kdw: int) -> bool:
+        """Hard's knock rule, judged on opponent hands sampled consistently with their moves."""
+        p = self.params
+        if know.my_draws <= p.early_knock_turns or know.stock <= 4:
+            return True
+        opp_hands = [self.sampler(know, self.rng)[0] for _ in range(self.knock_samples)]
+        ev, under = knock_value(know, h10, opp_hands)
+        return ev >= p.knock_margin * know.multiplier and under < 0.35
 
     def decide_discard(self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]):
         hand11 = know.hand
@@ -137,48 +377,114 @@ class ExpertBot(HardBot):
         for _s, d, b in ranked:
             if d == 0:
                 return "gin", b
+        top_score = ranked[0][0]
+        discards = [b for s, _d, b in ranked[: self.candidates] if s - top_score <= self.margin]
+        knock_b = 0
+        hard_knocks = False
         if know.knock_limit:
             kbest = min(d for _, d, _ in ranked)
             if kbest <= know.knock_limit:
-                kb = min((s, b) for s, d, b in ranked if d == kbest)[1]
-                if self.gin.knock_decision(know, hand11 ^ kb, kbest, samples=self.knock_samples):
-                    return "knock", kb
-        top_score = ranked[0][0]
-        cands = [b for s, _d, b in ranked[: self.candidates] if s - top_score <= self.margin]
-        if len(cands) == 1 or know.num_players != 2:
-            return "discard", ranked[0][2]
-        return "discard", self.search(know, hand11, cands)
+                knock_b = min((s, b) for s, d, b in ranked if d == kbest)[1]
+                hard_knocks = self._knock_ok(know, hand11 ^ knock_b, kbest)
+        if know.num_players != 2 or (not self.search_knocks and hard_knocks):
+            return ("knock", knock_b) if hard_knocks else ("discard", ranked[0][2])
+        # Candidates: ("knock", b) / ("discard", b); Hard's own choice first.
+        cands: list[tuple[str, int]] = []
+        if hard_knocks:
+            cands.append(("knock", knock_b))
+        cands += [("discard", b) for b in discards]
+        if knock_b and not hard_knocks and self.search_knocks:
+            cands.append(("knock", knock_b))
+        if len(cands) == 1:
+            return cands[0]
+        return cands[self.search(know, hand11, cands)]
 
-    def search(self, know: Knowledge, hand11: int, cands: list[int]) -> int:
-        """The candidate discard with the best average playout, if clearly better than Hard's."""
-        t_end = time.perf_counter() + self.time_budget
-        rules = (know.knock_limit, know.multiplier, 25, 31, 25)
-        k = len(cands)
-        totals = [0.0] * k
-        diffs = [0.0] * k  # sum of (candidate - Hard's choice), per sample
-        diffs_sq = [0.0] * k
-        n = 0
+    def search(self, know: Knowledge, hand11: int, cands: list[tuple[str, int]]) -> int:
+        """Index of the best candidate by paired playouts (0, Hard's, unless clearly beaten)."""
+        rules = self._rules(know)
+        mine, theirs = self._draws(know)
+        stats = _Stats(len(cands))
         rng = self.rng
-        while n < self.max_samples:
-            if n >= self.min_samples and time.perf_counter() > t_end:
+        sim = self.sim
+        for opp, stock in self._samples(know):
+            seed = rng.random()
+            vals = []
+            for kind, b in cands:
+                h10 = hand11 ^ b
+                if kind == "knock":
+                    vals.append(knock_points(h10, opp, False, False, rules))
+                elif len(stock) <= 2:
+                    vals.append(0)
+                else:
+                    vals.append(
+                        -playout(
+                            [opp, h10],
+                            stock,
+                            know.pile + [b],
+                            0,
+                            rules,
+                            (theirs, mine),
+                            random.Random(seed),
+                            **sim,
+                        )
+                    )
+            stats.add(vals)
+        return stats.winner(self.min_gain, self.confidence)
+
+    # ------------------------------------------------------------------ rummy
+    def choose_rummy(self, view, know, legal, kinds):
+        if "discard" not in kinds or self.rummy_candidates < 2:
+            return super().choose_rummy(view, know, legal, kinds)
+        placed = bool((view.get("placed") or [False] * know.num_players)[know.seat])
+        kind, arg = self.rummy.play(know, placed)
+        if kind != "discard":
+            return super().choose_rummy(view, know, legal, kinds)
+        hand = know.hand
+        ranked = self.rummy.discard_keys(know, hand, know.taken)
+        allowed = {str(a) for a in kinds["discard"]}
+        cands = [arg] + [b for _k, b in ranked if b != arg and f"discard:{_txt(b)}" in allowed]
+        cands = cands[: self.rummy_candidates]
+        if len(cands) > 1:
+            flags = [bool(x) for x in view.get("placed") or [False] * know.num_players]
+            flags[know.seat] = placed or bool(view.get("placed_this_turn"))
+            arg = cands[self.search_rummy(know, hand, cands, flags)]
+        text = f"discard:{_txt(arg)}"
+        for a in kinds["discard"]:
+            if str(a) == text:
+                return a
+        return super().choose_rummy(view, know, legal, kinds)
+
+    def search_rummy(self, know: Knowledge, hand: int, cands: list[int], flags: list) -> int:
+        """Index of the best discard by paired rummy playouts (0 unless clearly beaten).
+
+        ``flags[seat]``: that seat has melded or laid off this hand (no going rummy)."""
+        me = know.seat
+        n = know.num_players
+        stats = _Stats(len(cands))
+        t_end = time.perf_counter() + self.time_budget
+        rng = self.rng
+        k = 0
+        cap = self.max_samples
+        while k < cap:
+            if k >= min(self.min_samples, cap) and time.perf_counter() > t_end:
                 break
-            opp, stock_mask = sample_opponent(know, rng)
-            stock = list(bits_of(stock_mask))
-            rng.shuffle(stock)
-            vals = [playout([hand11 ^ b, opp], stock, know.pile + [b], 1, rules) for b in cands]
-            for i, v in enumerate(vals):
-                totals[i] += v
-                dd = v - vals[0]
-                diffs[i] += dd
-                diffs_sq[i] += dd * dd
-            n += 1
-        best = 0
-        best_mean = 0.0
-        for i in range(1, k):
-            mean = diffs[i] / n
-            var = max(diffs_sq[i] / n - mean * mean, 0.0)
-            sure = mean > self.confidence * (var / n) ** 0.5
-            if sure and mean > self.min_gain and mean > best_mean:
-                best = i
-                best_mean = mean
-        return cands[best]
+            opp_hands, stock = sample_deal(know, rng)
+            vals = []
+            for b in cands:
+                hands = [opp_hands.get(s, 0) for s in range(n)]
+                hands[me] = hand ^ b
+                vals.append(
+                    rummy_playout(
+                        hands, flags, know.table, stock, know.pile + [b], (me + 1) % n, me
+                    )
+                )
+            stats.add(vals)
+            k += 1
+        self.samples_used = k
+        return stats.winner(self.rummy_min_gain, self.rummy_confidence)
+
+    # ------------------------------------------------------------------ dispatch
+    def choose_gin(self, view, know, legal, kinds):
+        if "draw:discard" in kinds and "draw:stock" in kinds and know.top:
+            return kinds["draw:discard" if self._take(know) else "draw:stock"][0]
+        return super().choose_gin(view, know, legal, kinds)

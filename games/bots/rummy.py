@@ -106,16 +106,13 @@ class RummyPolicy:
             return "go_out", hand
         return self._discard(know, hand, forbid)
 
-    def _discard(self, know: Knowledge, hand: int, forbid: int) -> tuple[str, object]:
-        legal = [b for b in bits_of(hand & ~forbid)]
-        if self.bad_discard and self.rng.random() < self.bad_discard:
-            return "discard", legal[self.rng.randrange(len(legal))]
+    def discard_keys(self, know: Knowledge, hand: int, forbid: int) -> list[tuple[tuple, int]]:
+        """Every legal discard with its key (lower is better), best first."""
         nxt = know.opponents.get(know.next_seat())
         unseen = know.unseen()
         table_att = layoff_targets(know)
-        best = None
-        best_key = None
-        for b in legal:
+        out = []
+        for b in bits_of(hand & ~forbid):
             h = hand ^ b
             d = dw(h)
             key = float(d)
@@ -133,9 +130,14 @@ class RummyPolicy:
                             break
                     if related(nxt.discarded | nxt.declined, 1) & b:
                         key -= 1.0
-            key_t = (key, -BIT_VALUE[b], b)
-            if best_key is None or key_t < best_key:
-                best_key = key_t
-                best = b
-        assert best is not None
-        return "discard", best
+            out.append(((key, -BIT_VALUE[b], b), b))
+        out.sort()
+        return out
+
+    def _discard(self, know: Knowledge, hand: int, forbid: int) -> tuple[str, object]:
+        legal = [b for b in bits_of(hand & ~forbid)]
+        if self.bad_discard and self.rng.random() < self.bad_discard:
+            return "discard", legal[self.rng.randrange(len(legal))]
+        ranked = self.discard_keys(know, hand, forbid)
+        assert ranked
+        return "discard", ranked[0][1]
