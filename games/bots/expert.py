@@ -258,7 +258,7 @@ class ExpertBot(HardBot):
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence
         self.sampler = sample_consistent if consistent else sample_opponent
-        self.samples_used = 0  # samples taken by the last search (tests, diagnostics)
+        self.samples_used = 0  # samples of the last decision's search (0: no search)
 
     # ------------------------------------------------------------------ helpers
     def _rules(self, know: Knowledge) -> Rules:
@@ -484,6 +484,10 @@ class ExpertBot(HardBot):
         return stats.winner(self.rummy_min_gain, self.rummy_confidence)
 
     # ------------------------------------------------------------------ dispatch
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        self.samples_used = 0
+        return super().choose(view, legal)
+
     def choose_gin(self, view, know, legal, kinds):
         if "draw:discard" in kinds and "draw:stock" in kinds and know.top:
             return kinds["draw:discard" if self._take(know) else "draw:stock"][0]

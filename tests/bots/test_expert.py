@@ -1,0 +1,123 @@
+"""The Expert's search: budgets, samples consistent with what the seat knows, exact scoring.
+
+(That it never sees hidden cards is proved for every level, the Expert included, by
+``test_protocol.test_hidden_cards_never_change_a_decision``.)
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import get_bot
+from games.bots.cardmath import BIT_VALUE, bits_of, dw, mask_from
+from games.bots.expert import knock_points, playout, sample_consistent
+from games.bots.knowledge import from_view
+from games.bots.rummy_search import rummy_playout, sample_deal
+from games.engine import legal_actions, view_for
+from tests.bots.test_protocol import _decision_points
+
+RULES = (10, 1, 25, 31, 25, True)  # knock limit, multiplier, gin, big gin, undercut, big gin ok
+
+
+def _searched(mode, players, **options):
+    """(samples used) for every decision of a seeded Medium game that the Expert searched."""
+    used = []
+    for i, state in enumerate(_decision_points(mode, players, seed=4, limit=80)):
+        bot = get_bot("expert", seed=i, **options)
+        action = bot.choose(view_for(state, state.to_act), legal_actions(state))
+        assert action in legal_actions(state)
+        if bot.samples_used:
+            used.append(bot.samples_used)
+    return used
+
+
+@pytest.mark.parametrize("mode,players", [("classic", 2), ("rummy", 2), ("rummy", 3)])
+def test_search_stops_at_max_samples(mode, players):
+    used = _searched(mode, players, time_budget=60.0, max_samples=5, min_samples=2)
+    assert used, "the Expert searched no decision of the game"
+    assert set(used) == {5}
+
+
+@pytest.mark.parametrize("mode,players", [("classic", 2), ("rummy", 4)])
+def test_search_stops_at_the_time_budget_after_min_samples(mode, players):
+    used = _searched(mode, players, time_budget=0.0, max_samples=200, min_samples=3)
+    assert used and set(used) == {3}
+
+
+def _classic_views():
+    out = []
+    for state in _decision_points("classic", 2, seed=6, limit=60):
+        out.append(view_for(state, state.to_act))
+    return out
+
+
+def test_opponent_samples_fit_everything_the_seat_knows():
+    rng = random.Random(1)
+    for view in _classic_views()[10:]:
+        know = from_view(view)
+        opp = know.opponent()
+        unseen = know.unseen()
+        for _ in range(5):
+            hand, stock = sample_consistent(know, rng)
+            assert hand.bit_count() == opp.size
+            assert hand & opp.known == opp.known
+            assert not hand & stock
+            assert (hand & ~opp.known) | stock == unseen
+            assert not hand & (know.hand | know.pile_mask)
+
+
+def test_rummy_deals_fit_every_hand_size():
+    rng = random.Random(2)
+    for state in _decision_points("rummy", 4, seed=8, limit=60)[20:]:
+        know = from_view(view_for(state, state.to_act))
+        hands, stock = sample_deal(know, rng)
+        seen = know.hand | know.pile_mask
+        total = 0
+        for seat, opp in know.opponents.items():
+            assert hands[seat].bit_count() == opp.size
+            assert hands[seat] & opp.known == opp.known
+            assert not hands[seat] & seen
+            assert not hands[seat] & total
+            total |= hands[seat]
+        assert not set(stock) & set(bits_of(total | seen))
+        assert len(stock) == know.unseen().bit_count() - (total & know.unseen()).bit_count()
+
+
+def _m(text: str) -> int:
+    return mask_from(text.split())
+
+
+def test_knock_points_score_like_the_engine():
+    knocker = _m("AC 2C 3C 4D 5D 6D 7S 7H 7C 3H")  # deadwood 3
+    loose = _m("KS QH JD 9C 8H 6S 5C TD 2S KH")
+    assert knock_points(knocker, loose, False, False, RULES) == dw(loose) - 3
+    # The defender lays 4C and 7D off and keeps AS 2S: 3 = 3 is an undercut (25 points).
+    close = _m("4C 7D KS KH KD QS QH QD 2S AS")
+    assert knock_points(knocker, close, False, False, RULES) == -25
+    assert knock_points(knocker, loose, True, False, RULES) == 25 + dw(loose)
+    assert knock_points(knocker, loose, True, True, (10, 2, 25, 31, 25, True)) == 2 * (
+        31 + dw(loose)
+    )
+
+
+def test_playout_goes_gin_with_the_drawn_card():
+    hand = _m("AC 2C 3C 4C 5D 6D 7D 9S 9H KD")
+    other = _m("2S 4S 6S 8S TS QS 3H 5H 7H JH")
+    stock = [_m("KH"), _m("9C")]  # pops from the end: 9C first
+    pile = [_m("QD")]
+    assert playout([hand, other], stock, pile, 0, RULES, rng=random.Random(1)) == 25 + dw(other)
+
+
+def test_rummy_playout_scores_going_out_and_going_rummy():
+    # Seat 0 draws the 4H, melds everything and goes out with a face-down discard.
+    hand0 = _m("AH 2H 3H 5S 5D 5C KC")
+    hand1 = _m("9S 9D 2C 7D QS JC 4S")
+    stock = [_m("TD"), _m("4H")]
+    pile = [_m("KH")]
+    rummy = rummy_playout([hand0, hand1], [False, False], [], stock, pile, 0, me=0)
+    value1 = sum(BIT_VALUE[b] for b in bits_of(hand1))
+    assert rummy == 2 * value1  # nothing placed before: going rummy doubles
+    placed = rummy_playout([hand0, hand1], [True, False], [], stock, pile, 0, me=1)
+    assert placed == -value1
