@@ -169,7 +169,7 @@ def _violations(know: Knowledge, hand: int) -> int:
 
 
 def sample_consistent(
-    know: Knowledge, rng: random.Random, tries: int = 8, keep: float = 0.15
+    know: Knowledge, rng: random.Random, tries: int = 6, keep: float = 0.15
 ) -> tuple[int, int]:
     """``sample_opponent`` with rejection: a sample is kept with probability
     ``keep ** violations`` (see ``_violations``); after ``tries`` the least-violating one."""
@@ -224,11 +224,11 @@ class ExpertBot(HardBot):
         rng: random.Random | None = None,
         params: GinParams | None = None,
         time_budget: float = 0.25,
-        max_samples: int = 48,
-        min_samples: int = 12,
+        max_samples: int = 20,
+        min_samples: int = 10,
         candidates: int = 4,
         margin: float = 8.0,
-        knock_samples: int = 32,
+        knock_samples: int = 24,
         min_gain: float = 0.25,
         confidence: float = 1.0,
         search_draws: bool = True,
