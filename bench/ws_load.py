@@ -17,8 +17,11 @@ game is followed by a rematch on a new table. Measured:
 
 Run (PostgreSQL and Redis up; use a scratch database)::
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench DB_POOL=8 \\
     REDIS_URL=redis://127.0.0.1:6379/9 .venv/bin/python bench/ws_load.py --tables 50
+
+(The servers inherit the environment: ``DB_POOL`` gives them psycopg's connection pool, as
+recommended behind Daphne; without it every database call opens a new connection.)
 
 Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --json``. ``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
