@@ -118,9 +118,13 @@ def start_servers(n: int) -> list[tuple[subprocess.Popen, int]]:
     for _ in range(n):
         port = free_port()
         log = open(LOG_DIR / f"messages_load_daphne_{port}.log", "wb")  # noqa: SIM115
+        command = [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0",
+                   "ginsite.asgi:application"]
+        if os.environ.get("BENCH_PROFILE"):  # a directory: cProfile each server into it
+            command = [sys.executable, "-m", "cProfile", "-o",
+                       f"{os.environ['BENCH_PROFILE']}/daphne_{port}.prof", *command]
         proc = subprocess.Popen(
-            [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port), "-v", "0",
-             "ginsite.asgi:application"],
+            command,
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )
@@ -142,10 +146,20 @@ async def wait_ready(port: int, timeout: float = 30) -> None:
     raise RuntimeError(f"daphne on port {port} did not start")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def stop_servers(servers) -> None:
     for proc, _ in servers:
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
+            # SIGINT stops Twisted's reactor cleanly (and lets cProfile write its file).
+            os.killpg(proc.pid, signal.SIGINT)
     for proc, _ in servers:
         try:
             proc.wait(timeout=10)
@@ -344,6 +358,8 @@ async def run(args) -> dict:
         total = int(args.rate * args.duration)
         interval = 1.0 / args.rate
         tasks = []
+        cpu_before = sum(cpu_seconds(proc.pid) for proc, _ in servers)
+        client_cpu_before = time.process_time()
         begin = time.monotonic()
         for n in range(total):
             target = begin + n * interval
@@ -353,6 +369,8 @@ async def run(args) -> dict:
             tasks.append(asyncio.create_task(send_one(n, rng.choice(names))))
         await asyncio.gather(*tasks)
         send_seconds = time.monotonic() - begin
+        server_cpu = sum(cpu_seconds(proc.pid) for proc, _ in servers) - cpu_before
+        client_cpu = time.process_time() - client_cpu_before
         # Wait for the stragglers (at most 10 s).
         deadline = time.monotonic() + 10
         ok_sent = len(post_times) - sum(v for k, v in errors.items() if k.startswith("HTTP"))
@@ -368,7 +386,8 @@ async def run(args) -> dict:
             "connect_seconds": round(connect_seconds, 2),
             "messages_sent": len(sent_ids),
             "messages_delivered": received,
-            "lost": ok_sent - received,
+            # Still on the way 10 s after the last send (a backlog, or dropped by the layer).
+            "not_delivered_10s_after_end": ok_sent - received,
             "errors": errors,
             "send_rate_msg_s": round(len(post_times) / send_seconds, 1),
             "delivered_msg_s": round(received / send_seconds, 1),
@@ -379,6 +398,11 @@ async def run(args) -> dict:
                 "max": round(max(latencies), 1) if latencies else None,
                 "mean": round(statistics.fmean(latencies), 1) if latencies else None,
             },
+            # CPU the Daphne processes spent per message (HTTP POST, database, fan-out to
+            # both participants' sockets, plus the presence heartbeats meanwhile).
+            "server_cpu_ms_per_message": round(server_cpu * 1000 / max(1, len(post_times)), 2),
+            "client_cpu_share": round(client_cpu / send_seconds, 2),
+            "load_average": [round(x, 1) for x in os.getloadavg()],
             "post_ms": {
                 "p50": round(percentile(post_times, 0.50), 1),
                 "p99": round(percentile(post_times, 0.99), 1),
