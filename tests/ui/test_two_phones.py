@@ -18,6 +18,7 @@ page marks as melded); the database is read only as the referee of the leak chec
 """
 from __future__ import annotations
 
+import collections
 import json
 import os
 import re
@@ -110,39 +111,32 @@ def _table_row(db: Path, table_id: int) -> tuple[int, dict]:
     return version, json.loads(state) if state else {}
 
 
-# One round trip per question: what the page shows, as the player would read it.
-PROBE = """() => {
+# One round trip per look: what the page shows, as the player would read it, and everything
+# it holds for the hand in play (the result panel and the score sheet may show the previous
+# hand, whose cards were all shown at its end), for the leak check.
+LOOK = """(handNo) => {
   const t = document.querySelector('.tbl');
   const panel = document.querySelector('.tbl-panel');
-  const cards = [...document.querySelectorAll('.hand-card')].map(e => ({
-    card: e.dataset.card, inMeld: e.classList.contains('in-meld'),
-    taken: e.classList.contains('is-taken'), suggested: e.classList.contains('is-suggested'),
-    selected: e.getAttribute('aria-selected') === 'true'}));
+  const outside = e => !e.closest('.tbl-panel, dialog');
+  const lines = [...document.querySelectorAll('.tbl-log li, #tbl-live p')].map(e => e.textContent);
+  let start = 0;
+  lines.forEach((s, i) => { if (s.startsWith(`Hand ${handNo}:`)) start = i; });
   return {
     version: +t.dataset.version, status: t.dataset.status, phase: t.dataset.phase,
     turn: t.classList.contains('is-my-turn') && !t.classList.contains('is-busy'),
     panel: panel && !panel.hidden ? panel.dataset.kind : null,
     acts: [...document.querySelectorAll('.tbl-prompt [data-act]')].map(b => b.dataset.act),
-    hand: cards, meldTargets: document.querySelectorAll('.meld.is-target').length,
+    hand: [...document.querySelectorAll('.hand-card')].map(e => ({
+      card: e.dataset.card, inMeld: e.classList.contains('in-meld'),
+      taken: e.classList.contains('is-taken'), suggested: e.classList.contains('is-suggested')})),
     stockLive: !!document.querySelector('.pile-stock.is-live'),
+    top: (document.querySelector('.pile-discard .pile-top') || {dataset: {}}).dataset.card || null,
     width: document.documentElement.scrollWidth,
-  };
-}"""
-
-# Everything the page holds for the hand in play (the result panel and the score sheet may
-# show the previous hand, whose cards were all shown at its end).
-CONTENT = """(handNo) => {
-  const outside = e => !e.closest('.tbl-panel, dialog');
-  const frame = JSON.parse(JSON.stringify(window.ginTable.frame));
-  const lines = [...document.querySelectorAll('.tbl-log li, #tbl-live p')].map(e => e.textContent);
-  let start = 0;
-  lines.forEach((t, i) => { if (t.startsWith(`Hand ${handNo}:`)) start = i; });
-  return {
     seat: window.ginTable.mySeat,
     cards: [...document.querySelectorAll('[data-card]')].filter(outside).map(e => e.dataset.card),
     labels: [...document.querySelectorAll('[aria-label]')].filter(outside).map(e => e.ariaLabel),
     said: lines.slice(start).join(' '),
-    frame,
+    frame: JSON.parse(JSON.stringify(window.ginTable.frame)),
   };
 }"""
 
@@ -161,8 +155,8 @@ TARGET = """(el) => {
 }"""
 
 
-def _probe(page) -> dict:
-    return page.evaluate(PROBE)
+def _look(page, hand_no=None) -> dict:
+    return page.evaluate(LOOK, hand_no)
 
 
 def _wait_version(page, v: int) -> None:
@@ -183,19 +177,49 @@ def _tap(page, selector: str) -> None:
     pytest.fail(f"cannot tap {selector}: {t['error']}")
 
 
-def _settle(pages, db: Path, table_id: int) -> dict:
-    """The stored state once both pages show its version (nothing moves on its own here:
-    two people, no bots, and no clock runs out in a test this fast)."""
+RECT = """(el) => {
+  const r = el.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2, top: r.top, bottom: r.bottom};
+}"""
+
+
+def _finger_drag(page, source: str, target: str) -> None:
+    """Press a finger on ``source``, slide it to ``target`` and lift it (raw touch events,
+    as a phone sends them)."""
+    page.locator(".tbl-piles").evaluate("el => el.scrollIntoView({block: 'start'})")
+    a = page.locator(source).first.evaluate(RECT)
+    b = page.locator(target).first.evaluate(RECT)
+    height = page.evaluate("innerHeight")
+    assert 0 <= min(a["top"], b["top"]) and max(a["bottom"], b["bottom"]) <= height, (a, b)
+    cdp = page.context.new_cdp_session(page)
+    try:
+        touch = lambda kind, pts: cdp.send(  # noqa: E731
+            "Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts}
+        )
+        touch("touchStart", [{"x": a["x"], "y": a["y"]}])
+        steps = 12
+        for i in range(1, steps + 1):
+            x = a["x"] + (b["x"] - a["x"]) * i / steps
+            y = a["y"] + (b["y"] - a["y"]) * i / steps
+            touch("touchMove", [{"x": x, "y": y}])
+        touch("touchEnd", [])
+    finally:
+        cdp.detach()
+
+
+def _settle(pages, db: Path, table_id: int) -> tuple[dict, list[dict]]:
+    """The stored state and a look at each page once both show its version (nothing moves
+    on its own here: two people, no bots, and no clock runs out in a test this fast)."""
     deadline = time.monotonic() + WAIT / 1000
     while time.monotonic() < deadline:
         version, state = _table_row(db, table_id)
-        shown = [p.evaluate("+document.querySelector('.tbl').dataset.version") for p in pages]
-        if all(v == version for v in shown):
-            return state
-        for p, v in zip(pages, shown, strict=True):
-            if v < version:
+        looks = [_look(p, state.get("hand_number")) for p in pages]
+        if all(lk["version"] == version for lk in looks):
+            return state, looks
+        for p, lk in zip(pages, looks, strict=True):
+            if lk["version"] < version:
                 _wait_version(p, version)
-        if max(shown) > version:
+        if max(lk["version"] for lk in looks) > version:
             time.sleep(0.02)
     pytest.fail("the pages never showed the stored version")
 
@@ -217,8 +241,8 @@ def _hidden_from(state: dict, seat: int) -> set[str]:
     return hidden
 
 
-def _assert_no_leak(page, state: dict, check_page_data: bool = False) -> None:
-    got = page.evaluate(CONTENT, state.get("hand_number"))
+def _assert_no_leak(page, got: dict, state: dict, check_page_data: bool = False) -> None:
+    """``got``: a look at ``page`` at the stored state's version."""
     hidden = _hidden_from(state, got["seat"])
     if not hidden:
         return
@@ -293,7 +317,7 @@ def _open_room(page, slug: str) -> None:
 
 IN_VIEW = """(sel) => {
   const r = document.querySelector(sel).getBoundingClientRect();
-  return r.top >= 0 && r.top < innerHeight * 0.6;
+  return r.top >= -8 && r.top < innerHeight * 0.6;  // its title on the screen
 }"""
 
 
@@ -309,11 +333,36 @@ def _close_hand_result(page, shot: Path | None = None) -> None:
     page.wait_for_selector(".tbl-panel[data-kind=hand]", state="hidden", timeout=WAIT)
 
 
+def _near(a: str, b: str) -> float:
+    """How much two cards help each other towards a meld (a pair, or neighbours in a suit)."""
+    if a[0] == b[0]:
+        return 1.0
+    gap = abs(RANKS.index(a[0]) - RANKS.index(b[0]))
+    return {1: 1.0, 2: 0.5}.get(gap, 0.0) if a[1] == b[1] else 0.0
+
+
+def _makes_meld(card: str, hand: list[dict]) -> bool:
+    """Would ``card`` make a new meld with two of the cards the page shows as not melded?"""
+    free = [c["card"] for c in hand if not c["inMeld"]]
+    if sum(c[0] == card[0] for c in free) >= 2:
+        return True
+    i = RANKS.index(card[0])
+    ranks = {RANKS.index(c[0]) for c in free if c[1] == card[1]}
+    return any(pair <= ranks for pair in ({i - 2, i - 1}, {i - 1, i + 1}, {i + 1, i + 2}))
+
+
 def _discard_choice(hand: list[dict]) -> str:
-    """The highest card the page does not show in a meld (never the card just taken)."""
+    """A high card the page does not show in a meld and that helps no other free card (never
+    the card just taken)."""
     free = [c["card"] for c in hand if not c["inMeld"] and not c["taken"]]
     free = free or [c["card"] for c in hand if not c["taken"]]
-    return max(free, key=_value)
+    others = [c["card"] for c in hand if not c["inMeld"]]
+
+    def worth(c: str) -> tuple[float, int]:
+        help_ = sum(_near(c, o) for o in others if o != c)
+        return _value(c)[0] - 6 * help_, _value(c)[1]
+
+    return max(free, key=worth)
 
 
 def _play_one(page, seen: dict, log: dict) -> str:
@@ -325,14 +374,28 @@ def _play_one(page, seen: dict, log: dict) -> str:
         did = "pass"
     elif phase == "draw":
         assert seen["stockLive"]
-        _tap(page, ".pile-stock")
-        did = "draw"
+        top = seen["top"]
+        if top and "draw:discard" in acts and _makes_meld(top, seen["hand"]):
+            _tap(page, ".pile-discard")  # the top card makes a meld: take it
+            did = f"take {top}"
+        elif not log["dragged_stock"]:
+            log["dragged_stock"] = True
+            _finger_drag(page, ".pile-stock", ".hand")  # drag the stock onto the hand
+            did = "draw (finger drag)"
+        else:
+            _tap(page, ".pile-stock")
+            did = "draw"
     elif phase == "discard":
         act = next((a for a in ("big_gin", "gin", "knock") if a in acts), None)
         if act:
             label = page.text_content(f".tbl-actions [data-act={act}]")
             _tap(page, f".tbl-actions [data-act={act}]")
             did = f"{act}: {label}"
+        elif not log["dragged_card"]:
+            log["dragged_card"] = True
+            card = _discard_choice(seen["hand"])
+            _finger_drag(page, f".hand-card[data-card='{card}']", ".pile-discard")
+            did = f"discard {card} (finger drag)"
         else:
             card = _discard_choice(seen["hand"])
             sel = f".hand-card[data-card='{card}']"
@@ -343,11 +406,21 @@ def _play_one(page, seen: dict, log: dict) -> str:
             did = f"discard {card}"
     elif phase == "layoff":
         suggested = [c["card"] for c in seen["hand"] if c["suggested"]]
+        card = None
         if suggested and not log["laid_by_hand"]:
-            # lay one off by hand: tap the card, then the meld the page lights up
-            card = suggested[0]
-            _tap(page, f".hand-card[data-card='{card}']")
-            page.wait_for_selector(".meld.is-target", timeout=WAIT)
+            # lay one off by hand: tap a suggested card, then the meld the page lights up (a
+            # card that fits only after another lay-off lights none up: tap it again, try next)
+            for c in suggested:
+                sel = f".hand-card[data-card='{c}']"
+                _tap(page, sel)
+                page.wait_for_selector(f"{sel}[aria-selected=true]", timeout=WAIT)
+                if page.locator(".meld.is-target").count():
+                    card = c
+                    break
+                _tap(page, sel)
+                page.wait_for_selector(f"{sel}[aria-selected=false]", timeout=WAIT)
+            assert card, ("no suggested lay-off can be made", suggested)
+        if card:
             _tap(page, ".meld.is-target")
             log["laid_by_hand"] += 1
             did = f"layoff {card}"
@@ -412,24 +485,25 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
         assert p.locator("#table-seating").is_hidden()
         assert p.locator("[data-watching]").is_hidden()  # Ben sat down after loading
-    state = _settle((a, b), db, table_id)
-    for p in (a, b):
-        _assert_no_leak(p, state)
-        assert p.evaluate("document.documentElement.scrollWidth") <= 360
     a.screenshot(path=str(tmp / "start-anna.png"), full_page=True)
-
     print(f"seated after {time.monotonic() - started:.1f} s")
-    # (c) the whole game, by taps only
-    log = {"moves": [], "laid_by_hand": 0, "hand": 1, "results": 0, "reloaded": False}
+    # (c) the whole game, by taps only; after every move both pages are checked for leaks
+    log = {"moves": [], "laid_by_hand": 0, "results": 0, "reloaded": False,
+           "dragged_stock": False, "dragged_card": False}
     shots = set()
+    state, looks = _settle((a, b), db, table_id)
+    hand_no = state["hand_number"]
     for _ in range(MAX_MOVES):
-        seen = {p: _probe(p) for p in (a, b)}
+        seen = dict(zip((a, b), looks, strict=True))
         for p in (a, b):
+            _assert_no_leak(p, seen[p], state, check_page_data=seen[p].get("reloaded", False))
             assert seen[p]["width"] <= 360
+        for p in (a, b):
             if seen[p]["panel"] == "hand":
                 first = not log["results"]
                 _close_hand_result(p, tmp / "hand-result.png" if first else None)
                 log["results"] += 1
+                seen[p] = _look(p, hand_no)
         if all(seen[p]["status"] == "finished" for p in (a, b)):
             break
         turn = [p for p in (a, b) if seen[p]["turn"]]
@@ -443,26 +517,25 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
             p.screenshot(path=str(tmp / f"phase-{phase}.png"), full_page=True)
         did = _play_one(p, seen[p], log)
         log["moves"].append(("anna" if p is a else "ben", did))
-        state = _settle((a, b), db, table_id)
-        if state.get("hand_number") != log["hand"]:
-            log["hand"], log["laid_by_hand"] = state.get("hand_number"), 0
-        reload_now = not log["reloaded"] and len(log["moves"]) >= 6 and state["phase"] == "draw"
-        if reload_now:
+        state, looks = _settle((a, b), db, table_id)
+        if state["hand_number"] != hand_no:
+            hand_no, log["laid_by_hand"] = state["hand_number"], 0
+        if not log["reloaded"] and len(log["moves"]) >= 6 and state["phase"] == "draw":
             # a phone reloads mid-hand: the seat comes back whole
             log["reloaded"] = True
-            hand_before = sorted(c["card"] for c in _probe(b)["hand"])
+            hand_before = sorted(c["card"] for c in looks[1]["hand"])
             b.reload()
             b.wait_for_selector(".tbl-main .hand-card")
             b.wait_for_selector(".tbl-conn[data-state=open]")
-            assert sorted(c["card"] for c in _probe(b)["hand"]) == hand_before
-            state = _settle((a, b), db, table_id)
-        for q in (a, b):
-            _assert_no_leak(q, state, check_page_data=(q is b and reload_now))
+            state, looks = _settle((a, b), db, table_id)
+            assert sorted(c["card"] for c in looks[1]["hand"]) == hand_before
+            looks[1]["reloaded"] = True  # check the page's embedded snapshot too
     else:
         pytest.fail(f"the game did not end in {MAX_MOVES} moves")
     print(f"game over after {time.monotonic() - started:.1f} s")
     assert log["reloaded"]
     kinds = [m for _, m in log["moves"]]
+    assert sum("(finger drag)" in m for m in kinds) == 2, kinds
     assert any(m.startswith(("knock", "gin", "big_gin")) for m in kinds), kinds
 
     # (d) the game-over screen on both phones: final scores and every bonus
@@ -498,7 +571,6 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         for seat, t in enumerate(totals):
             assert f"{'You' if seat == me else names[seat]} {t}" in grand
         assert p.evaluate("document.documentElement.scrollWidth") <= 360
-        _assert_no_leak(p, state)
     a.screenshot(path=str(tmp / "over-anna.png"), full_page=True)
     b.screenshot(path=str(tmp / "over-ben.png"))  # what Ben sees on his screen
 
@@ -518,6 +590,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
 
     assert errors == []
     elapsed = time.monotonic() - started
+    kinds = collections.Counter(m.split()[0].rstrip(":") for _, m in log["moves"])
+    print(f"two phones: {dict(kinds)}")
     print(f"two phones: {len(log['moves'])} moves, {hands_played} hands, "
           f"{log['results']} hand results closed, {elapsed:.1f} s")
     ctx_a.close()
