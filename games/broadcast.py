@@ -28,14 +28,25 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send to several groups in one trip to the event loop (each ``async_to_sync`` call
+    costs a thread hand-off, so one per frame would triple the cost of a move)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the channel layer is not storage: a lost frame is recovered by snapshot
-        log.exception("group_send to %s failed", group)
+
+    async def send_each():
+        for group, message in messages:
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # the layer is not storage: a lost frame is recovered by snapshot
+                log.exception("group_send to %s failed", group)
+
+    async_to_sync(send_each)()
+
+
+def _send(group: str, message: dict[str, Any]) -> None:
+    _send_all([(group, message)])
 
 
 def send_state(
@@ -48,16 +59,21 @@ def send_state(
         base["last"] = last
     targets: list[int | None] = list(human_seats if human_seats is not None else [])
     targets.append(None)
+    messages = []
     for seat in targets:
         frame = dict(base)
         frame["view"] = play.view(state, seat) if state is not None else None
         frame["events"] = play.visible_events(events, seat)
         group = spectators_group(table_id) if seat is None else seat_group(table_id, seat)
-        _send(group, {"type": "table.frame", "frame": frame})
+        messages.append((group, {"type": "table.frame", "frame": frame}))
+    _send_all(messages)
 
 
-def send_chat(*, table_id: int, message: dict) -> None:
-    _send(table_group(table_id), {"type": "table.chat", "message": message})
+def send_chat(*, table_id: int, message: dict, sender_id: int | None = None) -> None:
+    """A chat line to everyone at the table; ``sender_id`` (not sent to clients) lets each
+    connection drop lines from the users hidden from it (``games.hooks``)."""
+    _send(table_group(table_id),
+          {"type": "table.chat", "message": message, "sender_id": sender_id})
 
 
 def send_presence(*, table_id: int, table: dict, seats: list[dict]) -> None:
