@@ -22,8 +22,9 @@ DEFAULTS: dict[str, int] = {
     "HEARTBEAT": 25,
     # "Last seen" is written to the database at most this often per user while online.
     "LAST_SEEN_WRITE_EVERY": 60,
-    # Incoming notification-socket frames: size limit and a per-connection rate limit.
-    "FRAME_MAX_BYTES": 4096,
+    # Incoming notification-socket frames: size limit and a per-connection rate limit. A
+    # "send" frame carries up to 2,000 characters, which JSON may spell in up to 6 bytes each.
+    "FRAME_MAX_BYTES": 16384,
     "FRAMES_PER_MINUTE": 120,
     # Messages per page of conversation history.
     "HISTORY_PAGE": 50,

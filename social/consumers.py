@@ -4,6 +4,11 @@ Thin on purpose: authenticate, join the user's group, validate each incoming fra
 presence function or a service, answer errors with an ``error`` frame. Delivery of messages,
 counts, requests, presence and invitations comes from the services through the channel layer
 (``notify.frame`` events to group ``user.<id>``).
+
+A ``send`` frame sends a private message through the same service as the conversation page's
+form (:func:`social.services.message_send`: same validation, policy and rate limits), without
+the cost of an HTTP request; it is answered by an ``ack`` (or an ``error``) carrying the
+client's ``client_id``.
 """
 from __future__ import annotations
 
@@ -17,7 +22,10 @@ from . import conf, presence, selectors, services
 from .notify import user_group
 
 CLOSE_UNAUTHENTICATED = 4401
-CLOSE_POLICY = 1008
+# Daphne refuses to close with 1008 (only 1000 and 3000-4999 are allowed): 4000 + 1008's
+# meaning, as the table sockets do (games.consumers.FLOOD_CLOSE).
+CLOSE_POLICY = 4008
+CLIENT_ID_MAX = 64
 
 
 class NotifyConsumer(AsyncWebsocketConsumer):
@@ -78,7 +86,8 @@ class NotifyConsumer(AsyncWebsocketConsumer):
             await self._error("bad_frame", "Frames must be JSON text.")
             return
         if len(text_data.encode("utf-8")) > conf.get("FRAME_MAX_BYTES"):
-            await self._error("too_large", "Frames may be at most 4 KB.")
+            kb = conf.get("FRAME_MAX_BYTES") // 1024
+            await self._error("too_large", f"Frames may be at most {kb} KB.")
             return
         try:
             frame = json.loads(text_data)
@@ -88,7 +97,9 @@ class NotifyConsumer(AsyncWebsocketConsumer):
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
             await self._error("bad_frame", 'A frame is a JSON object with a "type".')
             return
-        handler = {"ping": self._ping, "read": self._read}.get(frame["type"])
+        handler = {"ping": self._ping, "read": self._read, "send": self._send_message}.get(
+            frame["type"]
+        )
         if handler is None:
             await self._error("unknown_type", f"Unknown frame type {frame['type'][:30]!r}.")
             return
@@ -119,6 +130,38 @@ class NotifyConsumer(AsyncWebsocketConsumer):
         except services.SocialError as exc:
             await self._error(exc.code, str(exc))
 
+    async def _send_message(self, frame):
+        client_id = frame.get("client_id")
+        if not (
+            (type(client_id) is str and 0 < len(client_id) <= CLIENT_ID_MAX)
+            or (type(client_id) is int and 0 <= client_id < 2**53)
+        ):
+            await self._error(
+                "bad_frame",
+                f'"send" needs a "client_id" (a string of 1-{CLIENT_ID_MAX} characters or an '
+                "integer) to match its answer.",
+            )
+            return
+        to, body = frame.get("to"), frame.get("body")
+        if type(to) is not int or to <= 0 or not isinstance(body, str):
+            await self._error(
+                "bad_frame",
+                '"send" needs "to" (the recipient\'s user id) and "body" (text).',
+                client_id=client_id,
+            )
+            return
+        try:
+            message = await database_sync_to_async(self._message_send)(to, body)
+        except services.SocialError as exc:
+            await self._error(exc.code, str(exc), client_id=client_id)
+            return
+        await self._send({"type": "ack", "client_id": client_id, "message": message})
+
+    def _message_send(self, recipient_id: int, body: str) -> dict:
+        recipient = services.message_recipient(recipient_id)
+        message = services.message_send(sender=self.user, recipient=recipient, body=body)
+        return services.message_frame(message, self.user)
+
     # --- outgoing ----------------------------------------------------------------------------
 
     async def notify_frame(self, event):
@@ -127,5 +170,8 @@ class NotifyConsumer(AsyncWebsocketConsumer):
     async def _send(self, frame: dict):
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
-    async def _error(self, code: str, message: str):
-        await self._send({"type": "error", "code": code, "message": message})
+    async def _error(self, code: str, message: str, client_id=None):
+        frame = {"type": "error", "code": code, "message": message}
+        if client_id is not None:
+            frame["client_id"] = client_id
+        await self._send(frame)

@@ -277,6 +277,21 @@ def _clean_body(body) -> str:
     return body
 
 
+def message_recipient(user_id) -> object:
+    """The active user ``user_id`` to send a message to (the socket's ``send`` names the
+    recipient by id); :class:`NotFound` otherwise."""
+    from django.contrib.auth import get_user_model
+
+    recipient = (
+        get_user_model().objects.filter(pk=user_id, is_active=True)
+        .only("id", "username", "display_name", "is_active", "date_joined")
+        .first()
+    )
+    if recipient is None:
+        raise NotFound("This user does not exist.")
+    return recipient
+
+
 def message_send(*, sender, recipient, body) -> Message:
     """Send a private message; it reaches every open tab of both participants."""
     body = _clean_body(body)

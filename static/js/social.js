@@ -68,6 +68,42 @@ async function postForm(url, form) {
   }
 }
 
+// Send a message over the open notification socket (a `send` frame, answered by `ack` or
+// `error` with the same client_id). Resolves to the ack's or the error's frame, or to null
+// when no socket is open (the caller then posts the form instead). A socket that closes
+// before the answer leaves the outcome unknown: `{ type: "error", code: "unconfirmed" }`.
+let clientIds = 0;
+
+function sendOverSocket(to, body) {
+  const clientId = `m${Date.now().toString(36)}-${(clientIds += 1)}`;
+  const frame = { type: "send", client_id: clientId, to, body };
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      document.removeEventListener("notify:ack", onAnswer);
+      document.removeEventListener("notify:error", onAnswer);
+      document.removeEventListener("notify:closed", onClosed);
+      clearTimeout(timer);
+      resolve(answer);
+    };
+    const onAnswer = (event) => {
+      if (event.detail && event.detail.client_id === clientId) done(event.detail);
+    };
+    const unconfirmed = {
+      type: "error",
+      code: "unconfirmed",
+      message: "The connection dropped before your message was confirmed. "
+        + "Reload the page to check whether it was sent.",
+    };
+    const onClosed = () => done(unconfirmed);
+    const timer = setTimeout(() => done(unconfirmed), 15000);
+    document.addEventListener("notify:ack", onAnswer);
+    document.addEventListener("notify:error", onAnswer);
+    document.addEventListener("notify:closed", onClosed);
+    document.dispatchEvent(new CustomEvent("notify:send", { detail: frame }));
+    if (!frame.sent) done(null);
+  });
+}
+
 // --- Presence ------------------------------------------------------------------------------
 
 function presenceText(frame) {
@@ -210,7 +246,13 @@ function initConversation(root) {
       }
       button.disabled = true;
       try {
-        const data = await postForm(window.location.pathname, form);
+        // The open socket first (no HTTP request per message); the form post otherwise.
+        const answer = await sendOverSocket(withId, text);
+        const data = answer === null
+          ? await postForm(window.location.pathname, form)
+          : answer.type === "ack"
+            ? { ok: true, message: answer.message }
+            : { ok: false, error: answer };
         if (data.ok) {
           error.hidden = true;
           textarea.value = "";
