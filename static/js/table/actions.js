@@ -90,6 +90,12 @@ export function actionButtons(view, legal, selected, hand) {
       break;
     }
     case "layoff": {
+      if (!legal.some((a) => a.startsWith("layoff:"))) {
+        // nothing fits: one clear way on, not two buttons that do the same
+        if (L.has("done")) add("Done: nothing to lay off", "done", true);
+        else add("Continue: nothing to lay off", "accept_layoffs", true);
+        break;
+      }
       if (one) {
         for (const i of layoffTargets(legal, one)) {
           add(`Lay off ${cardLabel(one)} on meld ${i + 1}`, `layoff:${one}>${i}`, true);

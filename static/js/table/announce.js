@@ -91,7 +91,8 @@ export function turnPrompt(view, legal) {
       if (has("knock:")) return "Discard a card, or knock.";
       return "Discard a card: select it, then tap it again or the discard pile.";
     case "layoff":
-      return "Lay off your deadwood onto the knocker's melds, or accept the suggestion.";
+      if (!has("layoff:")) return "None of your cards fits on the knocker's melds.";
+      return "Lay off your deadwood onto the knocker's melds (tap a card, then a meld), or accept the suggestion.";
     case "play":
       if (has("go_out:")) return "Go out with your last card.";
       return "Meld, lay off, then discard.";

@@ -419,7 +419,9 @@ export class TableApp {
     box.append(head);
     if (v) {
       const count = (v.card_counts || [])[i] || 0;
-      const known = (v.known_cards || [])[i] || [];
+      const sd = v.phase === "layoff" ? v.showdown : null;
+      // a knocker's melds are on the table and the rest is shown: no face-down cards left
+      const known = sd && sd.knocker === i ? sd.knocker_deadwood_cards || [] : (v.known_cards || [])[i] || [];
       const fan = h("div", { class: "seat-fan", attrs: { "aria-hidden": "true" } });
       for (let k = 0; k < Math.min(count - known.length, 11); k++) fan.append(createBack({ small: true }));
       for (const c of known) fan.append(createCard(c, { small: true }));

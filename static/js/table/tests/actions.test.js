@@ -39,6 +39,11 @@ test("lay-off phase and rummy play", () => {
   assert.deepEqual(actions(b), ["layoff:4C>0", "accept_layoffs", "done"]);
   assert.match(b[1].label, /4\u2663/);
   assert.deepEqual(layoffTargets(["layoff:4C>0", "layoff:4C>2", "layoff:5C>1"], "4C"), [0, 2]);
+  // nothing fits: a single "Done" instead of two buttons that do the same
+  const none = actionButtons(view, ["accept_layoffs", "done"], [], ["KD", "QH"]);
+  assert.deepEqual(actions(none), ["done"]);
+  assert.equal(none[0].primary, true);
+  assert.match(none[0].label, /nothing to lay off/);
   const legalPlay = ["meld:5H,6H,7H", "discard:5H", "discard:KD", "layoff:KD>0"];
   assert.equal(meldActionFor(legalPlay, ["7H", "5H", "6H"]), "meld:5H,6H,7H");
   assert.equal(meldActionFor(legalPlay, ["7H", "5H"]), null);
