@@ -850,7 +850,8 @@ export class TableApp {
     const info = [h("span", { class: `tbl-avatar tbl-avatar-c${colourIndex(s.name || me)}`, text: initials(s.name), attrs: { "aria-hidden": "true" } }), h("strong", { text: s.name || "You" }), h("span", { text: `Score ${this.seatScore(me)}` })];
     if (v.dealer === me) info.push(h("span", { class: "chip chip-dealer", text: "Dealer" }));
     let dwText;
-    if (v.mode !== "rummy" && hand.length === 11 && v.phase === "discard") {
+    const playing = this.frame.table.status === "playing" && !v.is_over;
+    if (playing && this.myTurn && v.mode !== "rummy" && hand.length === 11 && v.phase === "discard") {
       const one = this.selected.length === 1 ? this.selected[0] : null;
       if (one) dwText = `Discarding ${cardLabel(one)} leaves ${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood`;
       else {
