@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import broadcast, frames, selectors, services
+from . import broadcast, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .models import Table
 
@@ -36,6 +36,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     seat: int | None = None
     joined: tuple[str, ...] = ()
+    # Users whose chat this connection must not see (games.hooks; loaded with each snapshot).
+    hidden: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -56,20 +58,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=4404 if access is None else 4403)
             return
-        self.seat = access[1]
+        self.seat, self.hidden = access[1], access[2]
         await self.accept()
         await self._join_groups()
         if self.seat is not None:
-            await database_sync_to_async(services.seat_presence)(
-                table_id=self.table_id, user=self.user, connected=True
-            )
-        await self._send_snapshot()
+            await self._mark_present()
+        await self._send_snapshot(reload_hidden=False)
+
+    async def _mark_present(self):
+        """This connection holds a seat: mark it connected and tell the table."""
+        await database_sync_to_async(services.seat_presence)(
+            table_id=self.table_id, user=self.user, connected=True
+        )
 
     def _access(self):
+        """(may connect, seat, hidden chat senders): the senders are known before the
+        connection joins the table's groups, so no chat line slips through."""
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None:
             return None
-        return selectors.table_access(table, self.user, self.invite)
+        allowed, seat = selectors.table_access(table, self.user, self.invite)
+        return allowed, seat, hooks.hidden_senders(self.user) if allowed else frozenset()
 
     async def disconnect(self, code):
         for group in self.joined:
@@ -240,10 +249,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _version(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
 
-    async def _send_snapshot(self):
-        snapshot = await database_sync_to_async(selectors.table_snapshot)(
-            self.table_id, self.user, self.seat
-        )
+    def _snapshot(self, reload_hidden: bool):
+        """The snapshot, and the chat senders hidden from this user (read afresh unless just
+        read by ``connect``): a block made since the socket opened applies from then on."""
+        hidden = hooks.hidden_senders(self.user) if reload_hidden else self.hidden
+        return selectors.table_snapshot(self.table_id, self.user, self.seat, hidden), hidden
+
+    async def _send_snapshot(self, reload_hidden: bool = True):
+        snapshot, self.hidden = await database_sync_to_async(self._snapshot)(reload_hidden)
         if snapshot is not None:
             await self._send(snapshot)
 
@@ -256,9 +269,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         frame = event["frame"]
         seat_now = self._my_seat_in(frame["seats"])
         if seat_now != self.seat:
-            # Sat down or left (maybe from another tab): switch groups, start afresh.
+            # Sat down or left (maybe from another tab): switch groups, start afresh. A new
+            # seat is marked connected (and everyone is told) before the snapshot goes out.
             self.seat = seat_now
             await self._join_groups()
+            if seat_now is not None:
+                await self._mark_present()
             await self._send_snapshot()
             return
         frame = dict(frame)
@@ -268,6 +284,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send(frame)
 
     async def table_chat(self, event):
+        if event.get("sender_id") in self.hidden:
+            return
         await self._send({"type": "chat", "message": event["message"]})
 
     async def table_presence(self, event):

@@ -32,11 +32,26 @@ def seat_is_gone(seat: Seat, now: datetime | None = None) -> bool:
     return seat.last_seen < now - grace - timedelta(seconds=30)
 
 
-def bot_name(level: int) -> str:
-    return f"Computer ({BOT_LEVEL_NAMES.get(level, level)})"
+def bot_name(level: int, number: int = 1) -> str:
+    """"Computer (Medium)"; the second Medium computer at a table is "Computer 2 (Medium)"."""
+    level_name = BOT_LEVEL_NAMES.get(level, level)
+    return f"Computer {number} ({level_name})" if number > 1 else f"Computer ({level_name})"
 
 
-def seat_data(seat: Seat, now: datetime) -> dict[str, Any]:
+def bot_names(seats) -> dict[int, str]:
+    """Seat index → name of every computer seat, unique at the table: computers of the same
+    level are numbered in seat order ("Computer (Medium)", "Computer 2 (Medium)", ...)."""
+    names: dict[int, str] = {}
+    count: dict[int, int] = {}
+    for seat in sorted(seats, key=lambda s: s.index):
+        if seat.user_id is None and seat.bot_level is not None:
+            count[seat.bot_level] = count.get(seat.bot_level, 0) + 1
+            names[seat.index] = bot_name(seat.bot_level, count[seat.bot_level])
+    return names
+
+
+def seat_data(seat: Seat, now: datetime, name: str | None = None) -> dict[str, Any]:
+    """One seat; ``name`` overrides a computer's name (see ``bot_names``)."""
     if seat.user_id is not None:
         user = seat.user
         return {
@@ -47,7 +62,7 @@ def seat_data(seat: Seat, now: datetime) -> dict[str, Any]:
         }
     if seat.bot_level is not None:
         return {
-            "index": seat.index, "kind": "bot", "name": bot_name(seat.bot_level),
+            "index": seat.index, "kind": "bot", "name": name or bot_name(seat.bot_level),
             "username": None, "bot_level": seat.bot_level, "connected": True, "gone": False,
             "timeouts": 0,
         }
@@ -59,7 +74,8 @@ def seat_data(seat: Seat, now: datetime) -> dict[str, Any]:
 
 def seats_data(seats: list[Seat]) -> list[dict[str, Any]]:
     now = timezone.now()
-    return [seat_data(s, now) for s in sorted(seats, key=lambda s: s.index)]
+    names = bot_names(seats)
+    return [seat_data(s, now, names.get(s.index)) for s in sorted(seats, key=lambda s: s.index)]
 
 
 def table_meta(table: Table) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q
 from django.utils import timezone
 
-from . import frames, play
+from . import frames, hooks, play
 from .models import ChatMessage, Game, GamePlayer, Room, Seat, Table, TableStatus
 
 CHAT_HISTORY = 50
@@ -54,6 +54,7 @@ def rooms_overview() -> list[dict[str, Any]]:
 
 def _table_row(table: Table) -> dict[str, Any]:
     seats = sorted(table.seats.all(), key=lambda s: s.index)
+    bots = frames.bot_names(seats)
     return {
         "id": table.pk, "url": table.get_absolute_url(), "mode": table.mode,
         "mode_name": table.get_mode_display(), "seat_count": table.seat_count,
@@ -61,7 +62,7 @@ def _table_row(table: Table) -> dict[str, Any]:
         "seconds_per_turn": table.seconds_per_turn, "status": table.status,
         "free_seats": sum(1 for s in seats if s.is_empty),
         "players": [
-            {"name": s.user.public_name if s.user_id else frames.bot_name(s.bot_level),
+            {"name": s.user.public_name if s.user_id else bots[s.index],
              "bot_level": s.bot_level}
             for s in seats if not s.is_empty
         ],
@@ -137,25 +138,39 @@ def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | No
     ok = bool(invite) and isinstance(invite, str) and secrets.compare_digest(
         invite, table.invite_token
     )
+    if ok and hooks.seat_refusal(table, user, _people_at(table)):
+        ok = False  # blocked either way by someone there: refused like a wrong invite link
     return ok, None
 
 
-def recent_chat(table: Table) -> list[dict[str, Any]]:
+def _people_at(table: Table) -> list[int]:
+    """The creator and the seated players of a table (user ids)."""
+    seated = Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
+    return [table.created_by_id, *seated]
+
+
+def recent_chat(table: Table, hidden: frozenset[int] | set[int] = frozenset()
+                ) -> list[dict[str, Any]]:
+    """The last lines of the table's chat, leaving out those written by ``hidden`` users."""
     seat_by_user = dict(
         Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", "index")
     )
-    lines = list(
-        ChatMessage.objects.filter(table=table).select_related("user")
-        .order_by("-id")[:CHAT_HISTORY]
-    )
+    lines = ChatMessage.objects.filter(table=table)
+    if hidden:
+        lines = lines.exclude(user_id__in=hidden)
+    lines = list(lines.select_related("user").order_by("-id")[:CHAT_HISTORY])
     return [frames.chat_data(m, seat_by_user) for m in reversed(lines)]
 
 
-def table_snapshot(table_id: int, user, seat: int | None) -> dict[str, Any] | None:
-    """The ``snapshot`` frame for a connection (``you`` included)."""
+def table_snapshot(table_id: int, user, seat: int | None,
+                   hidden: frozenset[int] | None = None) -> dict[str, Any] | None:
+    """The ``snapshot`` frame for a connection (``you`` included). Its chat leaves out the
+    users ``hidden`` from ``user`` (``games.hooks.hidden_senders`` when not given)."""
     table = table_with_seats(table_id)
     if table is None:
         return None
+    if hidden is None:
+        hidden = hooks.hidden_senders(user)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
@@ -170,7 +185,7 @@ def table_snapshot(table_id: int, user, seat: int | None) -> dict[str, Any] | No
         "you": frames.you_data(user=user, seat=seat, table=meta, seats=seats_d),
         "clock": frames.with_remaining(frames.clock_data(table)),
         "view": view,
-        "chat": recent_chat(table),
+        "chat": recent_chat(table, hidden),
     }
 
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games import engine as E
 
-from . import broadcast, frames, play, signals
+from . import broadcast, frames, hooks, play, signals
 from .exceptions import (
     AlreadySeated,
     CannotClaim,
@@ -62,6 +62,7 @@ TURN_SECONDS = (0, 15, 30, 60)
 CHAT_MAX = 300
 ACTION_MAX = 80
 CLIENT_ID_MAX = 40
+PRIVATE_REFUSAL = "This table is private: you need its invite link."
 
 
 def _setting(name: str, default):
@@ -289,8 +290,13 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
         if table.private and user.pk != table.created_by_id and not (
             invite and secrets.compare_digest(str(invite), table.invite_token)
         ):
-            raise Forbidden("This table is private: you need its invite link.")
+            raise Forbidden(PRIVATE_REFUSAL)
         seats = _seats(table)
+        if table.private and user.pk != table.created_by_id and hooks.seat_refusal(
+            table, user, [table.created_by_id, *(s.user_id for s in seats)]
+        ):
+            # Blocked either way by someone there: the same words as a wrong invite link.
+            raise Forbidden(PRIVATE_REFUSAL)
         if _seat_of(seats, user):
             raise AlreadySeated()
         free = [s for s in seats if s.is_empty]
@@ -645,10 +651,11 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
         ending=ending, loser_seat=loser_seat, winner_seat=winner,
         started_at=table.started_at, finished_at=now,
     )
+    bots = frames.bot_names(seats)
     for s in seats:
         GamePlayer.objects.create(
             game=game, seat=s.index, user=s.user, bot_level=s.bot_level,
-            name=s.user.public_name if s.user_id else frames.bot_name(s.bot_level or 0),
+            name=s.user.public_name if s.user_id else bots.get(s.index, frames.bot_name(0)),
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
         )
@@ -679,8 +686,9 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     except E.EngineError:  # the stored move list and the state disagree: keep the moves
         log.exception("engine record of game %s failed", game.pk)
         engine = None
+    bots = frames.bot_names(seats)
     players = [
-        {"seat": s.index, "name": s.user.public_name if s.user_id else frames.bot_name(s.bot_level),
+        {"seat": s.index, "name": s.user.public_name if s.user_id else bots.get(s.index, ""),
          "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
         for s in seats
     ]
@@ -754,7 +762,10 @@ def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
             s.user_id: s.index for s in Seat.objects.filter(table=table, user=user)
         }
         data = frames.chat_data(message, seat_by_user)
-        _on_commit(lambda: broadcast.send_chat(table_id=table.pk, message=data))
+        sender_id = user.pk
+        _on_commit(
+            lambda: broadcast.send_chat(table_id=table.pk, message=data, sender_id=sender_id)
+        )
     return message
 
 
@@ -783,15 +794,35 @@ def seat_presence(*, table_id: int, user, connected: bool) -> bool:
     return True
 
 
-def seat_heartbeat(*, table_id: int, user) -> None:
-    """A ping from a player's socket: they are here (cheap: one UPDATE at most every 10 s)."""
+def seat_heartbeat(*, table_id: int, user) -> bool:
+    """A ping from a player's socket: they are here. Cheap: one UPDATE at most every 10 s,
+    and a presence frame only when the seat comes back (it was shown disconnected or gone).
+    Returns True when presence was published."""
     if user is None or not user.is_authenticated:
-        return
+        return False
     now = timezone.now()
-    Seat.objects.filter(table_id=table_id, user=user).filter(
-        Q(last_seen__lt=now - timedelta(seconds=10)) | Q(last_seen__isnull=True)
-        | Q(connected=False)
-    ).update(last_seen=now, connected=True)
+    mine = Seat.objects.filter(table_id=table_id, user=user)
+    fresh = now - timedelta(seconds=10)
+    changed = mine.filter(
+        Q(last_seen__lt=fresh) | Q(last_seen__isnull=True) | Q(connected=False)
+    )
+    seat = changed.only("id", "user_id", "connected", "last_seen").first()
+    if seat is None:  # seen less than 10 s ago: nothing to do
+        return False
+    if seat.connected and not frames.seat_is_gone(seat, now):
+        Seat.objects.filter(pk=seat.pk).update(last_seen=now)
+        return False
+    with transaction.atomic():
+        # Compare and set: of two racing pings (two tabs) only one publishes.
+        if not Seat.objects.filter(
+            pk=seat.pk, connected=seat.connected, last_seen=seat.last_seen
+        ).update(last_seen=now, connected=True):
+            return False
+        table = Table.objects.select_related("room", "created_by").filter(pk=table_id).first()
+        if table is None or not table.is_live:
+            return False
+        _publish_presence(table, _seats(table))
+    return True
 
 
 def table_presence_publish(*, table_id: int) -> None:

@@ -1,0 +1,263 @@
+"""Blocks reach the tables (issue 6): someone you block (or who blocks you) cannot join or
+watch your private tables, and neither of you sees the other's table chat. Nobody is told.
+
+``games`` asks through ``games.hooks``; ``social`` registers the answers in its app config, so
+these tests go through the real registration and the real ``social.services.block_add``.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from games import hooks, selectors, services
+from games.exceptions import Forbidden
+from games.models import ChatMessage, Seat, Table, TableStatus
+from social import services as social_services
+from tests.games.test_socket import connect, recv, send
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WRONG_INVITE = "This table is private: you need its invite link."
+
+
+@pytest.fixture
+def people(make_user):
+    return {name: make_user(name) for name in ("alice", "bob", "carol", "dave")}
+
+
+def _private_table(room, creator, seats=2):
+    return services.table_create(user=creator, room=room, seat_count=seats, private=True)
+
+
+def _refused_like_a_wrong_invite(table, user, invite):
+    before = Table.objects.get(pk=table.pk).version
+    with pytest.raises(Forbidden) as wrong:
+        services.table_sit(table_id=table.pk, user=user, invite="not-the-token")
+    with pytest.raises(Forbidden) as blocked:
+        services.table_sit(table_id=table.pk, user=user, invite=invite)
+    assert blocked.value.message == wrong.value.message == WRONG_INVITE
+    assert blocked.value.code == wrong.value.code
+    assert Table.objects.get(pk=table.pk).version == before
+    assert not Seat.objects.filter(table=table, user=user).exists()
+
+
+# ------------------------------------------------------------------------- private tables
+
+
+def test_someone_the_creator_blocks_cannot_sit_even_with_the_link(rooms, people):
+    alice, carol = people["alice"], people["carol"]
+    table = _private_table(rooms["classic"], alice)
+    social_services.block_add(user=alice, target=carol)
+    _refused_like_a_wrong_invite(table, carol, table.invite_token)
+    # Someone else with the link still sits down, and the game starts.
+    services.table_sit(table_id=table.pk, user=people["bob"], invite=table.invite_token)
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+
+
+def test_someone_who_blocks_the_creator_cannot_sit_either(rooms, people):
+    alice, carol = people["alice"], people["carol"]
+    table = _private_table(rooms["classic"], alice)
+    social_services.block_add(user=carol, target=alice)
+    _refused_like_a_wrong_invite(table, carol, table.invite_token)
+
+
+def test_a_block_with_any_seated_player_refuses_the_seat(rooms, people):
+    alice, bob, dave = people["alice"], people["bob"], people["dave"]
+    table = _private_table(rooms["rummy-3-4"], alice, seats=4)
+    services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
+    social_services.block_add(user=bob, target=dave)
+    _refused_like_a_wrong_invite(table, dave, table.invite_token)
+    # Once bob has left, dave (who has no quarrel with alice) may sit.
+    services.table_leave(table_id=table.pk, user=bob)
+    services.table_sit(table_id=table.pk, user=dave, invite=table.invite_token)
+    assert Seat.objects.filter(table=table, user=dave).exists()
+
+
+def test_unblocking_lets_them_in_again(rooms, people):
+    alice, carol = people["alice"], people["carol"]
+    table = _private_table(rooms["classic"], alice)
+    social_services.block_add(user=alice, target=carol)
+    social_services.block_remove(user=alice, target=carol)
+    services.table_sit(table_id=table.pk, user=carol, invite=table.invite_token)
+    assert Seat.objects.get(table=table, user=carol).index == 1
+
+
+def test_public_tables_stay_open_to_everyone(rooms, people):
+    alice, carol = people["alice"], people["carol"]
+    table = services.table_create(user=alice, room=rooms["classic"])
+    social_services.block_add(user=alice, target=carol)
+    services.table_sit(table_id=table.pk, user=carol)
+    assert Seat.objects.filter(table=table, user=carol).exists()
+
+
+def test_blocked_user_cannot_watch_a_private_table_page(rooms, people):
+    alice, carol, bob = people["alice"], people["carol"], people["bob"]
+    table = _private_table(rooms["classic"], alice)
+    social_services.block_add(user=alice, target=carol)
+    url = f"{table.get_absolute_url()}?invite={table.invite_token}"
+    client = Client()
+    client.force_login(carol)
+    blocked = client.get(url)
+    wrong = client.get(f"{table.get_absolute_url()}?invite=nope")
+    assert blocked.status_code == wrong.status_code == 403
+
+    def main(response):
+        html = response.content.decode()
+        return html[html.index("<main"):html.index("</main>")]
+
+    assert main(blocked) == main(wrong)  # not a word about the block
+    assert table.invite_token.encode() not in blocked.content
+    client.force_login(bob)
+    assert client.get(url).status_code == 200
+
+
+async def test_blocked_user_socket_is_closed_like_a_wrong_invite(rooms, people):
+    alice, carol = people["alice"], people["carol"]
+    table = await database_sync_to_async(_private_table)(rooms["classic"], alice)
+    await database_sync_to_async(social_services.block_add)(user=carol, target=alice)
+    comm = await connect(table.pk, carol, query=f"invite={table.invite_token}")
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
+    await comm.disconnect()
+
+
+# ------------------------------------------------------------------------- table chat
+
+
+async def _connect_all(table, *users):
+    return [await connect(table.pk, u) for u in users]
+
+
+def test_snapshot_chat_leaves_out_blocked_senders_both_ways(rooms, people):
+    alice, bob, carol = people["alice"], people["bob"], people["carol"]
+    table = services.table_create(user=alice, room=rooms["classic"])
+    services.chat_post(table_id=table.pk, user=carol, text="hello from carol")
+    services.chat_post(table_id=table.pk, user=alice, text="hello from alice")
+    services.chat_post(table_id=table.pk, user=bob, text="hello from bob")
+    social_services.block_add(user=alice, target=carol)
+
+    def texts(user):
+        return [line["text"] for line in selectors.table_snapshot(table.pk, user, None)["chat"]]
+
+    assert texts(alice) == ["hello from alice", "hello from bob"]
+    assert texts(carol) == ["hello from carol", "hello from bob"]
+    assert texts(bob) == ["hello from carol", "hello from alice", "hello from bob"]
+    assert ChatMessage.objects.filter(table=table).count() == 3  # hidden, not deleted
+    # The page's embedded snapshot is the same.
+    client = Client()
+    client.force_login(alice)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "hello from carol" not in page and "hello from bob" in page
+
+
+async def test_live_chat_from_a_blocked_user_never_reaches_the_blocker(rooms, people):
+    alice, bob, carol = people["alice"], people["bob"], people["carol"]
+    table = await database_sync_to_async(services.table_create)(
+        user=alice, room=rooms["classic"])
+    await database_sync_to_async(social_services.block_add)(user=alice, target=carol)
+    a, b, c = await _connect_all(table, alice, bob, carol)
+    try:
+        for comm in (a, b, c):
+            await recv(comm, "snapshot")
+        await send(c, {"type": "chat", "text": "carol speaks"})
+        # carol sees her own line (she is not told), bob sees it ...
+        assert (await recv(c, "chat"))["message"]["text"] == "carol speaks"
+        assert (await recv(b, "chat"))["message"]["text"] == "carol speaks"
+        await send(b, {"type": "chat", "text": "bob speaks"})
+        # ... and alice's next chat line is bob's: carol's was dropped for her.
+        for comm in (a, b, c):
+            assert (await recv(comm, "chat"))["message"]["text"] == "bob speaks"
+        # Either way: carol does not see alice's line, bob does.
+        await send(a, {"type": "chat", "text": "alice speaks"})
+        for comm in (a, b):
+            assert (await recv(comm, "chat"))["message"]["text"] == "alice speaks"
+        await send(b, {"type": "chat", "text": "bob again"})
+        for comm in (c, a, b):
+            assert (await recv(comm, "chat"))["message"]["text"] == "bob again"
+        # No frame carries the sender's id.
+        await send(b, {"type": "chat", "text": "last"})
+        frame = await recv(a, "chat")
+        assert set(frame) == {"type", "message"} and "sender_id" not in json.dumps(frame)
+    finally:
+        for comm in (a, b, c):
+            await comm.disconnect()
+
+
+async def test_a_block_made_while_connected_applies_from_the_next_snapshot(rooms, people):
+    alice, bob, carol = people["alice"], people["bob"], people["carol"]
+    table = await database_sync_to_async(services.table_create)(
+        user=alice, room=rooms["classic"])
+    a, b, c = await _connect_all(table, alice, bob, carol)
+    try:
+        for comm in (a, b, c):
+            await recv(comm, "snapshot")
+        await database_sync_to_async(social_services.block_add)(user=alice, target=carol)
+        await send(a, {"type": "snapshot"})
+        await recv(a, "snapshot")
+        await send(c, {"type": "chat", "text": "carol speaks"})
+        assert (await recv(b, "chat"))["message"]["text"] == "carol speaks"
+        await send(b, {"type": "chat", "text": "bob speaks"})
+        assert (await recv(a, "chat"))["message"]["text"] == "bob speaks"
+    finally:
+        for comm in (a, b, c):
+            await comm.disconnect()
+
+
+# ------------------------------------------------------------------------- the registry
+
+
+@pytest.fixture
+def bare_registry(monkeypatch):
+    """No registered hooks (as if ``social`` were not installed)."""
+    monkeypatch.setattr(hooks, "_seat_checks", [])
+    monkeypatch.setattr(hooks, "_hidden_senders", [])
+    return hooks
+
+
+def test_without_hooks_blocks_do_not_reach_tables(rooms, people, bare_registry):
+    alice, carol = people["alice"], people["carol"]
+    table = _private_table(rooms["classic"], alice)
+    social_services.block_add(user=alice, target=carol)
+    services.chat_post(table_id=table.pk, user=carol, text="still here")
+    assert hooks.hidden_senders(alice) == frozenset()
+    services.table_sit(table_id=table.pk, user=carol, invite=table.invite_token)
+    chat = selectors.table_snapshot(table.pk, alice, 0)["chat"]
+    assert [line["text"] for line in chat] == ["still here"]
+
+
+def test_a_failing_seat_check_refuses_and_a_failing_chat_filter_hides_nothing(
+    rooms, people, bare_registry
+):
+    alice, carol = people["alice"], people["carol"]
+
+    def broken(*args):
+        raise RuntimeError("down")
+
+    hooks.register_seat_check(broken)
+    hooks.register_seat_check(broken)  # registered once only
+    hooks.register_hidden_senders(broken)
+    assert hooks._seat_checks == [broken] and hooks._hidden_senders == [broken]
+    table = _private_table(rooms["classic"], alice)
+    with pytest.raises(Forbidden):
+        services.table_sit(table_id=table.pk, user=carol, invite=table.invite_token)
+    assert hooks.hidden_senders(alice) == frozenset()
+    hooks.unregister(broken)
+    assert hooks._seat_checks == [] and hooks._hidden_senders == []
+
+
+def test_seat_checks_see_the_people_at_the_table_but_not_the_newcomer(
+    rooms, people, bare_registry
+):
+    alice, bob, carol = people["alice"], people["bob"], people["carol"]
+    seen = []
+    hooks.register_seat_check(lambda table, user, others: seen.append((user.pk, others)))
+    table = _private_table(rooms["rummy-3-4"], alice, seats=3)
+    services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
+    services.table_sit(table_id=table.pk, user=carol, invite=table.invite_token)
+    assert seen == [(bob.pk, frozenset({alice.pk})), (carol.pk, frozenset({alice.pk, bob.pk}))]
+    hidden = []
+    hooks.register_hidden_senders(lambda user_id: hidden.append(user_id) or {user_id, bob.pk})
+    assert hooks.hidden_senders(alice) == frozenset({bob.pk})  # never oneself
+    assert hooks.hidden_senders(None) == frozenset() and hidden == [alice.pk]
