@@ -236,9 +236,9 @@ class ExpertBot(HardBot):
         sim_danger: float = 4.0,
         sim_margin: float = 8.0,
         sim_noise: float = 6.0,
-        rummy_candidates: int = 4,
-        rummy_min_gain: float = 0.0,
-        rummy_confidence: float = 1.0,
+        rummy_candidates: int = 3,
+        rummy_min_gain: float = 0.5,
+        rummy_confidence: float = 1.5,
         consistent: bool = True,
         **options: Any,
     ) -> None:
