@@ -361,3 +361,73 @@ def test_chat_limits(rooms, two_players):
     with pytest.raises(RateLimited):
         services.chat_post(table_id=table.pk, user=alice, text="one too many")
     services.chat_post(table_id=table.pk, user=bob, text="others may still talk")
+
+
+# ------------------------------------------------------------------------- names, presence
+
+
+def _names(table_id):
+    from games import frames
+
+    return [s["name"] for s in frames.seats_data(
+        list(Seat.objects.filter(table_id=table_id).select_related("user")))]
+
+
+def test_computers_of_the_same_level_get_distinct_names(rooms, make_user):
+    user = make_user("ann")
+    table = services.play_computer(user=user, mode="rummy", level=2, seat_count=4)
+    names = _names(table.pk)
+    assert names[1:] == ["Computer (Medium)", "Computer 2 (Medium)", "Computer 3 (Medium)"]
+    services.table_resign(table_id=table.pk, user=user)
+    game = Game.objects.get(table=table)
+    stored = [p.name for p in game.players.order_by("seat")]
+    assert stored[1:] == names[1:]
+    assert [p["name"] for p in game.record["players"]][1:] == names[1:]
+
+
+def test_mixed_levels_number_only_the_repeated_level(rooms, make_user):
+    user = make_user("ann")
+    table = services.table_create(user=user, room=rooms["rummy-3-4"], seat_count=4)
+    services.table_add_bot(table_id=table.pk, user=user, seat=1, level=1)
+    services.table_add_bot(table_id=table.pk, user=user, seat=2, level=3)
+    assert _names(table.pk)[1:] == ["Computer (Easy)", "Computer (Hard)", ""]
+    services.table_add_bot(table_id=table.pk, user=user, seat=3, level=1)
+    assert _names(table.pk)[1:] == ["Computer (Easy)", "Computer (Hard)", "Computer 2 (Easy)"]
+    # The room's table list uses the same names.
+    from games import selectors
+
+    row = next(r for r in selectors.room_tables(rooms["rummy-3-4"])["playing"]
+               if r["id"] == table.pk)
+    assert [p["name"] for p in row["players"]][1:] == _names(table.pk)[1:]
+
+
+def test_heartbeat_publishes_only_when_a_seat_comes_back(rooms, two_players, monkeypatch,
+                                                        make_user):
+    from games import broadcast
+
+    sent = []
+    monkeypatch.setattr(broadcast, "send_presence", lambda **kw: sent.append(kw))
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    services.seat_presence(table_id=table.pk, user=bob, connected=False)
+    sent.clear()
+    assert services.seat_heartbeat(table_id=table.pk, user=bob) is True
+    assert Seat.objects.get(table=table, user=bob).connected
+    assert [s["connected"] for s in sent[0]["seats"]] == [False, True]
+    # Already shown here: the heartbeat only refreshes last_seen, at most every 10 s.
+    assert services.seat_heartbeat(table_id=table.pk, user=bob) is False
+    Seat.objects.filter(table=table, user=bob).update(
+        last_seen=timezone.now() - timedelta(seconds=20))
+    assert services.seat_heartbeat(table_id=table.pk, user=bob) is False
+    assert len(sent) == 1
+    assert Seat.objects.get(table=table, user=bob).last_seen > timezone.now() - timedelta(
+        seconds=5)
+    # A seat shown as gone (no ping for longer than the grace period) comes back visibly.
+    Seat.objects.filter(table=table, user=bob).update(
+        last_seen=timezone.now() - timedelta(seconds=200))
+    assert services.seat_heartbeat(table_id=table.pk, user=bob) is True
+    assert len(sent) == 2 and sent[1]["seats"][1]["gone"] is False
+    # Not seated, or not logged in: nothing.
+    assert services.seat_heartbeat(table_id=table.pk, user=make_user("zed")) is False
+    assert services.seat_heartbeat(table_id=table.pk, user=None) is False
+    assert len(sent) == 2

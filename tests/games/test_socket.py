@@ -309,3 +309,53 @@ async def test_game_against_a_bot_over_the_socket(rooms, make_user, settings):
         assert frame["view"]["is_over"] and frame["view"]["seed"]
     finally:
         await comm.disconnect()
+
+
+async def _presence_until(comm, seat, connected, limit=20):
+    """Read frames until a ``presence`` frame shows ``seat`` (dis)connected; return it."""
+    for _ in range(limit):
+        frame = await recv(comm, "presence")
+        if frame["seats"][seat]["connected"] is connected:
+            return frame
+    raise AssertionError(f"seat {seat} never shown connected={connected}")
+
+
+async def test_sitting_over_the_socket_shows_the_new_player_connected(rooms, two_players):
+    alice, bob = two_players
+    table = await database_sync_to_async(services.table_create)(
+        user=alice, room=rooms["rummy-3-4"], seat_count=3)
+    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
+    try:
+        await recv(a, "snapshot")
+        assert (await recv(b, "snapshot"))["you"]["role"] == "spectator"
+        await send(b, {"type": "sit", "id": "s1"})
+        snap = await recv(b, "snapshot")
+        assert snap["you"]["seat"] == 1 and snap["seats"][1]["connected"] is True
+        frame = await _presence_until(a, 1, True)
+        assert frame["seats"][1]["username"] == "bob" and frame["you"]["seat"] == 0
+        seat = await database_sync_to_async(
+            lambda: Table.objects.get(pk=table.pk).seats.get(index=1))()
+        assert seat.user_id == bob.pk and seat.connected
+    finally:
+        await a.disconnect()
+        await b.disconnect()
+
+
+async def test_a_ping_from_a_seat_shown_offline_tells_the_table(table, two_players):
+    alice, bob = two_players
+    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
+    try:
+        await recv(a, "snapshot")
+        await recv(b, "snapshot")
+        await _presence_until(a, 1, True)  # bob's socket opened
+        # A presence update was lost (say, a disconnect handler ran for a stale socket).
+        await database_sync_to_async(
+            lambda: Table.objects.get(pk=table.pk).seats.filter(index=1).update(
+                connected=False))()
+        await send(b, {"type": "ping", "t": 1})
+        assert (await recv(b, "pong"))["t"] == 1
+        frame = await _presence_until(a, 1, True)
+        assert frame["seats"][0]["connected"] is True
+    finally:
+        await a.disconnect()
+        await b.disconnect()
