@@ -85,6 +85,23 @@ def daphne(tmp: Path, env: dict[str, str]):
                 proc.wait(timeout=10)
 
 
+def hidden_from(state: dict, seat: int) -> set[str]:
+    """Cards this seat must not see: the stock, the knocker's face-down discard (until the
+    hand ends), and the other seats' concealed cards (a knocker has shown their hand). At the
+    end of the game everything is public (the record holds the seed)."""
+    if state.get("phase") == "over":
+        return set()
+    hidden = set(state.get("stock", []))
+    sd = state.get("showdown") or {}
+    if sd.get("knocker") != seat:
+        hidden |= set(state.get("face_down") or [])
+    for other, hand in enumerate(state.get("hands", [])):
+        if other == seat or sd.get("knocker") == other:
+            continue
+        hidden |= set(hand) - set(state["known"][other])
+    return hidden
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """One headless Chromium for the session (each test opens its own contexts)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from .conftest import CHROMIUM, daphne, hidden_from, manage, server_env
 
 pytestmark = pytest.mark.browser
 
@@ -89,25 +89,45 @@ def _strings(obj):
 
 
 def _assert_no_hidden_cards(page, db, table_id):
-    """No card of the opponent's hand (except those it took openly) is anywhere in the page."""
+    """No card hidden from this player (the opponent's concealed cards, the stock, a knocker's
+    face-down discard) is anywhere in the page: its cards, its data, its labels, its live
+    region. The result panel, the score sheet and the lines before this hand's deal may show
+    an earlier hand, whose cards were all shown at its end."""
     state = _settled_state(page, db, table_id)
     me = page.evaluate("window.ginTable.mySeat")
-    hidden = set()
-    for seat, hand in enumerate(state["hands"]):
-        if seat != me:
-            hidden |= set(hand) - set(state["known"][seat])
-    hidden |= set(state["stock"])
-    assert hidden
-    shown = set(page.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+    hidden = hidden_from(state, me)
+    if not hidden:
+        return  # the game is over: everything is public
+    outside = "els => els.filter(e => !e.closest('.tbl-panel, dialog'))"
+    shown = set(page.eval_on_selector_all(
+        "[data-card]", f"els => ({outside})(els).map(e => e.dataset.card)"
+    ))
     assert not shown & hidden, (me, shown & hidden, state["hands"], state["known"],
                                 page.evaluate("JSON.stringify(window.ginTable.frame.you)"))
     page_data = json.loads(page.text_content("#table-data"))
     frame = page.evaluate("JSON.parse(JSON.stringify(window.ginTable.frame))")
-    for blob in (page_data, frame):
+    blobs = []
+    loaded = (page_data.get("snapshot") or {}).get("view") or {}
+    if loaded.get("hand_number") == state["hand_number"]:
+        blobs.append(page_data)
+    view = dict(frame.get("view") or {})
+    view.pop("last_hand", None)
+    events = frame.get("events") or []
+    if any(e.get("kind") in ("hand_over", "deal") for e in events):
+        events = []
+    blobs.append({**frame, "view": view, "events": events})
+    for blob in blobs:
         assert not set(_strings(blob)) & hidden
     # nor is one named to a screen reader ("king of spades")
-    labels = page.eval_on_selector_all("[aria-label]", "els => els.map(e => e.ariaLabel)")
-    spoken = " ".join(labels + [page.text_content("#tbl-live") or ""]).lower()
+    labels = page.eval_on_selector_all(
+        "[aria-label]", f"els => ({outside})(els).map(e => e.ariaLabel)"
+    )
+    lines = page.eval_on_selector_all("#tbl-live p", "els => els.map(e => e.textContent)")
+    start = max(
+        (i for i, t in enumerate(lines) if t.startswith(f"Hand {state['hand_number']}:")),
+        default=0,
+    )
+    spoken = " ".join(labels + lines[start:]).lower()
     for c in hidden:
         assert f" {_card_name(c)}" not in f" {spoken}", c
     assert "seed" not in json.dumps(frame["view"])
@@ -149,6 +169,8 @@ def _play_turn(page):
         page.wait_for_function(
             "c => !document.querySelector(`.hand-card[data-card='${c}']`)", arg=card
         )
+    elif phase == "layoff":  # the computer knocked: no lay-offs, carry on
+        page.click("[data-act=done]")
     else:
         pytest.fail(f"unexpected phase {phase}")
     page.wait_for_function(

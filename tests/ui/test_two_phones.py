@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from .conftest import CHROMIUM, daphne, hidden_from, manage, server_env
 
 pytestmark = pytest.mark.browser
 
@@ -223,26 +223,9 @@ def _settle(pages, db: Path, table_id: int) -> tuple[dict, list[dict]]:
     pytest.fail("the pages never showed the stored version")
 
 
-def _hidden_from(state: dict, seat: int) -> set[str]:
-    """Cards this seat must not see: the stock, the knocker's face-down discard (until the
-    hand ends), and the other seats' concealed cards (a knocker has shown their hand). At the
-    end of the game everything is public (the record holds the seed)."""
-    if state.get("phase") == "over":
-        return set()
-    hidden = set(state.get("stock", []))
-    sd = state.get("showdown") or {}
-    if sd.get("knocker") != seat:
-        hidden |= set(state.get("face_down") or [])
-    for other, hand in enumerate(state.get("hands", [])):
-        if other == seat or sd.get("knocker") == other:
-            continue
-        hidden |= set(hand) - set(state["known"][other])
-    return hidden
-
-
 def _assert_no_leak(page, got: dict, state: dict, check_page_data: bool = False) -> None:
     """``got``: a look at ``page`` at the stored state's version."""
-    hidden = _hidden_from(state, got["seat"])
+    hidden = hidden_from(state, got["seat"])
     if not hidden:
         return
     seat = got["seat"]
@@ -516,7 +499,10 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         if phase not in shots and phase in ("discard", "layoff"):
             shots.add(phase)
             p.screenshot(path=str(tmp / f"phase-{phase}.png"), full_page=True)
-        did = _play_one(p, seen[p], log)
+        try:
+            did = _play_one(p, seen[p], log)
+        except Exception as exc:
+            raise AssertionError(("move failed", phase, log["moves"][-4:])) from exc
         log["moves"].append(("anna" if p is a else "ben", did))
         state, looks = _settle((a, b), db, table_id)
         if state["hand_number"] != hand_no:
