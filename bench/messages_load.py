@@ -3,17 +3,19 @@
 Starts its own Daphne process(es) on 127.0.0.1 with the Redis channel layer and PostgreSQL,
 creates its users (``bench_msg_<i>``) with the ORM, logs them in (a session row and cookie per
 user, as ``Client.force_login`` does), opens one ``/ws/notify/`` socket per user, then sends
-private messages by HTTP POST (the same endpoint as the conversation page) at ``--rate``
-messages a second for ``--duration`` seconds, each to a random partner of the sender. Every
-message carries its send time; the recipient's socket measures the delivery latency (POST
-start to frame received), which is what a person waiting for a message sees.
+private messages at ``--rate`` messages a second for ``--duration`` seconds, each to a random
+partner of the sender, the way the conversation page does: a ``send`` frame on the sender's
+open socket (answered by ``ack``), or with ``--http`` an HTTP POST to the conversation page
+(the no-JavaScript fallback). Every message carries its send time; the recipient's socket
+measures the delivery latency (send to frame received), which is what a person waiting for a
+message sees.
 
 Run (PostgreSQL and Redis must be up)::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench \\
     REDIS_URL=redis://127.0.0.1:6379/9 .venv/bin/python bench/messages_load.py
 
-Options: ``--users 500 --rate 100 --duration 30 --servers 2``. Everything stays on the
+Options: ``--users 500 --rate 100 --duration 30 --servers 2 [--http]``. Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s) and stops the
 servers it started. Bench users' conversations are deleted at the start of each run.
 """
@@ -244,7 +246,8 @@ async def run(args) -> dict:
         await asyncio.gather(*(wait_ready(p) for p in ports))
         by_name = {c["username"]: c for c in creds}
         latencies: list[float] = []
-        post_times: list[float] = []
+        post_times: list[float] = []  # send to answer (HTTP response or ack), ms
+        pending_acks: dict[str, float] = {}
         errors: dict[str, int] = {}
         received = 0
         sent_ids: set[str] = set()
@@ -277,6 +280,17 @@ async def run(args) -> dict:
                 try:
                     async for raw in ws:
                         now = time.time()
+                        if raw.startswith('{"type":"ack"') or raw.startswith('{"type":"error"'):
+                            frame = json.loads(raw)
+                            started = pending_acks.pop(str(frame.get("client_id")), None)
+                            if frame["type"] == "ack" and started is not None:
+                                post_times.append((now - started) * 1000)
+                            elif started is not None:
+                                key = f"error {frame.get('code')}"
+                                errors[key] = errors.get(key, 0) + 1
+                                if errors[key] == 1:
+                                    print(key, raw[:300], file=sys.stderr)
+                            continue
                         if '"mine":false' not in raw:
                             continue
                         frame = json.loads(raw)
@@ -328,6 +342,20 @@ async def run(args) -> dict:
         async def send_one(n, sender):
             recipient = rng.choice([p for p in partners[sender] if p != sender])
             cred = by_name[sender]
+            if not args.http:
+                # On the sender's open socket, as social.js does.
+                tag = f"{n}"
+                start = time.time()
+                sent_ids.add(tag)
+                pending_acks[tag] = start
+                frame = {"type": "send", "client_id": tag, "to": by_name[recipient]["id"],
+                         "body": f"bench {tag} {start:.6f}"}
+                try:
+                    await cred["ws"].send(json.dumps(frame))
+                except Exception as exc:
+                    pending_acks.pop(tag, None)
+                    errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                return
             # POST to a server other than the recipient's socket half the time: the
             # channel layer must carry it across processes.
             port = rng.choice(ports)
@@ -368,12 +396,18 @@ async def run(args) -> dict:
                 await asyncio.sleep(delay)
             tasks.append(asyncio.create_task(send_one(n, rng.choice(names))))
         await asyncio.gather(*tasks)
+        if not args.http:  # the acks of the last sends (at most 10 s)
+            deadline = time.monotonic() + 10
+            while pending_acks and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
         send_seconds = time.monotonic() - begin
         server_cpu = sum(cpu_seconds(proc.pid) for proc, _ in servers) - cpu_before
         client_cpu = time.process_time() - client_cpu_before
         # Wait for the stragglers (at most 10 s).
         deadline = time.monotonic() + 10
         ok_sent = len(post_times) - sum(v for k, v in errors.items() if k.startswith("HTTP"))
+        if not args.http:
+            ok_sent = len(post_times)  # acknowledged sends
         while received < ok_sent and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
         stop.set()
@@ -381,6 +415,8 @@ async def run(args) -> dict:
                              return_exceptions=True)
         await asyncio.gather(*listeners, return_exceptions=True)
         result = {
+            "send_path": "http" if args.http else "websocket",
+            "channel_layer": os.environ.get("CHANNEL_LAYER", "core"),
             "users_connected": len(creds),
             "servers": len(ports),
             "connect_seconds": round(connect_seconds, 2),
@@ -398,12 +434,13 @@ async def run(args) -> dict:
                 "max": round(max(latencies), 1) if latencies else None,
                 "mean": round(statistics.fmean(latencies), 1) if latencies else None,
             },
-            # CPU the Daphne processes spent per message (HTTP POST, database, fan-out to
-            # both participants' sockets, plus the presence heartbeats meanwhile).
+            # CPU the Daphne processes spent per message (send frame or HTTP POST, database,
+            # fan-out to both participants' sockets, plus the presence heartbeats meanwhile).
             "server_cpu_ms_per_message": round(server_cpu * 1000 / max(1, len(post_times)), 2),
             "client_cpu_share": round(client_cpu / send_seconds, 2),
             "load_average": [round(x, 1) for x in os.getloadavg()],
-            "post_ms": {
+            # Send to answer: the ack on the socket, or the HTTP response with --http.
+            "answer_ms": {
                 "p50": round(percentile(post_times, 0.50), 1),
                 "p99": round(percentile(post_times, 0.99), 1),
             },
@@ -424,7 +461,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds of sending")
     parser.add_argument("--servers", type=int, default=2, help="Daphne processes")
     parser.add_argument("--connections", type=int, default=16,
-                        help="keep-alive HTTP connections per server")
+                        help="keep-alive HTTP connections per server (with --http)")
+    parser.add_argument("--http", action="store_true",
+                        help="send by HTTP POST (the no-JavaScript fallback) instead of a "
+                             "send frame on the sender's socket")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the bench measures the "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -55,6 +56,17 @@ class NotifyConsumer(AsyncWebsocketConsumer):
     def _on_connect(self):
         came_online = presence.presence_connect(self.user.pk, self.channel_name)
         return came_online, selectors.unread_total(self.user.pk)
+
+    async def dispatch(self, message):
+        # Channels' own dispatch first closes stale database connections on the process's one
+        # shared sync thread, for every incoming frame and every channel-layer event: a
+        # thread hop per delivered notification, queued behind whatever that thread is doing.
+        # Every database call here goes through database_sync_to_async, which closes stale
+        # connections itself, so forwarding a frame needs no thread at all.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code):
         if self.user is None:
@@ -151,7 +163,12 @@ class NotifyConsumer(AsyncWebsocketConsumer):
             )
             return
         try:
-            message = await database_sync_to_async(self._message_send)(to, body)
+            # Off the process's one shared database thread: a message's transaction waits on
+            # PostgreSQL (and its commit on the disk), and sends from many sockets may overlap.
+            # Each worker thread has its own connection (from the pool with DB_POOL).
+            message = await database_sync_to_async(self._message_send, thread_sensitive=False)(
+                to, body
+            )
         except services.SocialError as exc:
             await self._error(exc.code, str(exc), client_id=client_id)
             return

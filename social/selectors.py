@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 
@@ -202,12 +203,33 @@ def _unread_messages(user_id: int):
     ).exclude(sender_id=user_id)
 
 
+_UNREAD_COUNTS_SQL: str | None = None
+
+
+def _unread_counts_sql() -> str:
+    global _UNREAD_COUNTS_SQL
+    if _UNREAD_COUNTS_SQL is None:
+        q = connection.ops.quote_name
+        _UNREAD_COUNTS_SQL = (
+            "SELECT COUNT(m.id),"
+            " COALESCE(SUM(CASE WHEN m.conversation_id = %s THEN 1 ELSE 0 END), 0)"
+            f" FROM {q(Message._meta.db_table)} m"
+            f" JOIN {q(ConversationMember._meta.db_table)} cm"
+            " ON cm.conversation_id = m.conversation_id"
+            " WHERE cm.user_id = %s AND m.id > cm.last_read_id AND m.sender_id <> %s"
+        )
+    return _UNREAD_COUNTS_SQL
+
+
 def unread_counts(user_id: int, conversation_id: int) -> tuple[int, int]:
-    """(unread total, unread in ``conversation_id``) for the user, in one query."""
-    counts = _unread_messages(user_id).aggregate(
-        total=Count("id"), here=Count("id", filter=Q(conversation_id=conversation_id))
-    )
-    return counts["total"], counts["here"]
+    """(unread total, unread in ``conversation_id``) for the user, in one query.
+
+    The same count as :func:`unread_total`, in plain SQL: it runs for every message
+    delivered, and the ORM spent more CPU building it than the database answering it."""
+    with connection.cursor() as cursor:
+        cursor.execute(_unread_counts_sql(), [conversation_id, user_id, user_id])
+        total, here = cursor.fetchone()
+    return int(total), int(here)
 
 
 def conversation_unread(user_id: int, conversation_id: int) -> int:
