@@ -28,6 +28,11 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+def user_tables_group(user_id: int) -> str:
+    """Every table socket of one logged-in user (for per-user changes such as blocks)."""
+    return f"tables.user.{user_id}"
+
+
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send to several groups in one trip to the event loop (each ``async_to_sync`` call
     costs a thread hand-off, so one per frame would triple the cost of a move)."""
@@ -78,3 +83,8 @@ def send_chat(*, table_id: int, message: dict, sender_id: int | None = None) -> 
 
 def send_presence(*, table_id: int, table: dict, seats: list[dict]) -> None:
     _send(table_group(table_id), {"type": "table.presence", "table": table, "seats": seats})
+
+
+def send_hidden_changed(*, user_ids) -> None:
+    """Tell these users' table sockets to reload whose chat they hide (and resend a snapshot)."""
+    _send_all([(user_tables_group(uid), {"type": "table.hidden_changed"}) for uid in user_ids])

@@ -38,6 +38,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     joined: tuple[str, ...] = ()
     # Users whose chat this connection must not see (games.hooks; loaded with each snapshot).
     hidden: frozenset[int] = frozenset()
+    user_group: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -61,6 +62,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat, self.hidden = access[1], access[2]
         await self.accept()
         await self._join_groups()
+        if self.user is not None and self.user.is_authenticated:
+            self.user_group = broadcast.user_tables_group(self.user.pk)
+            await self.channel_layer.group_add(self.user_group, self.channel_name)
         if self.seat is not None:
             await self._mark_present()
         await self._send_snapshot(reload_hidden=False)
@@ -84,6 +88,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = ()
+        if self.user_group:
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+            self.user_group = None
         if self.seat is not None:
             await database_sync_to_async(services.seat_presence)(
                 table_id=self.table_id, user=self.user, connected=False
@@ -287,6 +294,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         if event.get("sender_id") in self.hidden:
             return
         await self._send({"type": "chat", "message": event["message"]})
+
+    async def table_hidden_changed(self, event):
+        """A block was made or lifted: reload the hidden senders; a fresh snapshot replaces the
+        chat shown so far (without the newly hidden lines, or with the newly visible ones)."""
+        await self._send_snapshot()
 
     async def table_presence(self, event):
         you = frames.you_data(user=self.user, seat=self.seat, table=event["table"],

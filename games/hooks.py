@@ -11,8 +11,12 @@ and you do not see their table chat). So ``games`` asks through this small regis
   the string is a reason for logs and tests only. The user is shown the same generic error as
   for a wrong invite link, so nobody learns that they are blocked.
 * a **hidden-senders** function ``fn(user_id) -> set[int]`` names the users whose table chat
-  ``user_id`` must not see. Table sockets ask it once when they connect (and with every
+  ``user_id`` must not see. Table sockets ask it when they connect (and with every
   snapshot); the snapshot's recent chat is filtered with it too.
+
+When the answer changes (a block is made or lifted), call ``hidden_senders_changed(user_ids)``:
+after the commit, those users' open table sockets reload the set and get a fresh snapshot
+without the hidden lines.
 
 With nothing registered every seat is allowed and every line of chat is shown.
 """
@@ -88,3 +92,15 @@ def hidden_senders(user) -> frozenset[int]:
             log.exception("hidden-senders function %r failed", fn)
     hidden.discard(user.pk)
     return frozenset(hidden)
+
+
+def hidden_senders_changed(user_ids: Iterable[int]) -> None:
+    """The hidden senders of these users changed: refresh their open table sockets (after the
+    current transaction commits; at once outside one)."""
+    from django.db import transaction
+
+    from . import broadcast
+
+    ids = sorted({int(i) for i in user_ids if i is not None})
+    if ids:
+        transaction.on_commit(lambda: broadcast.send_hidden_changed(user_ids=ids))

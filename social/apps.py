@@ -19,3 +19,11 @@ class SocialConfig(AppConfig):
             else None
         )
         hooks.register_hidden_senders(policy.block_related_ids)
+        from django.db.models.signals import post_delete, post_save
+
+        def block_changed(sender, instance, **kwargs):
+            hooks.hidden_senders_changed([instance.blocker_id, instance.blocked_id])
+
+        for signal in (post_save, post_delete):
+            signal.connect(block_changed, sender="social.Block", weak=False,
+                           dispatch_uid=f"social.block.tables.{signal is post_save}")

@@ -185,7 +185,7 @@ async def test_live_chat_from_a_blocked_user_never_reaches_the_blocker(rooms, pe
             await comm.disconnect()
 
 
-async def test_a_block_made_while_connected_applies_from_the_next_snapshot(rooms, people):
+async def test_a_block_made_while_connected_applies_at_once(rooms, people):
     alice, bob, carol = people["alice"], people["bob"], people["carol"]
     table = await database_sync_to_async(services.table_create)(
         user=alice, room=rooms["classic"])
@@ -193,13 +193,30 @@ async def test_a_block_made_while_connected_applies_from_the_next_snapshot(rooms
     try:
         for comm in (a, b, c):
             await recv(comm, "snapshot")
+        await send(c, {"type": "chat", "text": "carol before"})
+        for comm in (a, b, c):
+            assert (await recv(comm, "chat"))["message"]["text"] == "carol before"
+        # alice blocks carol (say, from carol's profile in another tab): both of them get a
+        # fresh snapshot whose chat no longer holds the other's lines; bob gets nothing.
         await database_sync_to_async(social_services.block_add)(user=alice, target=carol)
-        await send(a, {"type": "snapshot"})
-        await recv(a, "snapshot")
-        await send(c, {"type": "chat", "text": "carol speaks"})
-        assert (await recv(b, "chat"))["message"]["text"] == "carol speaks"
+        assert [m["text"] for m in (await recv(a, "snapshot"))["chat"]] == []
+        assert [m["text"] for m in (await recv(c, "snapshot"))["chat"]] == ["carol before"]
+        await send(c, {"type": "chat", "text": "carol blocked"})
+        assert (await recv(c, "chat"))["message"]["text"] == "carol blocked"
         await send(b, {"type": "chat", "text": "bob speaks"})
         assert (await recv(a, "chat"))["message"]["text"] == "bob speaks"
+        # Unblocking brings the lines back, and new ones arrive again.
+        await database_sync_to_async(social_services.block_remove)(user=alice, target=carol)
+        assert [m["text"] for m in (await recv(a, "snapshot"))["chat"]] == [
+            "carol before", "carol blocked", "bob speaks"]
+        await send(c, {"type": "chat", "text": "carol after"})
+        assert (await recv(a, "chat"))["message"]["text"] == "carol after"
+        # bob, who blocked nobody, was sent no snapshot along the way.
+        kinds = []
+        while not kinds or kinds[-1] != ("chat", "carol after"):
+            frame = await recv(b)
+            kinds.append((frame["type"], frame.get("message", {}).get("text")))
+        assert "snapshot" not in {k for k, _ in kinds}
     finally:
         for comm in (a, b, c):
             await comm.disconnect()
