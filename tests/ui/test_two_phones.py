@@ -130,7 +130,7 @@ LOOK = """(handNo) => {
       taken: e.classList.contains('is-taken'), suggested: e.classList.contains('is-suggested')})),
     stockLive: !!document.querySelector('.pile-stock.is-live'),
     top: (document.querySelector('.pile-discard .pile-top') || {dataset: {}}).dataset.card || null,
-    width: document.documentElement.scrollWidth,
+    width: document.documentElement.scrollWidth, title: document.title,
     seat: window.ginTable.mySeat,
     cards: [...document.querySelectorAll('[data-card]')].filter(outside).map(e => e.dataset.card),
     labels: [...document.querySelectorAll('[aria-label]')].filter(outside).map(e => e.ariaLabel),
@@ -495,6 +495,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         p = turn[0]
         other = b if p is a else a
         assert not seen[other]["acts"]
+        assert seen[p]["title"].startswith("\u25b6 Your turn")
+        assert "Your turn" not in seen[other]["title"]
         phase = seen[p]["phase"]
         if phase not in shots and phase in ("discard", "layoff"):
             shots.add(phase)

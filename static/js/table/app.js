@@ -317,6 +317,9 @@ export class TableApp {
     this.root.dataset.status = f.table.status;
     this.root.dataset.version = String(f.version);
     this.root.classList.toggle("is-my-turn", this.myTurn);
+    // the tab title tells a player whose phone was elsewhere that the table waits for them
+    if (this.baseTitle === undefined) this.baseTitle = document.title;
+    document.title = this.myTurn && f.table.status === "playing" ? `\u25B6 Your turn \u00B7 ${this.baseTitle}` : this.baseTitle;
     this.renderTitle();
     this.renderBanner();
     this.renderOpponents();
