@@ -213,11 +213,14 @@ export class TableApp {
       // just sat down on this socket: tell the server at once that we are here
       this.socket.send({ type: "ping", t: Date.now() });
     }
-    if (!prev && this.view && Array.isArray(this.view.history)) {
-      // a fresh page: the moves of this hand so far go in the log (not read out)
+    const hasEvents = frame.type === "state" && Array.isArray(frame.events) && frame.events.length > 0;
+    if (!prevView && this.view && Array.isArray(this.view.history) && !(prev && hasEvents)) {
+      // a fresh page: the moves of this hand so far go in the log (not read out); the game
+      // has just started under our eyes: the deal is read out too
       for (const ev of this.view.history.slice(-30)) {
         const text = describeEvent(ev, this.ctx(frame));
-        if (text) this.logLine(text);
+        if (text && prev) this.announce(text);
+        else if (text) this.logLine(text);
       }
     }
     if (frame.type === "state" && frame.last && frame.last.source === "timeout") {
