@@ -150,6 +150,16 @@ if REDIS_URL:
             },
         }
     }
+    if os.environ.get("CHANNEL_LAYER") == "pubsub":
+        # Redis pub/sub: a group_send is one PUBLISH and receiving costs no round trip per
+        # message (measured in docs/social.md); same at-most-once delivery, no capacity.
+        CHANNEL_LAYERS["default"] = {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+            },
+        }
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
