@@ -15,9 +15,12 @@ Run (PostgreSQL and Redis must be up)::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench \\
     REDIS_URL=redis://127.0.0.1:6379/9 .venv/bin/python bench/messages_load.py
 
-Options: ``--users 500 --rate 100 --duration 30 --servers 2 [--http]``. Everything stays on the
-loopback interface; the run stops by itself (hard limit: duration + 120 s) and stops the
-servers it started. Bench users' conversations are deleted at the start of each run.
+Options: ``--users 500 --rate 100 --duration 30 --servers 2 [--http] [--layer pubsub]``
+(``--layer`` sets ``CHANNEL_LAYER`` for the servers: ``core`` is channels_redis's
+``RedisChannelLayer``, ``pubsub`` its ``RedisPubSubChannelLayer``; default: the
+environment's). Everything stays on the loopback interface; the run stops by itself (hard
+limit: duration + 180 s) and stops the servers it started. Bench users' conversations are
+deleted at the start of each run.
 """
 from __future__ import annotations
 
@@ -465,7 +468,11 @@ def main() -> None:
     parser.add_argument("--http", action="store_true",
                         help="send by HTTP POST (the no-JavaScript fallback) instead of a "
                              "send frame on the sender's socket")
+    parser.add_argument("--layer", choices=["core", "pubsub"],
+                        help="the servers' channel layer (default: $CHANNEL_LAYER, else core)")
     args = parser.parse_args()
+    if args.layer:
+        os.environ["CHANNEL_LAYER"] = args.layer
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the bench measures the "
                  "production setup.")

@@ -5,8 +5,10 @@
 // messages, contact requests and table invitations. Every frame is re-dispatched on
 // `document` as a `notify:<type>` CustomEvent, so page scripts (social.js) react without
 // importing this module. Page scripts send frames by dispatching `notify:send` with the frame
-// as `detail`; `detail.sent` is set to true when it went out. User text is only ever put in
-// the page with textContent. Frames: docs/protocol.md, "Notifications socket".
+// as `detail`; `detail.sent` is set to true when it went out (the conversation page sends
+// messages this way, and its `ack` or `error` comes back as `notify:ack` / `notify:error`
+// with the same client_id). User text is only ever put in the page with textContent.
+// Frames: docs/protocol.md, "Notifications socket".
 
 const badge = document.getElementById("unread-badge");
 let socket = null;
