@@ -267,3 +267,23 @@ def test_block_is_idempotent_and_self_block_refused(alice, bob):
     assert Block.objects.count() == 1
     with pytest.raises(services.SocialError):
         services.block_add(user=alice, target=alice)
+
+
+def test_a_message_costs_a_fixed_number_of_queries(
+    alice, bob, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    """Sending (policy, write, read markers) and delivering (both unread counts) stay a few
+    indexed queries however long the history is; receivers' sockets do no database work."""
+    for n in range(3):
+        services.message_send(sender=alice, recipient=bob, body=f"earlier {n}")
+    # A reply is the most expensive case: it also marks the conversation read for the sender
+    # and tells the sender's tabs their new count.
+    with django_assert_max_num_queries(10) as captured, django_capture_on_commit_callbacks(
+        execute=True
+    ):
+        recipient = services.message_recipient(alice.pk)
+        services.message_send(sender=bob, recipient=recipient, body="reply")
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert sum("social_message" in s and s.startswith("INSERT") for s in sql) == 1
+    assert selectors.unread_counts(alice.pk, Message.objects.last().conversation_id) == (1, 1)
+    assert selectors.unread_counts(bob.pk, Message.objects.last().conversation_id) == (0, 0)
