@@ -191,6 +191,8 @@ class _Facts:
     blocked: bool
     contact: bool
     policy: str
+    # Both accounts active now (a socket's user object is read once, at connect).
+    active: bool = True
 
 
 _FACTS_SQL: str | None = None
@@ -199,6 +201,9 @@ _FACTS_SQL: str | None = None
 def _facts_sql() -> str:
     global _FACTS_SQL
     if _FACTS_SQL is None:
+        from django.contrib.auth import get_user_model
+
+        User = get_user_model()
         q = connection.ops.quote_name
         _FACTS_SQL = (
             f"SELECT EXISTS (SELECT 1 FROM {q(Block._meta.db_table)}"
@@ -206,27 +211,32 @@ def _facts_sql() -> str:
             " OR (blocker_id = %s AND blocked_id = %s)),"
             f" EXISTS (SELECT 1 FROM {q(Contact._meta.db_table)}"
             " WHERE user_id = %s AND contact_id = %s),"
-            f" (SELECT message_policy FROM {q(SocialSettings._meta.db_table)} WHERE user_id = %s)"
+            f" (SELECT message_policy FROM {q(SocialSettings._meta.db_table)} WHERE user_id = %s),"
+            f" (SELECT COUNT(*) FROM {q(User._meta.db_table)}"
+            " WHERE id IN (%s, %s) AND is_active = %s)"
         )
     return _FACTS_SQL
 
 
 def _facts(a_id: int, b_id: int) -> _Facts:
-    """Block (either way), contact and ``b``'s message preference, in one query.
+    """Block (either way), contact, ``b``'s message preference and whether both accounts are
+    active, in one query.
 
     Plain SQL on purpose: it runs for every message sent, and building the same query with
     the ORM's Exists/Subquery expressions cost more CPU than the database took to answer it
     (docs/social.md)."""
     with connection.cursor() as cursor:
-        cursor.execute(_facts_sql(), [a_id, b_id, b_id, a_id, a_id, b_id, b_id])
-        blocked, contact, preference = cursor.fetchone()
-    return _Facts(bool(blocked), bool(contact), preference or MessagePolicy.EVERYONE)
+        cursor.execute(_facts_sql(), [a_id, b_id, b_id, a_id, a_id, b_id, b_id, a_id, b_id, True])
+        blocked, contact, preference, active = cursor.fetchone()
+    return _Facts(
+        bool(blocked), bool(contact), preference or MessagePolicy.EVERYONE, active == 2
+    )
 
 
 def _common(sender, recipient, action: str, facts: _Facts) -> Verdict | None:
     if sender.pk == recipient.pk:
         return Verdict.deny(Reason.SELF, action)
-    if not recipient.is_active or not sender.is_active:
+    if not recipient.is_active or not sender.is_active or not facts.active:
         return Verdict.deny(Reason.UNAVAILABLE, action)
     if facts.blocked:
         return Verdict.deny(Reason.BLOCKED, action)

@@ -385,3 +385,18 @@ async def test_send_frame_rate_limit_answers_and_stores_nothing(alice, bob, sett
     finally:
         await alice_tab.disconnect()
         await bob_tab.disconnect()
+
+
+async def test_send_frame_from_an_account_deactivated_since_connecting_is_refused(alice, bob):
+    alice_tab, _ = await open_ready(alice)
+    bob_tab, _ = await open_ready(bob)
+    try:
+        await sync_to_async(type(alice).objects.filter(pk=alice.pk).update)(is_active=False)
+        await alice_tab.send_json_to({"type": "send", "client_id": "d", "to": bob.pk, "body": "x"})
+        error = await next_of(alice_tab, "error")
+        assert error["code"] == "not_allowed" and error["client_id"] == "d"
+        assert await sync_to_async(_stored)() == (0, 0)
+        assert await bob_tab.receive_nothing(timeout=0.3)
+    finally:
+        await alice_tab.disconnect()
+        await bob_tab.disconnect()
