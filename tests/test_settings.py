@@ -9,7 +9,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_manage(*args, **env_overrides):
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env = {
+        k: v for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "CHANNEL_LAYER"}
+    }
     env.update(DJANGO_SETTINGS_MODULE="ginsite.settings", **env_overrides)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -65,6 +68,19 @@ def test_redis_url_switches_cache_channel_layer_and_broker():
         "redis://127.0.0.1:6379/9",
         "django.db.backends.postgresql",
     ]
+
+
+def test_channel_layer_pubsub_selects_redis_pubsub():
+    result = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings as s; print(s.CHANNEL_LAYERS['default']['BACKEND'])",
+        REDIS_URL="redis://127.0.0.1:6379/9",
+        CHANNEL_LAYER="pubsub",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["channels_redis.pubsub.RedisPubSubChannelLayer"]
 
 
 def test_embedded_default_needs_no_server():
