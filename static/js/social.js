@@ -91,7 +91,7 @@ function sendOverSocket(to, body) {
     const unconfirmed = {
       type: "error",
       code: "unconfirmed",
-      message: "The connection dropped before your message was confirmed. "
+      message: "Your message was not confirmed (the connection dropped or is too slow). "
         + "Reload the page to check whether it was sent.",
     };
     const onClosed = () => done(unconfirmed);
