@@ -79,6 +79,10 @@ def test_two_people_chat_live(site, browser):
     errors: list[str] = []
     anna_ctx, anna = _page(browser, base, sessions["anna"], errors)
     ben_ctx, ben = _page(browser, base, sessions["ben"], errors)
+    posts = {"anna": [], "ben": []}
+    for name, page in (("anna", anna), ("ben", ben)):
+        page.on("request", lambda r, name=name: r.method == "POST"
+                and "/messages/with/" in r.url and posts[name].append(r.url))
     try:
         # Ben watches his contacts: Anna comes online when she opens a page.
         ben.goto(f"{base}/contacts/")
@@ -121,12 +125,18 @@ def test_two_people_chat_live(site, browser):
         assert second.locator("a").get_attribute("href") == "https://a.example/"
         ben.wait_for_timeout(500)
         assert ben.locator("#unread-badge").get_attribute("data-count") == "0"
+        # Both went as "send" frames on Anna's open socket, not as form posts.
+        assert posts["anna"] == []
         ben.reload()
         assert ben.locator("#unread-badge").get_attribute("data-count") == "0"
-        # Ben answers; Anna sees it live without reloading.
+        # Ben answers with no socket open (closed as on leaving the page; it reconnects only
+        # seconds later): the form is posted instead, and Anna sees it live all the same.
+        ben.evaluate("window.dispatchEvent(new Event('pagehide'))")
         ben.fill("#message-body", "hi Anna")
         ben.click("#composer button[type=submit]")
         anna.locator("#messages-list li", has_text="hi Anna").wait_for(timeout=WAIT)
+        ben.locator("#messages-list li.is-mine", has_text="hi Anna").wait_for(timeout=WAIT)
+        assert len(posts["ben"]) == 1
         assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e]
         assert not errors, errors
     finally:
