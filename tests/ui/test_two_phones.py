@@ -504,7 +504,17 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         try:
             did = _play_one(p, seen[p], log)
         except Exception as exc:
-            raise AssertionError(("move failed", phase, log["moves"][-4:])) from exc
+            # A tap that lands while the page re-renders for a frame in flight can be lost on
+            # a loaded machine; a person taps again. Only a second failure fails the test, and
+            # only when the page still shows the same version and that it is this phone's turn.
+            again = _look(p, hand_no)
+            if again["version"] != seen[p]["version"] or not again["turn"]:
+                raise AssertionError(("move failed", phase, log["moves"][-4:])) from exc
+            log["retaps"] = log.get("retaps", 0) + 1
+            try:
+                did = _play_one(p, again, log) + " (tapped again)"
+            except Exception as exc2:
+                raise AssertionError(("move failed twice", phase, log["moves"][-4:])) from exc2
         log["moves"].append(("anna" if p is a else "ben", did))
         state, looks = _settle((a, b), db, table_id)
         if state["hand_number"] != hand_no:
