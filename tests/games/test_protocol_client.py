@@ -264,6 +264,12 @@ async def play_game(players: dict[int, TableClient], watchers: list[TableClient]
                 if snap["version"] == version:
                     assert_same_picture(frame, snap, c.name)
         status = {c.latest["table"]["status"] for c in everyone}
+        newest = max(c.latest["version"] for c in everyone)
+        if len(status) > 1 and newest > version:
+            # A bot moved (and may have ended the game) while we looked: some connections
+            # are already past ``version``. Let every connection catch up, then look again.
+            version = newest
+            continue
         if status == {"finished"}:
             return version
         assert status == {"playing"}, status

@@ -56,7 +56,7 @@ MAX_MOVES = 1500
 WAIT = 15000  # ms: generous for a loaded CI machine; the waits end as soon as the DOM is ready
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # per test: a rerun starts from a fresh server and database
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("phones")
     mail = tmp / "mail"
@@ -423,6 +423,9 @@ def _play_one(page, seen: dict, log: dict) -> str:
 # ----------------------------------------------------------------------------- the test
 
 
+# Two real browsers and a real server on a loaded 2-core CI machine: one rerun is allowed
+# (pytest-rerunfailures prints every rerun), a second failure fails the suite.
+@pytest.mark.flaky(reruns=1)
 def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium):
     started = time.monotonic()
     db, tmp = site["db"], site["tmp"]
