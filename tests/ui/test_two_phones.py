@@ -166,12 +166,19 @@ def _wait_version(page, v: int) -> None:
 
 def _tap(page, selector: str) -> None:
     """A finger tap on the element (touch events, then the click the browser makes)."""
-    for _ in range(50):
+    previous = None
+    for _ in range(80):
         t = page.locator(selector).first.evaluate(TARGET)
         if "error" not in t:
-            assert t["w"] >= 24 and t["h"] >= 24, (selector, t)  # a finger can hit it
-            page.touchscreen.tap(t["x"], t["y"])
-            return
+            # Tap only where the element has come to rest: the page scrolls results and the
+            # next move into view smoothly, and a tap at a position read mid-scroll misses.
+            if previous is not None and (previous["x"], previous["y"]) == (t["x"], t["y"]):
+                assert t["w"] >= 24 and t["h"] >= 24, (selector, t)  # a finger can hit it
+                page.touchscreen.tap(t["x"], t["y"])
+                return
+            previous = t
+        else:
+            previous = None
         time.sleep(0.05)  # an animation or a frame in flight: look again
     pytest.fail(f"cannot tap {selector}: {t['error']}")
 
