@@ -107,8 +107,10 @@ def _assert_no_hidden_cards(page, db, table_id):
     page_data = json.loads(page.text_content("#table-data"))
     frame = page.evaluate("JSON.parse(JSON.stringify(window.ginTable.frame))")
     blobs = []
-    loaded = (page_data.get("snapshot") or {}).get("view") or {}
-    if loaded.get("hand_number") == state["hand_number"]:
+    # The page's embedded data is the snapshot it was loaded with: compare it only with the
+    # state of that same version (later, the player's own old cards may be hidden from them,
+    # e.g. a card they knocked with face down, without anything having leaked).
+    if (page_data.get("snapshot") or {}).get("version") == _version(page):
         blobs.append(page_data)
     view = dict(frame.get("view") or {})
     view.pop("last_hand", None)
