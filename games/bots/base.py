@@ -9,6 +9,7 @@ survive a server restart in the middle of a hand.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -25,7 +26,7 @@ class Bot(Protocol):
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action: ...
 
 
-class BaseBot:
+class BaseBot(abc.ABC):
     """Common plumbing: a seeded generator, a name and no-op hooks."""
 
     name = "bot"
@@ -34,14 +35,15 @@ class BaseBot:
         self.rng = rng if rng is not None else random.Random(0)
         self.options = options
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 - optional hook, empty on purpose
         """Called at the start of every game (optional hook)."""
 
-    def observe(self, view: dict[str, Any]) -> None:
+    def observe(self, view: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """Called with the seat's view after moves by others (optional hook, unused here)."""
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:  # pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        """One legal action for the seat whose view this is."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -6,6 +6,7 @@ rummy policy, and returns the matching legal action. Nothing else is ever consul
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -61,8 +62,9 @@ class PolicyBot(BaseBot):
         self.gin = self.make_gin_policy()
         self.rummy = self.make_rummy_policy()
 
-    def make_gin_policy(self) -> GinPolicy:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def make_gin_policy(self) -> GinPolicy:
+        """The gin-modes policy of this level."""
 
     def make_rummy_policy(self) -> RummyPolicy:
         return RummyPolicy(self.rng)

@@ -12,6 +12,7 @@ Expert's playouts call the same policies directly, which keeps simulation fast.
 
 from __future__ import annotations
 
+import abc
 import random
 
 from .cardmath import BIT_VALUE, bits_of, dw, triples_with
@@ -35,15 +36,17 @@ __all__ = [
 ]
 
 
-class GinPolicy:
+class GinPolicy(abc.ABC):
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def take(self, know: Knowledge, top: int) -> bool:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abc.abstractmethod
+    def take(self, know: Knowledge, top: int) -> bool:
+        """Whether to take the offered card (upcard or top discard)."""
 
-    def play(self, know: Knowledge, hand11: int, forbid: int) -> tuple[str, int]:  # noqa: E501 pragma: no cover
-        raise NotImplementedError
+    @abc.abstractmethod
+    def play(self, know: Knowledge, hand11: int, forbid: int) -> tuple[str, int]:
+        """The move and card for an 11-card hand (``forbid``: the card just taken)."""
 
 
 def _finish(kind_dw: int, limit: int, bit: int) -> tuple[str, int]:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -30,7 +31,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Mode:
+class Mode(abc.ABC):
     """Common base. ``family`` is "gin" or "rummy"."""
 
     family: ClassVar[str] = ""
@@ -45,11 +46,13 @@ class Mode:
                 d[k] = [list(x) if isinstance(x, tuple) else x for x in v]
         return d
 
-    def target_for(self, num_players: int) -> int:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def target_for(self, num_players: int) -> int:
+        """The game's target score for this many players."""
 
-    def hand_size_for(self, num_players: int) -> int:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def hand_size_for(self, num_players: int) -> int:
+        """Cards dealt to each player."""
 
 
 @dataclass(frozen=True)
