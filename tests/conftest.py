@@ -20,3 +20,15 @@ def make_user(db, django_user_model):
         return user
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test (and its event loop) gets a new channel layer: the Redis layer binds its
+    locks and connections to the loop that first used it, so a layer shared between two
+    tests' loops fails with "bound to a different event loop" (every app's tests)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}

@@ -71,17 +71,6 @@ def rng():
     return random.Random(7)
 
 
-@pytest.fixture(autouse=True)
-def fresh_channel_layer():
-    """Each test (and its event loop) gets a new channel layer: the Redis layer binds its
-    locks and connections to the loop that first used it."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}
-
-
 # ------------------------------------------------------------------------- real servers
 
 
