@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -49,6 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 MAX_RATE = 9.0  # per table: keeps each player under 100 messages in 20 s
 SESSIONS: list[str] = []
+TRACE: list | None = [] if os.environ.get("WSLOAD_TRACE") else None
+BENCH_SECRET_KEY = "bench-" + secrets.token_urlsafe(48)
 # Sockets opening at once: a browser crowd arrives spread out, and Daphne drops a handshake
 # the application has not accepted within 5 s (each accept costs database work).
 CONNECTING = asyncio.Semaphore(int(os.environ.get("WSLOAD_CONNECTING", "8")))
@@ -70,6 +73,8 @@ def django_setup(sqlite_path: str | None) -> None:
     import django
 
     os.environ["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
+    # The sessions made here must verify on the servers (the auth hash uses the key).
+    os.environ["SECRET_KEY"] = BENCH_SECRET_KEY
     if sqlite_path:
         os.environ["SQLITE_PATH"] = sqlite_path
     django.setup()
@@ -140,7 +145,10 @@ def free_port() -> int:
 
 def server_env(sqlite_path: str | None, eager: bool) -> dict[str, str]:
     env = dict(os.environ)
-    env.update({"DJANGO_SETTINGS_MODULE": "ginsite.settings", "DEBUG": "1",
+    # Production settings (DEBUG off: no query log, no debug wrappers), on plain http.
+    env.update({"DJANGO_SETTINGS_MODULE": "ginsite.settings", "DEBUG": "0",
+                "SECRET_KEY": BENCH_SECRET_KEY,
+                "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "WARNING",
                 "CELERY_TASK_ALWAYS_EAGER": "1" if eager else "0",
                 "ALLOWED_HOSTS": "127.0.0.1"})
     if sqlite_path:
@@ -208,6 +216,7 @@ class Stats:
         self.games = 0
         self.frames = 0
         self.connects: list[float] = []
+        self.measure_from = float("inf")  # perf_counter() after the warm-up
 
 
 class Conn:
@@ -280,7 +289,8 @@ class TableRun:
     def state_arrived(self, seat: int, version: int, now: float) -> None:
         sent = self.pending.get(version)
         if sent is not None and seat != self.mover.get(version):
-            self.stats.fanout.append(now - sent)
+            if sent >= self.stats.measure_from:
+                self.stats.fanout.append(now - sent)
             self.pending.pop(version, None)
 
     async def connect(self, table_id: int):
@@ -316,6 +326,9 @@ class TableRun:
 
     async def close(self):
         final = max((c.latest["version"] for c in self.conns if c.latest), default=0)
+        # Frames still on their way when the run ends are late, not lost: give them time.
+        await self.wait(lambda: all(c.closed or (c.latest and c.latest["version"] >= final)
+                                    for c in self.conns), timeout=5.0)
         for c in self.conns:
             c.account(final)
             await c.ws.close()
@@ -323,8 +336,8 @@ class TableRun:
             r.cancel()
 
     async def run(self):
+        """Play until ``until`` (``connect`` has been awaited for every table first)."""
         table_id = self.info["id"]
-        await self.connect(table_id)
         await asyncio.sleep(self.rng.random() * self.interval)  # spread the tables out
         next_at = time.monotonic()
         n = 0
@@ -355,6 +368,8 @@ class TableRun:
             delay = next_at - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
+            if time.monotonic() >= self.until:
+                break
             next_at = max(next_at + self.interval, time.monotonic())
             n += 1
             mid = f"l{table_id}-{n}"
@@ -371,8 +386,11 @@ class TableRun:
                 self.stats.errors["no_ack"] = self.stats.errors.get("no_ack", 0) + 1
                 continue
             if frame["type"] == "ack":
-                self.stats.rtt.append(at - sent)
-                self.stats.actions += 1
+                if sent >= self.stats.measure_from:
+                    self.stats.rtt.append(at - sent)
+                    self.stats.actions += 1
+                    if TRACE is not None:
+                        TRACE.append((sent, at - sent, self.info["id"]))
                 expect = frame["version"]
         await self.close()
 
@@ -411,23 +429,76 @@ def choose(view, rng) -> str:
     return rng.choice(legal)
 
 
-async def drive(tables, ws_urls, rate, duration, seed) -> tuple[Stats, float]:
+def cpu_seconds(pids: dict[str, list[int]]) -> dict[str, float]:
+    """CPU time (user + system) used so far by each named group of processes; the groups
+    ``postgres`` and ``redis`` are every process of that name on the machine."""
+    tick = os.sysconf("SC_CLK_TCK")
+    groups = {name: list(p) for name, p in pids.items()}
+    groups["postgres"], groups["redis"] = [], []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                comm = Path(f"/proc/{entry}/comm").read_text().strip()
+            except OSError:
+                continue
+            if comm in ("postgres", "redis-server"):
+                groups["postgres" if comm == "postgres" else "redis"].append(int(entry))
+    used = {}
+    for name, members in groups.items():
+        total = 0.0
+        for pid in members:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
+        used[name] = total
+    return used
+
+
+async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
+                pids=None) -> tuple[Stats, float, dict[str, float]]:
     stats = Stats()
     rng = random.Random(seed)
-    until = time.monotonic() + duration
-    runs = [TableRun(t, ws_urls, stats, rate, until, random.Random(rng.random()))
+    runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()))
             for t in tables]
+    # Everybody sits down first; the measured period is play only (connects go on during it
+    # only for rematches, as on a live site).
+    connected = await asyncio.gather(*(r.connect(r.info["id"]) for r in runs),
+                                     return_exceptions=True)
+    for c in connected:
+        if isinstance(c, BaseException):
+            name = f"connect:{type(c).__name__}"
+            stats.errors[name] = stats.errors.get(name, 0) + 1
+    runs = [r for r, c in zip(runs, connected, strict=True) if not isinstance(c, BaseException)]
+    until = time.monotonic() + warmup + duration
+    for r in runs:
+        r.until = until
     started = time.monotonic()
-    results = await asyncio.wait_for(
-        asyncio.gather(*(r.run() for r in runs), return_exceptions=True), duration + 120
-    )
+    playing = asyncio.gather(*(r.run() for r in runs), return_exceptions=True)
+    # The first seconds warm up (first queries of each connection, caches): not measured.
+    await asyncio.sleep(warmup)
+    stats.measure_from = time.perf_counter()
+    cpu_before, measured_at = cpu_seconds(pids or {}), time.monotonic()
+    cpu: dict[str, float] = {}
+
+    async def read_cpu():
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        after = cpu_seconds(pids or {})
+        window = time.monotonic() - measured_at
+        cpu.update({name: round(100 * (after[name] - cpu_before.get(name, 0.0)) / window, 1)
+                    for name in after})
+
+    reading = asyncio.ensure_future(read_cpu())
+    results = await asyncio.wait_for(playing, duration + 120)
+    await reading
     for r in results:
         if isinstance(r, BaseException):
             name = f"client:{type(r).__name__}"
             stats.errors[name] = stats.errors.get(name, 0) + 1
             if os.environ.get("WSLOAD_DEBUG"):
                 print(repr(r), file=sys.stderr)
-    return stats, time.monotonic() - started
+    return stats, time.monotonic() - started - warmup, cpu
 
 
 def main() -> None:
@@ -438,6 +509,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds of play before measuring (default 3)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rate = MAX_RATE if args.rate <= 0 else min(args.rate, MAX_RATE)
@@ -457,7 +530,11 @@ def main() -> None:
             servers.append((start_worker(env), None))
         servers += start_servers(args.servers, env)
         ws_urls = [f"ws://127.0.0.1:{port}" for _, port in servers if port]
-        stats, elapsed = asyncio.run(drive(tables, ws_urls, rate, args.duration, args.seed))
+        pids = {"bench client": [os.getpid()]}
+        for proc, port in servers:
+            pids.setdefault("daphne" if port else "celery worker", []).append(proc.pid)
+        stats, elapsed, cpu = asyncio.run(drive(tables, ws_urls, rate, args.duration,
+                                                args.seed, args.warmup, pids))
     finally:
         stop_servers(servers)
         from django.db import connection
@@ -486,7 +563,14 @@ def main() -> None:
         "errors": stats.errors, "unexpected_closes": stats.closes,
         "lost_frames": stats.lost, "duplicated_frames": stats.duplicated,
         "games_finished": stats.games, "frames": stats.frames,
+        "cpu_percent": cpu,
     }
+    if TRACE:
+        # WSLOAD_TRACE=<file>: every action's send time (s from the first), round trip, table.
+        t0 = min(t for t, _, _ in TRACE)
+        with open(os.environ["WSLOAD_TRACE"], "w") as out:
+            for t, rtt, table_id in sorted(TRACE):
+                out.write(f"{t - t0:.3f} {rtt * ms:.1f} {table_id}\n")
     if args.json:
         print(json.dumps(report))
     else:

@@ -32,6 +32,15 @@ ERROR_MESSAGES = {
 }
 
 
+def _db(fn):
+    """``fn`` as an awaitable that runs in a worker thread. On PostgreSQL the calls of all
+    connections run in parallel threads (each with its own pooled connection; the table's row
+    lock orders racing actions), so one table's database round trips never queue behind
+    another's. SQLite has a single writer, so there they share Django's one sync thread."""
+    parallel = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
+    return database_sync_to_async(fn, thread_sensitive=not parallel)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     seat: int | None = None
@@ -52,7 +61,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             settings, "GAMES_WS_FLOOD", (FLOOD_LIMIT, FLOOD_WINDOW)
         )
         self.joined = ()
-        access = await database_sync_to_async(self._access)()
+        access = await _db(self._access)()
         if access is None or not access[0]:
             # Accept, then close with a reason code the page can show (a refused handshake
             # would only give the browser 1006).
@@ -71,7 +80,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _mark_present(self):
         """This connection holds a seat: mark it connected and tell the table."""
-        await database_sync_to_async(services.seat_presence)(
+        await _db(services.seat_presence)(
             table_id=self.table_id, user=self.user, connected=True
         )
 
@@ -92,7 +101,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
             self.user_group = None
         if self.seat is not None:
-            await database_sync_to_async(services.seat_presence)(
+            await _db(services.seat_presence)(
                 table_id=self.table_id, user=self.user, connected=False
             )
 
@@ -141,7 +150,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _call(self, fn, message_id=None, **kwargs):
         """Run a service; turn its refusal into an error frame. Returns (ok, result)."""
         try:
-            result = await database_sync_to_async(fn)(**kwargs)
+            result = await _db(fn)(**kwargs)
         except GameServiceError as exc:
             await self._error(exc.code, exc.message, message_id, with_version=True)
             if exc.code in ("stale_version", "duplicate"):
@@ -222,7 +231,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def on_ping(self, message):
         if self.seat is not None:
-            await database_sync_to_async(services.seat_heartbeat)(
+            await _db(services.seat_heartbeat)(
                 table_id=self.table_id, user=self.user
             )
         t = message.get("t")
@@ -250,7 +259,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         frame = {"type": "error", "code": code,
                  "message": message or ERROR_MESSAGES.get(code, "Refused."), "id": message_id}
         if with_version:
-            frame["version"] = await database_sync_to_async(self._version)()
+            frame["version"] = await _db(self._version)()
         await self._send(frame)
 
     def _version(self):
@@ -263,7 +272,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return selectors.table_snapshot(self.table_id, self.user, self.seat, hidden), hidden
 
     async def _send_snapshot(self, reload_hidden: bool = True):
-        snapshot, self.hidden = await database_sync_to_async(self._snapshot)(reload_hidden)
+        snapshot, self.hidden = await _db(self._snapshot)(reload_hidden)
         if snapshot is not None:
             await self._send(snapshot)
 

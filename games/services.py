@@ -144,6 +144,7 @@ def _announce_seated(table: Table, user_id: int) -> None:
 
 def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) -> None:
     """Who is on the clock now, and until when (a turn keeps its deadline across actions)."""
+    table._deadline_before = table.turn_deadline  # _schedule: a new deadline needs a task
     now = timezone.now()
     to_act = state.to_act if state is not None else None
     if table.status != TableStatus.PLAYING or to_act is None:
@@ -180,7 +181,11 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
         _on_commit(
             lambda: tasks.table_bot_move.apply_async((table_id, version), countdown=delay)
         )
-    elif table.turn_deadline is not None:
+    elif table.turn_deadline is not None and (
+        table.turn_deadline != getattr(table, "_deadline_before", None)
+    ):
+        # One task per deadline, not per action: a turn's draw keeps its deadline, and the
+        # task already queued for it still applies (table_timeout checks the deadline).
         countdown = max(0.0, (table.turn_deadline - timezone.now()).total_seconds()) + 0.5
         _on_commit(
             lambda: tasks.table_deadline.apply_async((table_id, version), countdown=countdown)
@@ -478,15 +483,17 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     return True
 
 
-def table_timeout(*, table_id: int, version: int) -> bool:
+def table_timeout(*, table_id: int, version: int | None = None) -> bool:
     """The clock ran out: play safe moves for the player to act, or forfeit them after
-    ``GAMES_MAX_TIMEOUTS`` timeouts in a row. Does nothing unless the table is still at
-    ``version`` and past its deadline, so it applies exactly once however often it runs."""
+    ``GAMES_MAX_TIMEOUTS`` timeouts in a row. Does nothing unless the table's stored deadline
+    has passed; applying it sets the next turn's deadline (or none), so each deadline applies
+    exactly once however often, or however late, its task runs. ``version`` (the table's
+    version when the deadline was set) only identifies the task in logs."""
     tolerance = timedelta(seconds=0.5)
     with transaction.atomic():
         table = _lock(table_id)
         if (
-            table.status != TableStatus.PLAYING or table.version != version
+            table.status != TableStatus.PLAYING
             or table.turn_deadline is None or table.turn_deadline > timezone.now() + tolerance
         ):
             return False
