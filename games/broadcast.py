@@ -6,6 +6,9 @@ Groups: ``table.<id>.seat.<n>`` (the connections of the player in seat n),
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -33,21 +36,48 @@ def user_tables_group(user_id: int) -> str:
     return f"tables.user.{user_id}"
 
 
+_outbox = threading.local()
+
+
+@contextmanager
+def collected() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Inside this block (in a worker thread), sends are collected in the yielded list
+    instead of being sent; the caller, already on the event loop, sends them with
+    ``send_collected`` after the service returns. A socket's own moves then skip the hop from
+    the worker thread back to the loop. Sends happen after commit, so the list holds only
+    committed changes, also when the service raises after committing."""
+    previous = getattr(_outbox, "messages", None)
+    _outbox.messages = messages = []
+    try:
+        yield messages
+    finally:
+        _outbox.messages = previous
+
+
+async def send_collected(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # the layer is not storage: a lost frame is recovered by snapshot
+            log.exception("group_send to %s failed", group)
+
+
 def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send to several groups in one trip to the event loop (each ``async_to_sync`` call
-    costs a thread hand-off, so one per frame would triple the cost of a move)."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
+    costs a thread hand-off, so one per frame would triple the cost of a move), or hand
+    them to the ``collected`` block around this call."""
+    if not messages:
         return
-
-    async def send_each():
-        for group, message in messages:
-            try:
-                await layer.group_send(group, message)
-            except Exception:  # the layer is not storage: a lost frame is recovered by snapshot
-                log.exception("group_send to %s failed", group)
-
-    async_to_sync(send_each)()
+    outbox = getattr(_outbox, "messages", None)
+    if outbox is not None:
+        outbox.extend(messages)
+        return
+    if get_channel_layer() is None:
+        return
+    async_to_sync(send_collected)(messages)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

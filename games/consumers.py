@@ -6,7 +6,9 @@ channel-layer groups of ``games.broadcast``.
 """
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import time
 from collections import deque
 from urllib.parse import parse_qs
@@ -19,7 +21,12 @@ from . import broadcast, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .models import Table
 
+log = logging.getLogger(__name__)
+
 MAX_FRAME = 4096
+# A seated connection applies the deadline it was shown this long after it falls due (the
+# service accepts it from 0.5 s before; the margin absorbs clock differences).
+DEADLINE_SLACK = 0.25
 FLOOD_LIMIT = 100
 FLOOD_WINDOW = 20.0
 # Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
@@ -48,6 +55,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # Users whose chat this connection must not see (games.hooks; loaded with each snapshot).
     hidden: frozenset[int] = frozenset()
     user_group: str | None = None
+    deadline_timer: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -94,6 +102,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return allowed, seat, hooks.hidden_senders(self.user) if allowed else frozenset()
 
     async def disconnect(self, code):
+        self._watch_clock(None)
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = ()
@@ -148,9 +157,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         await handler(self, message)
 
     async def _call(self, fn, message_id=None, **kwargs):
-        """Run a service; turn its refusal into an error frame. Returns (ok, result)."""
+        """Run a service; turn its refusal into an error frame. Returns (ok, result).
+        The frames the service publishes are sent from here, before the reply."""
+        outbox: list = []
+
+        def run():
+            with broadcast.collected() as messages:
+                try:
+                    return fn(**kwargs)
+                finally:
+                    outbox.extend(messages)
+
         try:
-            result = await _db(fn)(**kwargs)
+            try:
+                result = await _db(run)()
+            finally:
+                await broadcast.send_collected(outbox)
         except GameServiceError as exc:
             await self._error(exc.code, exc.message, message_id, with_version=True)
             if exc.code in ("stale_version", "duplicate"):
@@ -274,7 +296,35 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _send_snapshot(self, reload_hidden: bool = True):
         snapshot, self.hidden = await _db(self._snapshot)(reload_hidden)
         if snapshot is not None:
+            self._watch_clock(snapshot.get("clock"))
             await self._send(snapshot)
+
+    # ------------------------------------------------------------------ the clock
+
+    def _watch_clock(self, clock):
+        """Seated connections keep a timer on the turn deadline they were last shown and
+        apply it when it falls due (every seat's connections do: the first one applies it,
+        the others find it already applied). Tables nobody is connected to are covered by
+        the periodic sweep (``games.sweep``), and a deadline lives in the database, so a
+        restart loses nothing."""
+        if self.deadline_timer is not None:
+            self.deadline_timer.cancel()
+            self.deadline_timer = None
+        if self.seat is None or not clock or clock.get("remaining_ms") is None:
+            return
+        self.deadline_timer = asyncio.get_running_loop().call_later(
+            clock["remaining_ms"] / 1000 + DEADLINE_SLACK, self._deadline_due
+        )
+
+    def _deadline_due(self):
+        self.deadline_timer = None
+        asyncio.ensure_future(self._apply_deadline())
+
+    async def _apply_deadline(self):
+        try:
+            await _db(services.table_timeout)(table_id=self.table_id)
+        except Exception:  # the sweep retries; never let a timer kill the connection
+            log.exception("deadline of table %s failed", self.table_id)
 
     def _my_seat_in(self, seats):
         if not self.user or not self.user.is_authenticated:
@@ -297,6 +347,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         frame["you"] = frames.you_data(user=self.user, seat=self.seat, table=frame["table"],
                                        seats=frame["seats"])
         frame["clock"] = frames.with_remaining(frame.get("clock"))
+        self._watch_clock(frame["clock"])
         await self._send(frame)
 
     async def table_chat(self, event):

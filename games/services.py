@@ -144,7 +144,6 @@ def _announce_seated(table: Table, user_id: int) -> None:
 
 def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) -> None:
     """Who is on the clock now, and until when (a turn keeps its deadline across actions)."""
-    table._deadline_before = table.turn_deadline  # _schedule: a new deadline needs a task
     now = timezone.now()
     to_act = state.to_act if state is not None else None
     if table.status != TableStatus.PLAYING or to_act is None:
@@ -169,7 +168,9 @@ def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) 
 
 
 def _schedule(table: Table, seats: list[Seat], state) -> None:
-    """After commit: the bot's move, or the deadline check of the player on the clock."""
+    """After commit: the bot's move. (Turn deadlines need no task per turn: the seated
+    players' connections apply them when due (``games.consumers``), and the periodic sweep
+    applies those of tables nobody is connected to.)"""
     if table.status != TableStatus.PLAYING or state is None or state.to_act is None:
         return
     from . import tasks
@@ -180,15 +181,6 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
         delay = _bot_delay()
         _on_commit(
             lambda: tasks.table_bot_move.apply_async((table_id, version), countdown=delay)
-        )
-    elif table.turn_deadline is not None and (
-        table.turn_deadline != getattr(table, "_deadline_before", None)
-    ):
-        # One task per deadline, not per action: a turn's draw keeps its deadline, and the
-        # task already queued for it still applies (table_timeout checks the deadline).
-        countdown = max(0.0, (table.turn_deadline - timezone.now()).total_seconds()) + 0.5
-        _on_commit(
-            lambda: tasks.table_deadline.apply_async((table_id, version), countdown=countdown)
         )
 
 
@@ -395,7 +387,10 @@ def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events
         return
     table.state = play.dump(state)
     _set_clock(table, seats, state, prev_to_act)
-    table.save()
+    # Moves change only these (a full save would rewrite every column on every move).
+    table.save(update_fields=[
+        "state", "version", "turn_deadline", "deadline_seat", "turn_started_at", "updated_at",
+    ])
     _publish(table, seats, state, events, last)
     _schedule(table, seats, state)
 

@@ -13,12 +13,6 @@ def table_bot_move(table_id: int, version: int) -> bool:
     return services.table_bot_move(table_id=table_id, version=version)
 
 
-@shared_task(name="games.table_deadline")
-def table_deadline(table_id: int, version: int) -> bool:
-    """The turn deadline set at ``version``: applied once, only if still due."""
-    return services.table_timeout(table_id=table_id, version=version)
-
-
 @shared_task(name="games.table_presence")
 def table_presence(table_id: int) -> None:
     """After a disconnection's grace period: publish presence so opponents may claim."""
@@ -27,8 +21,9 @@ def table_presence(table_id: int) -> None:
 
 @shared_task(name="games.sweep")
 def sweep() -> dict | None:
-    """Periodic (beat): deadlines missed across a restart, presence, stale open tables.
-    A cache lock keeps two runs from overlapping."""
+    """Periodic (beat, every 2 s): turn deadlines of tables no seated player is connected to
+    (and any missed across a restart), presence, stale open tables. A cache lock keeps two
+    runs from overlapping."""
     if not cache.add("games:sweep-lock", 1, 60):
         return None
     try:

@@ -197,10 +197,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "social.presence_sweep",
         "schedule": 60.0,
     },
-    # Turn deadlines missed across a restart, presence after the grace, stale open tables.
+    # Turn deadlines of tables nobody is connected to (connected players' sockets apply their
+    # own on time) or missed across a restart, presence after the grace, stale open tables.
     "games-sweep": {
         "task": "games.sweep",
-        "schedule": 10.0,
+        "schedule": 2.0,
     },
 }
 

@@ -260,10 +260,10 @@ def test_timeout_plays_a_safe_move_exactly_once(rooms, two_players):
     state = state_of(table.pk)
     seat = state.to_act
     # Not due yet: nothing happens (an eager or early delivery is harmless).
-    assert tasks.table_deadline(table.pk, table.version) is False
+    assert services.table_timeout(table_id=table.pk) is False
     _expire(table.pk)
-    assert tasks.table_deadline(table.pk, table.version) is True
-    assert tasks.table_deadline(table.pk, table.version) is False  # delivered twice
+    assert services.table_timeout(table_id=table.pk) is True
+    assert services.table_timeout(table_id=table.pk) is False  # delivered twice
     moves = list(TableAction.objects.filter(table=table))
     assert moves and all(m.source == ActionSource.TIMEOUT and m.seat == seat for m in moves)
     assert moves[0].action == "pass"  # upcard offer: the safe move is to pass
@@ -297,7 +297,7 @@ def test_three_timeouts_forfeit(rooms, two_players):
     _expire(table.pk)
     table.refresh_from_db()
     loser = state_of(table.pk).to_act
-    assert tasks.table_deadline(table.pk, table.version) is True
+    assert services.table_timeout(table_id=table.pk) is True
     game = Game.objects.get(table=table)
     assert game.ending == Ending.TIMEOUT and game.loser_seat == loser
     assert game.winner_seat == 1 - loser

@@ -1,5 +1,6 @@
-"""The real Celery worker path: a turn deadline published for real (not eagerly) is
-executed by a ``celery -A ginsite worker`` process on the same database and broker."""
+"""The real Celery worker path: the periodic sweep, published for real (not eagerly), is
+executed by a ``celery -A ginsite worker`` process on the same database and broker and
+applies a turn deadline that fell due while no player was connected."""
 from __future__ import annotations
 
 import os
@@ -51,8 +52,8 @@ def test_worker_applies_a_turn_deadline(rooms, two_players, settings):
     celery_app.conf.task_always_eager = False
     try:
         Table.objects.filter(pk=table.pk).update(
-            turn_deadline=timezone.now() + timedelta(seconds=1))
-        tasks.table_deadline.apply_async((table.pk, table.version), countdown=1.5, queue=queue)
+            turn_deadline=timezone.now() - timedelta(seconds=2))
+        tasks.sweep.apply_async(countdown=0.5, queue=queue)
         deadline = time.monotonic() + 90
         moves = []
         while time.monotonic() < deadline:
