@@ -121,3 +121,55 @@ def test_rummy_playout_scores_going_out_and_going_rummy():
     assert rummy == 2 * value1  # nothing placed before: going rummy doubles
     placed = rummy_playout([hand0, hand1], [True, False], [], stock, pile, 0, me=1)
     assert placed == -value1
+
+
+def test_fast_opponent_sampler_matches_the_reference_sampler():
+    """``sample_opponent_fast`` thins the same way as ``gin.sample_opponent`` (up to ties)."""
+    from games.bots.expert import sample_opponent_fast
+    from games.bots.gin import sample_opponent
+
+    same = total = 0
+    for view in _classic_views()[10:]:
+        know = from_view(view)
+        for r in range(3):
+            a = sample_opponent(know, random.Random(r))
+            b = sample_opponent_fast(know, random.Random(r))
+            assert b[0].bit_count() == a[0].bit_count()
+            known = know.opponent().known
+            assert b[0] & known == known
+            assert not b[0] & b[1] and (b[0] & ~known) | b[1] == know.unseen()
+            same += a == b
+            total += 1
+    assert same >= 0.9 * total
+
+
+def test_game_equity_is_a_fair_race_and_values_points_by_the_score():
+    from games.bots.equity import GameEquity, equity_table
+
+    for mode, target in (("classic", 100), ("straight", 100), ("oklahoma", 150)):
+        table = equity_table(mode, target)
+        assert table[target][target] == pytest.approx(0.5)
+        assert table[20][80] > 0.5 > table[80][20]
+        assert all(table[a][50] >= table[a + 1][50] for a in range(1, target))
+    even = GameEquity("classic", 100, 0, 0)
+    assert even.value(10) == pytest.approx(10, rel=0.3)
+    assert even.value(-10) == pytest.approx(-10, rel=0.3)
+    # At 95-20 any won hand ends the game: 6 points are worth as much as 40.
+    close = GameEquity("classic", 100, 95, 20)
+    assert close.value(6) == close.value(40) > 0
+    # At 20-95 a lost hand ends it, however small.
+    behind = GameEquity("classic", 100, 20, 95)
+    assert behind.value(-6) == behind.value(-40) < 0
+
+
+def test_hollywood_value_counts_the_columns_a_win_scores_in():
+    from games.bots.expert import _hollywood_value
+
+    cols = [{"points": [60, 10], "over": False}, {"points": [20, 0], "over": False}]
+    cols.append({"points": [0, 0], "over": False})
+    value = _hollywood_value(cols, [3, 1], 0, 100)
+    # My 4th win scores in all three columns; theirs (their 2nd) in the first two.
+    assert value(10) == 3 * (10 + 25)
+    assert value(-10) == -2 * (10 + 25)
+    # 40 points carry my first column to the target: a game bonus there.
+    assert value(40) == 3 * (40 + 25) + 100
