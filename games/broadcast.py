@@ -1,7 +1,7 @@
 """Channel-layer groups of a table and the sends to them (called after commit).
 
-Groups: ``table.<id>.seat.<n>`` (the connections of the player in seat n),
-``table.<id>.spectators`` (everyone else) and ``table.<id>`` (all: chat, presence).
+Groups: ``table.<id>`` (every connection to the table: state frames, chat, presence) and
+``tables.user.<id>`` (every table socket of one user).
 """
 from __future__ import annotations
 
@@ -17,14 +17,6 @@ from channels.layers import get_channel_layer
 from . import play
 
 log = logging.getLogger(__name__)
-
-
-def seat_group(table_id: int, seat: int) -> str:
-    return f"table.{table_id}.seat.{seat}"
-
-
-def spectators_group(table_id: int) -> str:
-    return f"table.{table_id}.spectators"
 
 
 def table_group(table_id: int) -> str:
@@ -88,20 +80,30 @@ def send_state(
     *, table_id: int, version: int, table: dict, seats: list[dict], clock: dict | None,
     state, events=(), last: dict | None = None, human_seats: list[int] | None = None,
 ) -> None:
-    """One ``state`` frame per seat (its own view) and one for the spectators."""
+    """The ``state`` frames of one version: each human seat's own view and the spectators'.
+
+    They travel as one message to the table's group (one publish per move however many
+    seats), and each connection forwards only its own seat's frame (spectators: the public
+    one); see ``games.consumers.TableConsumer.table_frames``. The other seats' frames never
+    leave the server."""
     base = {"type": "state", "version": version, "table": table, "seats": seats, "clock": clock}
     if last is not None:
         base["last"] = last
     targets: list[int | None] = list(human_seats if human_seats is not None else [])
     targets.append(None)
-    messages = []
+    per_recipient = {}
     for seat in targets:
         frame = dict(base)
         frame["view"] = play.view(state, seat) if state is not None else None
         frame["events"] = play.visible_events(events, seat)
-        group = spectators_group(table_id) if seat is None else seat_group(table_id, seat)
-        messages.append((group, {"type": "table.frame", "frame": frame}))
-    _send_all(messages)
+        per_recipient[recipient_key(seat)] = frame
+    _send_all([(table_group(table_id), {"type": "table.frames", "frames": per_recipient})])
+
+
+def recipient_key(seat: int | None) -> str:
+    """The key of a seat's frame (``"0"``, ``"1"``, ...) or the spectators' (``"spectators"``)
+    in a ``table.frames`` message."""
+    return "spectators" if seat is None else str(seat)
 
 
 def send_chat(*, table_id: int, message: dict, sender_id: int | None = None) -> None:

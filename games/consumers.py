@@ -115,15 +115,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
     async def _join_groups(self):
-        for group in self.joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        own = (
-            broadcast.spectators_group(self.table_id) if self.seat is None
-            else broadcast.seat_group(self.table_id, self.seat)
-        )
-        self.joined = (broadcast.table_group(self.table_id), own)
-        for group in self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        """Join the table's group (every frame of the table comes through it; a seat change
+        needs no new group, which matters with the pub/sub layer: leaving a group's last
+        member unsubscribes the process, and frames published meanwhile would be lost)."""
+        if not self.joined:
+            self.joined = (broadcast.table_group(self.table_id),)
+            for group in self.joined:
+                await self.channel_layer.group_add(group, self.channel_name)
 
     # ------------------------------------------------------------------ client → server
 
@@ -331,14 +329,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         return next((s["index"] for s in seats if s["username"] == self.user.username), None)
 
-    async def table_frame(self, event):
-        frame = event["frame"]
+    async def table_frames(self, event):
+        """One version's frames, one per human seat and one for spectators: forward ours."""
+        frame = event["frames"].get(broadcast.recipient_key(self.seat))
+        if frame is None:  # our seat is no longer a human's: the spectators' frame shows it
+            frame = event["frames"][broadcast.recipient_key(None)]
         seat_now = self._my_seat_in(frame["seats"])
         if seat_now != self.seat:
-            # Sat down or left (maybe from another tab): switch groups, start afresh. A new
-            # seat is marked connected (and everyone is told) before the snapshot goes out.
+            # Sat down or left (maybe from another tab): start afresh. A new seat is marked
+            # connected (and everyone is told) before the snapshot goes out.
             self.seat = seat_now
-            await self._join_groups()
             if seat_now is not None:
                 await self._mark_present()
             await self._send_snapshot()

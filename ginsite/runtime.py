@@ -1,5 +1,7 @@
 """Process tuning shared by the long-running servers (Daphne, Celery workers)."""
 import gc
+import os
+import sys
 
 
 def settle_gc() -> None:
@@ -14,3 +16,8 @@ def settle_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
+
+
+def tune_threads() -> None:
+    """Hand the GIL over sooner (``ASGI_SWITCH_INTERVAL`` seconds, default 0.001)."""
+    sys.setswitchinterval(float(os.environ.get("ASGI_SWITCH_INTERVAL", "0.001")))

@@ -606,7 +606,9 @@ def test_two_people_play_a_whole_game_over_real_sockets(server, make_user):
 
     truth = Truth(table_id)
     counts = check_all(results["clients"], truth)
-    assert counts["views"] > 40 and counts["applied"] > 20, counts
+    # The table's seed is random, so the game's length varies (a quick gin can end it in
+    # two short hands): the floor only proves the scan saw real play.
+    assert counts["views"] > 15 and counts["applied"] > 5, counts
 
 
 def server_get_json(http: Http, path: str) -> str:
