@@ -87,8 +87,6 @@ def send_state(
     one); see ``games.consumers.TableConsumer.table_frames``. The other seats' frames never
     leave the server."""
     base = {"type": "state", "version": version, "table": table, "seats": seats, "clock": clock}
-    if last is not None:
-        base["last"] = last
     targets: list[int | None] = list(human_seats if human_seats is not None else [])
     targets.append(None)
     per_recipient = {}
@@ -96,6 +94,8 @@ def send_state(
         frame = dict(base)
         frame["view"] = play.view(state, seat) if state is not None else None
         frame["events"] = play.visible_events(events, seat)
+        if last is not None:
+            frame["last"] = play.visible_last(last, state, seat)
         per_recipient[recipient_key(seat)] = frame
     _send_all([(table_group(table_id), {"type": "table.frames", "frames": per_recipient})])
 

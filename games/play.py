@@ -58,6 +58,18 @@ def view(state: E.GameState, seat: int | None) -> dict[str, Any]:
     return E.view_for(state, seat)
 
 
+def visible_last(last: dict[str, Any] | None, state: E.GameState | None,
+                 seat: int | None) -> dict[str, Any] | None:
+    """The move that produced a frame, as ``seat`` (None: a spectator) may see it. A knock's
+    card lies face down until the hand is scored, so the others read just ``knock``."""
+    if (
+        last is not None and state is not None and state.face_down
+        and last.get("seat") != seat and str(last.get("action", "")).startswith("knock:")
+    ):
+        return {**last, "action": "knock"}
+    return last
+
+
 def visible_events(events: Sequence[E.Event], seat: int | None) -> list[dict[str, Any]]:
     return [e.to_dict() for e in events if e.visible_to(seat)]
 

@@ -14,8 +14,8 @@ melds bring undercuts, manual lay-offs and odd melds; in a few the first hand st
 (drawn gin hands, rummy reshuffles and stalemates); some turns are played by the timeout
 path (several moves, one frame) and a few games end by resignation.
 
-``leaks`` does not look for the knocker's face-down card; a separate test does, and is
-expected to fail until the frames stop showing it (see its xfail reason).
+``leaks`` does not look for the knocker's face-down card; a separate test does: the others
+see a knock as ``last.action = "knock"`` until the hand is scored.
 """
 from __future__ import annotations
 
@@ -23,8 +23,6 @@ import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-
-import pytest
 
 from games import broadcast, play
 from games import engine as E
@@ -437,13 +435,6 @@ def test_the_harness_reports_an_injected_leak(monkeypatch):
     assert any("is not the true view" in p for p in problems), problems
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "Leak: after a knock that leaves lay-offs to make, the state frame of that version "
-    "carries last.action = 'knock:<card>' to the defender and the spectators "
-    "(services.table_act passes last={'action': text, ...} and broadcast.send_state puts it "
-    "in every recipient's frame), while the engine keeps the knock card face down until the "
-    "hand is scored (views show only face_down_count; the public showdown has no knock_card)."
-))
 def test_the_knock_card_stays_face_down_during_lay_offs(monkeypatch):
     harness = Harness(monkeypatch, face_down=True)
     for number in range(12):
