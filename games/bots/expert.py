@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from games.engine.actions import Action
@@ -333,8 +334,8 @@ class ExpertBot(HardBot):
         rng: random.Random | None = None,
         params: GinParams | None = None,
         time_budget: float = 0.25,
-        max_samples: int = 20,
-        min_samples: int = 10,
+        max_samples: int = 48,
+        min_samples: int = 16,
         candidates: int = 4,
         margin: float = 8.0,
         knock_samples: int = 24,
@@ -350,8 +351,11 @@ class ExpertBot(HardBot):
         rummy_confidence: float = 1.5,
         consistent: bool = True,
         score_aware: bool = True,
+        knock_margin: float | None = None,
         **options: Any,
     ) -> None:
+        if knock_margin is not None:
+            params = replace(params or GinParams(), knock_margin=float(knock_margin))
         super().__init__(rng, params=params, **options)
         self.time_budget = float(time_budget)
         self.max_samples = int(max_samples)
