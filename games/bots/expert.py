@@ -340,7 +340,7 @@ class ExpertBot(HardBot):
         margin: float = 8.0,
         knock_samples: int = 24,
         min_gain: float = 0.25,
-        confidence: float = 1.0,
+        confidence: float = 1.5,
         search_draws: bool = True,
         search_knocks: bool = True,
         sim_danger: float = 4.0,
