@@ -352,6 +352,7 @@ class ExpertBot(HardBot):
         consistent: bool = True,
         score_aware: bool = True,
         knock_margin: float | None = None,
+        hard_limit: float = 0.8,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -374,6 +375,10 @@ class ExpertBot(HardBot):
         self.sampler = sample_consistent if consistent else sample_opponent
         self.samples_used = 0  # samples of the last decision's search (0: no search)
         self.score_aware = score_aware
+        # Seconds after which a decision stops sampling even below ``min_samples`` (a loaded
+        # machine): keeps every decision under about a second.
+        self.hard_limit = float(hard_limit)
+        self._started = time.perf_counter()
         self._value: Any = None
 
     # ------------------------------------------------------------------ helpers
@@ -415,11 +420,15 @@ class ExpertBot(HardBot):
 
     def _samples(self, know: Knowledge):
         """Yield (opponent hand, shuffled stock) samples until the budget or cap is reached."""
-        t_end = time.perf_counter() + self.time_budget
+        now = time.perf_counter()
+        t_end = now + self.time_budget
+        t_stop = self._started + self.hard_limit
         rng = self.rng
         n = 0
         while n < self.max_samples:
             if n >= self.min_samples and time.perf_counter() > t_end:
+                break
+            if n >= 2 and time.perf_counter() > t_stop:
                 break
             opp, stock_mask = self.sampler(know, rng)
             stock = list(bits_of(stock_mask))
@@ -613,11 +622,14 @@ class ExpertBot(HardBot):
         n = know.num_players
         stats = _Stats(len(cands))
         t_end = time.perf_counter() + self.time_budget
+        t_stop = self._started + self.hard_limit
         rng = self.rng
         k = 0
         cap = self.max_samples
         while k < cap:
             if k >= min(self.min_samples, cap) and time.perf_counter() > t_end:
+                break
+            if k >= 2 and time.perf_counter() > t_stop:
                 break
             opp_hands, stock = sample_deal(know, rng)
             vals = []
@@ -637,6 +649,7 @@ class ExpertBot(HardBot):
     # ------------------------------------------------------------------ dispatch
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         self.samples_used = 0
+        self._started = time.perf_counter()
         return super().choose(view, legal)
 
     def choose_gin(self, view, know, legal, kinds):

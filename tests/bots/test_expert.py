@@ -46,6 +46,14 @@ def test_search_stops_at_the_time_budget_after_min_samples(mode, players):
     assert used and set(used) == {3}
 
 
+@pytest.mark.parametrize("mode,players", [("classic", 2), ("rummy", 3)])
+def test_search_stops_at_the_hard_limit_even_below_min_samples(mode, players):
+    used = _searched(
+        mode, players, time_budget=60.0, max_samples=200, min_samples=100, hard_limit=0.0
+    )
+    assert used and set(used) == {2}
+
+
 def _classic_views():
     out = []
     for state in _decision_points("classic", 2, seed=6, limit=60):
