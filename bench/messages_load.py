@@ -419,7 +419,7 @@ async def run(args) -> dict:
         await asyncio.gather(*listeners, return_exceptions=True)
         result = {
             "send_path": "http" if args.http else "websocket",
-            "channel_layer": os.environ.get("CHANNEL_LAYER", "core"),
+            "channel_layer": "core" if os.environ.get("CHANNEL_LAYER") == "list" else "pubsub",
             "users_connected": len(creds),
             "servers": len(ports),
             "connect_seconds": round(connect_seconds, 2),
@@ -469,10 +469,10 @@ def main() -> None:
                         help="send by HTTP POST (the no-JavaScript fallback) instead of a "
                              "send frame on the sender's socket")
     parser.add_argument("--layer", choices=["core", "pubsub"],
-                        help="the servers' channel layer (default: $CHANNEL_LAYER, else core)")
+                        help="the servers' channel layer (default: the site's, pubsub)")
     args = parser.parse_args()
     if args.layer:
-        os.environ["CHANNEL_LAYER"] = args.layer
+        os.environ["CHANNEL_LAYER"] = "list" if args.layer == "core" else "pubsub"
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the bench measures the "
                  "production setup.")

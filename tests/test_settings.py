@@ -64,23 +64,23 @@ def test_redis_url_switches_cache_channel_layer_and_broker():
     lines = result.stdout.split()
     assert lines == [
         "django.core.cache.backends.redis.RedisCache",
-        "channels_redis.core.RedisChannelLayer",
+        "channels_redis.pubsub.RedisPubSubChannelLayer",
         "redis://127.0.0.1:6379/9",
         "django.db.backends.postgresql",
     ]
 
 
-def test_channel_layer_pubsub_selects_redis_pubsub():
+def test_channel_layer_list_selects_the_list_based_redis_layer():
     result = run_manage(
         "shell",
         "--no-imports",
         "-c",
         "from django.conf import settings as s; print(s.CHANNEL_LAYERS['default']['BACKEND'])",
         REDIS_URL="redis://127.0.0.1:6379/9",
-        CHANNEL_LAYER="pubsub",
+        CHANNEL_LAYER="list",
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["channels_redis.pubsub.RedisPubSubChannelLayer"]
+    assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer"]
 
 
 def test_embedded_default_needs_no_server():
