@@ -42,7 +42,19 @@ def load(data: dict[str, Any]) -> E.GameState:
 
 
 def dump(state: E.GameState) -> dict[str, Any]:
-    return state.to_dict()
+    """The state as stored on its table after every move: compact (the current hand's public
+    history only; the moves are the table's ``TableAction`` rows), so a move writes a few KB
+    however long the game has run."""
+    return state.to_dict(compact=True)
+
+
+def replay_moves(mode: str, seed: int, num_players: int, target: int | None,
+                 moves: Sequence[tuple[int, str]]) -> E.GameState:
+    """The full state (with the game's moves and history) after ``moves`` from the start."""
+    state = new_state(mode, seed, num_players, target)
+    for seat, text in moves:
+        state, _ = E.apply(state, text, seat)
+    return state
 
 
 def apply(state: E.GameState, action_text: str, seat: int) -> tuple[E.GameState, tuple]:

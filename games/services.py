@@ -734,6 +734,12 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
              for s in seats]
     timestamps = [_ms(a["at"]) for a in game.actions]
     try:
+        if state.is_compact:  # the table stores states compact: replay the stored moves
+            full = play.replay_moves(game.mode, game.seed, game.num_players, game.target,
+                                     [(a["seat"], a["action"]) for a in game.actions])
+            if full.to_dict(compact=True) != state.to_dict(compact=True):
+                raise E.EngineError("the stored moves do not lead to the table's state")
+            state = full
         engine = E.GameRecord.from_state(state, players=names, timestamps=timestamps).to_dict()
     except E.EngineError:  # the stored move list and the state disagree: keep the moves
         log.exception("engine record of game %s failed", game.pk)

@@ -160,6 +160,7 @@ _FIELDS = (
     "_hist",
     "_hist_len",
     "_hand_hist_start",
+    "_compact",
 )
 
 
@@ -223,12 +224,26 @@ class GameState:
     @property
     def history(self) -> list[dict[str, Any]]:
         """Every public event of the game so far (kind + data)."""
+        self._require_full("history")
         return self._hist[: self._hist_len]
 
     @property
     def moves(self) -> list[tuple[int, str]]:
         """Every action applied so far as (seat, action text), in order."""
+        self._require_full("moves")
         return self._moves[: self._moves_len]
+
+    @property
+    def is_compact(self) -> bool:
+        """Loaded from ``to_dict(compact=True)``: only the current hand's history is known."""
+        return self._compact
+
+    def _require_full(self, what: str) -> None:
+        if self._compact:
+            raise EngineError(
+                f"this state was stored compact (without the game's {what}): replay the "
+                "game's moves from its seed to get them"
+            )
 
     @property
     def hand_history(self) -> list[dict[str, Any]]:
@@ -295,9 +310,17 @@ class GameState:
         self._hist_len += 1
 
     # -------------------------------------------------------------- serialisation
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe snapshot of the full internal state (includes the seed and stock order)."""
-        return {
+    def to_dict(self, *, compact: bool = False) -> dict[str, Any]:
+        """JSON-safe snapshot of the full internal state (includes the seed and stock order).
+
+        ``compact`` leaves out the game's move list and the public history of earlier hands
+        (what grows with the game), keeping everything play, views and scoring need: a
+        server that stores the state after every move and the moves elsewhere writes a few
+        KB instead of the whole game each time. A state loaded from a compact dict plays on
+        exactly like the full one; only ``moves`` and ``history`` refuse (replay the moves
+        from the seed for those), and it dumps compact again."""
+        compact = compact or self._compact
+        d = {
             "version": 1,
             "mode": self.mode.to_dict(),
             "seed": self.seed,
@@ -337,10 +360,13 @@ class GameState:
             "result": self.result.to_dict() if self.result else None,
             "actions_played": self.actions_played,
             "first_dealer": self.first_dealer,
-            "moves": [list(m) for m in self.moves],
-            "history": self.history,
-            "hand_history_start": self._hand_hist_start,
+            "moves": [] if compact else [list(m) for m in self.moves],
+            "history": self.hand_history if compact else self.history,
+            "hand_history_start": 0 if compact else self._hand_hist_start,
         }
+        if compact:
+            d["compact"] = True
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameState:
@@ -389,6 +415,7 @@ class GameState:
             s._hist = list(d["history"])
             s._hist_len = len(s._hist)
             s._hand_hist_start = d["hand_history_start"]
+            s._compact = bool(d.get("compact", False))
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError(f"state dict is not valid: {exc!r}") from None
         if s.card_count() != 52 or s.all_cards_mask() != FULL_MASK:
@@ -475,6 +502,7 @@ def new_game(
     s._hist = []
     s._hist_len = 0
     s._hand_hist_start = 0
+    s._compact = False
     events: list[Event] = []
     _deal(s, events)
     return s
