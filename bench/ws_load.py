@@ -413,7 +413,7 @@ class TableRun:
 
 def choose(view, rng) -> str:
     """Gin when possible, knock when possible, else a greedy draw and discard."""
-    from games.engine import deadwood
+    from games.engine import best_melds, deadwood
 
     legal, hand = view["legal_actions"], view["hand"]
     for a in legal:
@@ -425,6 +425,13 @@ def choose(view, rng) -> str:
         return "draw:stock"
     discards = [a for a in legal if a.startswith("discard:")]
     if discards:
+        # The highest unmelded card (one meld search: the client shares the machine with the
+        # servers it measures, so it should cost little); the exact best when all are melded.
+        loose = best_melds(hand).deadwood_cards
+        allowed = {a[8:] for a in discards}
+        throw = [c for c in loose if c.text in allowed]
+        if throw:
+            return "discard:" + max(throw, key=lambda c: (c.value, c.rank)).text
         return min(discards, key=lambda a: deadwood([c for c in hand if c != a[8:]]))
     return rng.choice(legal)
 
