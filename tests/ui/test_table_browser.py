@@ -111,7 +111,11 @@ def _assert_no_hidden_cards(page, db, table_id):
     # state of that same version (later, the player's own old cards may be hidden from them,
     # e.g. a card they knocked with face down, without anything having leaked).
     if (page_data.get("snapshot") or {}).get("version") == _version(page):
-        blobs.append(page_data)
+        # Its view may carry the previous hand's result, like any frame's (see below).
+        snapshot = dict(page_data["snapshot"])
+        snapshot["view"] = {k: v for k, v in (snapshot.get("view") or {}).items()
+                            if k != "last_hand"}
+        blobs.append({**page_data, "snapshot": snapshot})
     view = dict(frame.get("view") or {})
     view.pop("last_hand", None)
     events = frame.get("events") or []
@@ -200,10 +204,22 @@ def _drag_turn(page):
         if page.get_attribute(".tbl", "data-phase") == "draw":
             break
         _play_turn(page)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     before = _version(page)
-    _drag(page, ".pile-stock", ".hand")
-    page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)")
-    assert _version(page) > before
+    # A frame that arrives mid-drag re-renders the table and the drag is lost, as a person's
+    # would be: drag again (at most twice more) when nothing happened.
+    for attempt in range(3):
+        _drag(page, ".pile-stock", ".hand")
+        try:
+            page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)",
+                                   timeout=5000 if attempt < 2 else 30000)
+            break
+        except PlaywrightTimeout:
+            assert page.get_attribute(".tbl", "data-phase") == "draw"
+    page.wait_for_function(
+        "v => +document.querySelector('.tbl').dataset.version > v", arg=before
+    )
     card = page.eval_on_selector_all(".hand-card:not(.is-taken)", "els => els[0].dataset.card")
     _drag(page, f".hand-card[data-card='{card}']", ".pile-discard")
     page.wait_for_function(
