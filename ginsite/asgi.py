@@ -15,7 +15,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
-from ginsite.runtime import settle_gc, tune_threads  # noqa: E402
+from ginsite.runtime import settle_gc  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -27,4 +27,3 @@ application = ProtocolTypeRouter(
 )
 
 settle_gc()
-tune_threads()

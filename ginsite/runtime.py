@@ -1,7 +1,5 @@
 """Process tuning shared by the long-running servers (Daphne, Celery workers)."""
 import gc
-import os
-import sys
 
 
 def settle_gc() -> None:
@@ -17,7 +15,3 @@ def settle_gc() -> None:
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
 
-
-def tune_threads() -> None:
-    """Hand the GIL over sooner (``ASGI_SWITCH_INTERVAL`` seconds, default 0.001)."""
-    sys.setswitchinterval(float(os.environ.get("ASGI_SWITCH_INTERVAL", "0.001")))
