@@ -16,8 +16,9 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bots_hands import play_hand  # noqa: E402
+
 from games.bots import get_bot  # noqa: E402
-from games.engine import apply, legal_actions, new_game, view_for  # noqa: E402
 
 
 def hand_points(mode: str, bot: str, seed: int, n: int) -> list[int]:
@@ -25,12 +26,7 @@ def hand_points(mode: str, bot: str, seed: int, n: int) -> list[int]:
     out = []
     for d in range(n):
         bots = [get_bot(bot, seed=f"{seed}:{d}:{s}") for s in range(2)]
-        state = new_game(mode, seed=seed * 1_000_003 + d)
-        while not state.hand_results and not state.is_over:
-            seat = state.to_act
-            act = bots[seat].choose(view_for(state, seat), legal_actions(state))
-            state = apply(state, act, seat=seat)[0]
-        hr = state.hand_results[0]
+        hr, _ = play_hand(mode, bots, seed * 1_000_003 + d)
         out.append(hr.points if hr.winner is not None else 0)
     return out
 

@@ -38,30 +38,43 @@ def _opts(pairs: list[str]) -> dict:
     return out
 
 
-def _deal(args: tuple) -> tuple[float, float]:
-    mode, a, b, seed, deal, opts = args
+def play_hand(mode: str, bots: list, game_seed: int) -> tuple:
+    """One hand of ``bots`` (seat order) from ``new_game(mode, seed=game_seed)``: its
+    ``HandResult`` and each seat's slowest decision in seconds."""
+    state = new_game(mode, seed=game_seed)
+    slowest = [0.0] * len(bots)
+    while not state.hand_results and not state.is_over:
+        seat = state.to_act
+        t0 = time.perf_counter()
+        act = bots[seat].choose(view_for(state, seat), legal_actions(state))
+        slowest[seat] = max(slowest[seat], time.perf_counter() - t0)
+        state = apply(state, act, seat=seat)[0]
+    return state.hand_results[0], slowest
+
+
+def duplicate_hand(mode: str, a: str, b: str, opts: dict, seed: int,
+                   deal: int) -> tuple[float, float]:
+    """Deal ``deal`` played twice with the seats swapped (the same bot seeds each time):
+    A's mean net points (A's hand points minus B's) and A's slowest decision. ``opts`` go to
+    A's constructor only (A's seat, so A and B may be the same level)."""
     net = 0.0
     slow = 0.0
     for arr in (0, 1):
         names = [a, b] if arr == 0 else [b, a]
         bots = [
-            get_bot(n, seed=f"{seed}:{deal}:{arr}:{s}", **(opts if n == a else {}))
+            get_bot(n, seed=f"{seed}:{deal}:{arr}:{s}", **(opts if s == arr else {}))
             for s, n in enumerate(names)
         ]
-        state = new_game(mode, seed=seed * 1_000_003 + deal)
-        while not state.hand_results and not state.is_over:
-            seat = state.to_act
-            t0 = time.perf_counter()
-            act = bots[seat].choose(view_for(state, seat), legal_actions(state))
-            dt = time.perf_counter() - t0
-            if names[seat] == a:
-                slow = max(slow, dt)
-            state = apply(state, act, seat=seat)[0]
-        hr = state.hand_results[0]
-        a_seat = arr
+        hr, slowest = play_hand(mode, bots, seed * 1_000_003 + deal)
+        slow = max(slow, slowest[arr])
         if hr.winner is not None:
-            net += hr.points if hr.winner == a_seat else -hr.points
+            net += hr.points if hr.winner == arr else -hr.points
     return net / 2, slow
+
+
+def _deal(args: tuple) -> tuple[float, float]:
+    mode, a, b, seed, deal, opts = args
+    return duplicate_hand(mode, a, b, opts, seed, deal)
 
 
 def main() -> None:

@@ -22,34 +22,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bots_hands import _opts  # noqa: E402
-
-from games.bots import get_bot  # noqa: E402
-from games.engine import apply, legal_actions, new_game, view_for  # noqa: E402
-
-
-def _hand(mode: str, a: str, b: str, opts: dict, seed: int, deal: int) -> float:
-    net = 0.0
-    for arr in (0, 1):
-        names = [a, b] if arr == 0 else [b, a]
-        bots = [
-            get_bot(n, seed=f"{seed}:{deal}:{arr}:{s}", **(opts if s == arr else {}))
-            for s, n in enumerate(names)
-        ]
-        state = new_game(mode, seed=seed * 1_000_003 + deal)
-        while not state.hand_results and not state.is_over:
-            seat = state.to_act
-            act = bots[seat].choose(view_for(state, seat), legal_actions(state))
-            state = apply(state, act, seat=seat)[0]
-        hr = state.hand_results[0]
-        if hr.winner is not None:
-            net += hr.points if hr.winner == arr else -hr.points
-    return net / 2
+from bots_hands import _opts, duplicate_hand  # noqa: E402
 
 
 def _deal(args: tuple) -> list[float]:
     mode, a, b, variants, seed, deal = args
-    return [_hand(mode, a, b, v, seed, deal) for v in variants]
+    return [duplicate_hand(mode, a, b, v, seed, deal)[0] for v in variants]
 
 
 def main() -> None:

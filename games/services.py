@@ -8,6 +8,7 @@ carries on from the last stored action.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import secrets
@@ -74,7 +75,9 @@ def _bot_delay() -> float:
     return random.uniform(low, high) if high > 0 else 0.0
 
 
+@functools.cache
 def _sql_names() -> dict[str, str]:
+    """Quoted table and column names of the two written-out queries (fixed per process)."""
     from django.contrib.auth import get_user_model
 
     q = connection.ops.quote_name
@@ -85,8 +88,10 @@ def _sql_names() -> dict[str, str]:
     }
 
 
-def _user_stub(user_id, username, display_name):
-    """A user with only what frames show loaded (any other field loads on first access)."""
+def _user_with_names(user_id, username, display_name):
+    """The user row as ``from_db`` builds it with only the columns the query read (id,
+    username, display name: what frames show); Django loads any other field on first access,
+    and ``save`` writes only loaded fields, so the instance is safe to use anywhere."""
     from django.contrib.auth import get_user_model
 
     if user_id is None:
@@ -122,7 +127,7 @@ def _lock(table_id: int) -> Table:
     table.room = Room.from_db(connection.alias, ["id", "slug", "name"],
                               (table.room_id, table.room_slug, table.room_name))
     if table.created_by_id is not None:
-        table.created_by = _user_stub(table.created_by_id, table.creator_username,
+        table.created_by = _user_with_names(table.created_by_id, table.creator_username,
                                       table.creator_display_name)
     return table
 
@@ -136,7 +141,7 @@ def _seats(table: Table) -> list[Seat]:
     ))
     for seat in seats:
         if seat.user_id is not None:
-            seat.user = _user_stub(seat.user_id, seat.user_username, seat.user_display_name)
+            seat.user = _user_with_names(seat.user_id, seat.user_username, seat.user_display_name)
     return seats
 
 

@@ -34,7 +34,14 @@ from games.engine.melds import best_layoffs, best_melds
 
 from .cardmath import _DW_CACHE, _TRIPLES, BIT_VALUE, bits_of, dw, melds_with, related
 from .equity import GameEquity
-from .gin import GinParams, knock_value, rank_discards, sample_opponent
+from .gin import (
+    GinParams,
+    deal_opponent,
+    knock_value,
+    mask_of_bits,
+    rank_discards,
+    sample_opponent,
+)
 from .knowledge import Knowledge
 from .levels import HardBot, _txt
 from .rummy_search import rummy_playout, sample_deal
@@ -184,16 +191,7 @@ def sample_opponent_fast(
     Throwing card x lowers the deadwood by at most its value, and by exactly its value when
     x has no meld partner in the hand; so the best throw is the highest such loose card unless
     a higher partnered card does better, and only those are solved."""
-    opp = know.opponent()
-    pool = list(bits_of(know.unseen()))
-    need = max(opp.size - opp.known.bit_count(), 0)
-    extra = min(opp.stock_draws, extra_cap, max(len(pool) - need, 0))
-    rng.shuffle(pool)
-    chosen = pool[: need + extra]
-    rest = pool[need + extra :]
-    hand = opp.known
-    for x in chosen:
-        hand |= x
+    hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
     triples = _TRIPLES
     value = BIT_VALUE
     for _ in range(extra):
@@ -226,10 +224,7 @@ def sample_opponent_fast(
                 best_key, best = key, x
         hand ^= best
         rest.append(best)
-    stock = 0
-    for x in rest:
-        stock |= x
-    return hand, stock
+    return hand, mask_of_bits(rest)
 
 
 def _violations(know: Knowledge, hand: int) -> int:

@@ -131,16 +131,7 @@ def sample_opponent(know: Knowledge, rng: random.Random, extra_cap: int = 6) -> 
     with a few extra cards dealt and then thrown greedily (highest deadwood first), which models
     a player who has seen ``10 + stock draws`` cards and kept the best ten.
     """
-    opp = know.opponent()
-    pool = list(bits_of(know.unseen()))
-    need = max(opp.size - opp.known.bit_count(), 0)
-    extra = min(opp.stock_draws, extra_cap, max(len(pool) - need, 0))
-    rng.shuffle(pool)
-    chosen = pool[: need + extra]
-    rest = pool[need + extra :]
-    hand = opp.known
-    for x in chosen:
-        hand |= x
+    hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
     for _ in range(extra):
         best = None
         best_key = None
@@ -154,10 +145,33 @@ def sample_opponent(know: Knowledge, rng: random.Random, extra_cap: int = 6) -> 
         assert best is not None
         hand ^= best
         rest.append(best)
-    stock = 0
-    for x in rest:
-        stock |= x
-    return hand, stock
+    return hand, mask_of_bits(rest)
+
+
+def deal_opponent(
+    know: Knowledge, rng: random.Random, extra_cap: int
+) -> tuple[int, list[int], list[int], int]:
+    """The opponent's sampled hand before thinning: the cards they were seen taking plus
+    unseen cards, ``extra`` more than they hold (one per stock draw, at most ``extra_cap``).
+    Returns (hand mask, the unseen cards dealt to it, the other unseen cards, extra)."""
+    opp = know.opponent()
+    pool = list(bits_of(know.unseen()))
+    need = max(opp.size - opp.known.bit_count(), 0)
+    extra = min(opp.stock_draws, extra_cap, max(len(pool) - need, 0))
+    rng.shuffle(pool)
+    chosen = pool[: need + extra]
+    rest = pool[need + extra :]
+    hand = opp.known
+    for x in chosen:
+        hand |= x
+    return hand, chosen, rest, extra
+
+
+def mask_of_bits(bits: list[int]) -> int:
+    mask = 0
+    for x in bits:
+        mask |= x
+    return mask
 
 
 def undercut_bonus(know: Knowledge) -> int:
