@@ -533,12 +533,12 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     return True
 
 
-def table_timeout(*, table_id: int, version: int | None = None) -> bool:
+def table_timeout(*, table_id: int) -> bool:
     """The clock ran out: play safe moves for the player to act, or forfeit them after
     ``GAMES_MAX_TIMEOUTS`` timeouts in a row. Does nothing unless the table's stored deadline
     has passed; applying it sets the next turn's deadline (or none), so each deadline applies
-    exactly once however often, or however late, its task runs. ``version`` (the table's
-    version when the deadline was set) only identifies the task in logs."""
+    exactly once however often, or however late, it is called (by a socket's timer or the
+    sweep)."""
     tolerance = timedelta(seconds=0.5)
     with transaction.atomic():
         table = _lock(table_id)
@@ -919,10 +919,10 @@ def tables_sweep() -> dict[str, int]:
     done = {"timeouts": 0, "presence": 0, "closed": 0}
     late = Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__lt=now - timedelta(seconds=1)
-    ).values_list("pk", "version")
-    for table_id, version in late:
+    ).values_list("pk", flat=True)
+    for table_id in late:
         try:
-            if table_timeout(table_id=table_id, version=version):
+            if table_timeout(table_id=table_id):
                 done["timeouts"] += 1
         except Exception:
             log.exception("timeout of table %s failed", table_id)
