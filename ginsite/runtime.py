@@ -7,7 +7,8 @@ def settle_gc() -> None:
     garbage collector's reach and collect young objects less often.
 
     A full collection walks every tracked object: with the start-up objects included it
-    took 60-250 ms every few seconds under load (bench/ws_load.py), and each pause stalls
+    took up to about 110 ms in Daphne (300 ms in a Celery worker) every few seconds under
+    load (bench/ws_load.py, 100 tables), and each pause stalls
     every table on the process. Frozen objects are never scanned; what play allocates is
     short-lived and still collected.
     """
