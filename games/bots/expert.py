@@ -17,8 +17,10 @@ discard that Hard's rules are unsure about) the Expert lists a few candidates, t
 and replaces Hard's choice by the candidate with the best average only when its gain is clear
 (above ``min_gain`` points and ``confidence`` standard errors of the paired differences).
 ``time_budget`` (seconds) caps one decision, ``max_samples`` caps the samples; at least
-``min_samples`` are always taken. In Basic Rummy the Expert searches its discards the same way
-(see ``rummy_search.py``).
+``min_samples`` are always taken. A search that ends its ``max_samples`` undecided (a
+candidate ahead by ``extend_from`` to ``confidence`` standard errors) samples on to
+``extend_samples`` and is judged again, so the extra time goes to the close decisions.
+In Basic Rummy the Expert searches its discards the same way (see ``rummy_search.py``).
 """
 
 from __future__ import annotations
@@ -276,6 +278,19 @@ class _Stats:
             self.diff_sq[i] += d * d
         self.n += 1
 
+    def best_t(self, min_gain: float) -> float:
+        """The largest t (mean / standard error) of a candidate gaining over ``min_gain``."""
+        n = max(self.n, 1)
+        top = 0.0
+        for i in range(1, self.k):
+            mean = self.diff[i] / n
+            if mean <= min_gain:
+                continue
+            var = max(self.diff_sq[i] / n - mean * mean, 0.0)
+            se = (var / n) ** 0.5
+            top = max(top, mean / se if se > 0 else float("inf"))
+        return top
+
     def winner(self, min_gain: float, confidence: float) -> int:
         best, best_mean = 0, 0.0
         n = max(self.n, 1)
@@ -348,6 +363,8 @@ class ExpertBot(HardBot):
         score_aware: bool = True,
         knock_margin: float | None = None,
         hard_limit: float = 0.8,
+        extend_samples: int = 144,
+        extend_from: float = 0.75,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -373,6 +390,11 @@ class ExpertBot(HardBot):
         # Seconds after which a decision stops sampling even below ``min_samples`` (a loaded
         # machine): keeps every decision under about a second.
         self.hard_limit = float(hard_limit)
+        # Gin searches that end ``max_samples`` undecided (a candidate ahead of Hard's choice
+        # by ``extend_from`` to ``confidence`` standard errors) go on to ``extend_samples``
+        # samples, within the same time budget, and are then judged once more.
+        self.extend_samples = max(int(extend_samples), self.max_samples)
+        self.extend_from = float(extend_from)
         self._started = time.perf_counter()
         self._value: Any = None
 
@@ -413,14 +435,28 @@ class ExpertBot(HardBot):
         opp = know.opponent()
         return know.my_draws, opp.stock_draws + opp.took.bit_count()
 
-    def _samples(self, know: Knowledge):
-        """Yield (opponent hand, shuffled stock) samples until the budget or cap is reached."""
+    def _samples(self, know: Knowledge, stats: _Stats | None = None):
+        """Yield (opponent hand, shuffled stock) samples until the budget or cap is reached.
+
+        With ``stats``, a search still undecided at ``max_samples`` goes on to
+        ``extend_samples`` (see ``__init__``)."""
         now = time.perf_counter()
         t_end = now + self.time_budget
         t_stop = self._started + self.hard_limit
         rng = self.rng
         n = 0
-        while n < self.max_samples:
+        cap = self.max_samples
+        while True:
+            if n >= cap:
+                if (
+                    cap != self.max_samples
+                    or stats is None
+                    or not self.extend_from <= stats.best_t(self.min_gain) < self.confidence
+                ):
+                    break
+                cap = self.extend_samples
+                if n >= cap:
+                    break
             if n >= self.min_samples and time.perf_counter() > t_end:
                 break
             if n >= 2 and time.perf_counter() > t_stop:
@@ -457,7 +493,7 @@ class ExpertBot(HardBot):
         stats = _Stats(2)
         rng = self.rng
         danger = sim["danger"]
-        for opp, stock in self._samples(know):
+        for opp, stock in self._samples(know, stats):
             seed = rng.random()
             vals = []
             for take in (hard, not hard):
@@ -559,7 +595,7 @@ class ExpertBot(HardBot):
         rng = self.rng
         sim = self.sim
         val = self._val
-        for opp, stock in self._samples(know):
+        for opp, stock in self._samples(know, stats):
             seed = rng.random()
             vals = []
             for kind, b in cands:

@@ -35,9 +35,45 @@ def _searched(mode, players, **options):
 
 @pytest.mark.parametrize("mode,players", [("classic", 2), ("rummy", 2), ("rummy", 3)])
 def test_search_stops_at_max_samples(mode, players):
-    used = _searched(mode, players, time_budget=60.0, max_samples=5, min_samples=2)
+    used = _searched(
+        mode, players, time_budget=60.0, max_samples=5, min_samples=2, extend_samples=5
+    )
     assert used, "the Expert searched no decision of the game"
     assert set(used) == {5}
+
+
+def test_undecided_gin_searches_sample_on_to_extend_samples():
+    used = _searched(
+        "classic", 2, time_budget=60.0, max_samples=8, min_samples=2, extend_samples=20
+    )
+    assert set(used) == {8, 20}, used
+
+
+class _Verdict:
+    """Stands in for a search's statistics: every candidate ``t`` standard errors ahead."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def best_t(self, min_gain):
+        return self.t
+
+
+@pytest.mark.parametrize("t,expected", [(0.2, 10), (0.75, 30), (1.4, 30), (1.5, 10), (9, 10)])
+def test_only_searches_between_extend_from_and_confidence_are_extended(t, expected):
+    bot = get_bot(
+        "expert",
+        seed=1,
+        time_budget=60.0,
+        max_samples=10,
+        min_samples=2,
+        extend_samples=30,
+        extend_from=0.75,
+        confidence=1.5,
+    )
+    know = from_view(_classic_views()[12])
+    assert sum(1 for _ in bot._samples(know, _Verdict(t))) == expected
+    assert sum(1 for _ in bot._samples(know)) == 10  # no statistics: never extended
 
 
 @pytest.mark.parametrize("mode,players", [("classic", 2), ("rummy", 4)])
