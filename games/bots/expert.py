@@ -278,26 +278,27 @@ class _Stats:
             self.diff_sq[i] += d * d
         self.n += 1
 
+    def _gains(self, min_gain: float):
+        """(candidate, mean paired gain, its standard error) of those gaining over ``min_gain``."""
+        n = max(self.n, 1)
+        for i in range(1, self.k):
+            mean = self.diff[i] / n
+            if mean > min_gain:
+                var = max(self.diff_sq[i] / n - mean * mean, 0.0)
+                yield i, mean, (var / n) ** 0.5
+
     def best_t(self, min_gain: float) -> float:
         """The largest t (mean / standard error) of a candidate gaining over ``min_gain``."""
-        n = max(self.n, 1)
-        top = 0.0
-        for i in range(1, self.k):
-            mean = self.diff[i] / n
-            if mean <= min_gain:
-                continue
-            var = max(self.diff_sq[i] / n - mean * mean, 0.0)
-            se = (var / n) ** 0.5
-            top = max(top, mean / se if se > 0 else float("inf"))
-        return top
+        return max(
+            (mean / se if se > 0 else float("inf") for _i, mean, se in self._gains(min_gain)),
+            default=0.0,
+        )
 
     def winner(self, min_gain: float, confidence: float) -> int:
+        """The candidate with the best mean gain clearing ``confidence`` errors, else 0."""
         best, best_mean = 0, 0.0
-        n = max(self.n, 1)
-        for i in range(1, self.k):
-            mean = self.diff[i] / n
-            var = max(self.diff_sq[i] / n - mean * mean, 0.0)
-            if mean > min_gain and mean > confidence * (var / n) ** 0.5 and mean > best_mean:
+        for i, mean, se in self._gains(min_gain):
+            if mean > confidence * se and mean > best_mean:
                 best, best_mean = i, mean
         return best
 
@@ -448,15 +449,14 @@ class ExpertBot(HardBot):
         cap = self.max_samples
         while True:
             if n >= cap:
-                if (
-                    cap != self.max_samples
-                    or stats is None
-                    or not self.extend_from <= stats.best_t(self.min_gain) < self.confidence
-                ):
+                undecided = (
+                    stats is not None
+                    and cap < self.extend_samples
+                    and self.extend_from <= stats.best_t(self.min_gain) < self.confidence
+                )
+                if not undecided:
                     break
                 cap = self.extend_samples
-                if n >= cap:
-                    break
             if n >= self.min_samples and time.perf_counter() > t_end:
                 break
             if n >= 2 and time.perf_counter() > t_stop:
