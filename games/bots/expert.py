@@ -436,11 +436,20 @@ class ExpertBot(HardBot):
         opp = know.opponent()
         return know.my_draws, opp.stock_draws + opp.took.bit_count()
 
-    def _samples(self, know: Knowledge, stats: _Stats | None = None):
-        """Yield (opponent hand, shuffled stock) samples until the budget or cap is reached.
+    def _gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
+        """One (opponent hand, shuffled stock) consistent with what ``know`` holds."""
+        opp, stock_mask = self.sampler(know, rng)
+        stock = list(bits_of(stock_mask))
+        rng.shuffle(stock)
+        return opp, stock
+
+    def _samples(self, know: Knowledge, stats: _Stats | None = None, draw=None):
+        """Yield samples (``draw(know, rng)``, by default an opponent hand and a shuffled
+        stock) until the time budget or the cap is reached; sets ``samples_used``.
 
         With ``stats``, a search still undecided at ``max_samples`` goes on to
         ``extend_samples`` (see ``__init__``)."""
+        draw = draw or self._gin_sample
         now = time.perf_counter()
         t_end = now + self.time_budget
         t_stop = self._started + self.hard_limit
@@ -461,12 +470,10 @@ class ExpertBot(HardBot):
                 break
             if n >= 2 and time.perf_counter() > t_stop:
                 break
-            opp, stock_mask = self.sampler(know, rng)
-            stock = list(bits_of(stock_mask))
-            rng.shuffle(stock)
+            sample = draw(know, rng)
             n += 1
             self.samples_used = n
-            yield opp, stock
+            yield sample
 
     # ------------------------------------------------------------------ draw
     def _take(self, know: Knowledge) -> bool:
@@ -652,17 +659,7 @@ class ExpertBot(HardBot):
         me = know.seat
         n = know.num_players
         stats = _Stats(len(cands))
-        t_end = time.perf_counter() + self.time_budget
-        t_stop = self._started + self.hard_limit
-        rng = self.rng
-        k = 0
-        cap = self.max_samples
-        while k < cap:
-            if k >= min(self.min_samples, cap) and time.perf_counter() > t_end:
-                break
-            if k >= 2 and time.perf_counter() > t_stop:
-                break
-            opp_hands, stock = sample_deal(know, rng)
+        for opp_hands, stock in self._samples(know, draw=sample_deal):
             vals = []
             for b in cands:
                 hands = [opp_hands.get(s, 0) for s in range(n)]
@@ -673,8 +670,6 @@ class ExpertBot(HardBot):
                     )
                 )
             stats.add(vals)
-            k += 1
-        self.samples_used = k
         return stats.winner(self.rummy_min_gain, self.rummy_confidence)
 
     # ------------------------------------------------------------------ dispatch
