@@ -186,7 +186,11 @@ def _play_turn(page):
 
 
 def _drag(page, source, target):
-    """Press, move past the drag threshold in small steps, release: a pointer-event drag."""
+    """Press, move past the drag threshold in small steps, release: a pointer-event drag.
+
+    The source is scrolled into view first, as a person would (the mouse cannot press what
+    is off screen; earlier clicks on the hand may have scrolled the page down)."""
+    page.locator(source).first.scroll_into_view_if_needed()
     a = page.locator(source).first.bounding_box()
     b = page.locator(target).first.bounding_box()
     x, y = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
@@ -206,6 +210,9 @@ def _drag_turn(page):
         _play_turn(page)
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+    # The last hand's result, still open, pushes the hand a screen below the stock: close it.
+    if page.locator("[data-act=continue]").is_visible():
+        page.click("[data-act=continue]")
     before = _version(page)
     # A frame that arrives mid-drag re-renders the table and the drag is lost, as a person's
     # would be: drag again (at most twice more) when nothing happened.
