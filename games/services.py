@@ -151,6 +151,22 @@ def _seat_of(seats: list[Seat], user) -> Seat | None:
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
+def _lock_in(table_id: int, status: str, refusal: Exception) -> Table:
+    """The locked table (``_lock``) if it is in ``status``; otherwise ``refusal`` is raised."""
+    table = _lock(table_id)
+    if table.status != status:
+        raise refusal
+    return table
+
+
+def _seated(seats: list[Seat], user, message: str | None = None) -> Seat:
+    """The user's seat; ``NotSeated`` (with ``message``, if given) when they hold none."""
+    mine = _seat_of(seats, user)
+    if mine is None:
+        raise NotSeated(message)
+    return mine
+
+
 def _on_commit(fn) -> None:
     transaction.on_commit(fn)
 
@@ -334,9 +350,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to take a seat.")
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.OPEN:
-            raise NotOpen()
+        table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
         if table.private and user.pk != table.created_by_id and not (
@@ -379,13 +393,10 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
 def table_leave(*, table_id: int, user) -> Table:
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.OPEN:
-            raise NotOpen("The game has started: resign instead.")
+        table = _lock_in(table_id, TableStatus.OPEN,
+                         NotOpen("The game has started: resign instead."))
         seats = _seats(table)
-        mine = _seat_of(seats, user)
-        if mine is None:
-            raise NotSeated()
+        mine = _seated(seats, user)
         mine.user = None
         mine.connected = False
         mine.last_seen = None
@@ -408,12 +419,9 @@ def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
     if level not in play.BOT_LEVELS:
         raise InvalidSettings("Computer levels are 1 to 4.")
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.OPEN:
-            raise NotOpen()
+        table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
         seats = _seats(table)
-        if _seat_of(seats, user) is None:
-            raise NotSeated("Only a player at this table may add a computer player.")
+        _seated(seats, user, "Only a player at this table may add a computer player.")
         if table.rated:
             raise Forbidden("Rated games are played by people only.")
         chosen = next((s for s in seats if s.index == seat), None)
@@ -475,14 +483,10 @@ def table_act(
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise StaleVersion("The move must carry the table version it was made at.")
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.PLAYING:
-            raise NotPlaying()
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = _seats(table)
         if user is not None:
-            mine = _seat_of(seats, user)
-            if mine is None:
-                raise NotSeated()
+            mine = _seated(seats, user)
         else:
             mine = next((s for s in seats if s.index == seat), None)
             if mine is None or mine.bot_level is None:
@@ -577,13 +581,9 @@ def table_timeout(*, table_id: int) -> bool:
 
 def table_resign(*, table_id: int, user) -> Table:
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.PLAYING:
-            raise NotPlaying()
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = _seats(table)
-        mine = _seat_of(seats, user)
-        if mine is None:
-            raise NotSeated()
+        mine = _seated(seats, user)
         table.version += 1
         _finish(table, seats, play.load(table.state), ending=Ending.RESIGNATION,
                 loser_seat=mine.index)
@@ -593,13 +593,9 @@ def table_resign(*, table_id: int, user) -> Table:
 def table_claim(*, table_id: int, user) -> Table:
     """End the game when an opponent has been gone longer than the grace period."""
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.PLAYING:
-            raise NotPlaying()
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = _seats(table)
-        mine = _seat_of(seats, user)
-        if mine is None:
-            raise NotSeated()
+        mine = _seated(seats, user)
         now = timezone.now()
         gone = [s for s in seats if s.index != mine.index and frames.seat_is_gone(s, now)]
         if not gone:
@@ -614,13 +610,10 @@ def table_rematch(*, table_id: int, user, accept: bool = True) -> Table:
     """Offer (or accept) a rematch; when every human player has, the new table starts.
     ``accept=False`` withdraws or declines: the offers are cleared."""
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.FINISHED:
-            raise NotPlaying("A rematch is offered once the game is over.")
+        table = _lock_in(table_id, TableStatus.FINISHED,
+                         NotPlaying("A rematch is offered once the game is over."))
         seats = _seats(table)
-        mine = _seat_of(seats, user)
-        if mine is None:
-            raise NotSeated()
+        mine = _seated(seats, user)
         if table.rematch_table_id:
             return table.rematch_table
         offers = set(table.rematch_offers or [])
@@ -784,9 +777,7 @@ def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) ->
     if ending not in Ending.values:
         raise InvalidSettings("Unknown ending.")
     with transaction.atomic():
-        table = _lock(table_id)
-        if table.status != TableStatus.PLAYING:
-            raise NotPlaying()
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = _seats(table)
         table.version += 1
         return _finish(table, seats, play.load(table.state), ending=ending,
