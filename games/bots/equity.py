@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["HAND_RESULTS", "equity_table", "GameEquity"]
+__all__ = ["HAND_RESULTS", "equity_table", "GameEquity", "hollywood_value"]
 
 # mode -> (share of drawn hands, ((winner's points, probability), ...))
 # fmt: off
@@ -112,3 +112,40 @@ class GameEquity:
             v = (self.raw(points) - self.base) / self.scale
             self._cache[points] = v
         return v
+
+
+def hollywood_value(sheet: dict, won: list, seat: int, target: int):
+    """Hollywood: hand points (mine positive) -> change of my three-game total minus theirs,
+    from a view's ``score_sheet`` and ``hands_won`` (each seat's hands won so far); None
+    without a score sheet.
+
+    A player's k-th hand won counts in the first min(k, 3) columns that are still open; in
+    each it scores its points, a line bonus (25) and, if it reaches the target, the game bonus.
+    """
+    cols = (sheet or {}).get("columns") or []
+    if not cols:
+        return None
+    open_cols = [not c.get("over") for c in cols]
+    pts = [list(c.get("points") or [0, 0]) for c in cols]
+
+    def counted(who: int) -> list[int]:
+        k = min(int(won[who]) + 1, len(cols))
+        return [i for i in range(k) if open_cols[i]]
+
+    mine, theirs = counted(seat), counted(1 - seat)
+    cache: dict[int, float] = {}
+
+    def value(points: int) -> float:
+        v = cache.get(points)
+        if v is None:
+            who, p = (seat, points) if points > 0 else (1 - seat, -points)
+            v = 0.0
+            if p:
+                for i in mine if who == seat else theirs:
+                    v += p + 25 + (100 if pts[i][who] + p >= target else 0)
+                if who != seat:
+                    v = -v
+            cache[points] = v
+        return v
+
+    return value

@@ -39,7 +39,7 @@ from .equity import GameEquity
 from .gin import (
     GinParams,
     deal_opponent,
-    knock_value,
+    knock_pays,
     mask_of_bits,
     rank_discards,
     sample_opponent,
@@ -303,38 +303,6 @@ class _Stats:
         return best
 
 
-def _hollywood_value(cols: list, won: list, seat: int, target: int):
-    """Hollywood: hand points (mine positive) -> change of my three-game total minus theirs.
-
-    A player's k-th hand won counts in the first min(k, 3) columns that are still open; in
-    each it scores its points, a line bonus (25) and, if it reaches the target, the game bonus.
-    """
-    open_cols = [not c.get("over") for c in cols]
-    pts = [list(c.get("points") or [0, 0]) for c in cols]
-
-    def counted(who: int) -> list[int]:
-        k = min(int(won[who]) + 1, len(cols))
-        return [i for i in range(k) if open_cols[i]]
-
-    mine, theirs = counted(seat), counted(1 - seat)
-    cache: dict[int, float] = {}
-
-    def value(points: int) -> float:
-        v = cache.get(points)
-        if v is None:
-            who, p = (seat, points) if points > 0 else (1 - seat, -points)
-            v = 0.0
-            if p:
-                for i in mine if who == seat else theirs:
-                    v += p + 25 + (100 if pts[i][who] + p >= target else 0)
-                if who != seat:
-                    v = -v
-            cache[points] = v
-        return v
-
-    return value
-
-
 class ExpertBot(HardBot):
     """Hard + sampling search on discard, knock and draw decisions (``time_budget`` seconds)."""
 
@@ -417,11 +385,7 @@ class ExpertBot(HardBot):
         seat = know.seat
         scores = know.scores or [0, 0]
         if know.mode == "hollywood":
-            sheet = view.get("score_sheet") or {}
-            cols = sheet.get("columns") or []
-            won = view.get("hands_won") or [0, 0]
-            if cols:
-                self._value = _hollywood_value(cols, won, seat, know.target)
+            self._value = know.hand_value  # equity.hollywood_value
             return
         if know.mode in ("classic", "straight", "oklahoma"):
             eq = GameEquity(know.mode, know.target, scores[seat], scores[1 - seat])
@@ -559,8 +523,7 @@ class ExpertBot(HardBot):
         if know.my_draws <= p.early_knock_turns or know.stock <= 4:
             return True
         opp_hands = [self.sampler(know, self.rng)[0] for _ in range(self.knock_samples)]
-        ev, under = knock_value(know, h10, opp_hands)
-        return ev >= p.knock_margin * know.multiplier and under < 0.35
+        return knock_pays(know, h10, opp_hands, p.knock_margin)
 
     def decide_discard(self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]):
         hand11 = know.hand

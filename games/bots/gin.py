@@ -23,6 +23,7 @@ __all__ = [
     "rank_discards",
     "sample_opponent",
     "knock_value",
+    "knock_pays",
     "undercut_bonus",
 ]
 
@@ -174,32 +175,62 @@ def mask_of_bits(bits: list[int]) -> int:
     return mask
 
 
+# Points of a typical won hand (knocks and gins between good players average about 20).
+TYPICAL_HAND = 20
+
+
 def undercut_bonus(know: Knowledge) -> int:
     return 25
 
 
-def knock_value(know: Knowledge, h10: int, samples: list[int]) -> tuple[float, float]:
-    """(expected hand points, chance of an undercut) of knocking with ``h10`` now."""
+def knock_value(
+    know: Knowledge, h10: int, samples: list[int], value=None
+) -> tuple[float, float]:
+    """(expected hand points, chance of an undercut) of knocking with ``h10`` now, against
+    the sampled opponent hands. With ``value`` (hand points, mine positive -> worth), the
+    expectation is of ``value`` of each result instead of its points."""
+    mult = know.multiplier
     mine = best_melds(h10)
     kdw = mine.deadwood
     if kdw == 0:
-        return 25.0, 0.0
+        return (25.0 if value is None else value(25 * mult)), 0.0
     melds = mine.melds
     total = 0.0
     under = 0
     cache: dict[int, int] = {}
+    bonus = undercut_bonus(know)
     for opp in samples:
         od = cache.get(opp)
         if od is None:
             od = best_layoffs(opp, melds).deadwood
             cache[opp] = od
         if od > kdw:
-            total += od - kdw
+            pts = od - kdw
         else:
-            total -= undercut_bonus(know) + kdw - od
+            pts = -(bonus + kdw - od)
             under += 1
+        total += pts if value is None else value(pts * mult)
     n = max(len(samples), 1)
-    return total / n * know.multiplier, under / n
+    return total / n * (mult if value is None else 1), under / n
+
+
+def knock_pays(know: Knowledge, h10: int, samples: list[int], margin: float) -> bool:
+    """Hard's knock rule: knock when the knock's expected worth beats playing on by
+    ``margin`` points and an undercut is unlikely (< 35%).
+
+    Worth is points times the multiplier, or in Hollywood what the result adds to the three
+    games (``know.hand_value``: line and game bonuses, in each column the winner's hand counts
+    in). Playing on is then worth an even chance of winning or losing a typical hand
+    (``TYPICAL_HAND`` points) later, and the margin is scaled by the worth of a point there;
+    with plain points this is exactly ``ev >= margin * multiplier``."""
+    value = know.hand_value
+    ev, under = knock_value(know, h10, samples, value)
+    if value is None:
+        need = margin * know.multiplier
+    else:
+        up, down = value(TYPICAL_HAND), value(-TYPICAL_HAND)
+        need = (up + down) / 2 + margin * (up - down) / (2 * TYPICAL_HAND)
+    return ev >= need and under < 0.35
 
 
 def card_text(b: int) -> str:

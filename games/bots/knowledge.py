@@ -8,12 +8,14 @@ be in their hand until discarded again) and the discards they declined.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.melds import Meld
 
 from .cardmath import FULL_MASK, card_bit, mask_from
+from .equity import hollywood_value
 
 __all__ = ["Knowledge", "Opponent", "from_view"]
 
@@ -49,6 +51,9 @@ class Knowledge:
     target: int = 100
     gone: int = 0  # cards out of play for good (rummy: on the table; gin: pile below top)
     reshuffled: bool = False
+    # What a hand's points (mine positive) are worth to the match, where that is not the
+    # points themselves: Hollywood's columns (``equity.hollywood_value``); None elsewhere.
+    hand_value: Callable[[int], float] | None = None
 
     @property
     def top(self) -> int:
@@ -105,6 +110,10 @@ def from_view(view: dict[str, Any]) -> Knowledge:
         scores=list(view.get("scores") or [0] * n),
         target=view.get("target") or 100,
     )
+    if mode == "hollywood" and n == 2:
+        know.hand_value = hollywood_value(
+            view.get("score_sheet") or {}, view.get("hands_won") or [0, 0], seat, know.target
+        )
     if view.get("to_act") == seat and view.get("taken_card"):
         know.taken = card_bit(view["taken_card"])
     for s in range(n):

@@ -18,7 +18,7 @@ import random
 from .cardmath import BIT_VALUE, bits_of, dw, triples_with
 from .gin import (
     GinParams,
-    knock_value,
+    knock_pays,
     melds_into,
     min_deadwood_discards,
     rank_discards,
@@ -187,8 +187,7 @@ class HardPolicy(GinPolicy):
             return True
         n = samples or p.knock_samples
         opp_hands = [sample_opponent(know, self.rng)[0] for _ in range(n)]
-        ev, under = knock_value(know, h10, opp_hands)
-        return ev >= p.knock_margin * know.multiplier and under < 0.35
+        return knock_pays(know, h10, opp_hands, p.knock_margin)
 
     def play(self, know: Knowledge, hand11: int, forbid: int) -> tuple[str, int]:
         if know.big_gin and dw(hand11) == 0:

@@ -207,13 +207,54 @@ def test_game_equity_is_a_fair_race_and_values_points_by_the_score():
 
 
 def test_hollywood_value_counts_the_columns_a_win_scores_in():
-    from games.bots.expert import _hollywood_value
+    from games.bots.equity import hollywood_value
 
     cols = [{"points": [60, 10], "over": False}, {"points": [20, 0], "over": False}]
     cols.append({"points": [0, 0], "over": False})
-    value = _hollywood_value(cols, [3, 1], 0, 100)
+    value = hollywood_value({"columns": cols}, [3, 1], 0, 100)
     # My 4th win scores in all three columns; theirs (their 2nd) in the first two.
     assert value(10) == 3 * (10 + 25)
     assert value(-10) == -2 * (10 + 25)
     # 40 points carry my first column to the target: a game bonus there.
     assert value(40) == 3 * (40 + 25) + 100
+    # A column that is over takes no more points.
+    cols[0]["over"] = True
+    value = hollywood_value({"columns": cols}, [3, 1], 0, 100)
+    assert value(10) == 2 * (10 + 25)
+    assert value(-10) == -(10 + 25)
+    assert hollywood_value({}, [0, 0], 0, 100) is None
+
+
+def _hollywood_view(my_wins: int, their_wins: int) -> dict:
+    """Seat 0's view of a Hollywood hand, the score sheet set to give each player
+    ``my_wins`` / ``their_wins`` hands won so far (no column near the target)."""
+    from games.engine import new_game
+
+    view = view_for(new_game("hollywood", seed=11), 0)
+    cols = [{"points": [0, 0], "hands_won": [0, 0], "over": False} for _ in range(3)]
+    view["score_sheet"] = {"columns": cols, "hands": []}
+    view["hands_won"] = [my_wins, their_wins]
+    return view
+
+
+def test_hard_knock_rule_weighs_hollywood_columns():
+    """Hard's knock rule values results by what they add to the three games (line bonus in
+    every column the hand counts in); with plain points it is the Classic rule exactly."""
+    from games.bots.gin import knock_pays, knock_value
+
+    h10 = mask_from("AS 2S 3S 4H 5H 6H 7C 8C 9C 4D".split())  # 4 deadwood
+    small = mask_from("KS KH KD QS QH QD JS JH JD 7D".split())  # 7 deadwood: a 3-point win
+    under = mask_from("KS KH KD QS QH QD JS JH JD 3D".split())  # 3 deadwood: an undercut
+    know = from_view(_hollywood_view(1, 1))
+    assert know.hand_value is not None
+    plain = from_view(_hollywood_view(1, 1))
+    plain.hand_value = None
+    for samples in ([small] * 4, [small, small, small, under], [small, under]):
+        ev, _u = knock_value(plain, h10, samples)
+        assert knock_pays(plain, h10, samples, 7.0) == (ev >= 7.0 and _u < 0.35)
+    # A sure 3-point win: below Classic's 7-point margin, but in Hollywood it wins the hand,
+    # worth its line bonus in two columns: knock.
+    assert not knock_pays(plain, h10, [small] * 4, 7.0)
+    assert knock_pays(know, h10, [small] * 4, 7.0)
+    # Undercut in half the samples: no knock either way.
+    assert not knock_pays(know, h10, [small, under], 7.0)
