@@ -6,6 +6,7 @@ Everything here is pure and fast: ``dw`` is the engine's exact deadwood solver, 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.melds import best_layoffs, best_melds
@@ -184,7 +185,7 @@ def undercut_bonus(know: Knowledge) -> int:
 
 
 def knock_value(
-    know: Knowledge, h10: int, samples: list[int], value=None
+    know: Knowledge, h10: int, samples: list[int], value: Callable[[int], float] | None = None
 ) -> tuple[float, float]:
     """(expected hand points, chance of an undercut) of knocking with ``h10`` now, against
     the sampled opponent hands. With ``value`` (hand points, mine positive -> worth), the
