@@ -250,8 +250,8 @@ def test_hard_knock_rule_weighs_hollywood_columns():
     plain = from_view(_hollywood_view(1, 1))
     plain.hand_value = None
     for samples in ([small] * 4, [small, small, small, under], [small, under]):
-        ev, _u = knock_value(plain, h10, samples)
-        assert knock_pays(plain, h10, samples, 7.0) == (ev >= 7.0 and _u < 0.35)
+        ev, undercuts = knock_value(plain, h10, samples)
+        assert knock_pays(plain, h10, samples, 7.0) == (ev >= 7.0 and undercuts < 0.35)
     # A sure 3-point win: below Classic's 7-point margin, but in Hollywood it wins the hand,
     # worth its line bonus in two columns: knock.
     assert not knock_pays(plain, h10, [small] * 4, 7.0)
