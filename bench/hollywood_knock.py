@@ -8,8 +8,6 @@ For the comparison in docs/bots.md ("Hard's Hollywood knock rule"):
 
 from __future__ import annotations
 
-from games.bots.base import by_kind
-from games.bots.knowledge import from_view
 from games.bots.levels import HardBot
 
 
@@ -18,11 +16,6 @@ class PointsKnockHard(HardBot):
 
     name = "hard-points-knock"
 
-    def choose(self, view, legal):
-        if len(legal) == 1:
-            return legal[0]
-        know = from_view(view)
-        if know.family == "rummy":
-            return super().choose(view, legal)
+    def choose_gin(self, view, know, legal, kinds):
         know.hand_value = None
-        return self.choose_gin(view, know, legal, by_kind(legal))
+        return super().choose_gin(view, know, legal, kinds)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from games.engine.modes import GinMode
+
 __all__ = ["HAND_RESULTS", "equity_table", "GameEquity", "hollywood_value"]
 
 # mode -> (share of drawn hands, ((winner's points, probability), ...))
@@ -114,23 +116,26 @@ class GameEquity:
         return v
 
 
-def hollywood_value(sheet: dict, won: list, seat: int, target: int):
+def hollywood_value(mode: GinMode, sheet: dict, won: list, seat: int):
     """Hollywood: hand points (mine positive) -> change of my three-game total minus theirs,
     from a view's ``score_sheet`` and ``hands_won`` (each seat's hands won so far); None
     without a score sheet.
 
-    A player's k-th hand won counts in the first min(k, 3) columns that are still open; in
-    each it scores its points, a line bonus (25) and, if it reaches the target, the game bonus.
+    The winner's next hand won counts in the open columns the engine's
+    ``mode.columns_for_win`` gives; in each it scores its points, the line bonus and, if it
+    carries the column to the target, the game bonus.
     """
     cols = (sheet or {}).get("columns") or []
     if not cols:
         return None
-    open_cols = [not c.get("over") for c in cols]
     pts = [list(c.get("points") or [0, 0]) for c in cols]
+    target = mode.target_for(2)
 
     def counted(who: int) -> list[int]:
-        k = min(int(won[who]) + 1, len(cols))
-        return [i for i in range(k) if open_cols[i]]
+        return [
+            i for i in mode.columns_for_win(int(won[who]) + 1)
+            if i < len(cols) and not cols[i].get("over")
+        ]
 
     mine, theirs = counted(seat), counted(1 - seat)
     cache: dict[int, float] = {}
@@ -142,7 +147,9 @@ def hollywood_value(sheet: dict, won: list, seat: int, target: int):
             v = 0.0
             if p:
                 for i in mine if who == seat else theirs:
-                    v += p + 25 + (100 if pts[i][who] + p >= target else 0)
+                    v += p + mode.line_bonus
+                    if pts[i][who] + p >= target:
+                        v += mode.game_bonus
                 if who != seat:
                     v = -v
             cache[points] = v

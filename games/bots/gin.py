@@ -194,7 +194,7 @@ def knock_value(
     mine = best_melds(h10)
     kdw = mine.deadwood
     if kdw == 0:
-        return (25.0 if value is None else value(25 * mult)), 0.0
+        return 25.0, 0.0  # gin: ``play`` goes gin before it asks whether to knock
     melds = mine.melds
     total = 0.0
     under = 0
@@ -210,9 +210,9 @@ def knock_value(
         else:
             pts = -(bonus + kdw - od)
             under += 1
-        total += pts if value is None else value(pts * mult)
+        total += pts * mult if value is None else value(pts * mult)
     n = max(len(samples), 1)
-    return total / n * (mult if value is None else 1), under / n
+    return total / n, under / n
 
 
 def knock_pays(know: Knowledge, h10: int, samples: list[int], margin: float) -> bool:

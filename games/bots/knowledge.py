@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.melds import Meld
+from games.engine.modes import get_mode, mode_from_dict
 
 from .cardmath import FULL_MASK, card_bit, mask_from
 from .equity import hollywood_value
@@ -111,8 +112,9 @@ def from_view(view: dict[str, Any]) -> Knowledge:
         target=view.get("target") or 100,
     )
     if mode == "hollywood" and n == 2:
+        rules = mode_from_dict(settings) if settings else get_mode(mode)
         know.hand_value = hollywood_value(
-            view.get("score_sheet") or {}, view.get("hands_won") or [0, 0], seat, know.target
+            rules, view.get("score_sheet") or {}, view.get("hands_won") or [0, 0], seat
         )
     if view.get("to_act") == seat and view.get("taken_card"):
         know.taken = card_bit(view["taken_card"])

@@ -208,10 +208,13 @@ def test_game_equity_is_a_fair_race_and_values_points_by_the_score():
 
 def test_hollywood_value_counts_the_columns_a_win_scores_in():
     from games.bots.equity import hollywood_value
+    from games.engine.modes import get_mode
+
+    hw = get_mode("hollywood")
 
     cols = [{"points": [60, 10], "over": False}, {"points": [20, 0], "over": False}]
     cols.append({"points": [0, 0], "over": False})
-    value = hollywood_value({"columns": cols}, [3, 1], 0, 100)
+    value = hollywood_value(hw, {"columns": cols}, [3, 1], 0)
     # My 4th win scores in all three columns; theirs (their 2nd) in the first two.
     assert value(10) == 3 * (10 + 25)
     assert value(-10) == -2 * (10 + 25)
@@ -219,10 +222,10 @@ def test_hollywood_value_counts_the_columns_a_win_scores_in():
     assert value(40) == 3 * (40 + 25) + 100
     # A column that is over takes no more points.
     cols[0]["over"] = True
-    value = hollywood_value({"columns": cols}, [3, 1], 0, 100)
+    value = hollywood_value(hw, {"columns": cols}, [3, 1], 0)
     assert value(10) == 2 * (10 + 25)
     assert value(-10) == -(10 + 25)
-    assert hollywood_value({}, [0, 0], 0, 100) is None
+    assert hollywood_value(hw, {}, [0, 0], 0) is None
 
 
 def _hollywood_view(my_wins: int, their_wins: int) -> dict:
