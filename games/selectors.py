@@ -183,7 +183,7 @@ def table_snapshot(table_id: int, user, seat: int | None,
         "table": meta,
         "seats": seats_d,
         "you": frames.you_data(user=user, seat=seat, table=meta, seats=seats_d),
-        "clock": frames.with_remaining(frames.clock_data(table)),
+        "clock": frames.with_remaining(frames.clock_data(table, seats)),
         "view": view,
         "chat": recent_chat(table, hidden),
     }
