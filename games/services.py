@@ -268,7 +268,7 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
                 tasks.table_bot_move.apply_async(
                     (table_id, version), countdown=delay,
                     retry=True, retry_policy={"max_retries": 2, "interval_start": 0.2,
-                                              "interval_step": 0.5, "timeout": 2},
+                                              "interval_step": 0.5},
                 )
             except Exception:  # the broker is down: the bot's deadline brings the sweep
                 log.exception("could not queue the bot move of table %s", table_id)
