@@ -59,6 +59,19 @@ stop_all() {
   [ -n "$worker" ] && kill -KILL "$worker" 2>/dev/null || true
   [ -n "${DAPHNE_PID:-}" ] && kill -KILL "$DAPHNE_PID" 2>/dev/null || true
   kill -KILL "$SUPERVISOR_PID" 2>/dev/null || true
+  # The worker's pool and beat processes may outlive it for a moment (beat has been seen to
+  # hang at "Shutting down"): give them 3 s, then kill what is left of ours.
+  # (Only when this script leads its process group, as in a terminal: then they are ours.)
+  local left="" group
+  group="$(ps -o pgid= $$ | tr -d ' ')"
+  if [ "$group" = "$$" ]; then
+    for _ in $(seq 30); do
+      left="$(pgrep -g "$group" -f 'celery|daphne' || true)"
+      [ -z "$left" ] && break
+      sleep 0.1
+    done
+    [ -n "$left" ] && kill -KILL $left 2>/dev/null || true
+  fi
   rm -f "$STOP_FLAG" "$WORKER_PID_FILE"
   echo "Stopped."
 }
