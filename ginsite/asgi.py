@@ -2,7 +2,9 @@
 
 HTTP goes to Django (static files through WhiteNoise's middleware), except the embedded
 default's relay endpoint (``ginsite.relay``); WebSockets go through the allowed-hosts origin
-check, then the session/auth middleware, then the URL router.
+check (the Origin's host and port must be the site's: ``ginsite.origin``) and the allowed-hosts
+check, then the session/auth middleware, then the URL router; ``ginsite.wsguard`` answers
+handshakes that fail before a consumer takes them.
 """
 import os
 
@@ -15,6 +17,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from ginsite.origin import SameOriginValidator  # noqa: E402
 from ginsite.relay import RelayEndpoint  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
 from ginsite.runtime import mark_web_process, settle_gc  # noqa: E402
@@ -25,9 +28,9 @@ mark_web_process()
 application = ProtocolTypeRouter(
     {
         "http": RelayEndpoint(django_asgi_app),
-        "websocket": HandshakeGuard(AllowedHostsOriginValidator(
+        "websocket": HandshakeGuard(SameOriginValidator(AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        )),
+        ))),
     }
 )
 
