@@ -19,10 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from games import engine as E
-from games.bots import get_bot
-
-from .conftest import CHROMIUM, ROOT, free_port
+from .conftest import CHROMIUM, ROOT, free_port, play_to_the_end
 
 pytestmark = pytest.mark.browser
 
@@ -126,32 +123,7 @@ def test_a_whole_game_against_the_computer_on_the_run_command(site, chromium):
     table_id = int(page.get_attribute("#table-app", "data-table-id"))
     page.evaluate("window.__samePage = true")  # gone if the page were reloaded
 
-    bot = get_bot("hard", seed=7)
-    decisions = 0
-    while True:
-        page.wait_for_function(
-            "() => { const t = window.ginTable; return t && t.frame && ("
-            " t.frame.table.status !== 'playing' ||"
-            " (t.view && t.view.to_act === t.mySeat && !t.socket.pending.busy)) }",
-            timeout=30000,
-        )
-        state = page.evaluate(
-            "() => ({status: window.ginTable.frame.table.status, view: window.ginTable.view,"
-            " version: window.ginTable.socket.version})"
-        )
-        if state["status"] != "playing":
-            break
-        view = state["view"]
-        legal = [E.Action.parse(a) for a in view["legal_actions"]]
-        action = str(bot.choose(view, legal))
-        page.evaluate("a => window.ginTable.send(a)", action)
-        # the page shows the next version: ours, then the computer's moves, all live
-        page.wait_for_function(
-            "v => window.ginTable.socket.version > v", arg=state["version"], timeout=30000
-        )
-        decisions += 1
-        assert decisions < 600, "the game did not end"
-
+    decisions = play_to_the_end(page)
     page.wait_for_selector(".tbl-panel[data-kind=game-over]")
     assert page.evaluate("window.__samePage") is True, "the page was reloaded"
     sources = _sources(site["db"], table_id)
