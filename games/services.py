@@ -1015,7 +1015,12 @@ def _sweep_gap(now) -> timedelta | None:
 def _give_back_time(since, gap: timedelta) -> int:
     """The site was down for ``gap``: every person's turn that was running then gets that
     time back, so nobody's clock runs out because of the site (computers' turns are not
-    extended: their deadline brings their move)."""
+    extended: their deadline brings their move), and every player's last sign of life moves
+    on by as much, so nobody looks gone (and claimable) for pings the site could not take."""
+    Seat.objects.filter(
+        table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
+        last_seen__gt=since - timedelta(seconds=frames.grace_seconds()),
+    ).update(last_seen=F("last_seen") + gap)
     return Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
     ).exclude(
