@@ -868,9 +868,9 @@ def _ms(iso: str) -> int:
 
 
 def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:
-    """The one finishing path: store the Game record, close the table, send
-    ``games.signals.game_finished``. Normal ends, resignations, timeouts and claims all
-    come here (directly or through ``_finish``)."""
+    """End a playing table with ``ending`` (for operators and tests; live play ends games
+    through ``_finish``, in the transaction of the move that ended them, which stores the
+    Game, closes the table and sends ``games.signals.game_finished``)."""
     if ending not in Ending.values:
         raise InvalidSettings("Unknown ending.")
     with transaction.atomic():
