@@ -659,6 +659,41 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
     return table
 
 
+# ------------------------------------------------------------------------- tables for given players
+
+
+def table_create_for_players(
+    *, room: Room, players: list, target: int | None = None, rated: bool = False,
+    seconds_per_turn: int = 30, created_by=None,
+) -> Table:
+    """Open a table with ``players`` (users, in seat order) already seated and deal at once:
+    for apps that pair people themselves (tournaments). Settings are checked as for
+    ``table_create``; the players are not marked as connected, so their presence shows
+    whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
+    users = list(players)
+    if not users or any(u is None or u.pk is None for u in users):
+        raise InvalidSettings("Every seat needs a player.")
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidSettings("A player can take only one seat.")
+    _validate_settings(room=room, seat_count=len(users), target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=None)
+    with transaction.atomic():
+        table = Table.objects.create(
+            room=room, mode=room.mode, seat_count=len(users),
+            target=target or play.default_target(room.mode, len(users)),
+            rated=rated, seconds_per_turn=seconds_per_turn, private=False,
+            seed=secrets.randbits(62), created_by=created_by, version=1,
+        )
+        seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
+        state = _start(table, seats)
+        table.save()
+        _publish(table, seats, state)
+        _schedule(table, seats, state)
+        for u in users:
+            _announce_seated(table, u.pk)
+    return table
+
+
 # ------------------------------------------------------------------------- the end
 
 
