@@ -209,6 +209,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "games.sweep",
         "schedule": 2.0,
     },
+    # Tournaments: due starts, no-shows, arena waves and ends, scheduled editions.
+    "tournaments-sweep": {
+        "task": "tournaments.sweep",
+        "schedule": 5.0,
+    },
 }
 
 # --- Live play (games app) ---------------------------------------------------------------

@@ -163,6 +163,9 @@ function onFrame(frame) {
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
       break;
+    case "tournament":
+      tournamentToast(frame);
+      break;
     default:
       break;
   }
@@ -197,6 +200,26 @@ function invitationToast(invitation) {
       },
     ],
   });
+}
+
+function tournamentToast(frame) {
+  const t = frame.tournament || {};
+  if (frame.event === "match" && frame.table) {
+    if (window.location.pathname === frame.table.url) return;
+    toast({
+      title: `Your match in ${t.name} is ready`,
+      text: frame.opponent ? `Against ${frame.opponent.name}` : "",
+      href: frame.table.url,
+      linkText: "Play",
+      timeout: 0,
+    });
+  } else if (frame.event === "started" || frame.event === "finished") {
+    if (window.location.pathname === t.url) return;
+    toast({ title: `${t.name} has ${frame.event}`, href: t.url, linkText: "See it" });
+  } else if (frame.event === "cancelled") {
+    toast({ title: `${t.name} is cancelled`, text: frame.reason || "", href: t.url,
+      linkText: "See it", timeout: 0 });
+  }
 }
 
 function send(frame) {

@@ -1,0 +1,16 @@
+"""``{% tournaments_soon mode %}``: the tournaments taking entries, with Enter buttons, for the
+lobby (all modes) and a room (its mode). Templates of other apps include it; no Python of
+theirs imports tournaments."""
+from django import template
+
+from .. import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("tournaments/_soon.html", takes_context=True)
+def tournaments_soon(context, mode=None):
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return {"soon": selectors.starting_soon(mode, user), "request": request, "user": user,
+            "csrf_token": context.get("csrf_token")}
