@@ -22,8 +22,9 @@ def tournament_lists(user=None) -> dict:
     user made or entered)."""
     visible = Q(private=False)
     if user is not None and user.is_authenticated:
-        visible |= Q(created_by=user) | Q(entries__user=user)
-    base = _with_counts(Tournament.objects.filter(visible).distinct())
+        visible |= Q(created_by=user) | Q(
+            pk__in=Entry.objects.filter(user=user).values("tournament_id"))
+    base = _with_counts(Tournament.objects.filter(visible))
     entered = set()
     if user is not None and user.is_authenticated:
         entered = set(Entry.objects.filter(user=user, withdrawn=False)

@@ -314,3 +314,54 @@ def test_schedules_create_each_edition_once(staff):
     assert t.starts_at == start and t.created_by is None
     s.refresh_from_db()
     assert s.next_start == start + timedelta(hours=1)
+
+
+def test_players_are_told_their_match_is_ready(make_user, staff, monkeypatch):
+    import social.notify
+
+    sent = []
+    monkeypatch.setattr(social.notify, "notify_users",
+                        lambda ids, frame: sent.append((list(ids), frame)))
+    a, b = _players(make_user, 2)
+    t = _create(staff, capacity=2)
+    for u in (a, b):
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    _due(t)
+    S.tournament_start(tournament_id=t.pk)
+    m = Match.objects.get(tournament=t)
+    ready = {ids[0]: f for ids, f in sent if f["event"] == "match"}
+    assert set(ready) == {a.pk, b.pk}
+    assert ready[a.pk]["table"] == {"id": m.table_id, "url": m.table.get_absolute_url()}
+    assert ready[a.pk]["opponent"]["username"] == b.username
+    assert ready[a.pk]["tournament"]["url"] == t.get_absolute_url()
+    assert any(f["event"] == "started" and set(ids) == {a.pk, b.pk} for ids, f in sent)
+
+
+def test_double_elimination_needs_two_losses(make_user, staff):
+    users = _players(make_user, 4)
+    t = _create(staff, format=Format.DOUBLE, capacity=4, target=50)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    _due(t)
+    S.tournament_start(tournament_id=t.pk)
+    top = Entry.objects.get(tournament=t, seed=1).user_id
+    while True:
+        playing = list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING))
+        if not playing:
+            break
+        for m in playing:
+            # The top seed loses its first match, then wins everything (the reset is played).
+            first = not Match.objects.filter(tournament=t, status=MatchStatus.FINISHED).filter(
+                player_a_id=top).exists() and not Match.objects.filter(
+                tournament=t, status=MatchStatus.FINISHED, player_b_id=top).exists()
+            if top in (m.player_a_id, m.player_b_id):
+                _resign(m, top if first else (m.player_b_id if m.player_a_id == top
+                                              else m.player_a_id))
+            else:
+                _resign(m, m.player_b_id)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED and t.winner_id == top
+    keys = set(Match.objects.filter(tournament=t).values_list("key", flat=True))
+    assert {"GF1", "GF2"} <= keys
+    places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
+    assert places == [1, 2, 3, 4]
