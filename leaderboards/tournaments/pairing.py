@@ -241,28 +241,35 @@ def champion(specs: Sequence[MatchSpec], resolved: Mapping[str, Resolved]) -> in
 
 def elimination_places(specs: Sequence[MatchSpec],
                        resolved: Mapping[str, Resolved]) -> dict[int, int]:
-    """Places of the players knocked out so far (and the champion's 1): players knocked out
-    in the same stage share a place, below everyone who went further."""
+    """Places of the players knocked out so far (and the champion's 1). Players knocked out
+    at the same stage share a place: one more than the number of players who went further.
+    A stage gets its places once all its matches are decided (until then its losers have
+    none), so a place never changes once given."""
+    double = any(s.bracket in ("L", "F") for s in specs)
     out_at: dict[int, int] = {}
-    double = any(s.bracket == "L" for s in specs) or any(s.bracket == "F" for s in specs)
     for spec in specs:
         m = resolved[spec.key]
         if m.state != "done" or m.loser is None:
             continue
         if double and spec.bracket == "W":
             continue  # a second life in the losers' bracket
-        if spec.key == "GF1" and m.winner == m.a:
-            out_at[m.loser] = spec.stage  # the winners' champion held on: no reset
-        elif spec.key == "GF1":
+        if spec.key == "GF1" and m.winner != m.a:
+            continue  # the winners' champion lost once: the reset decides
+        out_at[m.loser] = spec.stage
+    players = {p for spec in specs if spec.a.kind == "seed"
+               for p in (resolved[spec.key].a, resolved[spec.key].b) if p is not None}
+    complete = {}
+    for spec in specs:
+        if double and spec.bracket == "W":
             continue
-        else:
-            out_at[m.loser] = spec.stage
+        complete[spec.stage] = complete.get(spec.stage, True) and resolved[spec.key].decided
     places: dict[int, int] = {}
     winner = champion(specs, resolved)
     if winner is not None:
         places[winner] = 1
     for p, stage in out_at.items():
-        places[p] = 1 + sum(1 for q, s in out_at.items() if s > stage) + (winner is not None)
+        if complete.get(stage):
+            places[p] = 1 + len(players) - sum(1 for s in out_at.values() if s <= stage)
     return places
 
 

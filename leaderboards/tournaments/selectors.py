@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from . import services
@@ -80,7 +80,7 @@ def page_data(t: Tournament, user=None) -> dict:
     """Everything the tournament page shows: standings, the bracket or the rounds, the
     viewer's own entry and next match."""
     entries = list(Entry.objects.filter(tournament=t).select_related("user")
-                   .order_by("place", "seed", "created_at"))
+                   .order_by(F("place").asc(nulls_last=True), "seed", "created_at"))
     matches = list(Match.objects.filter(tournament=t).select_related("player_a", "player_b",
                                                                     "winner", "table")
                    .order_by("round", "id"))

@@ -65,6 +65,17 @@ def test_single_elimination(n, seed):
     assert places[winner] == 1
     assert sorted(places) == sorted(seeds)
     assert sorted(places.values())[:2] == [1, 2]
+    for m in resolved.values():
+        if m.state == "done":  # losers of round r share place size / 2^r + 1
+            assert places[m.loser] == P.bracket_size(n) // 2 ** m.spec.round + 1
+
+
+def test_places_wait_for_the_whole_stage():
+    specs = P.single_elimination(4)
+    r = P.resolve(specs, [1, 2, 3, 4], {"W1-0": 1})
+    assert P.elimination_places(specs, r) == {}
+    r = P.resolve(specs, [1, 2, 3, 4], {"W1-0": 1, "W1-1": 2})
+    assert P.elimination_places(specs, r) == {4: 3, 3: 3}
 
 
 @FAST
