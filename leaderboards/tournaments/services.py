@@ -432,24 +432,31 @@ def match_result(*, table_id: int) -> bool:
         tid = Match.objects.filter(pk=match_id).values_list("tournament_id", flat=True).first()
         t = _lock(tid)
         match = Match.objects.select_for_update().get(pk=match_id)
-        if match.status != MatchStatus.PLAYING:
+        if not _record_game(t, match):
             return False
-        game = Game.objects.filter(table_id=table_id).first()
-        if game is None:
-            return False
-        by_seat = {gp.seat: gp for gp in GamePlayer.objects.filter(game=game)}
-        score = {gp.user_id: gp.score for gp in by_seat.values()}
-        winner = by_seat[game.winner_seat].user_id if game.winner_seat in by_seat else None
-        if winner is None and t.is_elimination:
-            # A tied game cannot stand in a bracket: the higher seed goes through.
-            seeds = dict(Entry.objects.filter(tournament=t).values_list("user_id", "seed"))
-            winner = min((match.player_a_id, match.player_b_id),
-                         key=lambda u: seeds.get(u) or 10**6)
-        _record(t, match, winner_id=winner, ending=MatchEnding.PLAYED,
-                scores=(score.get(match.player_a_id), score.get(match.player_b_id)))
         if t.status == Status.RUNNING:
             _advance(t)
         _bump(t)
+    return True
+
+
+def _record_game(t: Tournament, match: Match) -> bool:
+    """Record ``match`` from its stored game (False if it is recorded or not over yet)."""
+    if match.status != MatchStatus.PLAYING or match.table_id is None:
+        return False
+    game = Game.objects.filter(table_id=match.table_id).first()
+    if game is None:
+        return False
+    by_seat = {gp.seat: gp for gp in GamePlayer.objects.filter(game=game)}
+    score = {gp.user_id: gp.score for gp in by_seat.values()}
+    winner = by_seat[game.winner_seat].user_id if game.winner_seat in by_seat else None
+    if winner is None and t.is_elimination:
+        # A tied game cannot stand in a bracket: the higher seed goes through.
+        seeds = dict(Entry.objects.filter(tournament=t).values_list("user_id", "seed"))
+        winner = min((match.player_a_id, match.player_b_id),
+                     key=lambda u: seeds.get(u) or 10**6)
+    _record(t, match, winner_id=winner, ending=MatchEnding.PLAYED,
+            scores=(score.get(match.player_a_id), score.get(match.player_b_id)))
     return True
 
 
@@ -681,13 +688,18 @@ def _finish(t: Tournament) -> None:
 
 
 def tournament_tick(*, tournament_id) -> dict:
-    """Forfeit no-shows, pair an arena wave, close an arena at its end (safe to repeat)."""
-    done = {"no_shows": 0}
+    """Record games whose result was missed, forfeit no-shows, pair an arena wave, close an
+    arena at its end (safe to repeat)."""
+    done = {"no_shows": 0, "recorded": 0}
     with transaction.atomic():
         t = _lock(tournament_id)
         if t.status != Status.RUNNING:
             return done
         before = (Match.objects.filter(tournament=t).count(), t.status)
+        # Games that ended without their result task having run (a lost task): record now.
+        for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
+                                          table__game__isnull=False):
+            done["recorded"] += _record_game(t, match)
         cutoff = timezone.now() - timedelta(seconds=no_show_seconds())
         for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
                                           created_at__lt=cutoff, table__isnull=False):
@@ -697,8 +709,11 @@ def tournament_tick(*, tournament_id) -> dict:
             loser = match.player_b_id if len(absent) == 2 else absent[0]
             _forfeit(t, match, loser_id=loser, ending=MatchEnding.NO_SHOW)
             done["no_shows"] += 1
-        _advance(t)
-        if done["no_shows"] or (Match.objects.filter(tournament=t).count(), t.status) != before:
+        if done["no_shows"] or done["recorded"] or t.format == Format.ARENA:
+            _advance(t)  # (brackets and rounds move on with each result, not by the clock)
+        if done["no_shows"] or done["recorded"] or (
+            Match.objects.filter(tournament=t).count(), t.status
+        ) != before:
             _bump(t)
     return done
 

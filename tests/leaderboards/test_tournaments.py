@@ -365,3 +365,27 @@ def test_double_elimination_needs_two_losses(make_user, staff):
     assert {"GF1", "GF2"} <= keys
     places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
     assert places == [1, 2, 3, 4]
+
+
+def test_the_sweep_records_a_result_whose_task_was_lost(make_user, staff):
+    from games import signals
+    from leaderboards.tournaments import receivers
+
+    signals.game_finished.disconnect(dispatch_uid="tournaments.game_finished")
+    try:
+        a, b = _players(make_user, 2)
+        t = _create(staff, capacity=2)
+        for u in (a, b):
+            S.tournament_enter(tournament_id=t.pk, user=u)
+        _due(t)
+        S.tournament_start(tournament_id=t.pk)
+        m = Match.objects.get(tournament=t)
+        _resign(m, m.player_b_id)
+        m.refresh_from_db()
+        assert m.status == MatchStatus.PLAYING  # nobody heard the game end
+        assert S.tournaments_sweep()["ticked"] == 1
+        m.refresh_from_db()
+        t.refresh_from_db()
+        assert m.winner_id == m.player_a_id and t.status == Status.FINISHED
+    finally:
+        receivers.connect()
