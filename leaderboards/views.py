@@ -1,8 +1,58 @@
-from django.shortcuts import render
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from accounts import countries
+from games.models import Mode
+
+from . import selectors
+from .models import Period
+
+
+def _choice(value: str, allowed, default: str) -> str:
+    """A query value from ``allowed``; anything else is a 404 (a bad link changes nothing)."""
+    if value in (None, ""):
+        return default
+    if value not in allowed:
+        raise Http404("No such leaderboard.")
+    return value
 
 
 def index(request):
-    return render(request, "leaderboards/index.html")
+    """One mode's board (top rated, or best gains of the week or month), one page of it,
+    optionally one country's players; the viewer's row highlighted."""
+    mode = _choice(request.GET.get("mode"), Mode.values, Mode.CLASSIC)
+    period = _choice(request.GET.get("period"), Period.values, Period.ALL)
+    country = (request.GET.get("country") or "").upper()
+    if country and country not in countries.COUNTRIES:
+        raise Http404("No such country.")
+    try:
+        page = int(request.GET.get("page") or 1)
+    except ValueError:
+        raise Http404("No such page.") from None
+    if not 1 <= page <= 100000:
+        raise Http404("No such page.")
+    me = selectors.my_position(user=request.user, mode=mode, period=period, country=country)
+    if request.GET.get("me") and me is not None:
+        my_page = (me["position"] - 1) // selectors.PAGE_SIZE + 1
+        query = request.GET.copy()
+        query.pop("me")
+        query["page"] = str(my_page)
+        return redirect(f"{reverse('leaderboards:index')}?{query.urlencode()}#me")
+    board = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page)
+    if page > board["pages"]:
+        raise Http404("No such page.")
+    run = selectors.leaderboard_run(mode)
+    query = {"mode": mode, "period": period, **({"country": country} if country else {})}
+    return render(request, "leaderboards/index.html", {
+        "modes": Mode.choices, "mode": mode, "mode_name": Mode(mode).label,
+        "periods": Period.choices, "period": period, "period_name": Period(period).label,
+        "country": country, "country_choices": [
+            (c, countries.COUNTRIES.get(c, c)) for c in selectors.countries_on_board(mode, period)
+        ],
+        "board": board, "run": run, "me": me, "query": query,
+        "rank_label": "Gain" if period != Period.ALL else "Rating",
+    })
 
 
 def tournaments(request):
