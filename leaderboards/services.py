@@ -281,6 +281,17 @@ def _with_country_ranks(rows: list[dict], key: str) -> None:
             row["country_position"] = i + 1
 
 
+def _names(user_ids: list[int]) -> dict[int, dict[str, str]]:
+    from django.contrib.auth import get_user_model
+
+    out = {}
+    for i in range(0, len(user_ids), 5000):
+        for user in get_user_model().objects.filter(pk__in=user_ids[i:i + 5000]).only(
+                "pk", "username", "display_name"):
+            out[user.pk] = {"username": user.username, "name": user.public_name}
+    return out
+
+
 def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
     """Recompute the snapshot of ``mode``: the top-rated board (active in the last 30 days,
     not provisional) and the best gains of the week and the month. Returns the number of
@@ -291,9 +302,11 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
                               last_game_at__gte=now - timedelta(days=ACTIVE_DAYS))
         .values("user_id", "rating", "games", "user__country")
     )
+    names = _names([r["user_id"] for r in active])
     boards: dict[str, list[dict]] = {}
     rows = [{"user_id": r["user_id"], "rating": r["rating"], "games": r["games"],
-             "country": r["user__country"] or "", "gain": 0} for r in active]
+             "country": r["user__country"] or "", "gain": 0, **names[r["user_id"]]}
+            for r in active]
     rows.sort(key=lambda r: (-r["rating"], r["user_id"]))
     _ranked(rows, "rating")
     _with_country_ranks(rows, "rating")
@@ -319,6 +332,9 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
                 continue
             prow.append({"user_id": user_id, "rating": cur["rating"], "gain": gain,
                          "games": counts[user_id], "country": cur["user__country"] or ""})
+        names.update(_names([r["user_id"] for r in prow if r["user_id"] not in names]))
+        for r in prow:
+            r.update(names[r["user_id"]])
         prow.sort(key=lambda r: (-r["gain"], -r["rating"], r["user_id"]))
         _ranked(prow, "gain")
         _with_country_ranks(prow, "gain")
@@ -330,8 +346,16 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
              for period, rows in boards.items() for row in rows],
             batch_size=2000,
         )
+        tally: dict[str, int] = {}
+        for period, rows in boards.items():
+            tally[period] = len(rows)
+            for row in rows:
+                if row["country"]:
+                    key = f"{period}:{row['country']}"
+                    tally[key] = tally.get(key, 0) + 1
         LeaderboardRun.objects.update_or_create(
-            mode=mode, defaults={"computed_at": now, "players": len(boards[Period.ALL])},
+            mode=mode, defaults={"computed_at": now, "players": len(boards[Period.ALL]),
+                                 "counts": tally},
         )
     return len(boards[Period.ALL])
 

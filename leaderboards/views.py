@@ -39,16 +39,18 @@ def index(request):
         query.pop("me")
         query["page"] = str(my_page)
         return redirect(f"{reverse('leaderboards:index')}?{query.urlencode()}#me")
-    board = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page)
+    run = selectors.leaderboard_run(mode)
+    board = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page,
+                                       run=run)
     if page > board["pages"]:
         raise Http404("No such page.")
-    run = selectors.leaderboard_run(mode)
     query = {"mode": mode, "period": period, **({"country": country} if country else {})}
     return render(request, "leaderboards/index.html", {
         "modes": Mode.choices, "mode": mode, "mode_name": Mode(mode).label,
         "periods": Period.choices, "period": period, "period_name": Period(period).label,
         "country": country, "country_choices": [
-            (c, countries.COUNTRIES.get(c, c)) for c in selectors.countries_on_board(mode, period)
+            (c, countries.COUNTRIES.get(c, c))
+            for c in selectors.countries_on_board(mode, period, run=run)
         ],
         "board": board, "run": run, "me": me, "query": query,
         "rank_label": "Gain" if period != Period.ALL else "Rating",
