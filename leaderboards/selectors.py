@@ -134,7 +134,11 @@ def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "")
     """Where ``user`` stands on that board: ``{"rank", "position"}`` or None when absent."""
     if user is None or not user.is_authenticated:
         return None
-    row = LeaderboardEntry.objects.filter(mode=mode, period=period, user=user).first()
+    # No ORDER BY (``first()`` would add one by id and PostgreSQL might then walk the
+    # primary key): the unique (mode, period, user) index finds the row.
+    row = next(iter(LeaderboardEntry.objects.filter(mode=mode, period=period, user=user)
+                    .only("rank", "position", "country", "country_rank",
+                          "country_position")[:1]), None)
     if row is None or (country and row.country != country):
         return None
     if country:

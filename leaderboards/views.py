@@ -1,3 +1,5 @@
+from urllib.parse import quote, urlencode
+
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -44,7 +46,17 @@ def index(request):
                                        run=run)
     if page > board["pages"]:
         raise Http404("No such page.")
+    # Per-row values worked out once here rather than by template tags 50 times a page.
+    marker = "__name__"
+    profile_url = reverse("accounts:profile", args=[marker])
+    me_id = request.user.pk if request.user.is_authenticated else None
+    for row in board["rows"]:
+        row.url = profile_url.replace(marker, quote(row.username))
+        row.flag = countries.flag(row.country) if row.country else ""
+        row.country_name = countries.COUNTRIES.get(row.country, "")
+        row.is_me = row.user_id == me_id
     query = {"mode": mode, "period": period, **({"country": country} if country else {})}
+    query_string = urlencode(query)
     return render(request, "leaderboards/index.html", {
         "modes": Mode.choices, "mode": mode, "mode_name": Mode(mode).label,
         "periods": Period.choices, "period": period, "period_name": Period(period).label,
@@ -52,7 +64,7 @@ def index(request):
             (c, countries.COUNTRIES.get(c, c))
             for c in selectors.countries_on_board(mode, period, run=run)
         ],
-        "board": board, "run": run, "me": me, "query": query,
+        "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
         "rank_label": "Gain" if period != Period.ALL else "Rating",
     })
 
