@@ -21,7 +21,11 @@ Options: ``--games 100000 --players 50000 --requests 300 --seed 1``. Steps:
 4. give all ``--players`` users an established, recently active Classic rating, time the
    beat job's snapshot of that mode, then request ``/leaderboards/`` ``--requests`` times
    through Django's full request handling (random pages, periods and countries; half as a
-   logged-in player whose row is highlighted) and print the server time's p50/p95/max.
+   logged-in player whose row is highlighted) and print the server time's p50/p95/max:
+   once with the cache cleared before every request (each page's rows come from the
+   database and are rendered), once keeping the cache of rendered rows.
+
+``--page-only`` repeats step 4's measurements on the previous run's data.
 """
 from __future__ import annotations
 
@@ -149,8 +153,11 @@ def make_board(user_ids: list[int], rng: random.Random) -> float:
     return time.perf_counter() - started
 
 
-def bench_page(user_ids: list[int], requests: int, rng: random.Random) -> dict:
+def bench_page(user_ids: list[int], requests: int, rng: random.Random, cold: bool) -> dict:
+    """``cold``: the cache is cleared before every request, so each page renders its rows
+    from the database (the worst case: the first view of a page after a new snapshot)."""
     from django.conf import settings
+    from django.core.cache import cache
     from django.test import Client
 
     from accounts.models import User
@@ -175,6 +182,8 @@ def bench_page(user_ids: list[int], requests: int, rng: random.Random) -> dict:
             query["period"] = rng.choice(["week", "month"])
             query["page"] = "1"
         client = member if i % 2 else anon
+        if cold:
+            cache.clear()
         started = time.perf_counter()
         response = client.get("/leaderboards/", query)
         elapsed = (time.perf_counter() - started) * 1000
@@ -183,7 +192,7 @@ def bench_page(user_ids: list[int], requests: int, rng: random.Random) -> dict:
         if i >= 20:  # warm-up left out
             times.append(elapsed)
     return {"players": total, "p50": statistics.median(times), "p95": percentile(times, 0.95),
-            "max": max(times), "requests": len(times)}
+            "max": max(times), "requests": len(times), "cold": cold}
 
 
 def main() -> None:
@@ -192,6 +201,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=50_000)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--page-only", action="store_true",
+                        help="reuse the previous run's players and board: measure the page only")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         print("warning: DATABASE_URL is not PostgreSQL; the figures are meant for PostgreSQL")
@@ -201,6 +212,14 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
+    if args.page_only:
+        from accounts.models import User
+
+        user_ids = list(User.objects.filter(username__startswith=PREFIX).values_list(
+            "pk", flat=True))
+        for cold in (True, False):
+            report_page(bench_page(user_ids, args.requests, rng, cold))
+        return
     t = time.perf_counter()
     clean()
     user_ids = make_users(args.players, rng)
@@ -215,10 +234,17 @@ def main() -> None:
     compute = make_board(user_ids, rng)
     print(f"leaderboard snapshot (beat job) of Classic with {len(user_ids)} rated players: "
           f"{compute:.2f} s")
-    page = bench_page(user_ids, args.requests, rng)
-    print(f"/leaderboards/ with {page['players']} ranked players, {page['requests']} requests: "
+    for cold in (True, False):
+        report_page(bench_page(user_ids, args.requests, rng, cold))
+
+
+def report_page(page: dict) -> None:
+    how = "cache cleared before each" if page["cold"] else "random pages, rows cache kept"
+    print(f"/leaderboards/ with {page['players']} ranked players, {page['requests']} requests "
+          f"({how}): "
           f"p50 {page['p50']:.1f} ms, p95 {page['p95']:.1f} ms, max {page['max']:.1f} ms "
-          f"(server time: Django's full request handling, template included)")
+          f"(server time: Django's full request handling, template included; "
+          f"load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

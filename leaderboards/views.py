@@ -1,14 +1,19 @@
 from urllib.parse import quote, urlencode
 
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from accounts import countries
 from games.models import Mode
 
 from . import selectors
 from .models import Period
+
+ROWS_CACHE_SECONDS = 15 * 60  # longer than the beat job's period; a new snapshot is a new key
 
 
 def _choice(value: str, allowed, default: str) -> str:
@@ -18,6 +23,29 @@ def _choice(value: str, allowed, default: str) -> str:
     if value not in allowed:
         raise Http404("No such leaderboard.")
     return value
+
+
+def _rows_html(run, *, mode: str, period: str, country: str, page: int) -> str:
+    """The table rows of one page, rendered once per snapshot (the cache key holds the
+    snapshot's time, so a new computation is a new key) and shared by every viewer."""
+    if run is None:
+        return ""
+    key = (f"leaderboards:rows:{mode}:{period}:{country}:{page}:"
+           f"{run.computed_at.timestamp():.6f}")
+    html = cache.get(key)
+    if html is None:
+        rows = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page,
+                                          run=run)["rows"]
+        marker = "__name__"
+        profile_url = reverse("accounts:profile", args=[marker])
+        for row in rows:
+            row.url = profile_url.replace(marker, quote(row.username))
+            row.flag = countries.flag(row.country) if row.country else ""
+            row.country_name = countries.COUNTRIES.get(row.country, "")
+        html = render_to_string("leaderboards/_board_rows.html",
+                                {"rows": rows, "period": period}) if rows else ""
+        cache.set(key, html, ROWS_CACHE_SECONDS)
+    return html
 
 
 def index(request):
@@ -42,19 +70,16 @@ def index(request):
         query["page"] = str(my_page)
         return redirect(f"{reverse('leaderboards:index')}?{query.urlencode()}#me")
     run = selectors.leaderboard_run(mode)
-    board = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page,
-                                       run=run)
-    if page > board["pages"]:
+    total = run.count(period, country) if run else 0
+    pages = max(1, -(-total // selectors.PAGE_SIZE))
+    if page > pages:
         raise Http404("No such page.")
-    # Per-row values worked out once here rather than by template tags 50 times a page.
-    marker = "__name__"
-    profile_url = reverse("accounts:profile", args=[marker])
-    me_id = request.user.pk if request.user.is_authenticated else None
-    for row in board["rows"]:
-        row.url = profile_url.replace(marker, quote(row.username))
-        row.flag = countries.flag(row.country) if row.country else ""
-        row.country_name = countries.COUNTRIES.get(row.country, "")
-        row.is_me = row.user_id == me_id
+    rows_html = _rows_html(run, mode=mode, period=period, country=country, page=page)
+    if me is not None and rows_html:
+        # the cached rows are everybody's: mark the viewer's own row
+        marker = f'<tr data-user="{request.user.pk}">'
+        rows_html = rows_html.replace(marker, marker[:-1] + ' class="board-me" id="me">', 1)
+    board = {"rows_html": mark_safe(rows_html), "page": page, "pages": pages, "total": total}
     query = {"mode": mode, "period": period, **({"country": country} if country else {})}
     query_string = urlencode(query)
     return render(request, "leaderboards/index.html", {
