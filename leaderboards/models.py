@@ -108,6 +108,16 @@ class LeaderboardRun(models.Model):
     mode = models.CharField(max_length=16, choices=Mode.choices, primary_key=True)
     computed_at = models.DateTimeField()
     players = models.PositiveIntegerField(default=0)
+    # Rows per board: {"all": 812, "week": 40, "all:FR": 33, ...} (pages and country lists
+    # without a count query).
+    counts = models.JSONField(default=dict)
+
+    def count(self, period: str, country: str = "") -> int:
+        return int(self.counts.get(f"{period}:{country}" if country else period, 0))
+
+    def countries(self, period: str) -> list[str]:
+        prefix = f"{period}:"
+        return sorted(k[len(prefix):] for k in self.counts if k.startswith(prefix))
 
     def __str__(self):
         return f"{self.mode} @ {self.computed_at}"
@@ -123,6 +133,9 @@ class LeaderboardEntry(models.Model):
     mode = models.CharField(max_length=16, choices=Mode.choices)
     period = models.CharField(max_length=8, choices=Period.choices)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Copied at computation, so a page is one query without a join.
+    username = models.CharField(max_length=150)
+    name = models.CharField(max_length=150)
     rank = models.PositiveIntegerField()
     position = models.PositiveIntegerField()  # 1..n without gaps: the page's order
     country = models.CharField(max_length=2, blank=True)

@@ -107,9 +107,10 @@ def leaderboard_run(mode: str) -> LeaderboardRun | None:
 
 
 def leaderboard_page(*, mode: str, period: str = Period.ALL, country: str = "",
-                     page: int = 1, page_size: int = PAGE_SIZE) -> dict[str, Any]:
-    """One page of a snapshot: rows with ``rank`` (shared by ties) and the user, one indexed
-    query plus a count. ``country`` filters (ranks then are the country's)."""
+                     page: int = 1, page_size: int = PAGE_SIZE,
+                     run: LeaderboardRun | None = None) -> dict[str, Any]:
+    """One page of a snapshot: rows with ``shown_rank`` (shared by ties), one indexed query
+    (the row count comes from the run). ``country`` filters (ranks then are the country's)."""
     page = max(1, int(page))
     qs = LeaderboardEntry.objects.filter(mode=mode, period=period)
     if country:
@@ -119,10 +120,10 @@ def leaderboard_page(*, mode: str, period: str = Period.ALL, country: str = "",
         order = "position"
     start = (page - 1) * page_size
     rows = list(
-        qs.filter(**{f"{order}__gt": start, f"{order}__lte": start + page_size})
-        .select_related("user").order_by(order)
+        qs.filter(**{f"{order}__gt": start, f"{order}__lte": start + page_size}).order_by(order)
     )
-    total = qs.count()
+    run = run or leaderboard_run(mode)
+    total = run.count(period, country) if run else 0
     pages = max(1, (total + page_size - 1) // page_size)
     for row in rows:
         row.shown_rank = row.country_rank if country else row.rank
@@ -133,7 +134,11 @@ def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "")
     """Where ``user`` stands on that board: ``{"rank", "position"}`` or None when absent."""
     if user is None or not user.is_authenticated:
         return None
-    row = LeaderboardEntry.objects.filter(mode=mode, period=period, user=user).first()
+    # No ORDER BY (``first()`` would add one by id and PostgreSQL might then walk the
+    # primary key): the unique (mode, period, user) index finds the row.
+    row = next(iter(LeaderboardEntry.objects.filter(mode=mode, period=period, user=user)
+                    .only("rank", "position", "country", "country_rank",
+                          "country_position")[:1]), None)
     if row is None or (country and row.country != country):
         return None
     if country:
@@ -145,15 +150,14 @@ def top_players(mode: str, n: int = 5) -> list[LeaderboardEntry]:
     """The first ``n`` of the mode's rating board (home page and game rooms)."""
     return list(
         LeaderboardEntry.objects.filter(mode=mode, period=Period.ALL, position__lte=n)
-        .select_related("user").order_by("position")
+        .order_by("position")
     )
 
 
-def countries_on_board(mode: str, period: str = Period.ALL) -> list[str]:
-    return list(
-        LeaderboardEntry.objects.filter(mode=mode, period=period).exclude(country="")
-        .values_list("country", flat=True).distinct().order_by("country")
-    )
+def countries_on_board(mode: str, period: str = Period.ALL,
+                       run: LeaderboardRun | None = None) -> list[str]:
+    run = run or leaderboard_run(mode)
+    return run.countries(period) if run else []
 
 
 def rated_players_since(mode: str, since: datetime) -> Q:

@@ -214,6 +214,16 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "tournaments.sweep",
         "schedule": 5.0,
     },
+    # Leaderboard snapshots of every mode (the page says when they were computed), and rating
+    # of any finished game whose rating task was lost.
+    "leaderboards-compute": {
+        "task": "leaderboards.compute",
+        "schedule": 300.0,
+    },
+    "leaderboards-catch-up": {
+        "task": "leaderboards.catch_up",
+        "schedule": 60.0,
+    },
 }
 
 # --- Live play (games app) ---------------------------------------------------------------
