@@ -377,17 +377,30 @@ def tournament_start(*, tournament_id) -> bool:
 # ------------------------------------------------------------------------- matches
 
 
-def _open_match(t: Tournament, *, key: str, round: int, a: int, b: int) -> Match:
-    """A table for players ``a`` and ``b`` (user ids), and the notice to both."""
+def _open_match(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
+    """A table for players ``a`` and ``b`` (user ids), and the notice to both. A player
+    playbanned since entering is withdrawn instead (their match, except in an arena, is a
+    forfeit); returns False then."""
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects.in_bulk([a, b])
+    now = timezone.now()
+    banned = [u for u in (a, b) if (ratings.playban_until(users[u]) or now) > now]
+    if banned:
+        Entry.objects.filter(tournament=t, user_id__in=banned).update(withdrawn=True)
+        if t.format != Format.ARENA:
+            match = Match.objects.create(tournament=t, key=key, round=round, player_a_id=a,
+                                         player_b_id=b)
+            winner = a if a not in banned else b if b not in banned else (
+                a if t.is_elimination else None)
+            _record(t, match, winner_id=winner, ending=MatchEnding.WITHDRAWAL)
+        return False
     table = games_services.table_create_for_players(
         room=room_for(t.mode), players=[users[a], users[b]], target=t.target, rated=t.rated,
         seconds_per_turn=t.seconds_per_turn, created_by=None,
     )
-    match = Match.objects.create(tournament=t, key=key, round=round, player_a_id=a,
-                                 player_b_id=b, table=table)
+    Match.objects.create(tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
+                         table=table)
     from social.notify import user_ref
 
     for me, them in ((a, b), (b, a)):
@@ -396,7 +409,7 @@ def _open_match(t: Tournament, *, key: str, round: int, a: int, b: int) -> Match
             "table": {"id": table.pk, "url": table.get_absolute_url()},
             "opponent": user_ref(users[them]), "round": round,
         })
-    return match
+    return True
 
 
 def _record(t: Tournament, match: Match, *, winner_id: int | None, ending: str,
@@ -494,8 +507,8 @@ def _withdrawn(t: Tournament) -> set[int]:
 
 
 def _advance_elimination(t: Tournament) -> None:
-    gone = _withdrawn(t)
     while True:
+        gone = _withdrawn(t)
         specs, resolved = bracket(t)
         existing = set(Match.objects.filter(tournament=t).values_list("key", flat=True))
         changed = False
@@ -509,7 +522,8 @@ def _advance_elimination(t: Tournament) -> None:
                 _record(t, match, winner_id=winner, ending=MatchEnding.WITHDRAWAL)
                 changed = True
             else:
-                _open_match(t, key=m.spec.key, round=m.spec.round, a=m.a, b=m.b)
+                changed |= not _open_match(t, key=m.spec.key, round=m.spec.round, a=m.a,
+                                           b=m.b)
         if not changed:
             break
     champion = P.champion(specs, resolved)

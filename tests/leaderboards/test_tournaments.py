@@ -389,3 +389,26 @@ def test_the_sweep_records_a_result_whose_task_was_lost(make_user, staff):
         assert m.winner_id == m.player_a_id and t.status == Status.FINISHED
     finally:
         receivers.connect()
+
+
+def test_a_player_playbanned_mid_event_forfeits_instead_of_sitting(make_user, staff,
+                                                                   monkeypatch):
+    users = _players(make_user, 4)
+    t = _create(staff, capacity=4)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    _due(t)
+    S.tournament_start(tournament_id=t.pk)
+    m1, m2 = Match.objects.filter(tournament=t).order_by("key")
+    banned = m2.player_a_id
+    monkeypatch.setattr(S.ratings, "playban_until",
+                        lambda u: _soon(30) if u.pk == banned else None)
+    _resign(m2, m2.player_b_id)  # the banned player wins their game ...
+    _resign(m1, m1.player_b_id)
+    final = Match.objects.get(tournament=t, key="W2-0")
+    # ... but is not seated at a rated table: the final is a forfeit.
+    assert final.table is None and final.ending == MatchEnding.WITHDRAWAL
+    assert final.winner_id == m1.player_a_id
+    assert Entry.objects.get(tournament=t, user_id=banned).withdrawn
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED and t.winner_id == m1.player_a_id
