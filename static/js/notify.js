@@ -2,7 +2,8 @@
 //
 // Keeps one WebSocket per tab, reconnects with backoff, sends the presence heartbeat, keeps
 // the navigation's unread badge (#unread-badge) current and shows small notices for new
-// messages, contact requests and table invitations. Every frame is re-dispatched on
+// messages, contact requests, table invitations and tournaments (your match is ready, with
+// a link to the table; started, finished, cancelled). Every frame is re-dispatched on
 // `document` as a `notify:<type>` CustomEvent, so page scripts (social.js) react without
 // importing this module. Page scripts send frames by dispatching `notify:send` with the frame
 // as `detail`; `detail.sent` is set to true when it went out (the conversation page sends
