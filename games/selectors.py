@@ -192,9 +192,10 @@ def table_snapshot(table_id: int, user, seat: int | None,
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
+    # The seated players' rating labels, by username (kept out of ``seats``, which state
+    # frames carry too): the ``ratings`` frame updates them (docs/protocol.md).
     labels = hooks.rating_labels([s.user_id for s in seats if s.user_id], table.mode)
-    for seat_d, seat_obj in zip(seats_d, seats, strict=True):
-        seat_d["rating"] = labels.get(seat_obj.user_id)
+    ratings = {s.user.username: labels[s.user_id] for s in seats if s.user_id in labels}
     view = None
     if table.state:
         view = play.view(play.load(table.state), seat)
@@ -207,6 +208,7 @@ def table_snapshot(table_id: int, user, seat: int | None,
         "clock": frames.with_remaining(frames.clock_data(table)),
         "view": view,
         "chat": recent_chat(table, hidden),
+        "ratings": ratings,
     }
 
 

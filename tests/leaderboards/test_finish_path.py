@@ -45,8 +45,8 @@ def test_resigned_rated_game_is_rated_and_shown(rooms, make_user, client,
     snap = games_selectors.table_snapshot(table.pk, alice, 0)
     assert snap["table"]["finish"]["rating_changes"] == {"0": changes[alice.pk],
                                                          "1": changes[bob.pk]}
-    assert [s["rating"] for s in snap["seats"]] == [
-        f"{Rating.objects.get(user=u, mode='classic').rating}?" for u in (alice, bob)]
+    assert snap["ratings"] == {
+        u.username: f"{Rating.objects.get(user=u, mode='classic').rating}?" for u in (alice, bob)}
     client.force_login(alice)
     page = client.get(game.get_absolute_url()).content.decode()
     assert f"+{changes[alice.pk]}</span>" in page

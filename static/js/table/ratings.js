@@ -9,11 +9,14 @@ export class RatingBook {
     this.gameId = null;
   }
 
-  /** A snapshot or state frame: seats may carry ``rating``; a finished table's ``finish`` may
-   * carry ``rating_changes`` ({seat: change}). */
+  /** A snapshot or state frame: a snapshot carries ``ratings`` ({username: label}); a
+   * finished table's ``finish`` may carry ``rating_changes`` ({seat: change}). */
   fromFrame(frame) {
-    for (const s of (frame && frame.seats) || []) {
-      if (s && s.username && typeof s.rating === "string") this.labels.set(s.username, s.rating);
+    const labels = frame && frame.ratings;
+    if (labels && typeof labels === "object") {
+      for (const [username, label] of Object.entries(labels)) {
+        if (typeof label === "string") this.labels.set(username, label);
+      }
     }
     const fin = frame && frame.table && frame.table.finish;
     if (fin && fin.rating_changes && typeof fin.rating_changes === "object") {

@@ -5,7 +5,7 @@ import { RatingBook, formatChange } from "../ratings.js";
 
 test("labels come from snapshot seats and ratings frames, by username", () => {
   const book = new RatingBook();
-  book.fromFrame({ seats: [{ index: 0, kind: "user", username: "ann", rating: "1500?" }, { index: 1, kind: "bot", username: null }] });
+  book.fromFrame({ type: "snapshot", ratings: { ann: "1500?" }, seats: [{ index: 0, kind: "user", username: "ann" }, { index: 1, kind: "bot", username: null }] });
   assert.equal(book.labelOf({ kind: "user", username: "ann" }), "1500?");
   assert.equal(book.labelOf({ kind: "bot", username: null }), "");
   book.fromRatings({ game_id: null, players: [{ seat: 1, username: "bob", label: "1623", change: null }] });
