@@ -105,6 +105,9 @@ def _page_context(request, t: Tournament) -> dict:
     invite = request.GET.get("invite", "")
     return {
         **data,
+        # Forms on the live part come back to the page (also when drawn by the live endpoint).
+        "page_path": services.invite_url(t) if t.private and invite == t.invite_token
+        else t.get_absolute_url(),
         "invite": invite if t.private else "",
         "invite_link": (request.build_absolute_uri(services.invite_url(t))
                         if t.private and request.user.is_authenticated

@@ -152,3 +152,11 @@ def test_cancel_from_the_page(client, staff, make_user):
     t.refresh_from_db()
     assert t.status == Status.CANCELLED
     assert "Server move" in client.get("/tournaments/").content.decode()
+
+
+def test_forms_drawn_by_the_live_endpoint_come_back_to_the_page(client, staff, make_user):
+    t = _create(staff)
+    _login(client, make_user("late"))
+    html = client.get(f"/tournaments/{t.pk}/live/?v=0").json()["html"]
+    assert f'name="next" value="{t.get_absolute_url()}"' in html
+    assert "/live/" not in html
