@@ -723,6 +723,9 @@ def tournament_tick(*, tournament_id) -> dict:
             loser = match.player_b_id if len(absent) == 2 else absent[0]
             _forfeit(t, match, loser_id=loser, ending=MatchEnding.NO_SHOW)
             done["no_shows"] += 1
+            if t.format == Format.ARENA:
+                # Nobody should wait for them again: an absent arena player stops being paired.
+                Entry.objects.filter(tournament=t, user_id__in=absent).update(withdrawn=True)
         if done["no_shows"] or done["recorded"] or t.format == Format.ARENA:
             _advance(t)  # (brackets and rounds move on with each result, not by the clock)
         if done["no_shows"] or done["recorded"] or (

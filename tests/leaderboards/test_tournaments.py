@@ -412,3 +412,36 @@ def test_a_player_playbanned_mid_event_forfeits_instead_of_sitting(make_user, st
     assert Entry.objects.get(tournament=t, user_id=banned).withdrawn
     t.refresh_from_db()
     assert t.status == Status.FINISHED and t.winner_id == m1.player_a_id
+
+
+def test_the_sweep_starts_a_tournament_whose_start_task_was_lost(make_user, staff):
+    a, b = _players(make_user, 2)
+    t = _create(staff, capacity=2)
+    for u in (a, b):
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    assert S.tournaments_sweep()["started"] == 0  # not due yet
+    _due(t)
+    assert S.tournaments_sweep()["started"] == 1
+    assert S.tournaments_sweep()["started"] == 0
+    assert Match.objects.filter(tournament=t).count() == 1
+
+
+def test_an_absent_arena_player_is_not_paired_again(make_user, staff):
+    users = _players(make_user, 4)
+    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    _due(t)
+    S.tournament_start(tournament_id=t.pk)
+    m1, m2 = Match.objects.filter(tournament=t).order_by("id")
+    for m in (m1, m2):  # everyone came except m1's player_b
+        for u in (m.player_a_id, m.player_b_id):
+            if u != m1.player_b_id:
+                Seat.objects.filter(table=m.table, user_id=u).update(last_seen=timezone.now())
+    Match.objects.filter(tournament=t).update(
+        created_at=timezone.now() - timedelta(seconds=S.no_show_seconds() + 5))
+    assert S.tournament_tick(tournament_id=t.pk)["no_shows"] == 1
+    assert Entry.objects.get(tournament=t, user_id=m1.player_b_id).withdrawn
+    _resign(m2, m2.player_b_id)
+    playing = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
+    assert all(m1.player_b_id not in (m.player_a_id, m.player_b_id) for m in playing)
