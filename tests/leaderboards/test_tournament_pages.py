@@ -160,3 +160,16 @@ def test_forms_drawn_by_the_live_endpoint_come_back_to_the_page(client, staff, m
     html = client.get(f"/tournaments/{t.pk}/live/?v=0").json()["html"]
     assert f'name="next" value="{t.get_absolute_url()}"' in html
     assert "/live/" not in html
+
+
+def test_a_match_table_links_back_to_its_tournament(client, staff, make_user):
+    a, b = make_user("ta"), make_user("tb")
+    t = _create(staff, capacity=2)
+    for u in (a, b):
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    S.tournament_start(tournament_id=t.pk)
+    m = Match.objects.get(tournament=t)
+    _login(client, a)
+    page = client.get(m.table.get_absolute_url()).content.decode()
+    assert f'href="{t.get_absolute_url()}"' in page and "Round 1 of" in page

@@ -14,3 +14,13 @@ def tournaments_soon(context, mode=None):
     user = getattr(request, "user", None)
     return {"soon": selectors.starting_soon(mode, user), "request": request, "user": user,
             "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("tournaments/_table_link.html")
+def tournament_of_table(table_id):
+    """On a table page: which tournament match this table is, with a link back."""
+    from ..models import Match
+
+    match = (Match.objects.filter(table_id=table_id).select_related("tournament").first()
+             if table_id else None)
+    return {"match": match}
