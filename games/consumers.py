@@ -414,3 +414,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         you = frames.you_data(user=self.user, seat=self.seat, table=event["table"],
                               seats=event["seats"])
         await self._send({"type": "presence", "seats": event["seats"], "you": you})
+
+    async def table_ratings(self, event):
+        """The players' ratings (sent by the ratings app when someone sits down, and with each
+        one's change once a rated game is rated): forwarded as the ``ratings`` frame."""
+        await self._send({"type": "ratings", **event["frame"]})

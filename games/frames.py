@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from . import hooks
 from .models import Seat, Table, TableStatus
 from .play import BOT_LEVEL_NAMES
 
@@ -82,11 +83,19 @@ def table_meta(table: Table) -> dict[str, Any]:
     if table.status in (TableStatus.FINISHED, TableStatus.ABANDONED):
         game = getattr(table, "game", None) if table.pk else None
         if game is not None:
+            players = list(game.players.all())
             finish = {
                 "game_id": game.pk, "url": game.get_absolute_url(), "ending": game.ending,
                 "winner_seat": game.winner_seat, "loser_seat": game.loser_seat,
-                "scores": [p.score for p in game.players.all()],
+                "scores": [p.score for p in players],
             }
+            if game.rated:
+                # Each seat's rating change, once the game is rated (else an empty dict; the
+                # ``ratings`` frame follows): answered by ``games.hooks.rating_changes``.
+                changes = hooks.rating_changes([game.pk]).get(game.pk, {})
+                finish["rating_changes"] = {
+                    str(p.seat): changes[p.user_id] for p in players if p.user_id in changes
+                }
     rematch_url = table.rematch_table.get_absolute_url() if table.rematch_table_id else None
     return {
         "id": table.pk, "mode": table.mode, "mode_name": table.get_mode_display(),

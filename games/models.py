@@ -58,6 +58,9 @@ class Table(models.Model):
     seat_count = models.PositiveSmallIntegerField(default=2)
     target = models.PositiveIntegerField()
     rated = models.BooleanField(default=False)
+    # Rated tables only: who may sit is limited to players rated within this many points of
+    # the creator (in the table's mode). Null: anyone. Checked by games.hooks' rated seat check.
+    rating_range = models.PositiveSmallIntegerField(null=True, blank=True)
     # 0 means untimed (allowed only when every other seat is a bot).
     seconds_per_turn = models.PositiveSmallIntegerField(default=30)
     private = models.BooleanField(default=False)

@@ -39,6 +39,7 @@ from .exceptions import (
     NotSeated,
     NotYourTurn,
     RateLimited,
+    SeatRefused,
     SeatTaken,
     StaleVersion,
     TableFull,
@@ -280,7 +281,8 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
 
 
 def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
-                       seconds_per_turn: int, bot_level: int | None) -> None:
+                       seconds_per_turn: int, bot_level: int | None,
+                       rating_range: int | None = None) -> None:
     low, high = play.seat_limits(room.mode)
     if not (max(low, room.min_seats) <= seat_count <= min(high, room.max_seats)):
         raise InvalidSettings(
@@ -300,26 +302,31 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("Untimed games are only for playing the computer.")
     if bot_level is not None and bot_level not in play.BOT_LEVELS:
         raise InvalidSettings("Computer levels are 1 to 4.")
+    if rating_range is not None and (not rated or not 50 <= rating_range <= 1000):
+        raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
 
 
 def table_create(
     *, user, room: Room, seat_count: int = 2, target: int | None = None, rated: bool = False,
     seconds_per_turn: int = 30, private: bool = False, bot_level: int | None = None,
+    rating_range: int | None = None,
 ) -> Table:
     """Create a table with ``user`` in seat 0; with ``bot_level`` the other seats get bots
     and the game starts at once."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to create a table.")
     _validate_settings(room=room, seat_count=seat_count, target=target, rated=rated,
-                       seconds_per_turn=seconds_per_turn, bot_level=bot_level)
+                       seconds_per_turn=seconds_per_turn, bot_level=bot_level,
+                       rating_range=rating_range)
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=seat_count,
             target=target or play.default_target(room.mode, seat_count),
             rated=rated, seconds_per_turn=seconds_per_turn, private=private,
             invite_token=secrets.token_urlsafe(16) if private else "",
-            seed=secrets.randbits(62), created_by=user, version=1,
+            seed=secrets.randbits(62), created_by=user, version=1, rating_range=rating_range,
         )
+        _rated_seat_check(table, user)
         seats = [
             Seat.objects.create(
                 table=table, index=i, user=user if i == 0 else None,
@@ -360,6 +367,14 @@ def _start(table: Table, seats: list[Seat]):
     return state
 
 
+def _rated_seat_check(table: Table, user) -> None:
+    """A rated table may refuse the seat (playban, rating range): ``games.hooks``."""
+    if table.rated:
+        reason = hooks.rated_seat_refusal(table, user)
+        if reason:
+            raise SeatRefused(reason)
+
+
 def _maybe_start(table: Table, seats: list[Seat]):
     if all(not s.is_empty for s in seats):
         return _start(table, seats)
@@ -386,6 +401,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
             raise Forbidden(PRIVATE_REFUSAL)
         if _seat_of(seats, user):
             raise AlreadySeated()
+        _rated_seat_check(table, user)
         free = [s for s in seats if s.is_empty]
         if not free:
             raise TableFull()
@@ -715,6 +731,7 @@ def table_rematch(*, table_id: int, user, accept: bool = True) -> Table:
             return table.rematch_table
         offers = set(table.rematch_offers or [])
         if accept:
+            _rated_seat_check(table, user)  # a playban also bars a rated rematch
             offers.add(mine.index)
         else:
             offers.clear()
@@ -733,6 +750,7 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
     table = Table.objects.create(
         room=old.room, mode=old.mode, seat_count=old.seat_count, target=old.target,
         rated=old.rated, seconds_per_turn=old.seconds_per_turn, private=old.private,
+        rating_range=old.rating_range,
         invite_token=secrets.token_urlsafe(16) if old.private else "",
         seed=secrets.randbits(62), created_by=old.created_by, version=1,
     )
@@ -753,6 +771,41 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
     for s in new_seats:
         if s.user_id:
             _announce_seated(table, s.user_id)
+    return table
+
+
+# ------------------------------------------------------------------------- tables for given players
+
+
+def table_create_for_players(
+    *, room: Room, players: list, target: int | None = None, rated: bool = False,
+    seconds_per_turn: int = 30, created_by=None,
+) -> Table:
+    """Open a table with ``players`` (users, in seat order) already seated and deal at once:
+    for apps that pair people themselves (tournaments). Settings are checked as for
+    ``table_create``; the players are not marked as connected, so their presence shows
+    whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
+    users = list(players)
+    if not users or any(u is None or u.pk is None for u in users):
+        raise InvalidSettings("Every seat needs a player.")
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidSettings("A player can take only one seat.")
+    _validate_settings(room=room, seat_count=len(users), target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=None)
+    with transaction.atomic():
+        table = Table.objects.create(
+            room=room, mode=room.mode, seat_count=len(users),
+            target=target or play.default_target(room.mode, len(users)),
+            rated=rated, seconds_per_turn=seconds_per_turn, private=False,
+            seed=secrets.randbits(62), created_by=created_by, version=1,
+        )
+        seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
+        state = _start(table, seats)
+        table.save()
+        _publish(table, seats, state)
+        _schedule(table, seats, state)
+        for u in users:
+            _announce_seated(table, u.pk)
     return table
 
 

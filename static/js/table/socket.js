@@ -238,6 +238,9 @@ export class TableSocket {
       case "presence":
         if (this.h.presence) this.h.presence(frame);
         return;
+      case "ratings":
+        if (this.h.ratings) this.h.ratings(frame);
+        return;
       default:
     }
   }
