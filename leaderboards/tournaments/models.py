@@ -42,7 +42,8 @@ class TournamentSchedule(models.Model):
     duration_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     seconds_per_turn = models.PositiveSmallIntegerField(default=30)
     every_hours = models.PositiveSmallIntegerField(default=1)
-    # An edition is created (and open for entries) this long before its start.
+    # Entries to an edition open this long before its start; the edition itself is listed as
+    # soon as the previous one has started (services.schedules_run).
     entry_minutes = models.PositiveSmallIntegerField(default=30)
     next_start = models.DateTimeField()
     active = models.BooleanField(default=True)

@@ -764,8 +764,10 @@ def tournaments_sweep() -> dict:
 
 
 def schedules_run() -> int:
-    """Create the next edition of every active schedule whose entry window has come (one per
-    start: the unique ``(schedule, starts_at)`` makes a second run a no-op)."""
+    """Create the next edition of every active schedule as soon as the previous one has
+    started, so the lobby always lists one starting soon (entry opens ``entry_minutes``
+    before the start). One per start: the unique ``(schedule, starts_at)`` makes a second
+    run a no-op."""
     now = timezone.now()
     created = 0
     for sid in TournamentSchedule.objects.filter(active=True).values_list("pk", flat=True):
@@ -774,7 +776,7 @@ def schedules_run() -> int:
             step = timedelta(hours=max(1, s.every_hours))
             while s.next_start < now + timedelta(minutes=1):
                 s.next_start += step  # editions missed while nothing ran are skipped
-            if s.next_start - timedelta(minutes=s.entry_minutes) > now:
+            if s.next_start - step > now:
                 s.save(update_fields=["next_start"])
                 continue
             if not Tournament.objects.filter(schedule=s, starts_at=s.next_start).exists():
