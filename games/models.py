@@ -245,3 +245,15 @@ class GamePlayer(models.Model):
 
     def __str__(self):
         return f"{self.game_id}#{self.seat} {self.name}"
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last completed (``sweep``: the games sweep, run by a Celery worker
+    every 2 s through beat). ``/healthz`` reports a worker not heard from, and the sweep
+    notices a gap in its own runs (an outage) and gives the clocks that time back."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -205,6 +205,11 @@ export class TableApp {
     this.frame = frame;
     this.view = frame.view || null;
     this.ratings.fromFrame(frame);
+    // waiting for another seat's move: the socket checks sooner for a frame lost on the way
+    this.socket.waiting = Boolean(
+      this.view && this.view.to_act !== null && this.view.to_act !== undefined &&
+      this.view.to_act !== this.mySeat && frame.table && frame.table.status === "playing"
+    );
     if (Array.isArray(frame.chat)) this.setChat(frame.chat);
     if (frame.clock) {
       this.clock = { seat: frame.clock.seat, end: performance.now() + (frame.clock.remaining_ms || 0), total: (frame.clock.seconds_per_turn || 30) * 1000 };
