@@ -774,6 +774,41 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
     return table
 
 
+# ------------------------------------------------------------------------- tables for given players
+
+
+def table_create_for_players(
+    *, room: Room, players: list, target: int | None = None, rated: bool = False,
+    seconds_per_turn: int = 30, created_by=None,
+) -> Table:
+    """Open a table with ``players`` (users, in seat order) already seated and deal at once:
+    for apps that pair people themselves (tournaments). Settings are checked as for
+    ``table_create``; the players are not marked as connected, so their presence shows
+    whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
+    users = list(players)
+    if not users or any(u is None or u.pk is None for u in users):
+        raise InvalidSettings("Every seat needs a player.")
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidSettings("A player can take only one seat.")
+    _validate_settings(room=room, seat_count=len(users), target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=None)
+    with transaction.atomic():
+        table = Table.objects.create(
+            room=room, mode=room.mode, seat_count=len(users),
+            target=target or play.default_target(room.mode, len(users)),
+            rated=rated, seconds_per_turn=seconds_per_turn, private=False,
+            seed=secrets.randbits(62), created_by=created_by, version=1,
+        )
+        seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
+        state = _start(table, seats)
+        table.save()
+        _publish(table, seats, state)
+        _schedule(table, seats, state)
+        for u in users:
+            _announce_seated(table, u.pk)
+    return table
+
+
 # ------------------------------------------------------------------------- the end
 
 
@@ -886,9 +921,9 @@ def _ms(iso: str) -> int:
 
 
 def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:
-    """The one finishing path: store the Game record, close the table, send
-    ``games.signals.game_finished``. Normal ends, resignations, timeouts and claims all
-    come here (directly or through ``_finish``)."""
+    """End a playing table with ``ending`` (for operators and tests; live play ends games
+    through ``_finish``, in the transaction of the move that ended them, which stores the
+    Game, closes the table and sends ``games.signals.game_finished``)."""
     if ending not in Ending.values:
         raise InvalidSettings("Unknown ending.")
     with transaction.atomic():
@@ -1033,7 +1068,12 @@ def _sweep_gap(now) -> timedelta | None:
 def _give_back_time(since, gap: timedelta) -> int:
     """The site was down for ``gap``: every person's turn that was running then gets that
     time back, so nobody's clock runs out because of the site (computers' turns are not
-    extended: their deadline brings their move)."""
+    extended: their deadline brings their move), and every player's last sign of life moves
+    on by as much, so nobody looks gone (and claimable) for pings the site could not take."""
+    Seat.objects.filter(
+        table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
+        last_seen__gt=since - timedelta(seconds=frames.grace_seconds()),
+    ).update(last_seen=F("last_seen") + gap)
     return Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
     ).exclude(

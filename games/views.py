@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from . import hooks, records, selectors, services
+from . import hooks, play, records, selectors, services
 from .exceptions import GameServiceError
 from .forms import AddBotForm, PlayComputerForm, SitForm, TableCreateForm
 from .models import Room
@@ -123,6 +123,9 @@ def table(request, table_id):
             "authenticated": request.user.is_authenticated,
         },
         "snapshot": snapshot,
+        # The computer levels, as the server names them (the add-computer menu lists these).
+        "bot_levels": [[level, name] for level, name in play.BOT_LEVEL_NAMES.items()],
+        "room_url": table.room.get_absolute_url(),
     }
     invite_link = None
     if table.private and (seat is not None or request.user.pk == table.created_by_id):

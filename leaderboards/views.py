@@ -92,7 +92,3 @@ def index(request):
         "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
         "rank_label": "Gain" if period != Period.ALL else "Rating",
     })
-
-
-def tournaments(request):
-    return render(request, "leaderboards/tournaments.html")

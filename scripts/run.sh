@@ -30,8 +30,7 @@ rm -f "$STOP_FLAG"
   trap '' INT  # Ctrl-C reaches the worker itself; this loop stops on the flag
   while [ ! -e "$STOP_FLAG" ]; do
     .venv/bin/celery -A ginsite worker --beat --loglevel=INFO --concurrency=2 \
-      --without-mingle --without-gossip \
-      --schedule="$VAR_DIR/celerybeat-schedule" &
+      --without-mingle --without-gossip &
     echo $! > "$WORKER_PID_FILE"
     code=0
     wait $! || code=$?
@@ -42,36 +41,33 @@ rm -f "$STOP_FLAG"
 ) &
 SUPERVISOR_PID=$!
 
+# Every process started below this script (Daphne, the supervisor loop, the worker, its pool
+# and its embedded beat), read before anything is signalled: once a parent is gone its
+# children are no longer ours to find.
+descendants() {
+  local child
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
 stop_all() {
   trap - EXIT INT TERM
   touch "$STOP_FLAG"
-  [ -n "${DAPHNE_PID:-}" ] && kill -TERM "$DAPHNE_PID" 2>/dev/null || true
-  local worker
+  local tree worker left pid
+  tree="$(descendants $$)"
   worker="$(cat "$WORKER_PID_FILE" 2>/dev/null || true)"
-  [ -n "$worker" ] && kill -TERM "$worker" 2>/dev/null || true
-  # A warm shutdown finishes the task at hand; after 10 s the worker is killed.
+  for pid in ${DAPHNE_PID:-} $worker; do kill -TERM "$pid" 2>/dev/null || true; done
+  # A warm shutdown finishes the task at hand; what is still running after 10 s is killed
+  # (beat has been seen to hang at "Shutting down").
   for _ in $(seq 100); do
-    if ! kill -0 "$SUPERVISOR_PID" 2>/dev/null && ! kill -0 "${DAPHNE_PID:-0}" 2>/dev/null; then
-      break
-    fi
+    left=""
+    for pid in $tree; do kill -0 "$pid" 2>/dev/null && left="$left $pid"; done
+    [ -z "$left" ] && break
     sleep 0.1
   done
-  [ -n "$worker" ] && kill -KILL "$worker" 2>/dev/null || true
-  [ -n "${DAPHNE_PID:-}" ] && kill -KILL "$DAPHNE_PID" 2>/dev/null || true
-  kill -KILL "$SUPERVISOR_PID" 2>/dev/null || true
-  # The worker's pool and beat processes may outlive it for a moment (beat has been seen to
-  # hang at "Shutting down"): give them 3 s, then kill what is left of ours.
-  # (Only when this script leads its process group, as in a terminal: then they are ours.)
-  local left="" group
-  group="$(ps -o pgid= $$ | tr -d ' ')"
-  if [ "$group" = "$$" ]; then
-    for _ in $(seq 30); do
-      left="$(pgrep -g "$group" -f 'celery|daphne' || true)"
-      [ -z "$left" ] && break
-      sleep 0.1
-    done
-    [ -n "$left" ] && kill -KILL $left 2>/dev/null || true
-  fi
+  [ -n "$left" ] && kill -KILL $left 2>/dev/null || true
   rm -f "$STOP_FLAG" "$WORKER_PID_FILE"
   echo "Stopped."
 }

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games",
     "social",
     "leaderboards",
+    "leaderboards.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -238,6 +239,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "games-sweep": {
         "task": "games.sweep",
         "schedule": 2.0,
+    },
+    # Tournaments: due starts, no-shows, arena waves and ends, scheduled editions.
+    "tournaments-sweep": {
+        "task": "tournaments.sweep",
+        "schedule": 5.0,
     },
     # Leaderboard snapshots of every mode (the page says when they were computed), and rating
     # of any finished game whose rating task was lost.

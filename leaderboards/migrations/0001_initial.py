@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0006_table_rating_range'),
+        ('games', '0005_table_rating_range'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -123,12 +123,18 @@ def test_an_outage_gives_the_time_back(rooms, two_players, make_user, settings):
     deadline = table.turn_deadline
     services.tables_sweep()  # a first run: no gap known
     assert Table.objects.get(pk=table.pk).turn_deadline == deadline
-    # the sweep last ran 40 s ago (the database or every worker was down since)
+    # the sweep last ran 40 s ago (the database or every worker was down since); bob's
+    # pings could not be stored meanwhile
     Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(seconds=40))
+    Seat.objects.filter(table=table, user=bob).update(
+        connected=True, last_seen=timezone.now() - timedelta(seconds=45))
     done = services.tables_sweep()
     assert done["extended"] == 1 and done["timeouts"] == 0
     gained = (Table.objects.get(pk=table.pk).turn_deadline - deadline).total_seconds()
     assert 39 < gained < 42
+    # bob is not gone (claimable) because of pings lost in the outage
+    quiet = timezone.now() - Seat.objects.get(table=table, user=bob).last_seen
+    assert quiet < timedelta(seconds=10)
     # a turn whose deadline had passed before the outage gets nothing back
     Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(seconds=40))
     Table.objects.filter(pk=table.pk).update(

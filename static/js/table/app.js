@@ -204,12 +204,12 @@ export class TableApp {
     if (prev && frame.chat === undefined) frame.chat = null;
     this.frame = frame;
     this.view = frame.view || null;
-    this.ratings.fromFrame(frame);
     // waiting for another seat's move: the socket checks sooner for a frame lost on the way
     this.socket.waiting = Boolean(
       this.view && this.view.to_act !== null && this.view.to_act !== undefined &&
       this.view.to_act !== this.mySeat && frame.table && frame.table.status === "playing"
     );
+    this.ratings.fromFrame(frame);
     if (Array.isArray(frame.chat)) this.setChat(frame.chat);
     if (frame.clock) {
       this.clock = { seat: frame.clock.seat, end: performance.now() + (frame.clock.remaining_ms || 0), total: (frame.clock.seconds_per_turn || 30) * 1000 };
@@ -567,7 +567,7 @@ export class TableApp {
       if (this.mySeat !== null) {
         if (free && !t.rated) {
           const level = h("select", { attrs: { "aria-label": "Computer level" } });
-          [["1", "Beginner"], ["2", "Easy"], ["3", "Medium"], ["4", "Hard"]].forEach(([val, label]) => level.append(h("option", { text: label, attrs: { value: val } })));
+          (this.data.bot_levels || []).forEach(([val, label]) => level.append(h("option", { text: label, attrs: { value: String(val) } })));
           level.value = "2";
           actions.append(level);
           actions.append(
@@ -805,7 +805,7 @@ export class TableApp {
     }
     if (rm.url) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));
     if (fin.url) actions.append(h("a", { class: "button button-secondary", text: "Game record", attrs: { href: fin.url } }));
-    actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: `/play/${f.table.room.slug}/` } }));
+    actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: this.data.room_url || `/play/${f.table.room.slug}/` } }));
     if (v) actions.append(h("button", { class: "button button-secondary", text: "Look at the table", attrs: { type: "button" }, on: { click: () => { this.gameOverClosed = true; this.renderPanel(); } } }));
     kids.push(actions);
     return kids;

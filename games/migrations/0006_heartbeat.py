@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_table_state_lz4'),
+        ('games', '0005_table_rating_range'),
     ]
 
     operations = [
