@@ -996,18 +996,9 @@ export class TableApp {
   onHandClick(e) {
     const li = e.target.closest(".hand-card");
     if (!li || !this.el.hand.contains(li)) return;
-    const c = li.dataset.card;
-    const legal = this.legal;
-    if (this.myTurn && !this.busy) {
-      // a second tap on the selected card plays it when that is the obvious move
-      if (this.selected.length === 1 && this.selected[0] === c) {
-        if (legal.includes(`discard:${c}`)) return this.send(`discard:${c}`);
-        if (legal.includes(`go_out:${c}`)) return this.send(`go_out:${c}`);
-        const t = layoffTargets(legal, c);
-        if (t.length === 1) return this.send(`layoff:${c}>${t[0]}`);
-      }
-    }
-    this.toggleSelect(c);
+    // A tap only ever selects or deselects: discarding, going out and laying off are
+    // explicit acts (their buttons, the discard pile, a drag), never a second tap.
+    this.toggleSelect(li.dataset.card);
   }
 
   onHandKey(e) {
