@@ -54,6 +54,9 @@ export function displayNames(seats) {
   return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
+// The shortest time a hand's result stays up before the next turn closes it (ms).
+const RESULT_MIN_MS = 4000;
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -113,7 +116,13 @@ export class TableApp {
     E.colourToggle = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour" }, on: { change: (e) => this.setFourColour(e.target.checked) } });
     E.colourToggle.checked = this.fourColour;
     const colourLabel = h("label", { class: "tbl-tool tbl-check", attrs: { for: "tbl-four-colour" } }, E.colourToggle, " Four colours");
-    E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.resignBtn));
+    // the same switch where narrow screens show it: in the moves and chat drawer
+    E.colourToggle2 = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour-2" }, on: { change: (e) => this.setFourColour(e.target.checked) } });
+    E.colourToggle2.checked = this.fourColour;
+    E.sideColour = h("label", { class: "tbl-tool tbl-check tbl-side-colour", attrs: { for: "tbl-four-colour-2" } }, E.colourToggle2, " Four-colour cards");
+    // narrow screens: moves and chat open over the table (the stylesheet shows this button)
+    E.sideBtn = h("button", { class: "tbl-tool tbl-side-toggle", text: "Moves & chat", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "tbl-side" }, on: { click: () => this.toggleSide() } });
+    E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.sideBtn, E.resignBtn));
     E.banner = h("div", { class: "tbl-banner", attrs: { hidden: true, role: "status" } });
     E.opps = h("section", { class: "tbl-opps", attrs: { "aria-label": "Opponents" } });
     E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table" } });
@@ -153,7 +162,8 @@ export class TableApp {
     E.chatNote = h("p", { class: "tbl-chat-note muted", attrs: { hidden: true } });
     E.side = h(
       "aside",
-      { class: "tbl-side" },
+      { class: "tbl-side", attrs: { id: "tbl-side", "aria-label": "Moves and chat" } },
+      E.sideColour,
       h("details", { class: "tbl-box", attrs: { open: true } }, h("summary", { text: "Moves" }), E.logList),
       h("details", { class: "tbl-box tbl-chat", attrs: { open: true } }, h("summary", { text: "Chat" }), E.chatList, E.chatForm, E.chatNote),
     );
@@ -242,8 +252,17 @@ export class TableApp {
     const lh = this.view && this.view.last_hand;
     if (lh) {
       const prevNo = prevView && prevView.last_hand ? prevView.last_hand.hand_number : null;
-      const fresh = prevView ? prevNo !== lh.hand_number : (this.view.history || []).length <= 2;
-      if (fresh && this.resultDismissed !== lh.hand_number) this.resultHand = lh.hand_number;
+      // A reload shows a result only if this player has not seen it yet and the next hand
+      // has barely begun (not yet their turn in it).
+      const fresh = prevView
+        ? prevNo !== lh.hand_number
+        : !this.resultSeen(lh.hand_number) && !this.myTurn && (this.view.history || []).length <= 2;
+      if (fresh && this.resultDismissed !== lh.hand_number) {
+        this.resultHand = lh.hand_number;
+        this.resultOpened = { version: frame.version, at: Date.now() };
+      } else if (this.resultHand === lh.hand_number && this.resultOpened && this.resultOpened.version !== frame.version) {
+        this.closeResultOnTurn(prevView, frame);
+      }
     }
     // keep only selected cards still in the hand
     const hand = (this.view && this.view.hand) || [];
@@ -628,6 +647,7 @@ export class TableApp {
       return;
     }
     p.dataset.shown = key;
+    if (p.dataset.kind === "hand") store(`gin.result.${this.data.table_id}`, String(v.last_hand.hand_number));
     // a phone shows only part of the table: a result that just appeared is brought into view
     if (shown !== key) this.reveal(p);
   }
@@ -920,14 +940,19 @@ export class TableApp {
     if (!n) return;
     const W = ul.clientWidth;
     if (!W) return;
-    const want = W >= 700 ? 86 : W >= 480 ? 72 : 64;
+    // the stylesheet caps the card size and the overlap by the screen's height (--hand-max,
+    // --hand-min-step) so that the whole table fits without scrolling
+    const css = getComputedStyle(ul);
+    const cap = parseFloat(css.getPropertyValue("--hand-max")) || 86;
+    const minStep = parseFloat(css.getPropertyValue("--hand-min-step")) || 40;
+    const want = Math.min(cap, W >= 700 ? 86 : W >= 480 ? 72 : 64);
     const gap = 6;
     let w = want;
     let step = w + gap;
     let rows = 1;
     if (n * (w + gap) - gap > W) {
       step = (W - w) / (n - 1);
-      if (step < 40) {
+      if (step < minStep) {
         rows = 2;
         const perRow = Math.ceil(n / 2);
         w = Math.min(want, Math.floor((W - (perRow - 1) * gap) / perRow));
@@ -987,6 +1012,32 @@ export class TableApp {
     this.renderPrompt();
     if (v.table && v.table.length) this.renderFelt();
     else this.refreshPileTarget();
+  }
+
+  /** Whether this player has already been shown hand ``n``'s result at this table. */
+  resultSeen(n) {
+    return Number(store(`gin.result.${this.data.table_id}`) || 0) >= n;
+  }
+
+  /**
+   * The result panel of the last hand closes by itself once this player's first turn of the
+   * next hand begins (or they move), after being up for at least RESULT_MIN_MS: a computer
+   * that moves first would otherwise take it away before it could be read.
+   */
+  closeResultOnTurn(prevView, frame) {
+    const turnBegins = this.myTurn && !(prevView && prevView.to_act === this.mySeat);
+    const moved = frame.last && frame.last.seat === this.mySeat;
+    if (!turnBegins && !moved) return;
+    const hand = this.resultHand;
+    const close = () => {
+      if (this.resultHand !== hand) return;
+      this.resultDismissed = hand;
+      this.resultHand = null;
+      this.renderPanel();
+    };
+    const wait = this.resultOpened.at + RESULT_MIN_MS - Date.now();
+    if (wait > 0 && !moved) setTimeout(close, wait);
+    else close();
   }
 
   refreshPileTarget() {
@@ -1090,6 +1141,8 @@ export class TableApp {
     this.fourColour = on;
     store("gin.fourColour", on ? "1" : "0");
     this.root.classList.toggle("four-colour", on);
+    this.el.colourToggle.checked = on;
+    this.el.colourToggle2.checked = on;
   }
 
   // drag and drop
@@ -1231,7 +1284,19 @@ export class TableApp {
     this.el.chatList.append(li);
     while (this.el.chatList.children.length > 100) this.el.chatList.firstChild.remove();
     if (scroll) this.el.chatList.scrollTop = this.el.chatList.scrollHeight;
+    if (scroll && !this.root.classList.contains("is-side-open")) this.el.sideBtn.classList.add("has-news");
     if (scroll && this.frame && m.username !== (this.frame.you && this.frame.you.username)) this.announce(`${m.name || m.username} says: ${m.text}`);
+  }
+
+  toggleSide(open = !this.root.classList.contains("is-side-open")) {
+    this.root.classList.toggle("is-side-open", open);
+    this.el.sideBtn.setAttribute("aria-expanded", String(open));
+    this.el.sideBtn.textContent = open ? "Close moves & chat" : "Moves & chat";
+    if (open) {
+      this.el.sideBtn.classList.remove("has-news");
+      this.el.logList.scrollTop = this.el.logList.scrollHeight;
+      this.el.chatList.scrollTop = this.el.chatList.scrollHeight;
+    }
   }
 
   renderChatCount() {
