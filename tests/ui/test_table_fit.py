@@ -1,0 +1,178 @@
+"""During play the whole table fits the screen, from a 360 x 640 phone to a 1920 x 1080
+desktop, portrait and landscape: no page scrolling, and the opponent, both piles, the prompt
+and its buttons, your seat and every card of your hand are on screen. A rummy table with
+melds on it and a gin table in its discard phase are measured at each size; a failing size
+leaves a screenshot next to the test's temporary files (its path is in the message)."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from .conftest import CHROMIUM, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Strong-pass-123"
+SIZES = [
+    (360, 640), (640, 360), (390, 844), (844, 390), (412, 915), (915, 412),
+    (768, 1024), (1024, 768), (1280, 800), (1366, 768), (1920, 1080), (1080, 1920),
+]
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("fit")
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    manage(env, "shell", "-c", (
+        "from django.contrib.auth import get_user_model\n"
+        "from allauth.account.models import EmailAddress\n"
+        "u = get_user_model().objects.create_user("
+        f"'alice_audit_long_name', 'alice@example.com', '{PASSWORD}')\n"
+        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+    ), capture_output=True)
+    with daphne(tmp, env) as base:
+        yield {"base": base, "tmp": tmp}
+
+
+def _start(browser, base, mode):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    page = ctx.new_page()
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", "alice_audit_long_name")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    page.goto(base + "/play/")
+    page.select_option("select[name=mode]", mode)
+    page.select_option("select[name=level]", "1")
+    page.click(".computer-form button[type=submit]")
+    page.wait_for_selector(".tbl-main .hand-card")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    return ctx, page
+
+
+def _move(page, prefer):
+    """The seat's move: the first legal move with one of the ``prefer`` prefixes."""
+    page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+    legal = page.evaluate("window.ginTable.legal")
+    pick = next((a for p in prefer for a in legal if a.startswith(p)), legal[0])
+    version = int(page.get_attribute(".tbl", "data-version"))
+    page.evaluate(f"window.ginTable.send({json.dumps(pick)})")
+    page.wait_for_function("v => +document.querySelector('.tbl').dataset.version > v",
+                           arg=version)
+
+
+# Everything a player needs during play, each checked to lie wholly inside the viewport.
+MEASURE = """() => {
+  const vw = innerWidth, vh = innerHeight, out = [];
+  const inside = (el, what) => {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1)
+      out.push(`${what} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+  };
+  const de = document.documentElement;
+  if (de.scrollHeight > vh + 1) out.push(`page is ${de.scrollHeight} px high`);
+  if (de.scrollWidth > vw + 1) out.push(`page is ${de.scrollWidth} px wide`);
+  const felt = document.querySelector('.tbl-felt');
+  const fr = felt.getBoundingClientRect();
+  for (const [sel, what] of [['.tbl-opps', 'opponents'], ['.pile-stock', 'stock'],
+      ['.pile-discard', 'discard pile'], ['.tbl-prompt', 'prompt'], ['.tbl-me-row', 'your seat'],
+      ['.tbl-bar', 'bar']]) {
+    const el = document.querySelector(sel);
+    if (!el) { out.push(`no ${what}`); continue; }
+    inside(el, what);
+  }
+  for (const sel of ['.pile-stock', '.pile-discard']) {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    if (r.top < fr.top - 1 || r.bottom > fr.bottom + 1) out.push(`${sel} cut by the felt`);
+  }
+  document.querySelectorAll('.tbl-actions .button')
+    .forEach((b) => inside(b, `button ${b.textContent}`));
+  document.querySelectorAll('.hand-card .card')
+    .forEach((c) => inside(c, `card ${c.closest('.hand-card').dataset.card}`));
+  return out;
+}"""
+
+
+SETTLE = """() => new Promise((resolve) => {
+  // until the layout (the hand is laid out again when its box resizes) stays put for a frame
+  const snap = () => [...document.querySelectorAll('.tbl-main *')].slice(0, 400)
+    .map((e) => { const r = e.getBoundingClientRect(); return `${r.left},${r.top},${r.width}`; })
+    .join(';');
+  let last = snap(), n = 0;
+  const tick = () => {
+    const now = snap();
+    if (now === last || ++n > 60) return resolve(true);
+    last = now;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(() => requestAnimationFrame(tick));
+})"""
+
+
+def _settle(page):
+    page.evaluate(SETTLE)
+
+
+def _check_sizes(page, tmp, name):
+    failures = []
+    for w, h in SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        _settle(page)
+        problems = page.evaluate(MEASURE)
+        # selecting a card never moves the hand (the space for the lift is reserved)
+        first = page.locator(".hand-card").first
+        top = page.evaluate("document.querySelector('.hand').getBoundingClientRect().top")
+        first.click(position={"x": 6, "y": 30})
+        _settle(page)
+        moved = page.evaluate("document.querySelector('.hand').getBoundingClientRect().top") - top
+        if abs(moved) > 1:
+            problems.append(f"selecting a card moved the hand by {moved:.0f} px")
+        problems += [f"after selecting: {p}" for p in page.evaluate(MEASURE)]
+        first.click(position={"x": 6, "y": 30})  # deselect
+        _settle(page)
+        if problems:
+            shot = tmp / f"fit-{name}-{w}x{h}.png"
+            page.screenshot(path=str(shot))
+            failures.append(f"{w}x{h} ({shot}): " + "; ".join(problems))
+    return failures
+
+
+def test_rummy_table_with_melds_fits_every_screen(server, chromium):
+    ctx, page = _start(chromium, server["base"], "rummy")
+    try:
+        for _ in range(40):
+            melds = page.evaluate("(window.ginTable.view.table || []).length")
+            if melds >= 2 and page.get_attribute(".tbl", "data-phase") == "draw":
+                break
+            _move(page, ("meld:", "layoff:", "draw:stock", "discard:"))
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+        assert page.evaluate("(window.ginTable.view.table || []).length") >= 1
+        failures = _check_sizes(page, server["tmp"], "rummy")
+        assert not failures, "\n".join(failures)
+    finally:
+        ctx.close()
+
+
+def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        for _ in range(6):
+            if page.get_attribute(".tbl", "data-phase") == "discard":
+                break
+            _move(page, ("pass", "draw:stock"))
+        page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)",
+                               timeout=15000)
+        assert page.eval_on_selector_all(".hand-card", "els => els.length") == 11
+        failures = _check_sizes(page, server["tmp"], "gin")
+        assert not failures, "\n".join(failures)
+    finally:
+        ctx.close()
