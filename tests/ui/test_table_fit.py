@@ -176,3 +176,81 @@ def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
         assert not failures, "\n".join(failures)
     finally:
         ctx.close()
+
+
+# ---------------------------------------------------------------- the hand's result panel
+
+GIN_NOW = "AS 2S 3S 4H 5H 6H 7C 7D 7S KD"  # take the upcard 7H, then gin:KD
+OTHER = "2C 3C 4C 8D 9D TD 9H TH JH AC"  # 1 deadwood: the game goes on after the gin
+
+
+def _deal_gin_to_the_player(server, table_id):
+    """The table's state replaced by a deal where the player (non-dealer) can go gin at once."""
+    from .conftest import manage, server_env
+
+    env = server_env(server["tmp"])
+    out = manage(env, "shell", "-c", (
+        "from games.models import Table\n"
+        "from games import play\n"
+        "from games.engine import Deal, new_game\n"
+        f"t = Table.objects.get(pk={table_id})\n"
+        "me = next(s.index for s in t.seats.all() if s.user_id)\n"
+        f"hands = [None, None]; hands[me] = '{GIN_NOW}'.split()\n"
+        f"hands[1 - me] = '{OTHER}'.split()\n"
+        "s = new_game('classic', t.seed, 2, dealer=1 - me,"
+        " deals=[Deal.make(hands, '7H', ('2H', '3H', '5C'))])\n"
+        "t.state = play.dump(s); t.version += 1\n"
+        "t.save(update_fields=['state', 'version'])\n"
+        "print('dealt', me, t.version)\n"
+    ), capture_output=True, text=True)
+    assert "dealt" in out.stdout, out.stdout + out.stderr
+
+
+def _gin_hand(server, chromium):
+    ctx, page = _start(chromium, server["base"], "classic")
+    table_id = int(page.get_attribute("#table-app", "data-table-id"))
+    _deal_gin_to_the_player(server, table_id)
+    page.reload()
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    page.wait_for_selector(".tbl[data-phase=offer].is-my-turn:not(.is-busy)", timeout=15000)
+    _move(page, ("take_upcard",))
+    page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)", timeout=15000)
+    page.evaluate("window.ginTable.send('gin:KD')")
+    page.wait_for_selector(".tbl-panel[data-kind=hand]:not([hidden])", timeout=15000)
+    assert "gin" in page.text_content(".tbl-panel").lower()
+    return ctx, page
+
+
+def test_a_result_already_seen_does_not_come_back_on_reload(server, chromium):
+    ctx, page = _gin_hand(server, chromium)
+    try:
+        page.reload()
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        page.wait_for_selector(".tbl-main .hand-card")
+        assert page.evaluate("window.ginTable.view.last_hand.hand_number") == 1
+        assert page.is_hidden(".tbl-panel")
+        page.reload()  # nor after the next frames
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        assert page.is_hidden(".tbl-panel")
+        # the control: a player who had not seen it yet gets it on a reload while the next
+        # hand has barely begun (when the computer has not yet moved to this player's turn)
+        table_id = page.get_attribute("#table-app", "data-table-id")
+        page.evaluate(f"localStorage.removeItem('gin.result.{table_id}')")
+        page.reload()
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        if not page.evaluate("window.ginTable.myTurn"):
+            assert page.is_visible(".tbl-panel[data-kind=hand]")
+    finally:
+        ctx.close()
+
+
+def test_the_result_closes_by_itself_when_the_next_turn_begins(server, chromium):
+    ctx, page = _gin_hand(server, chromium)
+    try:
+        # the computer (non-dealer now) speaks first; then it is this player's turn
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+        assert page.evaluate("window.ginTable.view.hand_number") == 2
+        page.wait_for_selector(".tbl-panel", state="hidden", timeout=15000)
+        assert page.query_selector(".tbl-panel [data-act=continue]") is None
+    finally:
+        ctx.close()
