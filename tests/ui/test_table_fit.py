@@ -184,7 +184,7 @@ GIN_NOW = "AS 2S 3S 4H 5H 6H 7C 7D 7S KD"  # take the upcard 7H, then gin:KD
 OTHER = "2C 3C 4C 8D 9D TD 9H TH JH AC"  # 1 deadwood: the game goes on after the gin
 
 
-def _deal_gin_to_the_player(server, table_id):
+def _deal_gin_to_the_player(server, table_id, other=OTHER):
     """The table's state replaced by a deal where the player (non-dealer) can go gin at once."""
     from .conftest import manage, server_env
 
@@ -196,9 +196,9 @@ def _deal_gin_to_the_player(server, table_id):
         f"t = Table.objects.get(pk={table_id})\n"
         "me = next(s.index for s in t.seats.all() if s.user_id)\n"
         f"hands = [None, None]; hands[me] = '{GIN_NOW}'.split()\n"
-        f"hands[1 - me] = '{OTHER}'.split()\n"
+        f"hands[1 - me] = '{other}'.split()\n"
         "s = new_game('classic', t.seed, 2, dealer=1 - me,"
-        " deals=[Deal.make(hands, '7H', ('2H', '3H', '5C'))])\n"
+        " deals=[Deal.make(hands, '7H', ('2H', '3H', '6D'))])\n"
         "t.state = play.dump(s); t.version += 1\n"
         "t.save(update_fields=['state', 'version'])\n"
         "print('dealt', me, t.version)\n"
@@ -206,17 +206,17 @@ def _deal_gin_to_the_player(server, table_id):
     assert "dealt" in out.stdout, out.stdout + out.stderr
 
 
-def _gin_hand(server, chromium):
+def _gin_hand(server, chromium, other=OTHER):
     ctx, page = _start(chromium, server["base"], "classic")
     table_id = int(page.get_attribute("#table-app", "data-table-id"))
-    _deal_gin_to_the_player(server, table_id)
+    _deal_gin_to_the_player(server, table_id, other)
     page.reload()
     page.wait_for_selector(".tbl-conn[data-state=open]")
     page.wait_for_selector(".tbl[data-phase=offer].is-my-turn:not(.is-busy)", timeout=15000)
     _move(page, ("take_upcard",))
     page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)", timeout=15000)
     page.evaluate("window.ginTable.send('gin:KD')")
-    page.wait_for_selector(".tbl-panel[data-kind=hand]:not([hidden])", timeout=15000)
+    page.wait_for_selector(".tbl-panel:not([hidden])", timeout=15000)
     assert "gin" in page.text_content(".tbl-panel").lower()
     return ctx, page
 
@@ -252,5 +252,82 @@ def test_the_result_closes_by_itself_when_the_next_turn_begins(server, chromium)
         assert page.evaluate("window.ginTable.view.hand_number") == 2
         page.wait_for_selector(".tbl-panel", state="hidden", timeout=15000)
         assert page.query_selector(".tbl-panel [data-act=continue]") is None
+    finally:
+        ctx.close()
+
+
+# ---------------------------------------------------------------- small defects (item 5)
+
+# Every piece of a name between its break points (spaces, and after _ . -) on one line, and
+# the whole name shown (not cut short with an ellipsis) in each score-sheet column header.
+NAMES_WHOLE = """(sel) => [...document.querySelectorAll(sel)].flatMap((th) => {
+  const bad = [];
+  if (getComputedStyle(th).textOverflow === 'ellipsis' || th.scrollWidth > th.clientWidth + 1)
+    bad.push(`${th.textContent}: cut`);
+  for (const node of [...th.childNodes].filter((n) => n.nodeType === 3)) {
+    let start = 0;
+    for (const piece of node.textContent.split(/(?<=[ _.\\-])/)) {
+      const r = document.createRange();
+      r.setStart(node, start); r.setEnd(node, start + piece.trimEnd().length);
+      start += piece.length;
+      const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+      if (tops.size > 1) bad.push(`${th.textContent}: "${piece}" broken`);
+    }
+  }
+  return bad;
+})"""
+
+
+def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
+    # 76 deadwood: the gin (25 + 76) ends the game at once, with a final score
+    ctx, page = _gin_hand(server, chromium, other="2C 5C 9C JC QC 3D 8D TD 9H JH")
+    try:
+        page.set_viewport_size({"width": 360, "height": 640})
+        page.click(".tbl-tool:has-text('Score sheet')")
+        page.wait_for_selector(".tbl-dialog[open] .sheet-name")
+        names = page.eval_on_selector_all(".tbl-dialog[open] .sheet-name",
+                                          "els => els.map(e => e.textContent)")
+        assert names == ["You", "Computer (Easy)"]
+        assert page.evaluate(NAMES_WHOLE, ".tbl-dialog[open] .sheet-name") == []
+        page.keyboard.press("Escape")
+        # the final score and the stored game's pages
+        page.wait_for_selector(".tbl-panel[data-kind=game-over] .sheet-name")
+        assert page.evaluate(NAMES_WHOLE, ".tbl-panel .sheet-name") == []
+        page.goto(server["base"] + "/games/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        link = page.locator(".games-table a:has-text('Score sheet')").first
+        box = link.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        link.click()
+        page.wait_for_selector(".score-sheet .sheet-name")
+        names = page.eval_on_selector_all(".score-sheet .sheet-name",
+                                          "els => els.map(e => e.textContent)")
+        assert "alice_audit_long_name" in names and "Computer (Easy)" in names
+        assert page.evaluate(NAMES_WHOLE, ".score-sheet .sheet-name") == []
+    finally:
+        ctx.close()
+
+
+def test_the_move_buttons_are_one_tab_or_one_key_away(server, chromium):
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy) .tbl-actions .button")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent").startswith(
+            "Skip to your move")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.matches('.tbl-actions .button')")
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("h")
+        assert page.evaluate("document.activeElement.matches('.hand-card')")
+        page.keyboard.press("a")
+        assert page.evaluate("document.activeElement.matches('.tbl-actions .button')")
+        # typing in the chat is not a shortcut
+        page.evaluate("window.ginTable.toggleSide(true)")
+        page.focus("#tbl-chat-input")
+        page.keyboard.type("ha")
+        assert page.input_value("#tbl-chat-input") == "ha"
+        assert page.evaluate("document.activeElement.id") == "tbl-chat-input"
     finally:
         ctx.close()

@@ -57,6 +57,16 @@ export function displayNames(seats) {
 // The shortest time a hand's result stays up before the next turn closes it (ms).
 const RESULT_MIN_MS = 4000;
 
+/** A score-sheet column header: the name may wrap at spaces and after _ . - (never mid-word). */
+function sheetName(name) {
+  const th = h("th", { class: "sheet-name", attrs: { scope: "col" } });
+  String(name).split(/(?<=[_.\-])(?=.)/).forEach((part, i) => {
+    if (i) th.append(document.createElement("wbr"));
+    th.append(part);
+  });
+  return th;
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -128,7 +138,7 @@ export class TableApp {
     E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table" } });
     E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true, "aria-live": "polite" } });
     E.promptText = h("p", { class: "tbl-prompt-text" });
-    E.actions = h("div", { class: "tbl-actions" });
+    E.actions = h("div", { class: "tbl-actions", attrs: { id: "tbl-actions", tabindex: "-1", "aria-keyshortcuts": "A" } });
     E.prompt = h("div", { class: "tbl-prompt" }, E.promptText, E.actions);
     E.meInfo = h("div", { class: "tbl-me-info" });
     E.sort = h("div", { class: "tbl-sort", attrs: { role: "group", "aria-label": "Sort your hand" } });
@@ -145,7 +155,10 @@ export class TableApp {
     E.hand.addEventListener("keydown", (e) => this.onHandKey(e));
     E.hand.addEventListener("click", (e) => this.onHandClick(e));
     E.me = h("section", { class: "tbl-me", attrs: { "aria-label": "You" } }, h("div", { class: "tbl-me-row" }, E.meInfo, E.sort), E.hand);
-    E.main = h("div", { class: "tbl-main" }, E.banner, E.opps, E.felt, E.panel, E.prompt, E.me);
+    // the prompt and its buttons come first for the keyboard and screen readers (the
+    // stylesheet still draws them between the felt and the hand)
+    E.main = h("div", { class: "tbl-main" }, E.banner, E.prompt, E.opps, E.felt, E.panel, E.me);
+    document.addEventListener("keydown", (e) => this.onShortcut(e));
     E.logList = h("ol", { class: "tbl-log" });
     E.chatList = h("ul", { class: "tbl-chat-list", attrs: { "aria-label": "Chat messages" } });
     E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
@@ -774,7 +787,7 @@ export class TableApp {
         const tbl = h("table", { class: "sheet sheet-final" });
         const cap = res.columns.length > 1 ? `Game ${col.column + 1}` : "Final score";
         tbl.append(h("caption", { text: cap + (col.shutout ? " (shutout!)" : "") }));
-        tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), seats.map((s, i) => h("th", { class: "sheet-name", text: seatName(i, ctx), attrs: { scope: "col", title: seatName(i, ctx) } })))));
+        tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), seats.map((s, i) => sheetName(seatName(i, ctx))))));
         const body = h("tbody");
         const cell = (x) => (x instanceof Node ? h("td", {}, x) : h("td", { text: String(x) }));
         const row = (label, vals, cls = "") => body.append(h("tr", { class: cls }, h("th", { text: label, attrs: { scope: "row" } }), vals.map(cell)));
@@ -1105,6 +1118,23 @@ export class TableApp {
     }
   }
 
+  /** A jumps to the move buttons, H to the hand (not while typing, nor with modifiers). */
+  onShortcut(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (document.querySelector("dialog[open]")) return;
+    const key = e.key.toLowerCase();
+    if (key === "a") {
+      const b = this.el.actions.querySelector("button:not([disabled])");
+      e.preventDefault();
+      (b || this.el.actions).focus();
+    } else if (key === "h" && this.el.hand.children.length) {
+      e.preventDefault();
+      this.focusHand();
+    }
+  }
+
   focusHand() {
     const el = this.el.hand.querySelector('[tabindex="0"]');
     if (el) el.focus({ preventScroll: true });
@@ -1224,7 +1254,7 @@ export class TableApp {
     const tables = cols.map((col, ci) => {
       const tbl = h("table", { class: "sheet" });
       if (cols.length > 1) tbl.append(h("caption", { text: `Game ${ci + 1}${col.over ? " (over)" : ""}` }));
-      tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), seats.map((s, i) => h("th", { class: "sheet-name", text: seatName(i, ctx), attrs: { scope: "col", title: seatName(i, ctx) } })))));
+      tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), seats.map((s, i) => sheetName(seatName(i, ctx))))));
       const body = h("tbody");
       const running = seats.map(() => 0);
       const rows = hands.filter((r) => (r.columns || []).includes(ci) || r.winner === null || r.winner === undefined);
