@@ -87,6 +87,8 @@ def table_meta(table: Table) -> dict[str, Any]:
                 "game_id": game.pk, "url": game.get_absolute_url(), "ending": game.ending,
                 "winner_seat": game.winner_seat, "loser_seat": game.loser_seat,
                 "scores": [p.score for p in game.players.all()],
+                # public once the game is over, however it ended (a forfeit's view has none)
+                "seed": game.seed,
             }
     rematch_url = table.rematch_table.get_absolute_url() if table.rematch_table_id else None
     return {
