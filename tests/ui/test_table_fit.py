@@ -41,7 +41,7 @@ def server(tmp_path_factory):
         yield {"base": base, "tmp": tmp}
 
 
-def _start(browser, base, mode):
+def _start(browser, base, mode, seats=2):
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     page = ctx.new_page()
     page.goto(base + "/accounts/login/")
@@ -52,6 +52,8 @@ def _start(browser, base, mode):
     page.goto(base + "/play/")
     page.select_option("select[name=mode]", mode)
     page.select_option("select[name=level]", "1")
+    if seats != 2:
+        page.select_option("select[name=seats]", str(seats))
     page.click(".computer-form button[type=submit]")
     page.wait_for_selector(".tbl-main .hand-card")
     page.wait_for_selector(".tbl-conn[data-state=open]")
@@ -146,8 +148,9 @@ def _check_sizes(page, tmp, name):
     return failures
 
 
-def test_rummy_table_with_melds_fits_every_screen(server, chromium):
-    ctx, page = _start(chromium, server["base"], "rummy")
+@pytest.mark.parametrize("seats", [2, 4])
+def test_rummy_table_with_melds_fits_every_screen(server, chromium, seats):
+    ctx, page = _start(chromium, server["base"], "rummy", seats)
     try:
         for _ in range(40):
             melds = page.evaluate("(window.ginTable.view.table || []).length")
@@ -156,7 +159,7 @@ def test_rummy_table_with_melds_fits_every_screen(server, chromium):
             _move(page, ("meld:", "layoff:", "draw:stock", "discard:"))
         page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
         assert page.evaluate("(window.ginTable.view.table || []).length") >= 1
-        failures = _check_sizes(page, server["tmp"], "rummy")
+        failures = _check_sizes(page, server["tmp"], f"rummy{seats}")
         assert not failures, "\n".join(failures)
     finally:
         ctx.close()
