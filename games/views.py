@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from . import records, selectors, services
+from . import hooks, play, records, selectors, services
 from .exceptions import GameServiceError
 from .forms import AddBotForm, PlayComputerForm, SitForm, TableCreateForm
 from .models import Room
@@ -67,6 +67,7 @@ def table_create(request, slug):
             user=request.user, room=room, seat_count=data["seats"], target=data["target"],
             rated=bool(data.get("rated")), seconds_per_turn=data["seconds_per_turn"],
             private=data["private"], bot_level=data["bots"],
+            rating_range=data.get("rating_range"),
         )
     except GameServiceError as exc:
         form.add_error(None, exc.message)
@@ -122,6 +123,9 @@ def table(request, table_id):
             "authenticated": request.user.is_authenticated,
         },
         "snapshot": snapshot,
+        # The computer levels, as the server names them (the add-computer menu lists these).
+        "bot_levels": [[level, name] for level, name in play.BOT_LEVEL_NAMES.items()],
+        "room_url": table.room.get_absolute_url(),
     }
     invite_link = None
     if table.private and (seat is not None or request.user.pk == table.created_by_id):
@@ -194,6 +198,9 @@ def table_bot(request, table_id):
 @require_GET
 def my_games(request):
     page = Paginator(selectors.user_games(request.user), 25).get_page(request.GET.get("page"))
+    changes = hooks.rating_changes([gp.game_id for gp in page.object_list])
+    for gp in page.object_list:
+        gp.rating_change = changes.get(gp.game_id, {}).get(request.user.pk)
     return render(request, "games/my_games.html", {"page": page})
 
 
@@ -202,9 +209,15 @@ def game(request, game_id):
     game = selectors.game_for_page(game_id)
     if game is None:
         raise Http404("No such game.")
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    changes = hooks.rating_changes([game.pk]).get(game.pk, {})
+    labels = hooks.rating_labels([p.user_id for p in players if p.user_id], game.mode)
+    for p in players:
+        p.rating_change = changes.get(p.user_id)
+        p.rating_label = labels.get(p.user_id)
     return render(request, "games/game.html", {
         "game": game,
-        "players": sorted(game.players.all(), key=lambda p: p.seat),
+        "players": players,
         "sheet": selectors.score_sheet(game),
     })
 
