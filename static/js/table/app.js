@@ -1332,7 +1332,6 @@ export class TableApp {
   toggleSide(open = !this.root.classList.contains("is-side-open")) {
     this.root.classList.toggle("is-side-open", open);
     this.el.sideBtn.setAttribute("aria-expanded", String(open));
-    this.el.sideBtn.textContent = open ? "Close moves & chat" : "Moves & chat";
     if (open) {
       this.el.sideBtn.classList.remove("has-news");
       this.el.logList.scrollTop = this.el.logList.scrollHeight;
