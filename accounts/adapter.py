@@ -32,6 +32,23 @@ class AccountAdapter(DefaultAccountAdapter):
                 raise ImmediateHttpResponse(respond_429(request)) from exc
             raise
 
+    def login(self, request, user) -> None:
+        """Remember whether this is the account's first log-in (Django stamps
+        ``last_login`` during it), for the greeting below."""
+        request._gin_first_login = user.last_login is None
+        super().login(request, user)
+
+    def add_message(self, request, level, message_template=None, message_context=None,
+                    extra_tags="", message=None):
+        """A brand-new player is welcomed, not welcomed back."""
+        if message_template == "account/messages/logged_in.txt":
+            message_context = {
+                **(message_context or {}),
+                "first_login": getattr(request, "_gin_first_login", False),
+            }
+        return super().add_message(request, level, message_template, message_context,
+                                   extra_tags, message)
+
     def format_email_subject(self, subject) -> str:
         return f"[{SITE_NAME}] {subject}"
 

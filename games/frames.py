@@ -88,6 +88,8 @@ def table_meta(table: Table) -> dict[str, Any]:
                 "game_id": game.pk, "url": game.get_absolute_url(), "ending": game.ending,
                 "winner_seat": game.winner_seat, "loser_seat": game.loser_seat,
                 "scores": [p.score for p in players],
+                # public once the game is over, however it ended (a forfeit's view has none)
+                "seed": game.seed,
             }
             if game.rated:
                 # Each seat's rating change, once the game is rated (else an empty dict; the

@@ -33,6 +33,16 @@ def record_text(game: Game) -> str:
     ending = f"# Game {game.pk}: {game.get_ending_display().lower()}"
     if game.loser_seat is not None:
         ending += f" (seat {game.loser_seat})"
+    forfeit = (game.record or {}).get("forfeit")
+    if forfeit:
+        # no Result header (the game did not end by the rules): the score when it stopped
+        sheet = (game.record or {}).get("score_sheet") or {}
+        who = forfeit.get("name") or f"seat {forfeit['seat']}"
+        ending += (f"\n# {who} forfeited ({forfeit['reason']}) after "
+                   f"{forfeit.get('after_hands', 0)} hand(s)")
+        totals = (game.record or {}).get("totals") or sheet.get("hand_points")
+        if totals:
+            ending += "\n# Score at the forfeit: " + " ".join(str(t) for t in totals)
     if record is None:
         lines = [ending, f"# mode {game.mode}, seed {game.seed}"]
         lines += [f"{a['seat']} {a['action']}" for a in game.actions]

@@ -199,6 +199,8 @@ def table_snapshot(table_id: int, user, seat: int | None,
     view = None
     if table.state:
         view = play.view(play.load(table.state), seat)
+        if table.status == TableStatus.FINISHED:
+            view.setdefault("seed", table.seed)  # a forfeited game's state is not over
     return {
         "type": "snapshot",
         "version": table.version,

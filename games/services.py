@@ -898,6 +898,13 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
          "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
         for s in seats
     ]
+    # The score sheet as it stood when the game ended: for a game ended by a resignation, a
+    # timeout or an abandonment (the engine's result is null) it is the only score there is.
+    view = E.spectator_view(state, history="none")
+    forfeit = None
+    if game.ending != Ending.NORMAL and game.loser_seat is not None:
+        forfeit = {**players[game.loser_seat], "reason": game.ending,
+                   "after_hands": len(view["score_sheet"]["hands"])}
     return {
         "format": "ginsite-game/1",
         "mode": game.mode,
@@ -908,8 +915,11 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
         "ending": game.ending,
         "loser_seat": game.loser_seat,
         "winner_seat": game.winner_seat,
+        "forfeit": forfeit,
         "result": game.final.get("result"),
         "totals": game.final.get("totals"),
+        "score_sheet": {**view["score_sheet"], "hands_won": view["hands_won"],
+                        "hand_points": list(state.scores)},
         "engine": engine,
     }
 

@@ -24,10 +24,11 @@ def run_manage(*args, **env_overrides):
     )
 
 
-def test_production_refuses_default_secret_key():
-    result = run_manage("check", DEBUG="0", SECRET_KEY="", ALLOWED_HOSTS="gin.example.com")
-    assert result.returncode != 0
-    assert "SECRET_KEY" in result.stderr
+def test_production_refuses_default_or_short_secret_key():
+    for key in ("insecure-dev-key-change-me-in-production", "short"):
+        result = run_manage("check", DEBUG="0", SECRET_KEY=key, ALLOWED_HOSTS="gin.example.com")
+        assert result.returncode != 0
+        assert "SECRET_KEY" in result.stderr
 
 
 def test_check_deploy_is_clean_in_production_mode():
@@ -37,6 +38,7 @@ def test_check_deploy_is_clean_in_production_mode():
         "--fail-level",
         "WARNING",
         DEBUG="0",
+        HTTPS="1",
         SECRET_KEY=secrets.token_urlsafe(64),
         ALLOWED_HOSTS="gin.example.com",
     )
@@ -99,3 +101,17 @@ def test_embedded_default_needs_no_server():
         "filesystem://",
         "django.db.backends.sqlite3",
     ]
+
+
+def test_https_switch_turns_on_redirects_and_secure_cookies():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE,"
+        " s.SECURE_HSTS_SECONDS > 0)"
+    )
+    plain = run_manage("shell", "--no-imports", "-c", code, DEBUG="0")
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.split() == ["False", "False", "False", "False", "False"]
+    tls = run_manage("shell", "--no-imports", "-c", code, DEBUG="0", HTTPS="1")
+    assert tls.returncode == 0, tls.stderr
+    assert tls.stdout.split() == ["False", "True", "True", "True", "True"]

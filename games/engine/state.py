@@ -861,6 +861,14 @@ def _apply_gin(s: GameState, act: Action, events: list[Event]) -> None:
                 except InvalidMeldError as exc:
                     raise IllegalMeldError(f"arrangement not possible: {exc}") from None
                 dw = arrangement.deadwood
+                if dw and k == K.KNOCK and deadwood_of_mask(m) == 0:
+                    # Gin is decided by the cards, not by what is shown: ten cards that can
+                    # all be melded are gin (no lay-offs, never undercut), so the knocker's
+                    # best arrangement is used whatever arrangement was sent.
+                    _remove(s, seat, card)
+                    s.face_down = [card]
+                    _gin_showdown(s, seat, card, m, gin=True, events=events)
+                    return
             else:
                 dw = deadwood_of_mask(m)
             if k == K.GIN:

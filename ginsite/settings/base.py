@@ -31,12 +31,44 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEFAULT_SECRET_KEY = "insecure-dev-key-change-me-in-production"
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", DEFAULT_SECRET_KEY)
+# The site runs as in production unless DEBUG=1 asks for development (debug pages, static
+# files straight from static/ without collectstatic).
+DEBUG = env_bool("DEBUG", False)
+
+
+def generated_secret_key(path: Path) -> str:
+    """The key kept in ``path``, made (once, readable by its owner only) when missing.
+
+    Several processes start together (Daphne, the Celery worker): the first to create the
+    file wins and the others read it."""
+    try:
+        key = path.read_text().strip()
+        if len(key) >= 50:
+            return key
+    except FileNotFoundError:
+        pass
+    import secrets
+
+    key = secrets.token_urlsafe(64)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    try:
+        os.link(tmp, path)  # fails if another process got there first
+    except FileExistsError:
+        key = path.read_text().strip()
+    finally:
+        tmp.unlink()
+    return key
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key(VAR_DIR / "secret_key")
 if not DEBUG and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 50):
     raise ImproperlyConfigured(
         "DEBUG is off but SECRET_KEY is the default or too short: set SECRET_KEY "
-        "to a random string of at least 50 characters."
+        "to a random string of at least 50 characters (or leave it unset to use the "
+        "one generated in var/secret_key)."
     )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
@@ -50,7 +82,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "ginsite.apps.GinStaticFilesConfig",  # django.contrib.staticfiles
     "django.contrib.humanize",
     "django.contrib.sites",
     "channels",
@@ -331,11 +363,15 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # hashed names (also inside JS module imports), gzip and brotli copies: needs
+            # collectstatic (scripts/setup.sh runs it)
+            else "ginsite.storage.StaticStorage"
         )
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# Hashed files are cached for ten years (WhiteNoise marks them immutable); others a minute.
+WHITENOISE_MAX_AGE = 0 if DEBUG else 60
 MEDIA_URL = "/media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
@@ -346,7 +382,11 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
+# HTTPS=1 when the site is served over TLS (behind a proxy that sets X-Forwarded-Proto):
+# redirect to https, secure cookies, HSTS. Off by default so that the run command works on
+# plain http://127.0.0.1:8000 with DEBUG off.
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True

@@ -1,9 +1,15 @@
 """Settings for the test suite: the base settings (embedded or real services, from the
 environment) with fast password hashing, emails kept in memory and eager Celery tasks.
 Tests that prove the worker path override ``CELERY_TASK_ALWAYS_EAGER`` themselves."""
+import importlib
 import os
 
 os.environ.setdefault("DEBUG", "1")
+
+from . import base  # noqa: E402
+
+# The package's __init__ imported base before DEBUG was set above: read it again with it.
+importlib.reload(base)
 
 from .base import *  # noqa: E402,F401,F403
 from .base import DATABASE_URL, VAR_DIR  # noqa: E402

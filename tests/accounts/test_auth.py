@@ -73,6 +73,10 @@ def test_signup_verify_email_then_log_in(client):
     assert response.status_code == 302
     address.refresh_from_db()
     assert address.verified and address.primary
+    # confirming logs the new player in for the first time: welcomed, not welcomed back
+    page = client.get(response.url)
+    assert b"Welcome to Gin Rummy, newplayer." in page.content
+    assert b"Welcome back" not in page.content
 
     other = client.__class__()
     response = login(other, "newplayer")
@@ -117,6 +121,11 @@ def test_log_in_by_username(client, user):
     assert response.status_code == 302
     assert logged_in_user_id(client) == str(user.pk)
     page = client.get(response.url)
+    # the account's first log-in: a brand-new player is not welcomed "back"
+    assert b"Welcome to Gin Rummy, alice. You are logged in." in page.content
+    assert b"Welcome back" not in page.content
+    client.post(reverse("account_logout"))
+    page = client.get(login(client, "alice").url)
     assert b"Welcome back, alice. You are logged in." in page.content
 
 

@@ -588,3 +588,41 @@ def test_knocker_may_show_any_legal_arrangement():
     )
     assert_unchanged_on_error(s, "knock:KD|7C,7D,7H,7S|4S,5S,6S,7S", IllegalMeldError)
     assert_unchanged_on_error(s, "knock:KD|7C,7D,7H", KnockTooHighError)  # 28 deadwood shown
+
+
+# ------------------------------------------------------------------ gin is decided by the cards
+
+GIN_TEN = H("AS 2S 3S 4S 5H 6H 7H 8C 8D 8H")  # every card melds: gin once KD is thrown
+LOW_DEFENDER = H("9C 9D 9S 2D 3D 4D TS JS QS AC")  # deadwood 1 (AC): would undercut a knock
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "knock:KD|AS,2S,3S|5H,6H,7H|8C,8D,8H",  # 4S shown as deadwood (4, under the limit)
+        "knock:KD|5H,6H,7H|8C,8D,8H",  # 10 shown as deadwood, above the limit
+    ],
+)
+def test_knock_showing_another_arrangement_of_a_gin_hand_is_gin(shown):
+    deal = knock_deal(defender=LOW_DEFENDER, knocker=GIN_TEN, upcard="KC")
+    s = play(game(deals=[deal]), "pass", "pass", "draw:stock")
+    assert is_legal(s, shown, seat=1)
+    after = play(s, shown)
+    hr = after.hand_results[-1]
+    assert hr.outcome is HandOutcome.GIN and hr.winner == 1
+    assert hr.knocker_deadwood == 0 and hr.knocker_deadwood_cards == ()
+    assert sorted(c for m in hr.knocker_melds for c in m) == sorted(GIN_TEN)
+    assert hr.layoffs == ()  # a gin hand takes no lay-offs
+    assert hr.points == get_mode("classic").gin_bonus + 1  # never undercut
+    # the same hand knocked with a real deadwood card is still a knock (and undercut)
+    real_deadwood = [("2C" if c == "4S" else c) for c in GIN_TEN]
+    deal2 = knock_deal(defender=LOW_DEFENDER, knocker=real_deadwood, upcard="KC")
+    s2 = play(game(deals=[deal2]), "pass", "pass", "draw:stock", "knock:KD")
+    assert s2.hand_results[-1].outcome is HandOutcome.UNDERCUT
+
+
+def test_plain_knock_of_a_gin_hand_is_refused_with_a_hint():
+    deal = knock_deal(defender=LOW_DEFENDER, knocker=GIN_TEN, upcard="KC")
+    s = play(game(deals=[deal]), "pass", "pass", "draw:stock")
+    assert "gin:KD" in legal(s) and "knock:KD" not in legal(s)
+    assert_unchanged_on_error(s, "knock:KD", IllegalActionError)

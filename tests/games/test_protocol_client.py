@@ -388,7 +388,10 @@ def leaks(frame: dict, seat: int | None, truth: Truth, over_version: int) -> lis
     """What ``frame``, sent to ``seat``, shows that it should not."""
     problems = []
     version = frame.get("version")
-    ended = version is not None and version >= over_version
+    # the seed is public once the game is over, however it ended (a resignation or a forfeit
+    # finishes the table without the engine's game being over)
+    ended = (version is not None and version >= over_version) or (
+        (frame.get("table") or {}).get("status") == "finished")
     if not ended and str(truth.table.seed) in json.dumps(frame):
         problems.append("the seed before the end")
     for path, key, value in _walk(frame):

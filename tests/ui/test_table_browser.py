@@ -169,9 +169,14 @@ def _play_turn(page):
         card = page.eval_on_selector_all(
             ".hand-card:not(.is-taken)", "els => els[els.length - 1].dataset.card"
         )
-        page.click(f".hand-card[data-card='{card}']")
-        assert page.get_attribute(f".hand-card[data-card='{card}']", "aria-selected") == "true"
-        page.click(f".hand-card[data-card='{card}']")  # the second tap discards it
+        sel = f".hand-card[data-card='{card}']"
+        page.click(sel)
+        assert page.get_attribute(sel, "aria-selected") == "true"
+        page.click(sel)  # a second tap deselects: a tap never discards
+        assert page.get_attribute(sel, "aria-selected") == "false"
+        assert _version(page) == before and page.get_attribute(".tbl", "data-phase") == phase
+        page.click(sel)
+        page.click(f".tbl-actions [data-act='discard:{card}']")
         page.wait_for_function(
             "c => !document.querySelector(`.hand-card[data-card='${c}']`)", arg=card
         )

@@ -4,10 +4,11 @@ Both sign up through the sign-up form, confirm their address with the link from 
 verification email (Daphne writes mail to files here), and log in. Anna opens the lobby,
 enters the Beginners room and creates a casual table to the lowest target the form allows;
 Ben sees it appear in the room list and sits down. They play the whole game by tapping what
-the page offers: the stock, the cards (tap to select, tap again to discard), the Knock / Gin
-buttons when they appear, the defender's lay-offs (tap a suggested card and the meld, accept
-the suggestion, or "Done"), and the hand result's "Continue". At the end both see the
-game-over screen with the bonuses, and the stored game page shows the score sheet.
+the page offers: the stock, the cards (a tap selects or deselects, the Discard button
+discards), the Knock / Gin buttons when they appear, the defender's lay-offs (tap a suggested
+card and the meld, accept the suggestion, or "Done"), and the hand result's "Continue". At
+the end both see the game-over screen with the bonuses, and the stored game page shows the
+score sheet.
 
 After every move both pages are compared with the stored state at the same version: no page
 ever holds a card hidden from its player (the opponent's concealed cards, the stock, the
@@ -393,7 +394,7 @@ def _play_one(page, seen: dict, log: dict) -> str:
             _tap(page, sel)
             page.wait_for_selector(f"{sel}[aria-selected=true]", timeout=WAIT)
             page.wait_for_selector(f".tbl-actions [data-act='discard:{card}']", timeout=WAIT)
-            _tap(page, sel)  # the second tap discards it
+            _tap(page, f".tbl-actions [data-act='discard:{card}']")
             did = f"discard {card}"
     elif phase == "layoff":
         suggested = [c["card"] for c in seen["hand"] if c["suggested"]]

@@ -55,6 +55,19 @@ export function displayNames(seats) {
   return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
+// The shortest time a hand's result stays up before the next turn closes it (ms).
+const RESULT_MIN_MS = 4000;
+
+/** A score-sheet column header: the name may wrap at spaces and after _ . - (never mid-word). */
+function sheetName(name) {
+  const th = h("th", { class: "sheet-name", attrs: { scope: "col" } });
+  String(name).split(/(?<=[_.\-])(?=.)/).forEach((part, i) => {
+    if (i) th.append(document.createElement("wbr"));
+    th.append(part);
+  });
+  return th;
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -116,13 +129,19 @@ export class TableApp {
     E.colourToggle = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour" }, on: { change: (e) => this.setFourColour(e.target.checked) } });
     E.colourToggle.checked = this.fourColour;
     const colourLabel = h("label", { class: "tbl-tool tbl-check", attrs: { for: "tbl-four-colour" } }, E.colourToggle, " Four colours");
-    E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.resignBtn));
+    // the same switch where narrow screens show it: in the moves and chat drawer
+    E.colourToggle2 = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour-2" }, on: { change: (e) => this.setFourColour(e.target.checked) } });
+    E.colourToggle2.checked = this.fourColour;
+    E.sideColour = h("label", { class: "tbl-tool tbl-check tbl-side-colour", attrs: { for: "tbl-four-colour-2" } }, E.colourToggle2, " Four-colour cards");
+    // narrow screens: moves and chat open over the table (the stylesheet shows this button)
+    E.sideBtn = h("button", { class: "tbl-tool tbl-side-toggle", text: "Moves & chat", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "tbl-side" }, on: { click: () => this.toggleSide() } });
+    E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.sideBtn, E.resignBtn));
     E.banner = h("div", { class: "tbl-banner", attrs: { hidden: true, role: "status" } });
     E.opps = h("section", { class: "tbl-opps", attrs: { "aria-label": "Opponents" } });
     E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table" } });
     E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true, "aria-live": "polite" } });
     E.promptText = h("p", { class: "tbl-prompt-text" });
-    E.actions = h("div", { class: "tbl-actions" });
+    E.actions = h("div", { class: "tbl-actions", attrs: { id: "tbl-actions", tabindex: "-1", "aria-keyshortcuts": "A" } });
     E.prompt = h("div", { class: "tbl-prompt" }, E.promptText, E.actions);
     E.meInfo = h("div", { class: "tbl-me-info" });
     E.sort = h("div", { class: "tbl-sort", attrs: { role: "group", "aria-label": "Sort your hand" } });
@@ -139,7 +158,10 @@ export class TableApp {
     E.hand.addEventListener("keydown", (e) => this.onHandKey(e));
     E.hand.addEventListener("click", (e) => this.onHandClick(e));
     E.me = h("section", { class: "tbl-me", attrs: { "aria-label": "You" } }, h("div", { class: "tbl-me-row" }, E.meInfo, E.sort), E.hand);
-    E.main = h("div", { class: "tbl-main" }, E.banner, E.opps, E.felt, E.panel, E.prompt, E.me);
+    // the prompt and its buttons come first for the keyboard and screen readers (the
+    // stylesheet still draws them between the felt and the hand)
+    E.main = h("div", { class: "tbl-main" }, E.banner, E.prompt, E.opps, E.felt, E.panel, E.me);
+    document.addEventListener("keydown", (e) => this.onShortcut(e));
     E.logList = h("ol", { class: "tbl-log" });
     E.chatList = h("ul", { class: "tbl-chat-list", attrs: { "aria-label": "Chat messages" } });
     E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
@@ -156,7 +178,8 @@ export class TableApp {
     E.chatNote = h("p", { class: "tbl-chat-note muted", attrs: { hidden: true } });
     E.side = h(
       "aside",
-      { class: "tbl-side" },
+      { class: "tbl-side", attrs: { id: "tbl-side", "aria-label": "Moves and chat" } },
+      E.sideColour,
       h("details", { class: "tbl-box", attrs: { open: true } }, h("summary", { text: "Moves" }), E.logList),
       h("details", { class: "tbl-box tbl-chat", attrs: { open: true } }, h("summary", { text: "Chat" }), E.chatList, E.chatForm, E.chatNote),
     );
@@ -251,8 +274,17 @@ export class TableApp {
     const lh = this.view && this.view.last_hand;
     if (lh) {
       const prevNo = prevView && prevView.last_hand ? prevView.last_hand.hand_number : null;
-      const fresh = prevView ? prevNo !== lh.hand_number : (this.view.history || []).length <= 2;
-      if (fresh && this.resultDismissed !== lh.hand_number) this.resultHand = lh.hand_number;
+      // A reload shows a result only if this player has not seen it yet and the next hand
+      // has barely begun (not yet their turn in it).
+      const fresh = prevView
+        ? prevNo !== lh.hand_number
+        : !this.resultSeen(lh.hand_number) && !this.myTurn && (this.view.history || []).length <= 2;
+      if (fresh && this.resultDismissed !== lh.hand_number) {
+        this.resultHand = lh.hand_number;
+        this.resultOpened = { version: frame.version, at: Date.now() };
+      } else if (this.resultHand === lh.hand_number && this.resultOpened && this.resultOpened.version !== frame.version) {
+        this.closeResultOnTurn(prevView, frame);
+      }
     }
     // keep only selected cards still in the hand
     const hand = (this.view && this.view.hand) || [];
@@ -637,6 +669,7 @@ export class TableApp {
       return;
     }
     p.dataset.shown = key;
+    if (p.dataset.kind === "hand") store(`gin.result.${this.data.table_id}`, String(v.last_hand.hand_number));
     // a phone shows only part of the table: a result that just appeared is brought into view
     if (shown !== key) this.reveal(p);
   }
@@ -763,7 +796,7 @@ export class TableApp {
         const tbl = h("table", { class: "sheet sheet-final" });
         const cap = res.columns.length > 1 ? `Game ${col.column + 1}` : "Final score";
         tbl.append(h("caption", { text: cap + (col.shutout ? " (shutout!)" : "") }));
-        tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), seats.map((s, i) => h("th", { class: "sheet-name", text: seatName(i, ctx), attrs: { scope: "col", title: seatName(i, ctx) } })))));
+        tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), seats.map((s, i) => sheetName(seatName(i, ctx))))));
         const body = h("tbody");
         const cell = (x) => (x instanceof Node ? h("td", {}, x) : h("td", { text: String(x) }));
         const row = (label, vals, cls = "") => body.append(h("tr", { class: cls }, h("th", { text: label, attrs: { scope: "row" } }), vals.map(cell)));
@@ -931,14 +964,19 @@ export class TableApp {
     if (!n) return;
     const W = ul.clientWidth;
     if (!W) return;
-    const want = W >= 700 ? 86 : W >= 480 ? 72 : 64;
+    // the stylesheet caps the card size and the overlap by the screen's height (--hand-max,
+    // --hand-min-step) so that the whole table fits without scrolling
+    const css = getComputedStyle(ul);
+    const cap = parseFloat(css.getPropertyValue("--hand-max")) || 86;
+    const minStep = parseFloat(css.getPropertyValue("--hand-min-step")) || 40;
+    const want = Math.min(cap, W >= 700 ? 86 : W >= 480 ? 72 : 64);
     const gap = 6;
     let w = want;
     let step = w + gap;
     let rows = 1;
     if (n * (w + gap) - gap > W) {
       step = (W - w) / (n - 1);
-      if (step < 40) {
+      if (step < minStep) {
         rows = 2;
         const perRow = Math.ceil(n / 2);
         w = Math.min(want, Math.floor((W - (perRow - 1) * gap) / perRow));
@@ -1000,6 +1038,32 @@ export class TableApp {
     else this.refreshPileTarget();
   }
 
+  /** Whether this player has already been shown hand ``n``'s result at this table. */
+  resultSeen(n) {
+    return Number(store(`gin.result.${this.data.table_id}`) || 0) >= n;
+  }
+
+  /**
+   * The result panel of the last hand closes by itself once this player's first turn of the
+   * next hand begins (or they move), after being up for at least RESULT_MIN_MS: a computer
+   * that moves first would otherwise take it away before it could be read.
+   */
+  closeResultOnTurn(prevView, frame) {
+    const turnBegins = this.myTurn && !(prevView && prevView.to_act === this.mySeat);
+    const moved = frame.last && frame.last.seat === this.mySeat;
+    if (!turnBegins && !moved) return;
+    const hand = this.resultHand;
+    const close = () => {
+      if (this.resultHand !== hand) return;
+      this.resultDismissed = hand;
+      this.resultHand = null;
+      this.renderPanel();
+    };
+    const wait = this.resultOpened.at + RESULT_MIN_MS - Date.now();
+    if (wait > 0 && !moved) setTimeout(close, wait);
+    else close();
+  }
+
   refreshPileTarget() {
     this.renderFelt();
   }
@@ -1007,18 +1071,9 @@ export class TableApp {
   onHandClick(e) {
     const li = e.target.closest(".hand-card");
     if (!li || !this.el.hand.contains(li)) return;
-    const c = li.dataset.card;
-    const legal = this.legal;
-    if (this.myTurn && !this.busy) {
-      // a second tap on the selected card plays it when that is the obvious move
-      if (this.selected.length === 1 && this.selected[0] === c) {
-        if (legal.includes(`discard:${c}`)) return this.send(`discard:${c}`);
-        if (legal.includes(`go_out:${c}`)) return this.send(`go_out:${c}`);
-        const t = layoffTargets(legal, c);
-        if (t.length === 1) return this.send(`layoff:${c}>${t[0]}`);
-      }
-    }
-    this.toggleSelect(c);
+    // A tap only ever selects or deselects: discarding, going out and laying off are
+    // explicit acts (their buttons, the discard pile, a drag), never a second tap.
+    this.toggleSelect(li.dataset.card);
   }
 
   onHandKey(e) {
@@ -1074,6 +1129,23 @@ export class TableApp {
     }
   }
 
+  /** A jumps to the move buttons, H to the hand (not while typing, nor with modifiers). */
+  onShortcut(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (document.querySelector("dialog[open]")) return;
+    const key = e.key.toLowerCase();
+    if (key === "a") {
+      const b = this.el.actions.querySelector("button:not([disabled])");
+      e.preventDefault();
+      (b || this.el.actions).focus();
+    } else if (key === "h" && this.el.hand.children.length) {
+      e.preventDefault();
+      this.focusHand();
+    }
+  }
+
   focusHand() {
     const el = this.el.hand.querySelector('[tabindex="0"]');
     if (el) el.focus({ preventScroll: true });
@@ -1110,6 +1182,8 @@ export class TableApp {
     this.fourColour = on;
     store("gin.fourColour", on ? "1" : "0");
     this.root.classList.toggle("four-colour", on);
+    this.el.colourToggle.checked = on;
+    this.el.colourToggle2.checked = on;
   }
 
   // drag and drop
@@ -1191,7 +1265,7 @@ export class TableApp {
     const tables = cols.map((col, ci) => {
       const tbl = h("table", { class: "sheet" });
       if (cols.length > 1) tbl.append(h("caption", { text: `Game ${ci + 1}${col.over ? " (over)" : ""}` }));
-      tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), seats.map((s, i) => h("th", { class: "sheet-name", text: seatName(i, ctx), attrs: { scope: "col", title: seatName(i, ctx) } })))));
+      tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), seats.map((s, i) => sheetName(seatName(i, ctx))))));
       const body = h("tbody");
       const running = seats.map(() => 0);
       const rows = hands.filter((r) => (r.columns || []).includes(ci) || r.winner === null || r.winner === undefined);
@@ -1251,7 +1325,18 @@ export class TableApp {
     this.el.chatList.append(li);
     while (this.el.chatList.children.length > 100) this.el.chatList.firstChild.remove();
     if (scroll) this.el.chatList.scrollTop = this.el.chatList.scrollHeight;
+    if (scroll && !this.root.classList.contains("is-side-open")) this.el.sideBtn.classList.add("has-news");
     if (scroll && this.frame && m.username !== (this.frame.you && this.frame.you.username)) this.announce(`${m.name || m.username} says: ${m.text}`);
+  }
+
+  toggleSide(open = !this.root.classList.contains("is-side-open")) {
+    this.root.classList.toggle("is-side-open", open);
+    this.el.sideBtn.setAttribute("aria-expanded", String(open));
+    if (open) {
+      this.el.sideBtn.classList.remove("has-news");
+      this.el.logList.scrollTop = this.el.logList.scrollHeight;
+      this.el.chatList.scrollTop = this.el.chatList.scrollHeight;
+    }
   }
 
   renderChatCount() {

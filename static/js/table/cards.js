@@ -100,6 +100,28 @@ export function ensureSprite(doc = document) {
     sym.appendChild(svgEl("path", { d }));
     defs.appendChild(sym);
   }
+  // The ranks are drawn from here too: a card then holds no text of its own, so its visible
+  // text never contradicts its accessible name ("8 of clubs", not "8 8").
+  RANK_LABELS.forEach((label, i) => {
+    const g = svgEl("g", { id: `rank-${label}` });
+    const t = svgEl("text", { x: 4, y: 30, "text-anchor": "start" });
+    t.classList.add("card-rank");
+    if (label.length > 1) {
+      t.setAttribute("textLength", "33");
+      t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    t.textContent = label;
+    g.appendChild(t);
+    defs.appendChild(g);
+    if (i >= 10) {
+      const court = svgEl("g", { id: `court-${label}` });
+      const c = svgEl("text", { x: 50, y: 76, "text-anchor": "middle" });
+      c.classList.add("card-court-letter");
+      c.textContent = label;
+      court.appendChild(c);
+      defs.appendChild(court);
+    }
+  });
   svg.appendChild(defs);
   doc.body.appendChild(svg);
 }
@@ -114,14 +136,8 @@ export function cardFaceSvg(text) {
   const svg = svgEl("svg", { viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false" });
   svg.classList.add("card-face");
   const label = RANK_LABELS[c.rank - 1];
-  const wide = label.length > 1;
   const corner = (g) => {
-    const t = svgEl("text", { x: 4, y: 30, "text-anchor": "start" });
-    t.classList.add("card-rank");
-    if (wide) t.setAttribute("textLength", "33");
-    if (wide) t.setAttribute("lengthAdjust", "spacingAndGlyphs");
-    t.textContent = label;
-    g.appendChild(t);
+    g.appendChild(svgEl("use", { href: `#rank-${label}` }));
     g.appendChild(suitUse(c.suit, 7, 34, 20));
   };
   const tl = svgEl("g");
@@ -132,10 +148,7 @@ export function cardFaceSvg(text) {
   svg.appendChild(br);
   if (c.rank > 10) {
     svg.appendChild(svgEl("rect", { x: 27, y: 30, width: 46, height: 80, rx: 6, class: "card-court" }));
-    const t = svgEl("text", { x: 50, y: 76, "text-anchor": "middle" });
-    t.classList.add("card-court-letter");
-    t.textContent = label;
-    svg.appendChild(t);
+    svg.appendChild(svgEl("use", { href: `#court-${label}` }));
     svg.appendChild(suitUse(c.suit, 38, 82, 24));
   } else {
     const size = c.rank === 1 ? 50 : 40;

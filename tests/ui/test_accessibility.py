@@ -1,0 +1,109 @@
+"""An accessibility pass with axe-core (vendored in static/vendor/axe-core/, injected here by
+Playwright; users are never sent it): no serious or critical violation on the home, lobby,
+table, profile, messages and game pages, logged out and in, on a desktop and a phone."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .conftest import CHROMIUM, ROOT, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
+PASSWORD = "a-Strong-pass-123"
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("axe")
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    manage(env, "shell", "-c", (
+        "from django.contrib.auth import get_user_model\n"
+        "from allauth.account.models import EmailAddress\n"
+        "for name in ('anna', 'ben'):\n"
+        f"    u = get_user_model().objects.create_user(name, name + '@example.com', '{PASSWORD}',"
+        " country='FR', bio='Likes Oklahoma.')\n"
+        "    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+    ), capture_output=True)
+    with daphne(tmp, env) as base:
+        yield base
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => `${v.id} (${v.impact}): ${v.help} at ` +"
+        " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"
+    )
+    return found
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800},
+                                      {"width": 390, "height": 844}], ids=["desktop", "phone"])
+def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp_path):
+    # the site's CSP allows only its own scripts: the test lifts it to inject axe-core
+    ctx = chromium.new_context(viewport=viewport, bypass_csp=True)
+    page = ctx.new_page()
+    failures = {}
+
+    def check(name):
+        page.wait_for_load_state()
+        problems = serious_violations(page)
+        if problems:
+            page.screenshot(path=str(tmp_path / f"axe-{name}.png"), full_page=True)
+            failures[name] = problems
+
+    try:
+        page.goto(server + "/")
+        check("home, logged out")
+        page.goto(server + "/accounts/login/")
+        check("log in")
+        page.fill("input[name=login]", "anna")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_load_state()
+        check("home")
+        page.goto(server + "/play/")
+        check("lobby")
+        page.select_option("select[name=mode]", "classic")
+        page.select_option("select[name=level]", "1")
+        page.click(".computer-form button[type=submit]")
+        page.wait_for_selector(".tbl-main .hand-card")
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)")
+        check("table")
+        page.click(".tbl-tool:has-text('Score sheet')")
+        page.wait_for_selector(".tbl-dialog[open]")
+        check("table, score sheet")
+        page.keyboard.press("Escape")
+        page.click(".tbl-tool-danger")
+        page.click(".tbl-dialog .button-danger")
+        page.wait_for_selector(".tbl-panel[data-kind=game-over]")
+        check("table, game over")
+        page.goto(server + "/games/")
+        check("your games")
+        page.click(".games-table a:has-text('Score sheet')")
+        page.wait_for_selector(".score-sheet, .card-box")
+        check("game")
+        page.goto(server + "/u/anna/")
+        check("own profile")
+        page.goto(server + "/u/ben/")
+        check("profile")
+        page.goto(server + "/messages/")
+        check("messages")
+        page.goto(server + "/messages/with/ben/")
+        check("conversation")
+    finally:
+        ctx.close()
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
