@@ -738,8 +738,11 @@ def test_redis_restarted(site, make_user):
         for probe in probes:
             during = [(round(t0 - down_at, 1), code) for t0, t1, code in probe.samples
                       if t0 >= down_at + 0.5 and t1 <= up_at]
-            print(f"{probe.base}/healthz during the outage: {during}; slowest answer "
-                  f"{probe.slowest():.2f} s; 200 again {healthy.get(probe.base)} s after")
+            again = healthy.get(probe.base)
+            print(f"{probe.base}/healthz: {len(during)} answers during the outage "
+                  f"{dict(Counter(code for _, code in during))}, slowest answer "
+                  f"{probe.slowest():.2f} s, 200 again "
+                  + (f"{again:.2f} s after Redis was back" if again is not None else "never"))
             assert during and all(code == 503 for _, code in during), during
             assert probe.base in healthy, f"{probe.base}: no 200 after Redis came back"
             assert healthy[probe.base] <= HEALTHY_WITHIN, healthy
