@@ -447,8 +447,10 @@ class Player:
                     self.pending = None
                     if code == "unavailable":
                         await c.send({"type": "snapshot"})
-            elif frame.get("id") is not None:
-                self.unexpected.append(frame)
+            elif frame.get("id") is not None:  # a late answer to a move given up on
+                self.refusals[code] += 1
+                if code not in REFUSALS_ALLOWED:
+                    self.unexpected.append(frame)
         elif kind == "pong":
             if isinstance(frame.get("version"), int) and frame["version"] > shown:
                 await c.send({"type": "snapshot"})
