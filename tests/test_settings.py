@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -115,3 +117,31 @@ def test_https_switch_turns_on_redirects_and_secure_cookies():
     tls = run_manage("shell", "--no-imports", "-c", code, DEBUG="0", HTTPS="1")
     assert tls.returncode == 0, tls.stderr
     assert tls.stdout.split() == ["False", "True", "True", "True", "True"]
+
+
+@pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="needs PostgreSQL (DATABASE_URL)")
+def test_db_pool_serves_queries_and_discards_dead_connections():
+    """DB_POOL turns on psycopg's pool: queries work through it, and connections that died
+    (here: terminated by the server, as in a PostgreSQL restart) are discarded when handed
+    out instead of failing the next request."""
+    code = "\n".join([
+        "import os",
+        "import psycopg",
+        "from django.db import connection",
+        "connection.ensure_connection()",
+        "connection.close()  # back to the pool",
+        "pool = connection.pool",
+        "with pool.connection() as a, pool.connection() as b:",
+        "    pids = [a.info.backend_pid, b.info.backend_pid]",
+        "with psycopg.connect(os.environ['DATABASE_URL'], autocommit=True) as admin:",
+        "    for pid in pids:",
+        "        admin.execute('SELECT pg_terminate_backend(%s)', [pid])",
+        "with connection.cursor() as cursor:",
+        "    cursor.execute('SELECT pg_backend_pid()')",
+        "    pid = cursor.fetchone()[0]",
+        "print(pool.max_size, pid not in pids)",
+    ])
+    result = run_manage("shell", "--no-imports", "-c", code,
+                        DATABASE_URL=os.environ["DATABASE_URL"], DB_POOL="2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["2", "True"]

@@ -131,12 +131,6 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------
 
 
-def _check_pooled_connection(conn) -> None:
-    from psycopg_pool import ConnectionPool
-
-    ConnectionPool.check_connection(conn)
-
-
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # Daphne runs each request's sync code in a fresh thread, so persistent connections pile
@@ -151,11 +145,13 @@ if DATABASE_URL:
     # (recommended behind Daphne: no connect/disconnect per request).
     if os.environ.get("DB_POOL"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0
-        # ``check``: a pooled connection is tested before it is handed out, so connections
-        # that died with a database restart are discarded instead of failing a request.
+        # A pooled connection is tested before it is handed out, so connections that died
+        # with a database restart are discarded instead of failing a request. (Django gives
+        # the pool its ``check`` from this setting; a ``check`` in the pool options too is a
+        # TypeError on every connection.)
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2, "max_size": int(os.environ["DB_POOL"]), "timeout": 10,
-            "check": _check_pooled_connection,
         }
     # Connecting to a database that is down fails after 3 s instead of hanging.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)

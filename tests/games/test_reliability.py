@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import broadcast, selectors, services
+from games import broadcast, selectors, services, tasks
 from games.models import ActionSource, Heartbeat, Seat, Table, TableAction, TableStatus
 from tests.games.conftest import play_one, start_table, state_of
 
@@ -20,19 +20,21 @@ def _expire(table_id, seconds=2):
     )
 
 
-def _bot_table(rooms, user, settings):
+def _bot_table(rooms, user, monkeypatch):
     """A table against an Easy computer whose queued moves are lost (a broker that drops
-    them): only deadlines can bring the computer's moves."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.CELERY_BROKER_URL = "memory://"
+    them): only deadlines can bring the computer's moves. (Dropped here rather than by a
+    ``memory://`` broker setting, which the Celery app kept for the rest of the process, so
+    that test_worker's task later went nowhere.)"""
+    monkeypatch.setattr(tasks.table_bot_move, "apply_async", lambda *args, **kwargs: None)
     table = services.table_create(user=user, room=rooms["classic"], seconds_per_turn=30)
     services.table_add_bot(table_id=table.pk, user=user, seat=1, level=1)
     return Table.objects.get(pk=table.pk)
 
 
-def test_a_lost_computer_move_is_played_when_its_deadline_passes(rooms, make_user, settings):
+def test_a_lost_computer_move_is_played_when_its_deadline_passes(rooms, make_user,
+                                                                monkeypatch):
     alice = make_user("alice")
-    table = _bot_table(rooms, alice, settings)
+    table = _bot_table(rooms, alice, monkeypatch)
     while state_of(table.pk).to_act != 1:
         play_one(table.pk, {0: alice})
     table.refresh_from_db()
