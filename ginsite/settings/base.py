@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games",
     "social",
     "leaderboards",
+    "leaderboards.stats",
 ]
 
 MIDDLEWARE = [

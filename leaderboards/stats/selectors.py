@@ -1,0 +1,103 @@
+"""Reads of the statistics: tables per mode, favourite opponents, head to head, charts."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Sum
+from django.db.models.functions import TruncMonth
+
+from games.models import Mode
+
+from .models import ALL_MODES, PEOPLE, GameFacts, Opponent, PlayerStats
+
+MODE_ORDER = [ALL_MODES, *Mode.values]
+MODE_NAMES = {ALL_MODES: "All modes", **dict(Mode.choices)}
+OPPONENT_NAMES = {PEOPLE: "People", "easy": "Computer · Easy", "medium": "Computer · Medium",
+                  "hard": "Computer · Hard", "expert": "Computer · Expert"}
+
+
+def _by_mode(rows: list[PlayerStats]) -> list[dict[str, Any]]:
+    by = {r.mode: r for r in rows}
+    return [{"mode": m, "name": MODE_NAMES[m], "stats": by[m]} for m in MODE_ORDER if m in by]
+
+
+def stats_tables(*, user, opponents: tuple[str, ...] = (PEOPLE,)) -> list[dict[str, Any]]:
+    """Per opponent kind (in ``opponents`` order, empty ones left out): its rows by mode,
+    ``all`` first. One query."""
+    rows = list(
+        PlayerStats.objects.filter(user=user, opponents__in=opponents)
+        .select_related("best_game__table")
+    )
+    out = []
+    for kind in opponents:
+        mine = [r for r in rows if r.opponents == kind]
+        if mine:
+            out.append({"opponents": kind, "name": OPPONENT_NAMES[kind], "modes": _by_mode(mine)})
+    return out
+
+
+def favourite_opponents(*, user, limit: int = 5) -> list[Opponent]:
+    return list(
+        Opponent.objects.filter(user=user).select_related("opponent")
+        .order_by("-games", "-last_game_at")[:limit]
+    )
+
+
+def head_to_head(*, user, opponent) -> Opponent | None:
+    """``user``'s record against ``opponent`` (None when they never played)."""
+    if opponent is None or not getattr(opponent, "is_authenticated", False):
+        return None
+    if opponent.pk == user.pk:
+        return None
+    return Opponent.objects.filter(user=user, opponent=opponent).first()
+
+
+def results_by_mode(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Bars for the results chart: per mode (not ``all``) wins, losses and ties as widths
+    in percent of the largest number of games (ties of the rounding go to the last bar)."""
+    rows = [m for t in tables for m in t["modes"] if m["mode"] != ALL_MODES]
+    if not rows:
+        return []
+    most = max(m["stats"].games for m in rows) or 1
+    bars = []
+    for m in rows:
+        s = m["stats"]
+        bars.append({
+            "name": m["name"], "games": s.games, "wins": s.wins, "losses": s.losses,
+            "ties": s.ties,
+            "w": round(300 * s.wins / most, 1), "l": round(300 * s.losses / most, 1),
+            "t": round(300 * s.ties / most, 1),
+        })
+        bars[-1]["lx"] = bars[-1]["w"]
+        bars[-1]["tx"] = round(bars[-1]["w"] + bars[-1]["l"], 1)
+    return bars
+
+
+def points_per_hand_by_month(*, user, opponents: tuple[str, ...] = (PEOPLE,),
+                             months: int = 12) -> dict[str, Any] | None:
+    """Points per hand, month by month (the last ``months`` months with games), drawn as an
+    SVG polyline in a 320 x 120 box. None when there is nothing to draw."""
+    data = list(
+        GameFacts.objects.filter(user=user, opponents__in=opponents)
+        .annotate(month=TruncMonth("finished_at"))
+        .values("month")
+        .annotate(points=Sum("hand_points"), hands=Sum("hands_played"), games=Count("id"))
+        .order_by("-month")[:months]
+    )
+    data = [d for d in reversed(data) if d["hands"]]
+    if not data:
+        return None
+    values = [d["points"] / d["hands"] for d in data]
+    top = max(values) or 1.0
+    n = len(values)
+    points = []
+    for i, (d, v) in enumerate(zip(data, values, strict=True)):
+        x = 20 + (280 * i / (n - 1) if n > 1 else 140)
+        y = 105 - 90 * v / top
+        points.append({"x": round(x, 1), "y": round(y, 1), "value": round(v, 1),
+                       "month": d["month"], "games": d["games"]})
+    return {
+        "points": points,
+        "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "top": round(top, 1),
+    }
