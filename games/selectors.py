@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from . import frames, hooks, play
@@ -227,3 +227,75 @@ def score_sheet(game: Game) -> dict[str, Any]:
             "columns": cells,
         })
     return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}
+
+
+# ------------------------------------------------------------------------- archive
+
+
+def game_visible(game: Game, viewer) -> bool:
+    """Private tables' games are for their players only."""
+    table = game.table
+    if table is None or not table.private:
+        return True
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return False
+    return any(p.user_id == viewer.pk for p in game.players.all())
+
+
+def game_for_viewer(game_id: int, viewer) -> Game | None:
+    """The game of ``/games/<id>/`` if ``viewer`` may see it."""
+    game = (
+        Game.objects.filter(pk=game_id).select_related("table")
+        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.select_related("user")))
+        .first()
+    )
+    if game is None or not game_visible(game, viewer):
+        return None
+    return game
+
+
+def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=None,
+                  computer: bool = False, result: str = "", rated: str = "",
+                  date_from=None, date_to=None):
+    """``player``'s finished games that ``viewer`` may see, newest first, as GamePlayer rows
+    (``.game`` and the game's players prefetched). ``opponent`` is a user who must have
+    played in the game; ``computer`` keeps games with any computer, ``bot_level`` one level.
+    Dates are inclusive days in the current time zone."""
+    qs = GamePlayer.objects.filter(user=player)
+    if viewer is None or not getattr(viewer, "is_authenticated", False) or viewer.pk != player.pk:
+        game_q = Q(game__table__isnull=True) | Q(game__table__private=False)
+        if viewer is not None and getattr(viewer, "is_authenticated", False):
+            game_q |= Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=viewer))
+        qs = qs.filter(game_q)
+    if mode:
+        qs = qs.filter(game__mode=mode)
+    if opponent is not None:
+        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=opponent)))
+    if bot_level is not None:
+        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"),
+                                                         bot_level=bot_level)))
+    elif computer:
+        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"),
+                                                         bot_level__isnull=False)))
+    if result == "win":
+        qs = qs.filter(won=True)
+    elif result == "tie":
+        qs = qs.filter(won=False, place=1, game__winner_seat__isnull=True)
+    elif result == "loss":
+        qs = qs.filter(won=False).exclude(place=1, game__winner_seat__isnull=True)
+    if rated == "rated":
+        qs = qs.filter(game__rated=True)
+    elif rated == "casual":
+        qs = qs.filter(game__rated=False)
+    tz = timezone.get_current_timezone()
+    if date_from:
+        start = datetime.combine(date_from, time.min, tzinfo=tz)
+        qs = qs.filter(game__finished_at__gte=start)
+    if date_to:
+        end = datetime.combine(date_to + timedelta(days=1), time.min, tzinfo=tz)
+        qs = qs.filter(game__finished_at__lt=end)
+    return (
+        qs.select_related("game")
+        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
+        .order_by("-game__finished_at", "-game_id")
+    )
