@@ -254,6 +254,10 @@ def game_for_viewer(game_id: int, viewer) -> Game | None:
     return game
 
 
+# the big JSON columns a list of games never shows
+ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
+
+
 def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=None,
                   computer: bool = False, result: str = "", rated: str = "",
                   date_from=None, date_to=None):
@@ -296,6 +300,7 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
         qs = qs.filter(game__finished_at__lt=end)
     return (
         qs.select_related("game")
+        .defer(*(f"game__{name}" for name in ARCHIVE_DEFERRED))
         .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
         .order_by("-game__finished_at", "-game_id")
     )
