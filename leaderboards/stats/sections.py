@@ -8,8 +8,8 @@ from .models import PEOPLE
 
 
 def statistics_context(*, profile_user, viewer):
-    tables = selectors.stats_tables(user=profile_user, opponents=(PEOPLE,))
     own = getattr(viewer, "is_authenticated", False) and viewer.pk == profile_user.pk
+    tables = selectors.stats_tables(user=profile_user, opponents=(PEOPLE,), own=own)
     if not tables:
         return {"empty": True, "own": own}
     return {

@@ -10,7 +10,7 @@ from .models import OPPONENT_KINDS
 @login_required
 def mine(request):
     """The player's own statistics: against people and against each computer level."""
-    tables = selectors.stats_tables(user=request.user, opponents=OPPONENT_KINDS)
+    tables = selectors.stats_tables(user=request.user, opponents=OPPONENT_KINDS, own=True)
     return render(request, "stats/mine.html", {
         "tables": tables,
         "bars": selectors.results_by_mode([t for t in tables if t["opponents"] == "people"]),
