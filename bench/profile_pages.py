@@ -2,11 +2,12 @@
 
 Creates (once; reused on later runs) a player ``bench_pp`` with ``--games`` finished games
 against 30 people and the four computer levels over two years, in every mode, with hand
-results and engine records taken from real engine games (random play), then counts the
-statistics with ``stats_rebuild`` (timed). Then it requests each page ``--repeat`` times in
-this process through Django's test client (DEBUG off: the whole request, middleware,
-queries and template, as the server spends it) and prints p50, p95 and max in ms and the
-number of queries of each page.
+results and engine records taken from real engine games (random play), and ``--others``
+games between those 30 people (so that the player's rows are a third of the tables), then
+counts the statistics with ``stats_rebuild`` (timed). Then it requests each page
+``--repeat`` times in this process through Django's test client (DEBUG off: the whole
+request, middleware, queries and template, as the server spends it) and prints p50, p95 and
+max in ms and the number of queries of each page.
 
 Run on PostgreSQL (the budget is p95 <= 50 ms there)::
 
@@ -14,7 +15,8 @@ Run on PostgreSQL (the budget is p95 <= 50 ms there)::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ginsite_bench_pp \\
         .venv/bin/python bench/profile_pages.py
 
-Options: ``--games 10000 --repeat 200 --fresh`` (``--fresh`` deletes the bench's games first).
+Options: ``--games 10000 --others 20000 --repeat 200 --fresh`` (``--fresh`` deletes the
+bench's games first).
 """
 from __future__ import annotations
 
@@ -72,11 +74,9 @@ def engine_pool(per_mode: int = 12) -> dict[str, list]:
     return pool
 
 
-def setup(n_games: int, fresh: bool) -> tuple:
-    from django.db import transaction
-
+def setup(n_games: int, n_others: int, fresh: bool) -> tuple:
     from accounts.models import User
-    from games.models import Ending, Game, GamePlayer
+    from games.models import Game, GamePlayer
 
     main, _ = User.objects.get_or_create(username=MAIN, defaults={"email": f"{MAIN}@example.com"})
     people = []
@@ -85,15 +85,34 @@ def setup(n_games: int, fresh: bool) -> tuple:
                                           defaults={"email": f"{MAIN}_{i}@example.com"})
         people.append(u)
     if fresh:
-        Game.objects.filter(players__user=main).delete()
+        Game.objects.filter(players__user__username__startswith=MAIN).delete()
+    created = False
+    pool = None
+    others = Game.objects.exclude(players__user=main).count()
+    if others < n_others:  # other people's games, so the tables are not the player's alone
+        pool = engine_pool()
+        print(f"creating {n_others - others} games of other people ...", flush=True)
+        create_games(n_others - others, None, people, pool, seed=41)
+        created = True
     have = GamePlayer.objects.filter(user=main).count()
-    if have >= n_games:
-        print(f"reusing {have} games of {MAIN}")
-        return main, people, False
-    print(f"creating {n_games - have} games ...", flush=True)
+    if have < n_games:
+        pool = pool or engine_pool()
+        print(f"creating {n_games - have} games of {MAIN} ...", flush=True)
+        create_games(n_games - have, main, people, pool, seed=14)
+        created = True
+    return main, people, created
+
+
+def create_games(todo: int, main, people: list, pool: dict, seed: int) -> None:
+    """``todo`` games of ``main`` (or, with None, between two of ``people``) over two years."""
+    from django.db import transaction
+
+    from games.models import Ending, Game, GamePlayer
+
+    n_games = todo
+    have = 0
     t0 = time.monotonic()
-    pool = engine_pool()
-    rng = random.Random(14)
+    rng = random.Random(seed)
     start = time.time() - 2 * 365 * 86400
     from datetime import UTC, datetime
 
@@ -116,6 +135,7 @@ def setup(n_games: int, fresh: bool) -> tuple:
                 loser = rng.randrange(2)
                 winner = 1 - loser
             against_bot = rng.random() < 0.35
+            first = main or rng.choice(people)
             games.append((Game(
                 mode=mode, settings=src["settings"], num_players=2, target=100,
                 rated=not against_bot and rng.random() < 0.6, seed=rng.randrange(10 ** 9),
@@ -125,31 +145,33 @@ def setup(n_games: int, fresh: bool) -> tuple:
                 ending=ending, loser_seat=loser, winner_seat=winner,
                 started_at=finished - timedelta(minutes=rng.randint(3, 40)),
                 finished_at=finished,
-            ), me, against_bot, winner))
+            ), me, against_bot, winner, first))
         with transaction.atomic():
             Game.objects.bulk_create([g for g, *_ in games])
-            for g, me, against_bot, winner in games:
-                other = None if against_bot else rng.choice(people)
+            for g, me, against_bot, winner, first in games:
+                other = None if against_bot else rng.choice([p for p in people if p != first])
                 level = rng.randint(1, 4) if against_bot else None
                 totals = g.final["totals"]
                 for seat in range(2):
                     mine = seat == me
-                    seats.append(GamePlayer(
-                        game=g, seat=seat, user=main if mine else other,
+                    seats.append(GamePlayer.of_game(
+                        g, seat=seat, user=first if mine else other,
                         bot_level=None if mine else level,
-                        name=MAIN if mine else (other.username if other else f"bot{level}"),
+                        name=first.username if mine else (
+                            other.username if other else f"bot{level}"),
                         score=totals[seat], place=1 if winner == seat else 2,
                         won=winner == seat,
                     ))
             GamePlayer.objects.bulk_create(seats)
         print(f"  {min(todo, b + batch)}/{todo}", end="\r", flush=True)
     print(f"\ncreated in {time.monotonic() - t0:.1f} s")
-    return main, people, True
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--others", type=int, default=20_000,
+                        help="games between other people in the database")
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--fresh", action="store_true")
     args = parser.parse_args()
@@ -169,8 +191,9 @@ def main() -> None:
         print("warning: not PostgreSQL; the budget is for PostgreSQL", file=sys.stderr)
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off: the manifest
-    main_user, people, created = setup(args.games, args.fresh)
+    main_user, people, created = setup(args.games, args.others, args.fresh)
     if created or not GameFacts.objects.filter(user=main_user).exists():
+        print("stats_rebuild ...", flush=True)
         t0 = time.monotonic()
         call_command("stats_rebuild", no_progress=True)
         print(f"stats_rebuild: {time.monotonic() - t0:.1f} s")

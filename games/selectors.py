@@ -261,18 +261,22 @@ ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
 def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=None,
                   computer: bool = False, result: str = "", rated: str = "",
                   date_from=None, date_to=None):
-    """``player``'s finished games that ``viewer`` may see, newest first, as GamePlayer rows
+    """``player``'s finished games that ``viewer`` may see, newest first (by id: a Game is
+    created when it finishes, so ids follow the finishing order and the archive walks the
+    ``gameplayer_user_game`` index instead of sorting every game). Every filter reads the
+    player's own GamePlayer rows (their copies of the game's mode, rating, privacy and
+    time), never the games table. As GamePlayer rows
     (``.game`` and the game's players prefetched). ``opponent`` is a user who must have
     played in the game; ``computer`` keeps games with any computer, ``bot_level`` one level.
     Dates are inclusive days in the current time zone."""
     qs = GamePlayer.objects.filter(user=player)
     if viewer is None or not getattr(viewer, "is_authenticated", False) or viewer.pk != player.pk:
-        game_q = Q(game__table__isnull=True) | Q(game__table__private=False)
+        shared = Q(private=False)
         if viewer is not None and getattr(viewer, "is_authenticated", False):
-            game_q |= Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=viewer))
-        qs = qs.filter(game_q)
+            shared |= Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=viewer))
+        qs = qs.filter(shared)
     if mode:
-        qs = qs.filter(game__mode=mode)
+        qs = qs.filter(mode=mode)
     if opponent is not None:
         qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=opponent)))
     if bot_level is not None:
@@ -283,24 +287,23 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
                                                          bot_level__isnull=False)))
     if result == "win":
         qs = qs.filter(won=True)
-    elif result == "tie":
-        qs = qs.filter(won=False, place=1, game__winner_seat__isnull=True)
+    elif result == "tie":  # first place shared: nobody won
+        qs = qs.filter(won=False, place=1)
     elif result == "loss":
-        qs = qs.filter(won=False).exclude(place=1, game__winner_seat__isnull=True)
+        qs = qs.filter(won=False, place__gt=1)
     if rated == "rated":
-        qs = qs.filter(game__rated=True)
+        qs = qs.filter(rated=True)
     elif rated == "casual":
-        qs = qs.filter(game__rated=False)
+        qs = qs.filter(rated=False)
     tz = timezone.get_current_timezone()
     if date_from:
-        start = datetime.combine(date_from, time.min, tzinfo=tz)
-        qs = qs.filter(game__finished_at__gte=start)
+        qs = qs.filter(finished_at__gte=datetime.combine(date_from, time.min, tzinfo=tz))
     if date_to:
         end = datetime.combine(date_to + timedelta(days=1), time.min, tzinfo=tz)
-        qs = qs.filter(game__finished_at__lt=end)
+        qs = qs.filter(finished_at__lt=end)
     return (
         qs.select_related("game")
         .defer(*(f"game__{name}" for name in ARCHIVE_DEFERRED))
         .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
-        .order_by("-game__finished_at", "-game_id")
+        .order_by("-game_id")  # = finishing order (see GamePlayer's index)
     )

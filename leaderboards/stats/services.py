@@ -20,9 +20,13 @@ def _facts_row(f: PlayerFacts) -> GameFacts:
     )
 
 
+# what the statistics never read (the record alone is most of a game's bytes)
+UNREAD = ("record", "settings", "final")
+
+
 def _load_game(game_id: int) -> Game | None:
     return (
-        Game.objects.filter(pk=game_id)
+        Game.objects.filter(pk=game_id).defer(*UNREAD)
         .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.order_by("seat")))
         .first()
     )
@@ -81,7 +85,7 @@ def stats_rebuild(*, progress: Callable[[int, int], None] | None = None,
         ids = list(games.values_list("pk", flat=True))
         for start in range(0, len(ids), batch):
             chunk = (
-                Game.objects.filter(pk__in=ids[start:start + batch])
+                Game.objects.filter(pk__in=ids[start:start + batch]).defer(*UNREAD)
                 .order_by("finished_at", "pk")
                 .prefetch_related(
                     Prefetch("players", queryset=GamePlayer.objects.order_by("seat"))

@@ -43,11 +43,11 @@ def finished_game(users, *, mode="classic", seed=1, private=False, rated=False, 
         players.append({"seat": seat, "name": u.public_name if u else f"Computer ({bot_level})",
                         "username": u.username if u else None,
                         "bot_level": None if u else bot_level})
-        GamePlayer.objects.create(
-            game=game, seat=seat, user=u, bot_level=None if u else bot_level,
+        GamePlayer.of_game(
+            game, private=private, seat=seat, user=u, bot_level=None if u else bot_level,
             name=players[-1]["name"], score=totals[seat], place=places[seat],
             won=result.winner == seat,
-        )
+        ).save()
     game.record = {
         "format": "ginsite-game/1", "mode": mode, "settings": game.settings,
         "num_players": n, "seed": seed, "players": players, "ending": "normal",

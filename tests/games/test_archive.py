@@ -222,3 +222,29 @@ def test_import_refuses_oversized_and_binary_files(client):
     assert r.status_code == 400 and "not UTF-8" in r.content.decode()
     r = client.post(reverse("games:game_import"), {})
     assert r.status_code == 400
+
+
+def test_the_finish_path_copies_the_games_facts(client, trio):
+    """A private table's game, finished by a resignation through the services: its seats
+    carry the game's mode, rating, time and privacy, so the archive hides it from others."""
+    from games import services
+    from games.models import GamePlayer, Room
+    from games.rooms import ensure_default_rooms
+
+    alice, bob, carol = trio
+    ensure_default_rooms(Room)
+    room = Room.objects.get(slug="oklahoma")
+    table = services.table_create(user=alice, room=room, private=True)
+    services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
+    services.table_resign(table_id=table.pk, user=bob)
+    game = Game.objects.get(table=table)
+    seats = list(GamePlayer.objects.filter(game=game))
+    assert {(s.mode, s.rated, s.private, s.finished_at) for s in seats} == {
+        ("oklahoma", False, True, game.finished_at)}
+    client.force_login(carol)
+    assert _ids(client.get(reverse("games:player_games", args=["alice"]))) == []
+    client.force_login(bob)
+    assert _ids(client.get(reverse("games:player_games", args=["alice"]))) == [game.pk]
+    client.force_login(alice)
+    r = client.get(reverse("games:game", args=[game.pk]))
+    assert r.status_code == 200 and r.context["replay"]["frames"]

@@ -45,12 +45,12 @@ def store_game(players, *, mode="classic", hands=(), scores=None, winner=None,
     )
     for seat, p in enumerate(players):
         is_bot = isinstance(p, int)
-        GamePlayer.objects.create(
-            game=game, seat=seat, user=None if is_bot else p,
-            bot_level=p if is_bot else None,
+        GamePlayer.of_game(
+            game, private=bool(private_table and private_table.private), seat=seat,
+            user=None if is_bot else p, bot_level=p if is_bot else None,
             name=f"bot{p}" if is_bot else p.username, score=scores[seat],
             place=places[seat], won=winner is not None and seat == winner,
-        )
+        ).save()
     return game
 
 
