@@ -5,25 +5,21 @@ from django.db import migrations, models
 
 
 def copy_game_facts(apps, schema_editor):
-    """Fill the archive's copies from each seat's game (and its table's privacy)."""
+    """Fill the archive's copies from each seat's game (and its table's privacy): one
+    UPDATE with correlated subqueries."""
+    from django.db.models import BooleanField, OuterRef, Subquery, Value
+    from django.db.models.functions import Coalesce
+
     GamePlayer = apps.get_model("games", "GamePlayer")
     Game = apps.get_model("games", "Game")
-    games = Game.objects.select_related("table").only(
-        "id", "mode", "rated", "finished_at", "table__private"
+    game = Game.objects.filter(pk=OuterRef("game_id"))
+    GamePlayer.objects.update(
+        mode=Subquery(game.values("mode")[:1]),
+        rated=Subquery(game.values("rated")[:1]),
+        finished_at=Subquery(game.values("finished_at")[:1]),
+        private=Coalesce(Subquery(game.values("table__private")[:1]),
+                         Value(False), output_field=BooleanField()),
     )
-    batch = []
-    for game in games.iterator(chunk_size=2000):
-        for gp in GamePlayer.objects.filter(game_id=game.pk):
-            gp.mode = game.mode
-            gp.rated = game.rated
-            gp.finished_at = game.finished_at
-            gp.private = bool(game.table and game.table.private)
-            batch.append(gp)
-        if len(batch) >= 2000:
-            GamePlayer.objects.bulk_update(batch, ["mode", "rated", "finished_at", "private"])
-            batch = []
-    if batch:
-        GamePlayer.objects.bulk_update(batch, ["mode", "rated", "finished_at", "private"])
 
 
 class Migration(migrations.Migration):
@@ -59,4 +55,4 @@ class Migration(migrations.Migration):
             index=models.Index(fields=['user', '-game'], name='gameplayer_user_game'),
         ),
         migrations.RunPython(copy_game_facts, migrations.RunPython.noop),
-]
+    ]

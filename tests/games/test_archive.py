@@ -248,3 +248,22 @@ def test_the_finish_path_copies_the_games_facts(client, trio):
     client.force_login(alice)
     r = client.get(reverse("games:game", args=[game.pk]))
     assert r.status_code == 200 and r.context["replay"]["frames"]
+
+
+def test_migration_copies_the_facts_of_existing_games(trio):
+    import importlib
+
+    from django.apps import apps
+
+    from games.models import GamePlayer
+
+    alice, bob, _ = trio
+    private = finished_game([alice, bob], seed=12, private=True, rated=True)
+    public = finished_game([alice, bob], seed=13, mode="straight")
+    GamePlayer.objects.update(mode="", rated=False, private=False, finished_at=None)
+    migration = importlib.import_module("games.migrations.0005_gameplayer_archive_fields")
+    migration.copy_game_facts(apps, None)
+    for game, private_flag in ((private, True), (public, False)):
+        rows = set(GamePlayer.objects.filter(game=game).values_list(
+            "mode", "rated", "private", "finished_at"))
+        assert rows == {(game.mode, game.rated, private_flag, game.finished_at)}
