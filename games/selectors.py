@@ -301,9 +301,9 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
     if date_to:
         end = datetime.combine(date_to + timedelta(days=1), time.min, tzinfo=tz)
         qs = qs.filter(finished_at__lt=end)
-    return (
-        qs.select_related("game")
-        .defer(*(f"game__{name}" for name in ARCHIVE_DEFERRED))
-        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
-        .order_by("-game_id")  # = finishing order (see GamePlayer's index)
-    )
+    # The page's games come in a second query (not a join): the page itself is then a walk
+    # down the player's index that stops after 25 rows.
+    return qs.prefetch_related(
+        Prefetch("game", queryset=Game.objects.defer(*ARCHIVE_DEFERRED)),
+        Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")),
+    ).order_by("-game_id")  # = finishing order (see GamePlayer's index)
