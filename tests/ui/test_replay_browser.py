@@ -93,6 +93,9 @@ def test_step_through_a_whole_game_on_a_phone(site, chromium):
             assert showdown.is_visible()
             sd = frame["showdown"][0]
             assert f"Hand {sd['hand']}: {sd['outcome_name']}" in showdown.text_content()
+            # the board below already holds the next deal, and says so
+            title = page.locator("[data-replay-board-title]")
+            assert title.is_visible() == (ply != last)
             # the score sheet now shows this hand's result
             done = page.locator(".replay-sheet tbody tr:not(.sheet-future)")
             assert done.count() == hands_seen
@@ -114,7 +117,7 @@ def test_step_through_a_whole_game_on_a_phone(site, chromium):
     page.keyboard.press("End")
     counter.filter(has_text=f"Move {last} of").wait_for(timeout=WAIT)
     page.locator("[data-replay-slider]").fill("40")
-    counter.filter(has_text=f"Move 40 of").wait_for(timeout=WAIT)
+    counter.filter(has_text="Move 40 of").wait_for(timeout=WAIT)
     assert page.evaluate(SEATS) == frames[40]["hands"]
     ends = [f["ply"] for f in frames if f.get("showdown")]
     page.get_by_role("button", name="Next hand").click()

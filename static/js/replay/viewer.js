@@ -68,6 +68,7 @@ function init() {
   const text = root.querySelector("[data-replay-text]");
   const board = root.querySelector("[data-replay-board]");
   const showdownBox = root.querySelector("[data-replay-showdown]");
+  const boardTitle = root.querySelector("[data-replay-board-title]");
   const sheet = root.querySelector("[data-replay-sheet]");
   const playButton = root.querySelector("[data-replay-play]");
   root.querySelector("[data-replay-nojs]").hidden = true;
@@ -143,7 +144,9 @@ function init() {
     const f = frames[ply];
     slider.value = String(ply);
     slider.setAttribute("aria-valuetext", `Move ${ply} of ${last}`);
-    counter.textContent = `Move ${ply} of ${last} · hand ${f.hand}:`;
+    // the hand the move was made in (a hand-ending move's frame already holds the next deal)
+    const handNo = f.showdown ? f.showdown[0].hand : f.hand;
+    counter.textContent = `Move ${ply} of ${last} · hand ${handNo}:`;
     text.textContent = f.text;
     board.replaceChildren();
     const middle = el("div", { class: "replay-middle" },
@@ -169,6 +172,10 @@ function init() {
       if (seat === 0) board.append(middle);
     });
     renderShowdown(f);
+    // on the move that ends a hand the board already holds the next deal (or nothing more
+    // to see at the end of the game): say so, or leave the showdown alone
+    boardTitle.hidden = !f.showdown || ply === last;
+    board.hidden = Boolean(f.showdown) && ply === last;
     renderSheet();
     const url = new URL(location.href);
     if (ply === 0) url.searchParams.delete("ply"); else url.searchParams.set("ply", String(ply));
