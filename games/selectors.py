@@ -107,16 +107,6 @@ def user_live_tables(user) -> list[Table]:
     )
 
 
-def user_games(user):
-    """The user's finished games, newest first (GamePlayer rows with their game)."""
-    return (
-        GamePlayer.objects.filter(user=user)
-        .select_related("game")
-        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
-        .order_by("-game__finished_at")
-    )
-
-
 def table_with_seats(table_id: int) -> Table | None:
     return (
         Table.objects.select_related("room", "created_by", "rematch_table")
@@ -187,14 +177,6 @@ def table_snapshot(table_id: int, user, seat: int | None,
         "view": view,
         "chat": recent_chat(table, hidden),
     }
-
-
-def game_for_page(game_id: int) -> Game | None:
-    return (
-        Game.objects.filter(pk=game_id)
-        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.select_related("user")))
-        .first()
-    )
 
 
 def score_sheet(game: Game) -> dict[str, Any]:

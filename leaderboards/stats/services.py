@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 
@@ -19,6 +20,9 @@ def _facts_row(f: PlayerFacts) -> GameFacts:
         hand_points=f.hand_points,
     )
 
+
+# held while stats_rebuild runs: the task waits for it (see tasks.game_record)
+REBUILD_LOCK = "stats:rebuild-lock"
 
 # what the statistics never read (the record alone is most of a game's bytes)
 UNREAD = ("record", "settings", "final")
@@ -68,10 +72,25 @@ def stats_game_record(*, game_id: int) -> bool:
     return True
 
 
+class RebuildRunning(RuntimeError):
+    """Another stats_rebuild holds the lock."""
+
+
 def stats_rebuild(*, progress: Callable[[int, int], None] | None = None,
                   batch: int = 500) -> int:
     """Forget every statistic and count every finished game again, in finishing order.
-    Returns the number of games read. ``progress(done, total)`` is called along the way."""
+    Returns the number of games read. ``progress(done, total)`` is called along the way.
+    Holds a cache lock meanwhile: a second rebuild is refused, and games that finish in
+    the meantime are counted after it (their tasks wait)."""
+    if not cache.add(REBUILD_LOCK, 1, 6 * 3600):
+        raise RebuildRunning("a statistics rebuild is already running")
+    try:
+        return _rebuild(progress, batch)
+    finally:
+        cache.delete(REBUILD_LOCK)
+
+
+def _rebuild(progress: Callable[[int, int], None] | None, batch: int) -> int:
     games = Game.objects.order_by("finished_at", "pk")
     total = games.count()
     rows: dict[tuple[int, str, str], PlayerStats] = {}

@@ -197,3 +197,26 @@ def test_incremental_equals_rebuilt(people):
     assert "Counted 300 games" in out.getvalue()
     assert "300/300 games" in err.getvalue()
     assert _snapshot() == incremental
+
+
+def test_a_rebuild_holds_a_lock(people, settings):
+    from django.core.cache import cache
+    from django.core.management.base import CommandError
+
+    from leaderboards.stats import tasks
+
+    ann, bob, *_ = people
+    g = store_game([ann, bob], scores=[100, 0], winner=0)
+    cache.add(services.REBUILD_LOCK, 1, 60)
+    try:
+        with pytest.raises(CommandError, match="already running"):
+            call_command("stats_rebuild", stdout=io.StringIO(), stderr=io.StringIO())
+        # the task waits for the rebuild (eager Celery: the retry is raised)
+        from celery.exceptions import Retry
+        with pytest.raises(Retry):
+            tasks.game_record.apply(args=(g.pk,), throw=True)
+        assert not PlayerStats.objects.exists()
+    finally:
+        cache.delete(services.REBUILD_LOCK)
+    assert tasks.game_record.delay(g.pk).get() is True
+    assert row(ann).wins == 1

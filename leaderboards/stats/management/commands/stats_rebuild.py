@@ -4,9 +4,9 @@ from __future__ import annotations
 import sys
 import time
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from leaderboards.stats.services import stats_rebuild
+from leaderboards.stats.services import RebuildRunning, stats_rebuild
 
 
 class Command(BaseCommand):
@@ -36,7 +36,10 @@ class Command(BaseCommand):
                 err.write(line)
             err.flush()
 
-        done = stats_rebuild(progress=bar, batch=max(1, batch))
+        try:
+            done = stats_rebuild(progress=bar, batch=max(1, batch))
+        except RebuildRunning as exc:
+            raise CommandError(f"{exc}; try again when it has finished.") from None
         if tty and not no_progress:
             err.write("")
         self.stdout.write(self.style.SUCCESS(
