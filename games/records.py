@@ -41,7 +41,7 @@ def record_text(game: Game) -> str:
     return ending + "\n" + record.to_text()
 
 
-MAX_IMPORT_MOVES = 20_000
+MAX_IMPORT_MOVES = 5_000  # long Rummy games have about 2,000
 
 
 class RecordImportError(ValueError):

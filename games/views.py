@@ -18,6 +18,7 @@ from games import engine as E
 from . import play, records, replay, selectors, services
 from .exceptions import GameServiceError
 from .forms import (
+    RECORD_MAX_BYTES,
     AddBotForm,
     ArchiveFilterForm,
     PlayComputerForm,
@@ -284,6 +285,15 @@ def game(request, game_id):
 def game_import(request):
     """Upload a record file: it is replayed through the engine and shown; nothing is kept."""
     if request.method == "POST":
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > 2 * RECORD_MAX_BYTES:  # refused before reading the upload
+            return render(request, "games/import.html", {
+                "form": RecordImportForm(),
+                "upload_error": "The file is larger than 1 MB: not a game record.",
+            }, status=400)
         form = RecordImportForm(request.POST, request.FILES)
         if form.is_valid():
             try:

@@ -267,3 +267,17 @@ def test_migration_copies_the_facts_of_existing_games(trio):
         rows = set(GamePlayer.objects.filter(game=game).values_list(
             "mode", "rated", "private", "finished_at"))
         assert rows == {(game.mode, game.rated, private_flag, game.finished_at)}
+
+
+def test_import_refuses_a_huge_upload_before_reading_it(client):
+    r = client.post(reverse("games:game_import"), {
+        "record": SimpleUploadedFile("big.json", b"{" + b" " * 2_100_000 + b"}")})
+    assert r.status_code == 400 and "larger than 1 MB" in r.content.decode()
+
+
+def test_import_refuses_too_many_moves(client, trio, monkeypatch):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=14)
+    monkeypatch.setattr(records, "MAX_IMPORT_MOVES", 10)
+    r = _upload(client, records.record_text(game), name="game.txt")
+    assert r.status_code == 400 and "more than 10 moves" in r.content.decode()
