@@ -108,6 +108,7 @@ def _hand_facts(f: PlayerFacts, hands: list[dict], seat: int) -> None:
 def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
     """One ``PlayerFacts`` per seat held by a (still existing) user."""
     players = sorted(players, key=lambda p: p.seat)
+    private = any(p.private for p in players)
     seconds = 0
     if game.started_at and game.finished_at:
         seconds = max(0, int((game.finished_at - game.started_at).total_seconds()))
@@ -134,9 +135,12 @@ def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
             1 for a in game.actions or []
             if a.get("source") == "timeout" and a.get("seat") == p.seat
         )
-        f.people = [
-            (o.user_id, _pair_result(p, o)) for o in others if o.user_id is not None
-        ]
+        # whom someone plays at private tables is nobody else's business: those games count
+        # in the player's own figures but not in favourite opponents or head to head
+        if not private:
+            f.people = [
+                (o.user_id, _pair_result(p, o)) for o in others if o.user_id is not None
+            ]
         out.append(f)
     return out
 

@@ -220,3 +220,18 @@ def test_a_rebuild_holds_a_lock(people, settings):
         cache.delete(services.REBUILD_LOCK)
     assert tasks.game_record.delay(g.pk).get() is True
     assert row(ann).wins == 1
+
+
+def test_private_games_are_not_in_opponents(people):
+    from games.models import GamePlayer, Room, Table, TableStatus
+    from games.rooms import ensure_default_rooms
+
+    ann, bob, *_ = people
+    ensure_default_rooms(Room)
+    table = Table.objects.create(room=Room.objects.get(slug="classic"), mode="classic",
+                                 target=100, private=True, status=TableStatus.FINISHED, seed=1)
+    g = store_game([ann, bob], scores=[100, 0], winner=0, private_table=table)
+    assert set(GamePlayer.objects.filter(game=g).values_list("private", flat=True)) == {True}
+    services.stats_game_record(game_id=g.pk)
+    assert row(ann).wins == 1 and row(bob).losses == 1
+    assert not Opponent.objects.exists()
