@@ -281,3 +281,14 @@ def test_import_refuses_too_many_moves(client, trio, monkeypatch):
     monkeypatch.setattr(records, "MAX_IMPORT_MOVES", 10)
     r = _upload(client, records.record_text(game), name="game.txt")
     assert r.status_code == 400 and "more than 10 moves" in r.content.decode()
+
+
+def test_a_game_without_an_engine_record_shows_its_sheet(client, trio):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=15)
+    game.record = {**game.record, "engine": None}
+    game.save(update_fields=["record"])
+    r = client.get(reverse("games:game", args=[game.pk]))
+    assert r.status_code == 200 and r.context["replay"] is None
+    html = r.content.decode()
+    assert "Score sheet" in html and "replay-data" not in html
