@@ -37,7 +37,11 @@ from accounts.models import User
 from tests.games.archive_helpers import finished_game
 ann = User.objects.create_user("ann", "ann@example.com", "x-Strong-pass-1")
 bob = User.objects.create_user("bob", "bob@example.com", "x-Strong-pass-1")
-print("GAME", finished_game([ann, bob], mode="classic", seed=61).pk)
+game = finished_game([ann, bob], mode="classic", seed=61)
+finished_game([ann, bob], mode="rummy", seed=5)
+from leaderboards.stats.services import stats_rebuild
+stats_rebuild()
+print("GAME", game.pk)
 """
 
 SEATS = """() => [...document.querySelectorAll('[data-replay-board] [data-seat]')].map(
@@ -134,5 +138,29 @@ def test_step_through_a_whole_game_on_a_phone(site, chromium):
     counter.filter(has_text=f"Move 0 of {last}").wait_for(timeout=WAIT)
     page.goto(url + "?ply=99999")
     counter.filter(has_text=f"Move {last} of").wait_for(timeout=WAIT)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_profile_statistics_tabs_on_a_phone(site, chromium):
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{site['base']}/u/ann/")
+    tabs = page.locator("#profile-statistics [role=tab]")
+    assert [t.text_content() for t in tabs.all()] == ["All modes", "Classic Gin", "Basic Rummy"]
+    panels = page.locator("#profile-statistics [role=tabpanel]")
+    assert [p.is_visible() for p in panels.all()] == [True, False, False]
+    assert "Games" in panels.first.text_content()
+    tabs.nth(2).click()
+    assert [p.is_visible() for p in panels.all()] == [False, False, True]
+    assert "Going rummy" in panels.nth(2).text_content()
+    assert tabs.nth(2).get_attribute("aria-selected") == "true"
+    page.keyboard.press("ArrowLeft")
+    assert [p.is_visible() for p in panels.all()] == [False, True, False]
+    assert page.locator("#profile-statistics figure").count() == 2  # the two charts
+    _no_overflow(page)
     assert not errors, errors
     ctx.close()
