@@ -17,5 +17,5 @@ class GamesConfig(AppConfig):
             get_context=lambda *, profile_user, viewer: {
                 "games": list(selectors.archive_games(player=profile_user, viewer=viewer)[:5]),
             },
-            order=40,
+            order=38,
         ))

@@ -5,6 +5,7 @@ Groups: ``table.<id>`` (every connection to the table: state frames, chat, prese
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Iterator
@@ -46,46 +47,79 @@ def collected() -> Iterator[list[tuple[str, dict[str, Any]]]]:
         _outbox.messages = previous
 
 
-async def send_collected(messages: list[tuple[str, dict[str, Any]]]) -> None:
+# Pauses before the second and third tries of a send that failed.
+RETRY_DELAYS = (0.1, 0.5)
+
+
+async def send_collected(
+    messages: list[tuple[str, dict[str, Any]]],
+) -> list[tuple[str, dict[str, Any]]]:
+    """Send each message, trying again twice on failure; returns the ones never sent.
+
+    The layer is not storage: a lost frame is recovered by the clients (a version gap or a
+    ``pong`` ahead of what they show makes them ask for a snapshot), and a lost ``state``
+    frame stops the turn clock until its player has seen the table
+    (``services.table_state_undelivered``)."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return []
+    failed = []
     for group, message in messages:
-        try:
-            await layer.group_send(group, message)
-        except Exception:  # the layer is not storage: a lost frame is recovered by snapshot
-            log.exception("group_send to %s failed", group)
+        for attempt in range(len(RETRY_DELAYS) + 1):
+            try:
+                await layer.group_send(group, message)
+                break
+            except Exception as exc:
+                if attempt == len(RETRY_DELAYS):
+                    log.error("group_send to %s failed %d times: %s", group, attempt + 1, exc)
+                    failed.append((group, message))
+                else:
+                    await asyncio.sleep(RETRY_DELAYS[attempt])
+    return failed
 
 
-def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+def undelivered_states(failed) -> list[tuple[int, int]]:
+    """(table id, version) of the ``state`` frames among messages that were not sent."""
+    return [
+        (m["table_id"], m["version"]) for _, m in failed
+        if m.get("type") == "table.frames" and "table_id" in m
+    ]
+
+
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> bool | None:
     """Send to several groups in one trip to the event loop (each ``async_to_sync`` call
     costs a thread hand-off, so one per frame would triple the cost of a move), or hand
-    them to the ``collected`` block around this call."""
+    them to the ``collected`` block around this call. True when all were sent, False when
+    some failed, None when collected (the collector learns the outcome)."""
     if not messages:
-        return
+        return True
     outbox = getattr(_outbox, "messages", None)
     if outbox is not None:
         outbox.extend(messages)
-        return
+        return None
     if get_channel_layer() is None:
-        return
-    async_to_sync(send_collected)(messages)
+        return True
+    try:
+        return not async_to_sync(send_collected)(messages)
+    except Exception:
+        log.exception("sending %d messages failed", len(messages))
+        return False
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
-    _send_all([(group, message)])
+def _send(group: str, message: dict[str, Any]) -> bool | None:
+    return _send_all([(group, message)])
 
 
 def send_state(
     *, table_id: int, version: int, table: dict, seats: list[dict], clock: dict | None,
     state, events=(), last: dict | None = None, human_seats: list[int] | None = None,
-) -> None:
+) -> bool | None:
     """The ``state`` frames of one version: each human seat's own view and the spectators'.
 
     They travel as one message to the table's group (one publish per move however many
     seats), and each connection forwards only its own seat's frame (spectators: the public
     one); see ``games.consumers.TableConsumer.table_frames``. The other seats' frames never
-    leave the server."""
+    leave the server. Returns as ``_send_all``."""
     base = {"type": "state", "version": version, "table": table, "seats": seats, "clock": clock}
     targets: list[int | None] = list(human_seats if human_seats is not None else [])
     targets.append(None)
@@ -97,7 +131,9 @@ def send_state(
         if last is not None:
             frame["last"] = play.visible_last(last, state, seat)
         per_recipient[recipient_key(seat)] = frame
-    _send_all([(table_group(table_id), {"type": "table.frames", "frames": per_recipient})])
+    message = {"type": "table.frames", "frames": per_recipient, "table_id": table_id,
+               "version": version}
+    return _send_all([(table_group(table_id), message)])
 
 
 def recipient_key(seat: int | None) -> str:

@@ -16,12 +16,17 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
+from redis.exceptions import RedisError
 
 from . import broadcast, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .models import Table
 
 log = logging.getLogger(__name__)
+
+# Failures of the services under the site, not of the request: answered with ``unavailable``.
+INFRASTRUCTURE_ERRORS = (DatabaseError, RedisError, ConnectionError, TimeoutError, OSError)
 
 MAX_FRAME = 4096
 # A seated connection applies the deadline it was shown this long after it falls due (the
@@ -32,7 +37,11 @@ FLOOD_WINDOW = 20.0
 # Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
 # ``close(code=1008)`` raises inside the server and the client only sees 1011.
 FLOOD_CLOSE = 4008
+# Close code when the site cannot serve the socket right now (database or channel layer
+# down): the client reconnects with its usual backoff.
+UNAVAILABLE_CLOSE = 4503
 ERROR_MESSAGES = {
+    "unavailable": "The server could not do this right now; try again (same id).",
     "bad_json": "Frames must be JSON objects.",
     "too_large": "Frames are at most 4096 bytes.",
     "bad_message": "Unknown or malformed message.",
@@ -69,7 +78,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             settings, "GAMES_WS_FLOOD", (FLOOD_LIMIT, FLOOD_WINDOW)
         )
         self.joined = ()
-        access = await _db(self._access)()
+        try:
+            access = await _db(self._access)()
+        except INFRASTRUCTURE_ERRORS:
+            log.warning("table %s: socket refused, the database is not answering", self.table_id)
+            await self.accept()
+            await self.close(code=UNAVAILABLE_CLOSE)
+            return
         if access is None or not access[0]:
             # Accept, then close with a reason code the page can show (a refused handshake
             # would only give the browser 1006).
@@ -141,7 +156,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
             await self._error("bad_json")
             return
         if not isinstance(message, dict):
@@ -170,13 +185,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             try:
                 result = await _db(run)()
             finally:
-                await broadcast.send_collected(outbox)
+                await self._deliver(outbox)
         except GameServiceError as exc:
             await self._error(exc.code, exc.message, message_id, with_version=True)
             if exc.code in ("stale_version", "duplicate"):
                 await self._send_snapshot()
             return False, None
+        except INFRASTRUCTURE_ERRORS as exc:
+            # Nothing was stored (the service's transaction failed), so the same move may
+            # be sent again with the same id; ``duplicate`` then means it was applied.
+            log.warning("table %s: %s refused, infrastructure error: %r",
+                        self.table_id, getattr(fn, "__name__", fn), exc)
+            await self._error("unavailable", None, message_id)
+            return False, None
         return True, result
+
+    async def _deliver(self, outbox):
+        """Publish what the service collected; a ``state`` frame that could not be published
+        stops its player's clock until they are shown the table."""
+        failed = await broadcast.send_collected(outbox)
+        for table_id, version in broadcast.undelivered_states(failed):
+            try:
+                await _db(services.table_state_undelivered)(table_id=table_id, version=version)
+            except INFRASTRUCTURE_ERRORS:
+                log.exception("table %s: could not stop the clock", table_id)
 
     async def on_action(self, message):
         message_id = message.get("id")
@@ -250,12 +282,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._simple(services.table_add_bot, message, seat=seat, level=level)
 
     async def on_ping(self, message):
-        if self.seat is not None:
-            await _db(services.seat_heartbeat)(
-                table_id=self.table_id, user=self.user
-            )
+        """A heartbeat (a player's seat is marked seen) answered with the table's version, so
+        a client that missed a frame notices and asks for a snapshot."""
+        try:
+            version = await _db(self._ping)()
+        except INFRASTRUCTURE_ERRORS:
+            version = None
         t = message.get("t")
-        await self._send({"type": "pong", "t": t if isinstance(t, int | float) else None})
+        await self._send({"type": "pong", "t": t if isinstance(t, int | float) else None,
+                          "version": version})
+
+    def _ping(self):
+        if self.seat is not None:
+            services.seat_heartbeat(table_id=self.table_id, user=self.user)
+        return self._version()
 
     HANDLERS = {
         "action": on_action,
@@ -279,7 +319,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         frame = {"type": "error", "code": code,
                  "message": message or ERROR_MESSAGES.get(code, "Refused."), "id": message_id}
         if with_version:
-            frame["version"] = await _db(self._version)()
+            try:
+                frame["version"] = await _db(self._version)()
+            except INFRASTRUCTURE_ERRORS:
+                frame["version"] = None
         await self._send(frame)
 
     def _version(self):
@@ -289,10 +332,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The snapshot, and the chat senders hidden from this user (read afresh unless just
         read by ``connect``): a block made since the socket opened applies from then on."""
         hidden = hooks.hidden_senders(self.user) if reload_hidden else self.hidden
+        # A player being shown the table: a clock stopped by a lost frame starts now.
+        services.table_clock_resume(table_id=self.table_id, seat=self.seat)
         return selectors.table_snapshot(self.table_id, self.user, self.seat, hidden), hidden
 
     async def _send_snapshot(self, reload_hidden: bool = True):
-        snapshot, self.hidden = await _db(self._snapshot)(reload_hidden)
+        try:
+            snapshot, self.hidden = await _db(self._snapshot)(reload_hidden)
+        except INFRASTRUCTURE_ERRORS:
+            await self._error("unavailable", "The table could not be loaded right now; "
+                              "ask again in a moment.")
+            return
         if snapshot is not None:
             self._watch_clock(snapshot.get("clock"))
             await self._send(snapshot)
@@ -364,3 +414,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         you = frames.you_data(user=self.user, seat=self.seat, table=event["table"],
                               seats=event["seats"])
         await self._send({"type": "presence", "seats": event["seats"], "you": you})
+
+    async def table_ratings(self, event):
+        """The players' ratings (sent by the ratings app when someone sits down, and with each
+        one's change once a rated game is rated): forwarded as the ``ratings`` frame."""
+        await self._send({"type": "ratings", **event["frame"]})

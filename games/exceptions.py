@@ -82,6 +82,13 @@ class CannotClaim(GameServiceError):
     default_message = "You can claim the game only when an opponent has left."
 
 
+class SeatRefused(GameServiceError):
+    """A rated table refused the seat (a playban, or a rating outside the table's range)."""
+
+    code = "seat_refused"
+    default_message = "You may not sit at this rated table."
+
+
 class InvalidSettings(GameServiceError):
     code = "invalid_settings"
     default_message = "Those table settings are not allowed."

@@ -8,6 +8,7 @@ from .models import Mode, Room
 
 TURN_CHOICES = [("30", "30 seconds"), ("15", "15 seconds"), ("60", "60 seconds"),
                 ("0", "Untimed (only against the computer)")]
+RATING_RANGES = (100, 200, 300, 500)
 LEVEL_CHOICES = [(str(level), f"{level} · {name}") for level, name in play.BOT_LEVEL_NAMES.items()]
 
 
@@ -18,6 +19,11 @@ class TableCreateForm(forms.Form):
         help_text="Leave empty for the usual target of this game.",
     )
     rated = forms.BooleanField(label="Rated game", required=False)
+    rating_range = forms.TypedChoiceField(
+        label="Who may sit (rated games)", required=False, coerce=int, empty_value=None,
+        choices=[("", "Anyone")] + [(str(n), f"Players within ±{n} of my rating")
+                                    for n in RATING_RANGES],
+    )
     seconds_per_turn = forms.TypedChoiceField(
         label="Time per turn", choices=TURN_CHOICES, coerce=int, initial="30"
     )
@@ -38,6 +44,7 @@ class TableCreateForm(forms.Form):
         self.fields["seats"].initial = str(low)
         if not room.allow_rated:
             del self.fields["rated"]
+            del self.fields["rating_range"]
 
     def clean(self):
         data = super().clean()
@@ -48,6 +55,8 @@ class TableCreateForm(forms.Form):
             )
         if data.get("rated") and bots is not None:
             self.add_error("rated", "Games against the computer are casual.")
+        if data.get("rating_range") is not None and not data.get("rated"):
+            self.add_error("rating_range", "A rating range is only for rated games.")
         return data
 
 

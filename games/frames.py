@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from . import hooks
 from .models import Seat, Table, TableStatus
 from .play import BOT_LEVEL_NAMES
 
@@ -18,18 +19,17 @@ def grace_seconds() -> int:
 def seat_is_gone(seat: Seat, now: datetime | None = None) -> bool:
     """A human seat whose player has been away longer than the grace period.
 
-    Works without ``disconnect()`` having run: a connected socket pings every 20 s, so a
-    ``last_seen`` older than the grace plus a margin means the socket is dead too.
+    Works without ``disconnect()`` having run: a connected socket pings every 10 s (the
+    server writes ``last_seen`` at most every 5 s), so a ``last_seen`` older than the grace
+    means the socket is dead too: a player is gone 60 s after their last sign of life, a
+    disconnection or a ping.
     """
     if seat.user_id is None:
         return False
     now = now or timezone.now()
     if seat.last_seen is None:
         return False
-    grace = timedelta(seconds=grace_seconds())
-    if not seat.connected:
-        return seat.last_seen < now - grace
-    return seat.last_seen < now - grace - timedelta(seconds=30)
+    return seat.last_seen < now - timedelta(seconds=grace_seconds())
 
 
 def bot_name(level: int, number: int = 1) -> str:
@@ -83,11 +83,19 @@ def table_meta(table: Table) -> dict[str, Any]:
     if table.status in (TableStatus.FINISHED, TableStatus.ABANDONED):
         game = getattr(table, "game", None) if table.pk else None
         if game is not None:
+            players = list(game.players.all())
             finish = {
                 "game_id": game.pk, "url": game.get_absolute_url(), "ending": game.ending,
                 "winner_seat": game.winner_seat, "loser_seat": game.loser_seat,
-                "scores": [p.score for p in game.players.all()],
+                "scores": [p.score for p in players],
             }
+            if game.rated:
+                # Each seat's rating change, once the game is rated (else an empty dict; the
+                # ``ratings`` frame follows): answered by ``games.hooks.rating_changes``.
+                changes = hooks.rating_changes([game.pk]).get(game.pk, {})
+                finish["rating_changes"] = {
+                    str(p.seat): changes[p.user_id] for p in players if p.user_id in changes
+                }
     rematch_url = table.rematch_table.get_absolute_url() if table.rematch_table_id else None
     return {
         "id": table.pk, "mode": table.mode, "mode_name": table.get_mode_display(),
@@ -104,8 +112,12 @@ def table_meta(table: Table) -> dict[str, Any]:
     }
 
 
-def clock_data(table: Table) -> dict[str, Any] | None:
+def clock_data(table: Table, seats) -> dict[str, Any] | None:
+    """The turn clock clients show: a person's deadline (a computer's is the server's own
+    safety net and is not shown)."""
     if table.status != TableStatus.PLAYING or table.turn_deadline is None:
+        return None
+    if any(s.index == table.deadline_seat and s.bot_level is not None for s in seats):
         return None
     return {
         "seat": table.deadline_seat,

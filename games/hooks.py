@@ -104,3 +104,96 @@ def hidden_senders_changed(user_ids: Iterable[int]) -> None:
     ids = sorted({int(i) for i in user_ids if i is not None})
     if ids:
         transaction.on_commit(lambda: broadcast.send_hidden_changed(user_ids=ids))
+
+
+# ------------------------------------------------------------------------ ratings
+#
+# ``leaderboards`` (above ``games``) keeps the ratings and registers three answers in its
+# ``ready()``; with nothing registered tables have no rating conditions and names no ratings.
+#
+# * a **rated seat check** ``fn(table, user) -> str | None`` is asked before ``user`` takes a
+#   seat at (or creates, or rematches at) a *rated* table. A non-empty string refuses and is
+#   shown to the user as it is ("You may play rated games again in 14 minutes.").
+# * **rating labels** ``fn(user_ids, mode) -> {user_id: "1612"}`` (a "?" marks a provisional
+#   rating) for names in lists, seats and game pages.
+# * **rating changes** ``fn(game_ids) -> {game_id: {user_id: change}}``: the rating change of
+#   each player of each rated game, for the game page and the game list.
+
+RatedSeatCheck = Callable[[Any, Any], "str | None"]
+RatingLabels = Callable[[Iterable[int], str], "dict[int, str]"]
+RatingChanges = Callable[[Iterable[int]], "dict[int, dict[int, int]]"]
+
+_rated_seat_checks: list[RatedSeatCheck] = []
+_rating_labels: list[RatingLabels] = []
+_rating_changes: list[RatingChanges] = []
+
+
+def register_rated_seat_check(fn: RatedSeatCheck) -> RatedSeatCheck:
+    if fn not in _rated_seat_checks:
+        _rated_seat_checks.append(fn)
+    return fn
+
+
+def register_rating_labels(fn: RatingLabels) -> RatingLabels:
+    if fn not in _rating_labels:
+        _rating_labels.append(fn)
+    return fn
+
+
+def register_rating_changes(fn: RatingChanges) -> RatingChanges:
+    if fn not in _rating_changes:
+        _rating_changes.append(fn)
+    return fn
+
+
+def unregister_ratings(fn: Callable) -> None:
+    """Remove ``fn`` from the three rating registries (tests)."""
+    for registry in (_rated_seat_checks, _rating_labels, _rating_changes):
+        while fn in registry:
+            registry.remove(fn)
+
+
+def rated_seat_refusal(table, user) -> str | None:
+    """The message refusing ``user`` a seat at the rated ``table``, or None. A check that
+    raises refuses (fail closed) with a generic message."""
+    if not getattr(table, "rated", False) or user is None or not user.is_authenticated:
+        return None
+    for check in list(_rated_seat_checks):
+        try:
+            reason = check(table, user)
+        except Exception:
+            log.exception("rated seat check %r failed: refusing", check)
+            return "Rated tables are not available right now; try again in a moment."
+        if reason:
+            return str(reason)
+    return None
+
+
+def rating_labels(user_ids: Iterable[int], mode: str) -> dict[int, str]:
+    """``{user_id: label}`` of these users in ``mode`` (empty when nothing is registered or
+    the answer fails: a list is not worth breaking for a rating)."""
+    ids = [int(u) for u in user_ids if u is not None]
+    labels: dict[int, str] = {}
+    if not ids:
+        return labels
+    for fn in list(_rating_labels):
+        try:
+            labels.update(fn(ids, mode))
+        except Exception:
+            log.exception("rating labels %r failed", fn)
+    return labels
+
+
+def rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """``{game_id: {user_id: change}}`` for the rated ones of these games."""
+    ids = [int(g) for g in game_ids if g is not None]
+    changes: dict[int, dict[int, int]] = {}
+    if not ids:
+        return changes
+    for fn in list(_rating_changes):
+        try:
+            for game_id, per_user in fn(ids).items():
+                changes.setdefault(game_id, {}).update(per_user)
+        except Exception:
+            log.exception("rating changes %r failed", fn)
+    return changes

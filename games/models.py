@@ -58,6 +58,9 @@ class Table(models.Model):
     seat_count = models.PositiveSmallIntegerField(default=2)
     target = models.PositiveIntegerField()
     rated = models.BooleanField(default=False)
+    # Rated tables only: who may sit is limited to players rated within this many points of
+    # the creator (in the table's mode). Null: anyone. Checked by games.hooks' rated seat check.
+    rating_range = models.PositiveSmallIntegerField(null=True, blank=True)
     # 0 means untimed (allowed only when every other seat is a bot).
     seconds_per_turn = models.PositiveSmallIntegerField(default=30)
     private = models.BooleanField(default=False)
@@ -257,3 +260,15 @@ class GamePlayer(models.Model):
 
     def __str__(self):
         return f"{self.game_id}#{self.seat} {self.name}"
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last completed (``sweep``: the games sweep, run by a Celery worker
+    every 2 s through beat). ``/healthz`` reports a worker not heard from, and the sweep
+    notices a gap in its own runs (an outage) and gives the clocks that time back."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

@@ -5,11 +5,14 @@ so services, tasks and tests share one way of doing it.
 """
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from games import engine as E
+
+log = logging.getLogger(__name__)
 
 BOT_LEVELS = (1, 2, 3, 4)
 BOT_LEVEL_NAMES = {1: "Easy", 2: "Medium", 3: "Hard", 4: "Expert"}
@@ -138,6 +141,10 @@ def bot_action(state: E.GameState, seat: int, level: int, seed: int) -> str:
     factory = _get_bot_factory()
     bot = factory(BOT_LEVEL_KEYS[level], seed) if factory else RandomBot(seed)
     choice = bot.choose(E.view_for(state, seat), legal)
+    if getattr(bot, "cut_short", 0):
+        log.warning("the %s bot's decision was cut short by its time limit (a loaded "
+                    "machine): it may differ from a replay with the same seed",
+                    BOT_LEVEL_KEYS[level])
     text = str(choice)
     if text not in {str(a) for a in legal}:  # a bot bug must never stall the table
         return safe_action(state)

@@ -63,7 +63,7 @@ def _table_row(table: Table) -> dict[str, Any]:
         "free_seats": sum(1 for s in seats if s.is_empty),
         "players": [
             {"name": s.user.public_name if s.user_id else bots[s.index],
-             "bot_level": s.bot_level}
+             "bot_level": s.bot_level, "user_id": s.user_id}
             for s in seats if not s.is_empty
         ],
         "created_at": table.created_at.isoformat().replace("+00:00", "Z"),
@@ -78,18 +78,36 @@ def _tables(**filters):
     )
 
 
+def with_ratings(rows: list[dict[str, Any]], mode: str) -> list[dict[str, Any]]:
+    """Put each player's rating label in ``mode`` (``games.hooks.rating_labels``) on the
+    player dicts of table rows, as ``rating`` (None for computers); ``user_id`` is dropped."""
+    people = [p for row in rows for p in row["players"]]
+    labels = hooks.rating_labels([p["user_id"] for p in people if p["user_id"]], mode)
+    for p in people:
+        p["rating"] = labels.get(p.pop("user_id"))
+    return rows
+
+
 def room_tables(room: Room) -> dict[str, list[dict[str, Any]]]:
     public = _tables(room=room, private=False)
     return {
-        "open": [_table_row(t) for t in public.filter(status=TableStatus.OPEN)
-                 .order_by("-created_at")[:50]],
-        "playing": [_table_row(t) for t in public.filter(status=TableStatus.PLAYING)
-                    .order_by("-started_at")[:50]],
+        "open": with_ratings([_table_row(t) for t in public.filter(status=TableStatus.OPEN)
+                              .order_by("-created_at")[:50]], room.mode),
+        "playing": with_ratings([_table_row(t) for t in public.filter(
+            status=TableStatus.PLAYING).order_by("-started_at")[:50]], room.mode),
     }
 
 
 def room_payload(room: Room) -> dict[str, Any]:
     online = room_online(room)
+    if online:
+        from django.contrib.auth import get_user_model
+
+        ids = dict(get_user_model().objects.filter(
+            username__in=[p["username"] for p in online]).values_list("username", "pk"))
+        labels = hooks.rating_labels(ids.values(), room.mode)
+        for p in online:
+            p["rating"] = labels.get(ids.get(p["username"]))
     return {
         "room": {"slug": room.slug, "name": room.name, "mode": room.mode},
         **room_tables(room),
@@ -164,6 +182,10 @@ def table_snapshot(table_id: int, user, seat: int | None,
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
+    # The seated players' rating labels, by username (kept out of ``seats``, which state
+    # frames carry too): the ``ratings`` frame updates them (docs/protocol.md).
+    labels = hooks.rating_labels([s.user_id for s in seats if s.user_id], table.mode)
+    ratings = {s.user.username: labels[s.user_id] for s in seats if s.user_id in labels}
     view = None
     if table.state:
         view = play.view(play.load(table.state), seat)
@@ -173,9 +195,10 @@ def table_snapshot(table_id: int, user, seat: int | None,
         "table": meta,
         "seats": seats_d,
         "you": frames.you_data(user=user, seat=seat, table=meta, seats=seats_d),
-        "clock": frames.with_remaining(frames.clock_data(table)),
+        "clock": frames.with_remaining(frames.clock_data(table, seats)),
         "view": view,
         "chat": recent_chat(table, hidden),
+        "ratings": ratings,
     }
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games import engine as E
@@ -39,6 +39,7 @@ from .exceptions import (
     NotSeated,
     NotYourTurn,
     RateLimited,
+    SeatRefused,
     SeatTaken,
     StaleVersion,
     TableFull,
@@ -50,6 +51,7 @@ from .models import (
     Ending,
     Game,
     GamePlayer,
+    Heartbeat,
     Room,
     Seat,
     Table,
@@ -168,7 +170,10 @@ def _seated(seats: list[Seat], user, message: str | None = None) -> Seat:
 
 
 def _on_commit(fn) -> None:
-    transaction.on_commit(fn)
+    """Run ``fn`` after the commit. ``robust``: a failing side effect (a broker or channel
+    layer that is down) is logged and never turns a committed move into an error; the sweep
+    and the clients' snapshots recover what it would have done."""
+    transaction.on_commit(fn, robust=True)
 
 
 # ------------------------------------------------------------------------- publishing
@@ -180,16 +185,18 @@ def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) 
         state = play.load(table.state)
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
-    clock = frames.clock_data(table)
+    clock = frames.clock_data(table, seats)
     humans = [s.index for s in seats if s.user_id is not None]
     table_id, version = table.pk, table.version
     events = tuple(events)
 
     def send():
-        broadcast.send_state(
+        delivered = broadcast.send_state(
             table_id=table_id, version=version, table=meta, seats=seats_d, clock=clock,
             state=state, events=events, last=last, human_seats=humans,
         )
+        if delivered is False:
+            table_state_undelivered(table_id=table_id, version=version)
 
     _on_commit(send)
 
@@ -225,7 +232,13 @@ def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) 
     if to_act != prev_to_act or table.turn_started_at is None:
         table.turn_started_at = now
     seat = seats[to_act]
-    if seat.bot_level is not None or table.seconds_per_turn == 0:
+    if seat.bot_level is not None:
+        # A computer's turn has a deadline too (not shown to clients): if its task is lost
+        # (a killed worker, a broker outage), the sweep plays the move when it passes.
+        table.turn_deadline = now + timedelta(seconds=_setting("GAMES_BOT_TURN_LIMIT", 8))
+        table.deadline_seat = to_act
+        return
+    if table.seconds_per_turn == 0:
         table.turn_deadline = None
         table.deadline_seat = None
         return
@@ -250,16 +263,26 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
     seat = seats[state.to_act]
     if seat.bot_level is not None:
         delay = _bot_delay()
-        _on_commit(
-            lambda: tasks.table_bot_move.apply_async((table_id, version), countdown=delay)
-        )
+
+        def enqueue():
+            try:
+                tasks.table_bot_move.apply_async(
+                    (table_id, version), countdown=delay,
+                    retry=True, retry_policy={"max_retries": 2, "interval_start": 0.2,
+                                              "interval_step": 0.5},
+                )
+            except Exception:  # the broker is down: the bot's deadline brings the sweep
+                log.exception("could not queue the bot move of table %s", table_id)
+
+        _on_commit(enqueue)
 
 
 # ------------------------------------------------------------------------- tables
 
 
 def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
-                       seconds_per_turn: int, bot_level: int | None) -> None:
+                       seconds_per_turn: int, bot_level: int | None,
+                       rating_range: int | None = None) -> None:
     low, high = play.seat_limits(room.mode)
     if not (max(low, room.min_seats) <= seat_count <= min(high, room.max_seats)):
         raise InvalidSettings(
@@ -279,26 +302,31 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("Untimed games are only for playing the computer.")
     if bot_level is not None and bot_level not in play.BOT_LEVELS:
         raise InvalidSettings("Computer levels are 1 to 4.")
+    if rating_range is not None and (not rated or not 50 <= rating_range <= 1000):
+        raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
 
 
 def table_create(
     *, user, room: Room, seat_count: int = 2, target: int | None = None, rated: bool = False,
     seconds_per_turn: int = 30, private: bool = False, bot_level: int | None = None,
+    rating_range: int | None = None,
 ) -> Table:
     """Create a table with ``user`` in seat 0; with ``bot_level`` the other seats get bots
     and the game starts at once."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to create a table.")
     _validate_settings(room=room, seat_count=seat_count, target=target, rated=rated,
-                       seconds_per_turn=seconds_per_turn, bot_level=bot_level)
+                       seconds_per_turn=seconds_per_turn, bot_level=bot_level,
+                       rating_range=rating_range)
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=seat_count,
             target=target or play.default_target(room.mode, seat_count),
             rated=rated, seconds_per_turn=seconds_per_turn, private=private,
             invite_token=secrets.token_urlsafe(16) if private else "",
-            seed=secrets.randbits(62), created_by=user, version=1,
+            seed=secrets.randbits(62), created_by=user, version=1, rating_range=rating_range,
         )
+        _rated_seat_check(table, user)
         seats = [
             Seat.objects.create(
                 table=table, index=i, user=user if i == 0 else None,
@@ -339,6 +367,14 @@ def _start(table: Table, seats: list[Seat]):
     return state
 
 
+def _rated_seat_check(table: Table, user) -> None:
+    """A rated table may refuse the seat (playban, rating range): ``games.hooks``."""
+    if table.rated:
+        reason = hooks.rated_seat_refusal(table, user)
+        if reason:
+            raise SeatRefused(reason)
+
+
 def _maybe_start(table: Table, seats: list[Seat]):
     if all(not s.is_empty for s in seats):
         return _start(table, seats)
@@ -365,6 +401,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
             raise Forbidden(PRIVATE_REFUSAL)
         if _seat_of(seats, user):
             raise AlreadySeated()
+        _rated_seat_check(table, user)
         free = [s for s in seats if s.is_empty]
         if not free:
             raise TableFull()
@@ -537,46 +574,122 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     return True
 
 
+def _unheard(seat: Seat, now) -> bool:
+    """A seat shown connected whose pings have not reached the server for a while, though it
+    is not yet gone: the site may have failed to deliver the turn (a database or channel
+    layer outage, a web process that died), so its clock must not run out against it."""
+    if seat.user_id is None or not seat.connected or seat.last_seen is None:
+        return False
+    quiet = now - seat.last_seen
+    return timedelta(seconds=_setting("GAMES_HEARD_WINDOW", 30)) < quiet and not (
+        frames.seat_is_gone(seat, now)
+    )
+
+
 def table_timeout(*, table_id: int) -> bool:
     """The clock ran out: play safe moves for the player to act, or forfeit them after
     ``GAMES_MAX_TIMEOUTS`` timeouts in a row. Does nothing unless the table's stored deadline
     has passed; applying it sets the next turn's deadline (or none), so each deadline applies
     exactly once however often, or however late, it is called (by a socket's timer or the
-    sweep)."""
+    sweep).
+
+    A computer's deadline means its move was lost (see ``_set_clock``): it is played now. A
+    connected player the server has not heard from lately gets a fresh turn instead of a
+    timeout (``_unheard``); once they are gone, timeouts apply as usual."""
     tolerance = timedelta(seconds=0.5)
     with transaction.atomic():
         table = _lock(table_id)
+        now = timezone.now()
         if (
             table.status != TableStatus.PLAYING
-            or table.turn_deadline is None or table.turn_deadline > timezone.now() + tolerance
+            or table.turn_deadline is None or table.turn_deadline > now + tolerance
         ):
             return False
         seats = _seats(table)
         state = play.load(table.state)
         seat_index = state.to_act
-        if seat_index is None or seats[seat_index].bot_level is not None:
+        if seat_index is None:
             return False
-        seat = seats[seat_index]
-        seat.timeouts += 1
-        seat.save(update_fields=["timeouts"])
-        if seat.timeouts >= _setting("GAMES_MAX_TIMEOUTS", 3):
-            table.version += 1
-            _finish(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
-            return True
-        hand = state.hand_number
-        events: list = []
-        text = ""
-        for _ in range(30):
-            text = play.safe_action(state)
-            state, new_events = play.apply(state, text, seat_index)
-            events.extend(new_events)
-            _store_action(table, seat_index, text, ActionSource.TIMEOUT)
-            if state.is_over or state.to_act != seat_index or state.hand_number != hand:
-                break
-        _commit_state(table, seats, state, prev_to_act=None if state.to_act != seat_index
-                      else seat_index, events=events,
-                      last={"seat": seat_index, "action": text, "source": ActionSource.TIMEOUT})
+        if seats[seat_index].bot_level is not None:
+            bot_version = table.version
+        else:
+            bot_version = None
+            seat = seats[seat_index]
+            if _unheard(seat, now):
+                table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn)
+                table.save(update_fields=["turn_deadline"])
+                log.warning("table %s: seat %s is unheard; its turn starts again",
+                            table_id, seat_index)
+                return False
+            return _apply_timeout(table, seats, state, seat)
+    # Outside the lock: the bot thinks, then plays through table_act (which re-checks).
+    log.warning("table %s: the computer's move at version %s was late; playing it now",
+                table_id, bot_version)
+    return table_bot_move(table_id=table_id, version=bot_version)
+
+
+def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
+    seat_index = seat.index
+    seat.timeouts += 1
+    seat.save(update_fields=["timeouts"])
+    if seat.timeouts >= _setting("GAMES_MAX_TIMEOUTS", 3):
+        table.version += 1
+        _finish(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
         return True
+    hand = state.hand_number
+    events: list = []
+    text = ""
+    for _ in range(30):
+        text = play.safe_action(state)
+        state, new_events = play.apply(state, text, seat_index)
+        events.extend(new_events)
+        _store_action(table, seat_index, text, ActionSource.TIMEOUT)
+        if state.is_over or state.to_act != seat_index or state.hand_number != hand:
+            break
+    # The turn that timed out is over: the next one (even the same seat's, in a new hand)
+    # gets a deadline of its own, without the first turn's extra time.
+    table.turn_deadline = None
+    _commit_state(table, seats, state, prev_to_act=seat_index, events=events,
+                  last={"seat": seat_index, "action": text, "source": ActionSource.TIMEOUT})
+    return True
+
+
+def table_state_undelivered(*, table_id: int, version: int) -> bool:
+    """The frames of ``version`` could not be published (the channel layer failed): the
+    player to act may not know it is their turn, so their clock stops. It starts again when
+    they are shown the table (``table_clock_resume``, from their snapshot) or, if they never
+    are, after the grace period (the sweep). A computer's deadline stays: it needs no frame."""
+    try:
+        return bool(
+            Table.objects.filter(
+                pk=table_id, version=version, status=TableStatus.PLAYING,
+                turn_deadline__isnull=False,
+            ).exclude(
+                Exists(Seat.objects.filter(
+                    table=OuterRef("pk"), index=OuterRef("deadline_seat"),
+                    bot_level__isnull=False,
+                ))
+            ).update(turn_deadline=None)
+        )
+    except DatabaseError:
+        log.exception("could not stop the clock of table %s", table_id)
+        return False
+
+
+def table_clock_resume(*, table_id: int, seat: int | None) -> bool:
+    """The player at ``seat`` is being shown the table: if their turn's clock was stopped
+    because its frame was lost, it starts now, with the whole turn."""
+    if seat is None:
+        return False
+    stopped = Table.objects.filter(
+        pk=table_id, status=TableStatus.PLAYING, turn_deadline__isnull=True,
+        deadline_seat=seat, seconds_per_turn__gt=0,
+    )
+    seconds = stopped.values_list("seconds_per_turn", flat=True).first()
+    if seconds is None:
+        return False
+    deadline = timezone.now() + timedelta(seconds=seconds)
+    return bool(stopped.update(turn_deadline=deadline))
 
 
 def table_resign(*, table_id: int, user) -> Table:
@@ -618,6 +731,7 @@ def table_rematch(*, table_id: int, user, accept: bool = True) -> Table:
             return table.rematch_table
         offers = set(table.rematch_offers or [])
         if accept:
+            _rated_seat_check(table, user)  # a playban also bars a rated rematch
             offers.add(mine.index)
         else:
             offers.clear()
@@ -636,6 +750,7 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
     table = Table.objects.create(
         room=old.room, mode=old.mode, seat_count=old.seat_count, target=old.target,
         rated=old.rated, seconds_per_turn=old.seconds_per_turn, private=old.private,
+        rating_range=old.rating_range,
         invite_token=secrets.token_urlsafe(16) if old.private else "",
         seed=secrets.randbits(62), created_by=old.created_by, version=1,
     )
@@ -656,6 +771,41 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
     for s in new_seats:
         if s.user_id:
             _announce_seated(table, s.user_id)
+    return table
+
+
+# ------------------------------------------------------------------------- tables for given players
+
+
+def table_create_for_players(
+    *, room: Room, players: list, target: int | None = None, rated: bool = False,
+    seconds_per_turn: int = 30, created_by=None,
+) -> Table:
+    """Open a table with ``players`` (users, in seat order) already seated and deal at once:
+    for apps that pair people themselves (tournaments). Settings are checked as for
+    ``table_create``; the players are not marked as connected, so their presence shows
+    whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
+    users = list(players)
+    if not users or any(u is None or u.pk is None for u in users):
+        raise InvalidSettings("Every seat needs a player.")
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidSettings("A player can take only one seat.")
+    _validate_settings(room=room, seat_count=len(users), target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=None)
+    with transaction.atomic():
+        table = Table.objects.create(
+            room=room, mode=room.mode, seat_count=len(users),
+            target=target or play.default_target(room.mode, len(users)),
+            rated=rated, seconds_per_turn=seconds_per_turn, private=False,
+            seed=secrets.randbits(62), created_by=created_by, version=1,
+        )
+        seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
+        state = _start(table, seats)
+        table.save()
+        _publish(table, seats, state)
+        _schedule(table, seats, state)
+        for u in users:
+            _announce_seated(table, u.pk)
     return table
 
 
@@ -771,9 +921,9 @@ def _ms(iso: str) -> int:
 
 
 def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:
-    """The one finishing path: store the Game record, close the table, send
-    ``games.signals.game_finished``. Normal ends, resignations, timeouts and claims all
-    come here (directly or through ``_finish``)."""
+    """End a playing table with ``ending`` (for operators and tests; live play ends games
+    through ``_finish``, in the transaction of the move that ended them, which stores the
+    Game, closes the table and sends ``games.signals.game_finished``)."""
     if ending not in Ending.values:
         raise InvalidSettings("Unknown ending.")
     with transaction.atomic():
@@ -849,14 +999,14 @@ def seat_presence(*, table_id: int, user, connected: bool) -> bool:
 
 
 def seat_heartbeat(*, table_id: int, user) -> bool:
-    """A ping from a player's socket: they are here. Cheap: one UPDATE at most every 10 s,
+    """A ping from a player's socket: they are here. Cheap: one UPDATE at most every 5 s,
     and a presence frame only when the seat comes back (it was shown disconnected or gone).
     Returns True when presence was published."""
     if user is None or not user.is_authenticated:
         return False
     now = timezone.now()
     mine = Seat.objects.filter(table_id=table_id, user=user)
-    fresh = now - timedelta(seconds=10)
+    fresh = now - timedelta(seconds=5)
     changed = mine.filter(
         Q(last_seen__lt=fresh) | Q(last_seen__isnull=True) | Q(connected=False)
     )
@@ -903,11 +1053,50 @@ def room_presence_mark(*, room: Room, user) -> None:
 # ------------------------------------------------------------------------- the sweep
 
 
+def _sweep_gap(now) -> timedelta | None:
+    """Record this run of the sweep; return how long the clocks went unwatched when the
+    previous run is older than ``GAMES_OUTAGE_GAP`` (the database, the broker or every worker
+    was down), else None."""
+    previous = Heartbeat.objects.filter(name="sweep").values_list("at", flat=True).first()
+    Heartbeat.objects.update_or_create(name="sweep", defaults={"at": now})
+    if previous is None:
+        return None
+    gap = now - previous
+    return gap if gap > timedelta(seconds=_setting("GAMES_OUTAGE_GAP", 10)) else None
+
+
+def _give_back_time(since, gap: timedelta) -> int:
+    """The site was down for ``gap``: every person's turn that was running then gets that
+    time back, so nobody's clock runs out because of the site (computers' turns are not
+    extended: their deadline brings their move), and every player's last sign of life moves
+    on by as much, so nobody looks gone (and claimable) for pings the site could not take."""
+    Seat.objects.filter(
+        table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
+        last_seen__gt=since - timedelta(seconds=frames.grace_seconds()),
+    ).update(last_seen=F("last_seen") + gap)
+    return Table.objects.filter(
+        status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
+    ).exclude(
+        Exists(Seat.objects.filter(
+            table=OuterRef("pk"), index=OuterRef("deadline_seat"), bot_level__isnull=False,
+        ))
+    ).update(turn_deadline=F("turn_deadline") + gap)
+
+
 def tables_sweep() -> dict[str, int]:
-    """Periodic: apply deadlines missed across a restart, show players who left, close
-    stale open tables. Safe to run twice (every step re-checks under the row lock)."""
+    """Periodic: apply deadlines missed across a restart (a computer's late move is played
+    then), give back time lost to an outage, restart clocks stopped by a lost frame, show
+    players who left, close stale open tables. Safe to run twice (every step re-checks
+    under the row lock)."""
     now = timezone.now()
-    done = {"timeouts": 0, "presence": 0, "closed": 0}
+    done = {"timeouts": 0, "presence": 0, "closed": 0, "extended": 0, "resumed": 0}
+    gap = _sweep_gap(now)
+    if gap is not None:
+        # At most a few minutes: after a long stop the games of then are over anyway.
+        back = min(gap, timedelta(seconds=_setting("GAMES_OUTAGE_GIVE_BACK_MAX", 300)))
+        done["extended"] = _give_back_time(now - gap, back)
+        log.warning("the sweep had not run for %.1f s: %s turns got that time back",
+                    gap.total_seconds(), done["extended"])
     late = Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__lt=now - timedelta(seconds=1)
     ).values_list("pk", flat=True)
@@ -917,6 +1106,15 @@ def tables_sweep() -> dict[str, int]:
                 done["timeouts"] += 1
         except Exception:
             log.exception("timeout of table %s failed", table_id)
+    grace = timedelta(seconds=frames.grace_seconds())
+    for table_id in Table.objects.filter(
+        status=TableStatus.PLAYING, turn_deadline__isnull=True, deadline_seat__isnull=False,
+        seconds_per_turn__gt=0, updated_at__lt=now - grace,
+    ).values_list("pk", flat=True):
+        # A clock stopped by a lost frame, and the player never came to see the table.
+        seat = Table.objects.filter(pk=table_id).values_list("deadline_seat", flat=True).first()
+        if table_clock_resume(table_id=table_id, seat=seat):
+            done["resumed"] += 1
     grace = timedelta(seconds=frames.grace_seconds())
     # Seats whose player just crossed the grace period: publish so opponents may claim.
     recent_gone = Seat.objects.filter(

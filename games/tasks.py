@@ -3,11 +3,19 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.core.cache import cache
+from django.db import DatabaseError
+from redis.exceptions import RedisError
 
 from . import services
 
+# A bot move that fails on the database or the broker is tried again (it is idempotent: it
+# does nothing once the table has moved on); if every try fails, the bot's turn deadline
+# brings the sweep, which plays the move.
+RETRIED = (DatabaseError, RedisError, ConnectionError, TimeoutError)
 
-@shared_task(name="games.table_bot_move")
+
+@shared_task(name="games.table_bot_move", autoretry_for=RETRIED, max_retries=5,
+             retry_backoff=0.5, retry_backoff_max=4, retry_jitter=False)
 def table_bot_move(table_id: int, version: int) -> bool:
     """The bot to act at ``version`` plays (nothing if the table has moved on)."""
     return services.table_bot_move(table_id=table_id, version=version)
@@ -24,9 +32,15 @@ def sweep() -> dict | None:
     """Periodic (beat, every 2 s): turn deadlines of tables no seated player is connected to
     (and any missed across a restart), presence, stale open tables. A cache lock keeps two
     runs from overlapping."""
-    if not cache.add("games:sweep-lock", 1, 60):
-        return None
+    try:
+        if not cache.add("games:sweep-lock", 1, 60):
+            return None
+    except RedisError:  # the cache is down: sweep anyway (every step locks its table row)
+        return services.tables_sweep()
     try:
         return services.tables_sweep()
     finally:
-        cache.delete("games:sweep-lock")
+        try:
+            cache.delete("games:sweep-lock")
+        except RedisError:
+            pass

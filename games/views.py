@@ -15,7 +15,7 @@ from accounts.models import User
 from accounts.selectors import user_get_by_username
 from games import engine as E
 
-from . import play, records, replay, selectors, services
+from . import hooks, play, records, replay, selectors, services
 from .exceptions import GameServiceError
 from .forms import (
     RECORD_MAX_BYTES,
@@ -79,6 +79,7 @@ def table_create(request, slug):
             user=request.user, room=room, seat_count=data["seats"], target=data["target"],
             rated=bool(data.get("rated")), seconds_per_turn=data["seconds_per_turn"],
             private=data["private"], bot_level=data["bots"],
+            rating_range=data.get("rating_range"),
         )
     except GameServiceError as exc:
         form.add_error(None, exc.message)
@@ -134,6 +135,9 @@ def table(request, table_id):
             "authenticated": request.user.is_authenticated,
         },
         "snapshot": snapshot,
+        # The computer levels, as the server names them (the add-computer menu lists these).
+        "bot_levels": [[level, name] for level, name in play.BOT_LEVEL_NAMES.items()],
+        "room_url": table.room.get_absolute_url(),
     }
     invite_link = None
     if table.private and (seat is not None or request.user.pk == table.created_by_id):
@@ -231,6 +235,9 @@ def _archive(request, player, *, own: bool):
     else:
         games = selectors.archive_games(player=player, viewer=request.user, **filters)
     page = Paginator(games, ARCHIVE_PAGE).get_page(request.GET.get("page"))
+    changes = hooks.rating_changes([gp.game_id for gp in page.object_list])
+    for gp in page.object_list:
+        gp.rating_change = changes.get(gp.game_id, {}).get(player.pk)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "games/my_games.html", {
@@ -266,6 +273,12 @@ def game(request, game_id):
     game = selectors.game_for_viewer(game_id, request.user)
     if game is None:
         raise Http404("No such game.")
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    changes = hooks.rating_changes([game.pk]).get(game.pk, {})
+    labels = hooks.rating_labels([p.user_id for p in players if p.user_id], game.mode)
+    for p in players:
+        p.rating_change = changes.get(p.user_id)
+        p.rating_label = labels.get(p.user_id)
     record = records.engine_record(game)
     data = None
     if record is not None:
@@ -275,7 +288,7 @@ def game(request, game_id):
             data = None
     return render(request, "games/game.html", {
         "game": game,
-        "players": sorted(game.players.all(), key=lambda p: p.seat),
+        "players": players,
         "sheet": selectors.score_sheet(game),
         "replay": data,
     })

@@ -1,7 +1,10 @@
 """ASGI entry point: Daphne serves HTTP and WebSockets from here.
 
-HTTP goes to Django (static files through WhiteNoise's middleware); WebSockets go through
-the allowed-hosts origin check, then the session/auth middleware, then the URL router.
+HTTP goes to Django (static files through WhiteNoise's middleware), except the embedded
+default's relay endpoint (``ginsite.relay``); WebSockets go through the allowed-hosts origin
+check (the Origin's host and port must be the site's: ``ginsite.origin``) and the allowed-hosts
+check, then the session/auth middleware, then the URL router; ``ginsite.wsguard`` answers
+handshakes that fail before a consumer takes them.
 """
 import os
 
@@ -14,15 +17,20 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from ginsite.origin import SameOriginValidator  # noqa: E402
+from ginsite.relay import RelayEndpoint  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
-from ginsite.runtime import settle_gc  # noqa: E402
+from ginsite.runtime import mark_web_process, settle_gc  # noqa: E402
+from ginsite.wsguard import HandshakeGuard  # noqa: E402
+
+mark_web_process()
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "http": RelayEndpoint(django_asgi_app),
+        "websocket": HandshakeGuard(SameOriginValidator(AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        ))),
     }
 )
 

@@ -16,3 +16,16 @@ def settle_gc() -> None:
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
 
+
+
+_web_process = False
+
+
+def mark_web_process() -> None:
+    """Called by ``ginsite.asgi``: this process serves the site (HTTP and WebSockets)."""
+    global _web_process
+    _web_process = True
+
+
+def is_web_process() -> bool:
+    return _web_process

@@ -1,9 +1,10 @@
 from django.urls import path
 
 from . import views
+from .tournaments import views as tournament_views
 
 app_name = "leaderboards"
 urlpatterns = [
     path("leaderboards/", views.index, name="index"),
-    path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
 ]

@@ -1,9 +1,94 @@
-from django.shortcuts import render
+from urllib.parse import quote, urlencode
+
+from django.core.cache import cache
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+
+from accounts import countries
+from games.models import Mode
+
+from . import selectors
+from .models import Period
+
+ROWS_CACHE_SECONDS = 15 * 60  # longer than the beat job's period; a new snapshot is a new key
+
+
+def _choice(value: str, allowed, default: str) -> str:
+    """A query value from ``allowed``; anything else is a 404 (a bad link changes nothing)."""
+    if value in (None, ""):
+        return default
+    if value not in allowed:
+        raise Http404("No such leaderboard.")
+    return value
+
+
+def _rows_html(run, *, mode: str, period: str, country: str, page: int) -> str:
+    """The table rows of one page, rendered once per snapshot (the cache key holds the
+    snapshot's time, so a new computation is a new key) and shared by every viewer."""
+    if run is None:
+        return ""
+    key = (f"leaderboards:rows:{mode}:{period}:{country}:{page}:"
+           f"{run.computed_at.timestamp():.6f}")
+    html = cache.get(key)
+    if html is None:
+        rows = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page,
+                                          run=run)["rows"]
+        marker = "__name__"
+        profile_url = reverse("accounts:profile", args=[marker])
+        for row in rows:
+            row.url = profile_url.replace(marker, quote(row.username))
+            row.flag = countries.flag(row.country) if row.country else ""
+            row.country_name = countries.COUNTRIES.get(row.country, "")
+        html = render_to_string("leaderboards/_board_rows.html",
+                                {"rows": rows, "period": period}) if rows else ""
+        cache.set(key, html, ROWS_CACHE_SECONDS)
+    return html
 
 
 def index(request):
-    return render(request, "leaderboards/index.html")
-
-
-def tournaments(request):
-    return render(request, "leaderboards/tournaments.html")
+    """One mode's board (top rated, or best gains of the week or month), one page of it,
+    optionally one country's players; the viewer's row highlighted."""
+    mode = _choice(request.GET.get("mode"), Mode.values, Mode.CLASSIC)
+    period = _choice(request.GET.get("period"), Period.values, Period.ALL)
+    country = (request.GET.get("country") or "").upper()
+    if country and country not in countries.COUNTRIES:
+        raise Http404("No such country.")
+    try:
+        page = int(request.GET.get("page") or 1)
+    except ValueError:
+        raise Http404("No such page.") from None
+    if not 1 <= page <= 100000:
+        raise Http404("No such page.")
+    me = selectors.my_position(user=request.user, mode=mode, period=period, country=country)
+    if request.GET.get("me") and me is not None:
+        my_page = (me["position"] - 1) // selectors.PAGE_SIZE + 1
+        query = request.GET.copy()
+        query.pop("me")
+        query["page"] = str(my_page)
+        return redirect(f"{reverse('leaderboards:index')}?{query.urlencode()}#me")
+    run = selectors.leaderboard_run(mode)
+    total = run.count(period, country) if run else 0
+    pages = max(1, -(-total // selectors.PAGE_SIZE))
+    if page > pages:
+        raise Http404("No such page.")
+    rows_html = _rows_html(run, mode=mode, period=period, country=country, page=page)
+    if me is not None and rows_html:
+        # the cached rows are everybody's: mark the viewer's own row
+        marker = f'<tr data-user="{request.user.pk}">'
+        rows_html = rows_html.replace(marker, marker[:-1] + ' class="board-me" id="me">', 1)
+    board = {"rows_html": mark_safe(rows_html), "page": page, "pages": pages, "total": total}
+    query = {"mode": mode, "period": period, **({"country": country} if country else {})}
+    query_string = urlencode(query)
+    return render(request, "leaderboards/index.html", {
+        "modes": Mode.choices, "mode": mode, "mode_name": Mode(mode).label,
+        "periods": Period.choices, "period": period, "period_name": Period(period).label,
+        "country": country, "country_choices": [
+            (c, countries.COUNTRIES.get(c, c))
+            for c in selectors.countries_on_board(mode, period, run=run)
+        ],
+        "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
+        "rank_label": "Gain" if period != Period.ALL else "Rating",
+    })

@@ -1,15 +1,81 @@
 #!/usr/bin/env bash
 # Sets up on a fresh clone and starts the whole site: Daphne (HTTP + WebSockets) on
-# http://127.0.0.1:8000 and a Celery worker with beat. Ctrl-C stops both.
-# HOST and PORT may be set in the environment.
+# http://$HOST:$PORT (default 127.0.0.1:8000) and a Celery worker with beat, which is started
+# again if it dies. Ctrl-C (or SIGTERM) stops everything.
+# HOST and PORT may be set in the environment; see README.md for the other settings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh requirements.txt
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
-.venv/bin/celery -A ginsite worker --beat --loglevel=INFO --concurrency=2 \
-  --without-mingle --without-gossip &
-CELERY_PID=$!
-trap 'kill $CELERY_PID 2>/dev/null; wait $CELERY_PID 2>/dev/null' EXIT INT TERM
+VAR_DIR="${GINSITE_VAR_DIR:-$PWD/var}"
+mkdir -p "$VAR_DIR"
+
+# Without REDIS_URL the channel layer is in-memory in Daphne: the worker hands its frames (the
+# computer's moves, timeouts, presence) to Daphne's relay endpoint (ginsite/relay.py).
+case "$HOST" in
+  0.0.0.0 | "" ) RELAY_HOST=127.0.0.1 ;;
+  :: | "[::]" ) RELAY_HOST="[::1]" ;;
+  *:* ) RELAY_HOST="[$HOST]" ;;
+  * ) RELAY_HOST="$HOST" ;;
+esac
+export GINSITE_RELAY_URL="${GINSITE_RELAY_URL:-http://$RELAY_HOST:$PORT/internal/relay/}"
+
+STOP_FLAG="$VAR_DIR/run.stopping.$$"
+WORKER_PID_FILE="$VAR_DIR/run.worker.$$"
+rm -f "$STOP_FLAG"
+
+# The worker (with beat), restarted when it exits on its own.
+(
+  trap '' INT  # Ctrl-C reaches the worker itself; this loop stops on the flag
+  while [ ! -e "$STOP_FLAG" ]; do
+    .venv/bin/celery -A ginsite worker --beat --loglevel=INFO --concurrency=2 \
+      --without-mingle --without-gossip &
+    echo $! > "$WORKER_PID_FILE"
+    code=0
+    wait $! || code=$?
+    [ -e "$STOP_FLAG" ] && break
+    echo "run.sh: the Celery worker exited (status $code); starting it again in 2 s" >&2
+    sleep 2
+  done
+) &
+SUPERVISOR_PID=$!
+
+# Every process started below this script (Daphne, the supervisor loop, the worker, its pool
+# and its embedded beat), read before anything is signalled: once a parent is gone its
+# children are no longer ours to find.
+descendants() {
+  local child
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+
+stop_all() {
+  trap - EXIT INT TERM
+  touch "$STOP_FLAG"
+  local tree worker left pid
+  tree="$(descendants $$)"
+  worker="$(cat "$WORKER_PID_FILE" 2>/dev/null || true)"
+  for pid in ${DAPHNE_PID:-} $worker; do kill -TERM "$pid" 2>/dev/null || true; done
+  # A warm shutdown finishes the task at hand; what is still running after 10 s is killed
+  # (beat has been seen to hang at "Shutting down").
+  for _ in $(seq 100); do
+    left=""
+    for pid in $tree; do kill -0 "$pid" 2>/dev/null && left="$left $pid"; done
+    [ -z "$left" ] && break
+    sleep 0.1
+  done
+  [ -n "$left" ] && kill -KILL $left 2>/dev/null || true
+  rm -f "$STOP_FLAG" "$WORKER_PID_FILE"
+  echo "Stopped."
+}
+trap stop_all EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 echo "Starting the site on http://$HOST:$PORT/ (Ctrl-C to stop)"
-.venv/bin/daphne -b "$HOST" -p "$PORT" ginsite.asgi:application
+.venv/bin/daphne -b "$HOST" -p "$PORT" ginsite.asgi:application &
+DAPHNE_PID=$!
+wait "$DAPHNE_PID"

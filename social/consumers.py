@@ -36,6 +36,9 @@ class NotifyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or not user.is_active:
+            # Accept, then close with the documented code: a refused handshake would only
+            # give the browser 1006, and it would reconnect for ever.
+            await self.accept()
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         self.user = user

@@ -75,7 +75,7 @@ def contacts(request):
         request,
         "social/contacts.html",
         {
-            "contacts": selectors.contact_list(request.user),
+            "contacts": _with_ratings(selectors.contact_list(request.user)),
             "incoming": selectors.requests_incoming(request.user),
             "outgoing": selectors.requests_outgoing(request.user),
             "query": query,
@@ -83,6 +83,18 @@ def contacts(request):
             "searched": bool(query),
         },
     )
+
+
+def _with_ratings(rows):
+    """Each contact's Classic Gin rating label on ``row.user.rating_label`` (answered by the
+    ratings app through ``games.hooks``; None when no ratings app is installed)."""
+    from games import hooks
+    from games.models import Mode
+
+    labels = hooks.rating_labels([row.user.pk for row in rows], Mode.CLASSIC)
+    for row in rows:
+        row.user.rating_label = labels.get(row.user.pk)
+    return rows
 
 
 @login_required
@@ -328,8 +340,9 @@ def contacts_json(request):
     return JsonResponse(
         {
             "contacts": [
-                {**user_ref(row.user), **row.presence.as_frame()}
-                for row in selectors.contact_list(request.user)
+                {**user_ref(row.user), **row.presence.as_frame(),
+                 "rating": row.user.rating_label}
+                for row in _with_ratings(selectors.contact_list(request.user))
             ]
         }
     )

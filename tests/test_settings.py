@@ -95,7 +95,7 @@ def test_embedded_default_needs_no_server():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.core.cache.backends.locmem.LocMemCache",
-        "channels.layers.InMemoryChannelLayer",
+        "ginsite.relay.RelayChannelLayer",
         "filesystem://",
         "django.db.backends.sqlite3",
     ]

@@ -25,17 +25,43 @@ def test_manifest_lists_installable_icons(client):
     assert {"192x192", "512x512"} <= sizes
 
 
-@pytest.mark.django_db
+def _worker_heard(seconds_ago: float = 0) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Heartbeat
+
+    Heartbeat.objects.update_or_create(
+        name="sweep", defaults={"at": timezone.now() - timedelta(seconds=seconds_ago)}
+    )
+
+
+# Transactional: the probes run in threads of their own, which must see the heartbeat row.
+@pytest.mark.django_db(transaction=True)
 def test_healthz_all_up(client):
+    _worker_heard()
     response = client.get(reverse("healthz"))
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["status"] == "ok"
-    assert set(body["checks"]) == {"database", "cache", "channel_layer", "broker"}
+    assert set(body["checks"]) == {"database", "cache", "channel_layer", "broker", "worker"}
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
+def test_healthz_reports_a_silent_worker_but_still_serves(client):
+    _worker_heard(seconds_ago=120)
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["failed"] == ["worker"]
+    assert "120 s" in body["checks"]["worker"]["error"]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_healthz_names_an_unreachable_broker(client, settings):
+    _worker_heard()
     # Port 1 on loopback is closed: a real connection attempt that fails, no mocks.
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {}

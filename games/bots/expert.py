@@ -16,9 +16,13 @@ discard that Hard's rules are unsure about) the Expert lists a few candidates, t
 
 and replaces Hard's choice by the candidate with the best average only when its gain is clear
 (above ``min_gain`` points and ``confidence`` standard errors of the paired differences).
-``time_budget`` (seconds) caps one decision, ``max_samples`` caps the samples; at least
-``min_samples`` are always taken. A search that ends its ``max_samples`` undecided (a
-candidate ahead by ``extend_from`` to ``confidence`` standard errors) samples on to
+By default a decision is bounded by samples, not by the clock: ``max_samples`` (and
+``extend_samples``) decide when a search ends, so a seeded Expert decides the same however
+loaded the machine is. ``hard_limit`` (seconds) is a safety net only: a decision that reaches
+it stops sampling and is counted in ``cut_short`` (the server logs it). A ``time_budget``
+(seconds) may be given to cap a decision by time instead, after at least ``min_samples``
+(benchmarks that trade strength for speed use it). A search that ends its ``max_samples``
+undecided (a candidate ahead by ``extend_from`` to ``confidence`` standard errors) samples on to
 ``extend_samples`` and is judged again, so the extra time goes to the close decisions.
 In Basic Rummy the Expert searches its discards the same way (see ``rummy_search.py``).
 """
@@ -312,7 +316,7 @@ class ExpertBot(HardBot):
         self,
         rng: random.Random | None = None,
         params: GinParams | None = None,
-        time_budget: float = 0.25,
+        time_budget: float | None = None,
         max_samples: int = 48,
         min_samples: int = 16,
         candidates: int = 4,
@@ -331,7 +335,7 @@ class ExpertBot(HardBot):
         consistent: bool = True,
         score_aware: bool = True,
         knock_margin: float | None = None,
-        hard_limit: float = 0.8,
+        hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
         **options: Any,
@@ -339,7 +343,7 @@ class ExpertBot(HardBot):
         if knock_margin is not None:
             params = replace(params or GinParams(), knock_margin=float(knock_margin))
         super().__init__(rng, params=params, **options)
-        self.time_budget = float(time_budget)
+        self.time_budget = None if time_budget is None else float(time_budget)
         self.max_samples = int(max_samples)
         self.min_samples = min(int(min_samples), self.max_samples)
         self.candidates = candidates
@@ -356,9 +360,11 @@ class ExpertBot(HardBot):
         self.sampler = sample_consistent if consistent else sample_opponent
         self.samples_used = 0  # samples of the last decision's search (0: no search)
         self.score_aware = score_aware
-        # Seconds after which a decision stops sampling even below ``min_samples`` (a loaded
-        # machine): keeps every decision under about a second.
+        # Seconds after which a decision stops sampling even below ``min_samples``: a safety
+        # net for a machine so loaded that the sample budget would take too long. Decisions
+        # it cut short are counted (they are the only ones that depend on the machine).
         self.hard_limit = float(hard_limit)
+        self.cut_short = 0
         # Gin searches that end ``max_samples`` undecided (a candidate ahead of Hard's choice
         # by ``extend_from`` to ``confidence`` standard errors) go on to ``extend_samples``
         # samples, within the same time budget, and are then judged once more.
@@ -415,7 +421,7 @@ class ExpertBot(HardBot):
         ``extend_samples`` (see ``__init__``)."""
         draw = draw or self._gin_sample
         now = time.perf_counter()
-        t_end = now + self.time_budget
+        t_end = None if self.time_budget is None else now + self.time_budget
         t_stop = self._started + self.hard_limit
         rng = self.rng
         n = 0
@@ -430,9 +436,10 @@ class ExpertBot(HardBot):
                 if not undecided:
                     break
                 cap = self.extend_samples
-            if n >= self.min_samples and time.perf_counter() > t_end:
+            if t_end is not None and n >= self.min_samples and time.perf_counter() > t_end:
                 break
             if n >= 2 and time.perf_counter() > t_stop:
+                self.cut_short += 1
                 break
             sample = draw(know, rng)
             n += 1

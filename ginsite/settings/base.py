@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "games",
     "social",
     "leaderboards",
+    "leaderboards.tournaments",
     "leaderboards.stats",
 ]
 
@@ -97,6 +98,14 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------
+
+
+def _check_pooled_connection(conn) -> None:
+    from psycopg_pool import ConnectionPool
+
+    ConnectionPool.check_connection(conn)
+
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # Daphne runs each request's sync code in a fresh thread, so persistent connections pile
@@ -111,9 +120,14 @@ if DATABASE_URL:
     # (recommended behind Daphne: no connect/disconnect per request).
     if os.environ.get("DB_POOL"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0
+        # ``check``: a pooled connection is tested before it is handed out, so connections
+        # that died with a database restart are discarded instead of failing a request.
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 2, "max_size": int(os.environ["DB_POOL"]), "timeout": 10,
+            "check": _check_pooled_connection,
         }
+    # Connecting to a database that is down fails after 3 s instead of hanging.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)
 else:
     DATABASES = {
         "default": {
@@ -137,8 +151,12 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "ginsite"),
+            # Fail fast when Redis is down (rate limits, presence, health), never hang.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
+    # A connection that does not answer within a second counts as down (not a hang).
+    _redis_host = {"address": REDIS_URL, "socket_connect_timeout": 1}
     # Redis pub/sub by default: a group_send is one PUBLISH and receiving costs no round trip
     # per message. The list-based layer (CHANNEL_LAYER=list) receives one message per round
     # trip; under load it fell behind and dropped frames (bench/ws_load.py, 200 tables on two
@@ -149,7 +167,7 @@ if REDIS_URL:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [REDIS_URL],
+                    "hosts": [_redis_host],
                     "capacity": 500,
                     "expiry": 30,
                     "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
@@ -161,16 +179,28 @@ if REDIS_URL:
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
                 "CONFIG": {
-                    "hosts": [REDIS_URL],
+                    "hosts": [_redis_host],
                     "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
                 },
             }
         }
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # A task held by a worker that was killed is given to another after this many seconds
+    # (tasks are idempotent; a computer whose move is lost is also caught by its turn
+    # deadline in the sweep, within ~10 s).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "30")),
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # In-memory in the web process; the worker's frames are relayed to it over HTTP
+    # (GINSITE_RELAY_URL, set by scripts/run.sh): see ginsite/relay.py.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "ginsite.relay.RelayChannelLayer",
+            "CONFIG": {"relay_url": os.environ.get("GINSITE_RELAY_URL", "")},
+        }
+    }
     _broker_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed", "control"):
         (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
@@ -184,6 +214,8 @@ else:
     }
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+# The queue tasks go to and workers read (several sites, or test runs, may share one Redis).
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -208,6 +240,21 @@ CELERY_BEAT_SCHEDULE: dict = {
     "games-sweep": {
         "task": "games.sweep",
         "schedule": 2.0,
+    },
+    # Tournaments: due starts, no-shows, arena waves and ends, scheduled editions.
+    "tournaments-sweep": {
+        "task": "tournaments.sweep",
+        "schedule": 5.0,
+    },
+    # Leaderboard snapshots of every mode (the page says when they were computed), and rating
+    # of any finished game whose rating task was lost.
+    "leaderboards-compute": {
+        "task": "leaderboards.compute",
+        "schedule": 300.0,
+    },
+    "leaderboards-catch-up": {
+        "task": "leaderboards.catch_up",
+        "schedule": 60.0,
     },
 }
 

@@ -39,5 +39,5 @@ def register() -> None:
     profile_section_register(ProfileSection(
         key="head-to-head", title="Head to head",
         template_name="stats/_profile_head_to_head.html",
-        get_context=head_to_head_context, order=35,
+        get_context=head_to_head_context, order=50,
     ))

@@ -17,7 +17,7 @@ function tableRow(t) {
   li.append(link);
   const timing = t.seconds_per_turn ? `${t.seconds_per_turn} s` : "untimed";
   li.append(el("span", `${t.seat_count} players · to ${t.target} · ${timing} · ${t.rated ? "rated" : "casual"}`));
-  let who = t.players.map((p) => p.name).join(", ");
+  let who = t.players.map((p) => (p.rating ? `${p.name} (${p.rating})` : p.name)).join(", ");
   if (t.free_seats) who += `${who ? " · " : ""}${t.free_seats} free seat${t.free_seats === 1 ? "" : "s"}`;
   li.append(el("span", who, "muted"));
   return li;
@@ -52,6 +52,7 @@ function startRoom(root) {
         const a = el("a", p.name);
         a.href = `/u/${encodeURIComponent(p.username)}/`;
         li.append(a);
+        if (p.rating) li.append(" ", el("span", p.rating, "rating-tag"));
         return li;
       }, "Nobody yet.");
       if (onlineCount) onlineCount.textContent = String(data.online_count);

@@ -2,7 +2,8 @@
 //
 // Keeps one WebSocket per tab, reconnects with backoff, sends the presence heartbeat, keeps
 // the navigation's unread badge (#unread-badge) current and shows small notices for new
-// messages, contact requests and table invitations. Every frame is re-dispatched on
+// messages, contact requests, table invitations and tournaments (your match is ready, with
+// a link to the table; started, finished, cancelled). Every frame is re-dispatched on
 // `document` as a `notify:<type>` CustomEvent, so page scripts (social.js) react without
 // importing this module. Page scripts send frames by dispatching `notify:send` with the frame
 // as `detail`; `detail.sent` is set to true when it went out (the conversation page sends
@@ -163,6 +164,9 @@ function onFrame(frame) {
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
       break;
+    case "tournament":
+      tournamentToast(frame);
+      break;
     default:
       break;
   }
@@ -197,6 +201,26 @@ function invitationToast(invitation) {
       },
     ],
   });
+}
+
+function tournamentToast(frame) {
+  const t = frame.tournament || {};
+  if (frame.event === "match" && frame.table) {
+    if (window.location.pathname === frame.table.url) return;
+    toast({
+      title: `Your match in ${t.name} is ready`,
+      text: frame.opponent ? `Against ${frame.opponent.name}` : "",
+      href: frame.table.url,
+      linkText: "Play",
+      timeout: 0,
+    });
+  } else if (frame.event === "started" || frame.event === "finished") {
+    if (window.location.pathname === t.url) return;
+    toast({ title: `${t.name} has ${frame.event}`, href: t.url, linkText: "See it" });
+  } else if (frame.event === "cancelled") {
+    toast({ title: `${t.name} is cancelled`, text: frame.reason || "", href: t.url,
+      linkText: "See it", timeout: 0 });
+  }
 }
 
 function send(frame) {

@@ -261,7 +261,7 @@ def test_migration_copies_the_facts_of_existing_games(trio):
     private = finished_game([alice, bob], seed=12, private=True, rated=True)
     public = finished_game([alice, bob], seed=13, mode="straight")
     GamePlayer.objects.update(mode="", rated=False, private=False, finished_at=None)
-    migration = importlib.import_module("games.migrations.0005_gameplayer_archive_fields")
+    migration = importlib.import_module("games.migrations.0007_gameplayer_archive_fields")
     migration.copy_game_facts(apps, None)
     for game, private_flag in ((private, True), (public, False)):
         rows = set(GamePlayer.objects.filter(game=game).values_list(

@@ -159,3 +159,14 @@ def test_chat_text_is_escaped_in_the_page_data(alice_client, rooms):
     page = alice_client.get(table.get_absolute_url())
     assert b"</script><script>alert(1)" not in page.content
     assert b"\\u003C/script\\u003E" in page.content
+
+
+def test_the_add_computer_menu_uses_the_servers_level_names(alice_client, rooms):
+    table = services.table_create(user=alice_client.user, room=rooms["classic"])
+    page = alice_client.get(table.get_absolute_url())
+    data = json.loads(page.content.split(b'id="table-data" type="application/json">')[1]
+                      .split(b"</script>")[0])
+    # level 3 is Hard and 4 the Expert, as the server plays them (the menu once said
+    # "Beginner, Easy, Medium, Hard", so choosing "Hard" added an Expert)
+    assert data["bot_levels"] == [[1, "Easy"], [2, "Medium"], [3, "Hard"], [4, "Expert"]]
+    assert data["room_url"] == "/play/classic/"

@@ -114,3 +114,36 @@ def chromium():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def play_to_the_end(page, seed: int = 7, limit: int = 600) -> int:
+    """Play the page's seat until the game is over, each move chosen by the Hard bot from the
+    page's own view and sent through the page's own move path; after each, wait until the
+    page shows a newer version (so every computer move must arrive live). Returns the number
+    of moves made."""
+    from games import engine as E
+    from games.bots import get_bot
+
+    bot = get_bot("hard", seed=seed)
+    decisions = 0
+    while True:
+        page.wait_for_function(
+            "() => { const t = window.ginTable; return t && t.frame && ("
+            " t.frame.table.status !== 'playing' ||"
+            " (t.view && t.view.to_act === t.mySeat && !t.socket.pending.busy && !t.busy)) }",
+            timeout=30000,
+        )
+        state = page.evaluate(
+            "() => ({status: window.ginTable.frame.table.status, view: window.ginTable.view,"
+            " version: window.ginTable.socket.version})"
+        )
+        if state["status"] != "playing":
+            return decisions
+        view = state["view"]
+        action = str(bot.choose(view, [E.Action.parse(a) for a in view["legal_actions"]]))
+        page.evaluate("a => window.ginTable.send(a)", action)
+        page.wait_for_function(
+            "v => window.ginTable.socket.version > v", arg=state["version"], timeout=30000
+        )
+        decisions += 1
+        assert decisions < limit, "the game did not end"

@@ -430,9 +430,6 @@ def _play_one(page, seen: dict, log: dict) -> str:
 # ----------------------------------------------------------------------------- the test
 
 
-# Two real browsers and a real server on a loaded 2-core CI machine: one rerun is allowed
-# (pytest-rerunfailures prints every rerun), a second failure fails the suite.
-@pytest.mark.flaky(reruns=1)
 def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium):
     started = time.monotonic()
     db, tmp = site["db"], site["tmp"]

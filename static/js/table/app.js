@@ -10,6 +10,7 @@ import { DragController, insertionIndex } from "./drag.js";
 import { legalOf } from "./frames.js";
 import { arrange, meldMembership, moveCard } from "./hand.js";
 import { bestLayoffs, bestMelds, meldKind } from "./melds.js";
+import { RatingBook } from "./ratings.js";
 import { TableSocket, socketUrl } from "./socket.js";
 
 const CHAT_MAX = 300;
@@ -79,12 +80,14 @@ export class TableApp {
     this.busy = false;
     this.lastTurnAnnounced = null;
     this.warnedClock = false;
+    this.ratings = new RatingBook();
     ensureSprite(document);
     this.build();
     this.socket = new TableSocket(socketUrl(window.location, this.data.ws_url, this.data.invite), {
       frame: (f, info) => this.onFrame(f, info),
       chat: (m) => this.addChat(m),
       presence: (f) => this.onPresence(f),
+      ratings: (f) => { this.ratings.fromRatings(f); if (this.frame) this.render(); },
       error: (f, p) => this.onError(f, p),
       ack: () => this.setBusy(false),
       settled: () => this.setBusy(false),
@@ -201,6 +204,12 @@ export class TableApp {
     if (prev && frame.chat === undefined) frame.chat = null;
     this.frame = frame;
     this.view = frame.view || null;
+    // waiting for another seat's move: the socket checks sooner for a frame lost on the way
+    this.socket.waiting = Boolean(
+      this.view && this.view.to_act !== null && this.view.to_act !== undefined &&
+      this.view.to_act !== this.mySeat && frame.table && frame.table.status === "playing"
+    );
+    this.ratings.fromFrame(frame);
     if (Array.isArray(frame.chat)) this.setChat(frame.chat);
     if (frame.clock) {
       this.clock = { seat: frame.clock.seat, end: performance.now() + (frame.clock.remaining_ms || 0), total: (frame.clock.seconds_per_turn || 30) * 1000 };
@@ -414,7 +423,7 @@ export class TableApp {
     const box = h("article", { class: `seat-box${isTurn ? " is-turn" : ""}${s.kind === "empty" ? " is-empty" : ""}`, data: { seat: i } });
     const avatar = h("span", { class: `tbl-avatar tbl-avatar-c${colourIndex(s.name || i)}`, text: s.kind === "bot" ? "CPU" : s.kind === "empty" ? "?" : initials(s.name), attrs: { "aria-hidden": "true" } });
     const status = s.kind === "user" ? (s.gone ? "left" : s.connected ? "online" : "offline") : s.kind === "bot" ? "computer" : "empty";
-    const name = h("div", { class: "seat-name" }, h("span", { class: "seat-name-text", text: this.nameOf(i) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
+    const name = h("div", { class: "seat-name" }, h("span", { class: "seat-name-text", text: this.nameOf(i) }), h("span", { class: "seat-rating", text: this.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
     const meta = h("div", { class: "seat-meta" });
     if (v) {
       meta.append(h("span", { text: `Score ${this.seatScore(i)}` }));
@@ -558,7 +567,7 @@ export class TableApp {
       if (this.mySeat !== null) {
         if (free && !t.rated) {
           const level = h("select", { attrs: { "aria-label": "Computer level" } });
-          [["1", "Beginner"], ["2", "Easy"], ["3", "Medium"], ["4", "Hard"]].forEach(([val, label]) => level.append(h("option", { text: label, attrs: { value: val } })));
+          (this.data.bot_levels || []).forEach(([val, label]) => level.append(h("option", { text: label, attrs: { value: String(val) } })));
           level.value = "2";
           actions.append(level);
           actions.append(
@@ -778,6 +787,8 @@ export class TableApp {
       kids.push(grand);
       if (res && res.margin) kids.push(h("p", { class: "muted", text: `Margin ${res.margin} · ${plural(res.hands_played, "hand")} played` }));
     }
+    const rc = this.ratings.changeList();
+    if (rc.length) kids.push(h("p", { class: "rating-changes", text: `Rating: ${rc.map(([i, c]) => `${seatName(i, ctx)} ${c}`).join(" · ")}` }));
     const actions = h("div", { class: "tbl-actions" });
     const rm = f.table.rematch || { offers: [] };
     if (this.mySeat !== null) {
@@ -794,7 +805,7 @@ export class TableApp {
     }
     if (rm.url) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));
     if (fin.url) actions.append(h("a", { class: "button button-secondary", text: "Game record", attrs: { href: fin.url } }));
-    actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: `/play/${f.table.room.slug}/` } }));
+    actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: this.data.room_url || `/play/${f.table.room.slug}/` } }));
     if (v) actions.append(h("button", { class: "button button-secondary", text: "Look at the table", attrs: { type: "button" }, on: { click: () => { this.gameOverClosed = true; this.renderPanel(); } } }));
     kids.push(actions);
     return kids;

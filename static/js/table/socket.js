@@ -1,10 +1,19 @@
 // The table socket: connects, keeps the latest complete frame, reconnects with backoff and
 // resumes from the server's snapshot. Moves are not optimistic: the UI waits for the frame.
+//
+// Lost frames are found, not waited out: every pong carries the table's version, and while
+// the page waits for another seat to move it pings after WAIT_PING_MS of silence, so a frame
+// the server could not deliver is replaced by a snapshot within seconds.
 
 import { ActionIds, Backoff, PendingMove, VersionTracker } from "./frames.js";
 
-const PING_MS = 20000;
+export const PING_MS = 10000;
+export const WAIT_PING_MS = 4000;
+const TICK_MS = 1000;
 const MOVE_TIMEOUT_MS = 10000;
+// A move refused as "unavailable" (the server could not store it) is sent again with the same
+// id after these pauses; "duplicate" then means it was applied after all.
+export const RETRY_MS = [1000, 2000, 4000];
 
 export class TableSocket {
   /**
@@ -23,7 +32,12 @@ export class TableSocket {
     this.pingTimer = null;
     this.retryTimer = null;
     this.moveTimer = null;
+    this.retryMoveTimer = null;
     this.state = "connecting";
+    // Set by the page: true while it waits for another seat's move (pings come sooner).
+    this.waiting = false;
+    this.lastFrameAt = 0;
+    this.lastPingAt = 0;
   }
 
   get version() {
@@ -71,7 +85,8 @@ export class TableSocket {
       this.backoff.reset();
       this.setStatus("open");
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
+      this.lastFrameAt = this.lastPingAt = Date.now();
+      this.pingTimer = setInterval(() => this.tick(Date.now()), TICK_MS);
     });
     ws.addEventListener("message", (e) => {
       if (ws !== this.ws) return;
@@ -95,6 +110,19 @@ export class TableSocket {
       }
       this.scheduleReconnect();
     });
+  }
+
+  /** Ping every PING_MS, and after WAIT_PING_MS of silence while waiting for a move. */
+  tick(now) {
+    const sincePing = now - this.lastPingAt;
+    const silent = now - this.lastFrameAt >= WAIT_PING_MS;
+    if (sincePing >= PING_MS || (this.waiting && silent && sincePing >= WAIT_PING_MS)) {
+      this.ping(now);
+    }
+  }
+
+  ping(now = Date.now()) {
+    if (this.send({ type: "ping", t: now })) this.lastPingAt = now;
   }
 
   scheduleReconnect() {
@@ -123,6 +151,11 @@ export class TableSocket {
     const id = this.ids.next();
     if (!this.send({ type: "action", action, version: this.version, id })) return null;
     this.pending.start(id, action, this.version);
+    this.watchMove(id);
+    return id;
+  }
+
+  watchMove(id) {
     clearTimeout(this.moveTimer);
     this.moveTimer = setTimeout(() => {
       // no answer: forget the move and ask for the truth
@@ -131,10 +164,30 @@ export class TableSocket {
         if (this.h.settled) this.h.settled();
       }
     }, MOVE_TIMEOUT_MS);
-    return id;
+  }
+
+  /** The server could not store the move: send it again, same id, after a pause. */
+  retryMove(p) {
+    const tries = (p.tries || 0) + 1;
+    if (tries > RETRY_MS.length) return false;
+    this.pending.current = { ...p, tries };
+    clearTimeout(this.moveTimer);
+    clearTimeout(this.retryMoveTimer);
+    this.retryMoveTimer = setTimeout(() => {
+      const c = this.pending.current;
+      if (!c || c.id !== p.id) return;
+      if (!this.send({ type: "action", action: c.action, version: c.version, id: c.id })) {
+        this.pending.clear();
+        if (this.h.settled) this.h.settled();
+        return;
+      }
+      this.watchMove(c.id);
+    }, RETRY_MS[tries - 1]);
+    return true;
   }
 
   onFrame(frame) {
+    this.lastFrameAt = Date.now();
     switch (frame.type) {
       case "snapshot":
       case "state": {
@@ -163,6 +216,7 @@ export class TableSocket {
       case "error": {
         const p = frame.id ? this.pending.settleById(frame.id) : null;
         if (p) clearTimeout(this.moveTimer);
+        if (p && frame.code === "unavailable" && this.retryMove(p)) return;
         if (this.h.error) this.h.error(frame, p);
         if (
           Number.isInteger(frame.version) && this.version !== null && frame.version !== this.version &&
@@ -172,11 +226,20 @@ export class TableSocket {
         }
         return;
       }
+      case "pong":
+        // the table moved on without us: a frame was lost on the way
+        if (Number.isInteger(frame.version) && this.version !== null && frame.version > this.version) {
+          this.send({ type: "snapshot" });
+        }
+        return;
       case "chat":
         if (this.h.chat) this.h.chat(frame.message);
         return;
       case "presence":
         if (this.h.presence) this.h.presence(frame);
+        return;
+      case "ratings":
+        if (this.h.ratings) this.h.ratings(frame);
         return;
       default:
     }

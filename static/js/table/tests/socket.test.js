@@ -139,3 +139,72 @@ test("reconnects with backoff and resumes from the snapshot; refusals stop it", 
     mock.timers.reset();
   }
 });
+
+test("a pong ahead of the shown version asks for a snapshot", () => {
+  const { s } = setup();
+  s.start();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.receive({ type: "snapshot", version: 5 });
+  ws.receive({ type: "pong", t: 1, version: 5 });
+  assert.notDeepEqual(ws.sent.at(-1), { type: "snapshot" }, "up to date: nothing to ask");
+  ws.receive({ type: "pong", t: 2, version: 6 });
+  assert.deepEqual(ws.sent.at(-1), { type: "snapshot" }, "a lost frame is fetched");
+  s.stop();
+});
+
+test("pings every 10 s, and after 4 s of silence while waiting for another seat", () => {
+  mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  try {
+    const { s } = setup();
+    s.start();
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.receive({ type: "snapshot", version: 1 });
+    const pings = () => ws.sent.filter((m) => m.type === "ping").length;
+    mock.timers.tick(9000);
+    assert.equal(pings(), 0);
+    mock.timers.tick(1000);
+    assert.equal(pings(), 1);
+    s.waiting = true;
+    mock.timers.tick(4000);
+    assert.equal(pings(), 2, "silence while waiting: ping sooner");
+    ws.receive({ type: "state", version: 2 });
+    mock.timers.tick(3000);
+    assert.equal(pings(), 2, "a frame came: no need yet");
+    s.stop();
+  } finally {
+    mock.timers.reset();
+  }
+});
+
+test("a move refused as unavailable is sent again with the same id", () => {
+  mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  try {
+    const { s, seen } = setup();
+    s.start();
+    const ws = FakeSocket.all[0];
+    ws.open();
+    ws.receive({ type: "snapshot", version: 3 });
+    const id = s.act("draw:stock");
+    ws.receive({ type: "error", code: "unavailable", id });
+    assert.deepEqual(seen.errors, [], "not shown: it is tried again");
+    assert.ok(s.pending.busy);
+    mock.timers.tick(1000);
+    assert.deepEqual(ws.sent.at(-1), { type: "action", action: "draw:stock", version: 3, id });
+    ws.receive({ type: "error", code: "duplicate", id, version: 4 });
+    assert.deepEqual(seen.errors, [["duplicate", id]]);
+    assert.ok(!s.pending.busy);
+    // after the last retry the refusal is shown
+    const id2 = s.act("pass");
+    for (const wait of [1000, 2000, 4000]) {
+      ws.receive({ type: "error", code: "unavailable", id: id2 });
+      mock.timers.tick(wait);
+    }
+    ws.receive({ type: "error", code: "unavailable", id: id2 });
+    assert.deepEqual(seen.errors.at(-1), ["unavailable", id2]);
+    s.stop();
+  } finally {
+    mock.timers.reset();
+  }
+});

@@ -25,7 +25,7 @@ def copy_game_facts(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_table_state_lz4'),
+        ('games', '0006_heartbeat'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,50 @@
+"""The answers leaderboards gives to ``games.hooks``: who may sit at a rated table, the
+rating labels next to names, and each game's rating changes."""
+from __future__ import annotations
+
+import math
+
+from django.utils import timezone
+
+from games.models import Seat
+
+from . import selectors
+
+
+def minutes_left(until) -> int:
+    return max(1, math.ceil((until - timezone.now()).total_seconds() / 60))
+
+
+def playban_message(until) -> str:
+    left = minutes_left(until)
+    span = f"{left} minute{'s' if left != 1 else ''}" if left < 120 else f"{round(left / 60)} hours"
+    return (f"You left or timed out of rated games too often: you may play rated games again "
+            f"in {span}.")
+
+
+def rated_seat_refusal(table, user) -> str | None:
+    """A playban bars every rated table; a table's rating range bars players rated outside
+    the creator's rating ± the range (the creator, and players already at the table for a
+    rematch, are never refused for the range)."""
+    until = selectors.playban_until(user)
+    if until is not None:
+        return playban_message(until)
+    width = getattr(table, "rating_range", None)
+    creator = table.created_by_id
+    if width is None or creator is None or creator == user.pk:
+        return None
+    if table.pk and Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
+        return None
+    ratings = selectors.ratings_for([creator, user.pk], table.mode)
+    low, high = ratings[creator] - width, ratings[creator] + width
+    if not low <= ratings[user.pk] <= high:
+        return (f"This table is for players rated {low} to {high} in {table.get_mode_display()};"
+                f" your rating is {ratings[user.pk]}.")
+    return None
+
+
+def rating_changes(game_ids) -> dict[int, dict[int, int]]:
+    return {
+        game_id: {user_id: c["delta"] for user_id, c in per_user.items()}
+        for game_id, per_user in selectors.game_changes(game_ids).items()
+    }

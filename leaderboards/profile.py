@@ -1,0 +1,75 @@
+"""The "Ratings" section of the public profile: the player's rating per mode and a rating
+history chart per mode, drawn on the server as SVG (one linked point per game, with a
+tooltip), so no chart library and no inline script are needed."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+
+from accounts.profile_sections import ProfileSection, profile_section_register
+
+from . import selectors, skill
+from .models import RatingChange
+
+WIDTH, HEIGHT = 600, 200
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 12, 12, 24
+
+
+def _ticks(low: int, high: int) -> list[int]:
+    span = max(1, high - low)
+    step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500, 1000) if span / s <= 4)
+    first = -(-low // step) * step
+    return list(range(first, high + 1, step))
+
+
+def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
+    """Coordinates of the chart of ``rows`` (oldest first), or None without history."""
+    if not rows:
+        return None
+    values = [rows[0].rating_before] + [r.rating_after for r in rows]
+    low, high = min(values), max(values)
+    margin = max(10, (high - low) // 10)
+    low, high = low - margin, high + margin
+    inner_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    inner_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+
+    def x(i: int) -> float:
+        return round(PAD_LEFT + inner_w * (i / max(1, len(values) - 1)), 1)
+
+    def y(v: float) -> float:
+        return round(PAD_TOP + inner_h * (1 - (v - low) / (high - low)), 1)
+
+    points = []
+    for i, r in enumerate(rows, start=1):
+        delta = r.rating_after - r.rating_before
+        points.append({
+            "x": x(i), "y": y(r.rating_after), "url": reverse("games:game", args=[r.game_id]),
+            "title": f"{r.finished_at:%d %b %Y}: {skill.label(r.rating_after, r.provisional)}"
+                     f" ({delta:+d}), game {r.game_id}",
+        })
+    return {
+        "width": WIDTH, "height": HEIGHT,
+        "line": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+        "points": points,
+        "ticks": [{"y": y(t), "label": t} for t in _ticks(low, high)],
+        "left": PAD_LEFT, "right": WIDTH - PAD_RIGHT, "bottom": HEIGHT - PAD_BOTTOM,
+        "first": f"{rows[0].finished_at:%d %b %Y}", "last": f"{rows[-1].finished_at:%d %b %Y}",
+        "games": len(rows),
+    }
+
+
+def section_context(*, profile_user, viewer) -> dict[str, Any]:
+    modes = selectors.user_ratings(profile_user)
+    for m in modes:
+        m["chart"] = history_chart(selectors.rating_history(profile_user, m["mode"])) \
+            if m["games"] else None
+    return {"modes": modes, "any_games": any(m["games"] for m in modes),
+            "threshold": int(skill.PROVISIONAL_SIGMA), "games_needed": skill.PROVISIONAL_GAMES}
+
+
+def register() -> None:
+    profile_section_register(ProfileSection(
+        key="ratings", title="Ratings", template_name="leaderboards/_profile_ratings.html",
+        get_context=section_context, order=20,
+    ))

@@ -1,0 +1,22 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "leaderboards.tournaments"
+    label = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self):
+        from accounts.profile_sections import ProfileSection, profile_section_register
+
+        from . import receivers, selectors
+
+        receivers.connect()
+        profile_section_register(ProfileSection(
+            key="tournaments", title="Tournaments",
+            template_name="tournaments/_profile.html",
+            get_context=lambda *, profile_user, viewer: {
+                "results": selectors.user_results(profile_user)},
+            order=40,
+        ))

@@ -1,0 +1,156 @@
+"""Reads of tournaments: the lists, one tournament's page data, a player's results."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+from . import services
+from .models import Entry, Format, Match, MatchStatus, Status, Tournament
+
+FINISHED_LISTED = 20
+
+
+def _with_counts(qs):
+    return qs.annotate(entrants=Count("entries", filter=Q(entries__withdrawn=False)))
+
+
+def tournament_lists(user=None) -> dict:
+    """Upcoming, running and recently finished public tournaments (and the private ones the
+    user made or entered)."""
+    visible = Q(private=False)
+    if user is not None and user.is_authenticated:
+        visible |= Q(created_by=user) | Q(
+            pk__in=Entry.objects.filter(user=user).values("tournament_id"))
+    base = _with_counts(Tournament.objects.filter(visible))
+    entered = set()
+    if user is not None and user.is_authenticated:
+        entered = set(Entry.objects.filter(user=user, withdrawn=False)
+                      .values_list("tournament_id", flat=True))
+    lists = {
+        "upcoming": list(base.filter(status=Status.SCHEDULED).order_by("starts_at")[:50]),
+        "running": list(base.filter(status=Status.RUNNING).order_by("started_at")[:50]),
+        "finished": list(
+            base.filter(status__in=(Status.FINISHED, Status.CANCELLED))
+            .select_related("winner").order_by("-finished_at")[:FINISHED_LISTED]
+        ),
+    }
+    for rows in lists.values():
+        for t in rows:
+            t.entered = t.pk in entered
+    return lists
+
+
+def starting_soon(mode: str | None = None, user=None, limit: int = 5) -> list[Tournament]:
+    """Public tournaments taking entries now (for the lobby and the rooms)."""
+    now = timezone.now()
+    qs = Tournament.objects.filter(status=Status.SCHEDULED, private=False,
+                                   entry_opens_at__lte=now, starts_at__gt=now,
+                                   starts_at__lte=now + timedelta(days=2))
+    if mode:
+        qs = qs.filter(mode=mode)
+    rows = list(_with_counts(qs).order_by("starts_at")[:limit])
+    entered = set()
+    if user is not None and user.is_authenticated:
+        entered = set(Entry.objects.filter(user=user, tournament__in=rows)
+                      .values_list("tournament_id", flat=True))
+    for t in rows:
+        t.entered = t.pk in entered
+    return rows
+
+
+def may_view(t: Tournament, user, invite: str = "") -> bool:
+    if not t.private:
+        return True
+    if invite and t.invite_token and invite == t.invite_token:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (user.is_staff or user.pk == t.created_by_id
+            or Entry.objects.filter(tournament=t, user=user).exists())
+
+
+def _names(ids) -> dict[int, object]:
+    return get_user_model().objects.in_bulk([i for i in ids if i is not None])
+
+
+def page_data(t: Tournament, user=None) -> dict:
+    """Everything the tournament page shows: standings, the bracket or the rounds, the
+    viewer's own entry and next match."""
+    entries = list(Entry.objects.filter(tournament=t).select_related("user")
+                   .order_by(F("place").asc(nulls_last=True), "seed", "created_at"))
+    matches = list(Match.objects.filter(tournament=t).select_related("player_a", "player_b",
+                                                                    "winner", "table")
+                   .order_by("round", "id"))
+    me = None
+    my_match = None
+    if user is not None and user.is_authenticated:
+        me = next((e for e in entries if e.user_id == user.pk), None)
+        my_match = next(
+            (m for m in matches if m.status == MatchStatus.PLAYING
+             and user.pk in (m.player_a_id, m.player_b_id)), None)
+    data = {
+        "t": t, "entries": entries, "me": me, "my_match": my_match,
+        "entrants": sum(1 for e in entries if not e.withdrawn),
+        "rounds": [], "bracket": None,
+        "tiebreaks": {
+            Format.SWISS: ("Buchholz", "Sonneborn-Berger"),
+            Format.ROBIN: ("Buchholz", "Sonneborn-Berger"),
+            Format.ARENA: ("Performance", "Games"),
+        }.get(t.format),
+    }
+    if t.status != Status.SCHEDULED and t.is_elimination and any(e.seed for e in entries):
+        data["bracket"] = _bracket_columns(t, matches)
+    else:
+        by_round: dict[int, list[Match]] = {}
+        for m in matches:
+            by_round.setdefault(m.round, []).append(m)
+        data["rounds"] = sorted(by_round.items(), reverse=True)
+    return data
+
+
+def _bracket_columns(t: Tournament, matches: list[Match]) -> list[dict]:
+    """Columns of the bracket drawing: one per (bracket, round), each a list of boxes."""
+    specs, resolved = services.bracket(t)
+    stored = {m.key: m for m in matches}
+    users = _names({p for m in resolved.values() for p in (m.a, m.b)})
+    columns: dict[tuple[str, int], dict] = {}
+    titles = {"W": "Round", "L": "Losers' round", "F": "Grand final"}
+    final_round = max(s.round for s in specs if s.bracket == "W")
+    for spec in specs:
+        m = resolved[spec.key]
+        if m.state in ("empty", "skipped"):
+            continue
+        col = columns.setdefault((spec.bracket, spec.round), {
+            "title": ("Final" if t.format == "single" and spec.round == final_round
+                      else f"{titles[spec.bracket]} {spec.round}"
+                      if spec.bracket != "F" else
+                      ("Grand final" if spec.round == 1 else "Grand final, reset")),
+            "bracket": spec.bracket, "boxes": [],
+        })
+        match = stored.get(spec.key)
+        col["boxes"].append({
+            "key": spec.key, "state": m.state, "match": match,
+            "sides": [
+                {"user": users.get(p), "won": m.decided and p is not None and m.winner == p,
+                 "score": (match.score_a if i == 0 else match.score_b) if match else None}
+                for i, p in enumerate((m.a, m.b))
+            ],
+        })
+    order = {"W": 0, "L": 1, "F": 2}
+    return [columns[k] for k in sorted(columns, key=lambda k: (order[k[0]], k[1]))]
+
+
+def user_results(user, limit: int = 10) -> list[Entry]:
+    """The user's finished public tournaments with their place (the profile section)."""
+    return list(
+        Entry.objects.filter(user=user, tournament__status=Status.FINISHED,
+                             tournament__private=False)
+        .select_related("tournament").order_by("-tournament__finished_at")[:limit]
+    )
+
+
+def live_state(t: Tournament) -> dict:
+    return {"id": t.pk, "version": t.version, "status": t.status}

@@ -1,0 +1,26 @@
+"""``{% tournaments_soon mode %}``: the tournaments taking entries, with Enter buttons, for the
+lobby (all modes) and a room (its mode). Templates of other apps include it; no Python of
+theirs imports tournaments."""
+from django import template
+
+from .. import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("tournaments/_soon.html", takes_context=True)
+def tournaments_soon(context, mode=None):
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return {"soon": selectors.starting_soon(mode, user), "request": request, "user": user,
+            "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("tournaments/_table_link.html")
+def tournament_of_table(table_id):
+    """On a table page: which tournament match this table is, with a link back."""
+    from ..models import Match
+
+    match = (Match.objects.filter(table_id=table_id).select_related("tournament").first()
+             if table_id else None)
+    return {"match": match}

@@ -1,0 +1,188 @@
+"""Pages and the live endpoint of tournaments: thin over services and selectors.
+
+Forms post and redirect back (``next``, checked to be on this site); with
+``Accept: application/json`` the answers are ``{"ok": true, ...}`` or
+``{"ok": false, "error": {"code", "message"}}``.
+"""
+from __future__ import annotations
+
+import functools
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.timezones import get_zone
+
+from . import selectors, services
+from .forms import TournamentCreateForm
+from .models import Tournament
+
+STATUS = {"not_found": 404, "not_allowed": 403}
+
+
+def _in_user_zone(view):
+    """Show and read times in the signed-in user's time zone (their profile's)."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        zone = getattr(request.user, "time_zone", "") if request.user.is_authenticated else ""
+        with timezone.override(get_zone(zone or "UTC")):
+            return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _back(request, t: Tournament):
+    nxt = request.POST.get("next", "")
+    if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+        return redirect(nxt)
+    return redirect(services.invite_url(t) if t.private else t.get_absolute_url())
+
+
+def _error(request, t: Tournament | None, exc: services.TournamentError):
+    if _wants_json(request):
+        return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
+                            status=STATUS.get(exc.code, 400))
+    messages.error(request, exc.message)
+    if t is None:
+        return redirect("leaderboards:tournaments")
+    return _back(request, t)
+
+
+def _visible(request, tournament_id: int) -> Tournament:
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    invite = request.GET.get("invite", "") or request.POST.get("invite", "")
+    if not selectors.may_view(t, request.user, invite):
+        raise Http404("There is no such tournament.")
+    return t
+
+
+@_in_user_zone
+@require_GET
+def tournament_list(request):
+    return render(request, "tournaments/list.html", {
+        **selectors.tournament_lists(request.user),
+        "can_create": services.can_create(request.user),
+        "min_rated_games": services.min_rated_games(),
+    })
+
+
+@_in_user_zone
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request):
+    allowed = services.can_create(request.user)
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and allowed and form.is_valid():
+        try:
+            t = services.tournament_create(user=request.user, **form.cleaned_data)
+        except services.TournamentError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, "Your tournament is open for entries.")
+            return redirect(services.invite_url(t))
+    status = 200 if request.method == "GET" else 400
+    if not allowed:
+        status = 403 if request.method == "POST" else 200
+    return render(request, "tournaments/new.html", {
+        "form": form, "allowed": allowed, "min_rated_games": services.min_rated_games(),
+    }, status=status)
+
+
+def _page_context(request, t: Tournament) -> dict:
+    data = selectors.page_data(t, request.user)
+    invite = request.GET.get("invite", "")
+    return {
+        **data,
+        # Forms on the live part come back to the page (also when drawn by the live endpoint).
+        "page_path": services.invite_url(t) if t.private and invite == t.invite_token
+        else t.get_absolute_url(),
+        "invite": invite if t.private else "",
+        "invite_link": (request.build_absolute_uri(services.invite_url(t))
+                        if t.private and request.user.is_authenticated
+                        and request.user.pk == t.created_by_id else ""),
+        "entry_refusal": (services._entry_refusal(t, request.user, invite)
+                          if request.user.is_authenticated else None),
+        "can_cancel": request.user.is_authenticated and (
+            request.user.is_staff
+            or (request.user.pk == t.created_by_id and t.status == "scheduled")
+        ) and t.status in ("scheduled", "running"),
+    }
+
+
+@_in_user_zone
+@require_GET
+def tournament_detail(request, tournament_id: int):
+    t = _visible(request, tournament_id)
+    return render(request, "tournaments/detail.html", _page_context(request, t))
+
+
+@_in_user_zone
+@require_GET
+def tournament_live(request, tournament_id: int):
+    """``{"version", "status"}``, plus ``html`` (the page's live part) when ``?v=`` is older."""
+    t = _visible(request, tournament_id)
+    state = selectors.live_state(t)
+    try:
+        known = int(request.GET.get("v", "0"))
+    except ValueError:
+        known = 0
+    if known != t.version:
+        state["html"] = render_to_string("tournaments/_live.html", _page_context(request, t),
+                                         request=request)
+    return JsonResponse(state)
+
+
+@login_required
+@require_POST
+def tournament_enter(request, tournament_id: int):
+    t = _visible(request, tournament_id)
+    try:
+        services.tournament_enter(tournament_id=t.pk, user=request.user,
+                                  invite=request.POST.get("invite", ""))
+    except services.TournamentError as exc:
+        return _error(request, t, exc)
+    if _wants_json(request):
+        return JsonResponse({"ok": True})
+    messages.success(request, f"You are in {t.name}.")
+    return _back(request, t)
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request, tournament_id: int):
+    t = _visible(request, tournament_id)
+    try:
+        services.tournament_withdraw(tournament_id=t.pk, user=request.user)
+    except services.TournamentError as exc:
+        return _error(request, t, exc)
+    if _wants_json(request):
+        return JsonResponse({"ok": True})
+    messages.success(request, f"You have withdrawn from {t.name}.")
+    return _back(request, t)
+
+
+@login_required
+@require_POST
+def tournament_cancel(request, tournament_id: int):
+    t = _visible(request, tournament_id)
+    try:
+        services.tournament_cancel(tournament_id=t.pk, user=request.user,
+                                   reason=request.POST.get("reason", ""))
+    except services.TournamentError as exc:
+        return _error(request, t, exc)
+    if _wants_json(request):
+        return JsonResponse({"ok": True})
+    messages.success(request, f"{t.name} is cancelled.")
+    return _back(request, t)

@@ -1,0 +1,179 @@
+"""No turn is lost and no outage costs a player: computers' deadlines, stopped clocks after a
+lost frame, time given back after an outage, unheard players, the timer after a timeout."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import broadcast, selectors, services
+from games.models import ActionSource, Heartbeat, Seat, Table, TableAction, TableStatus
+from tests.games.conftest import play_one, start_table, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _expire(table_id, seconds=2):
+    Table.objects.filter(pk=table_id).update(
+        turn_deadline=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+def _bot_table(rooms, user, settings):
+    """A table against an Easy computer whose queued moves are lost (a broker that drops
+    them): only deadlines can bring the computer's moves."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CELERY_BROKER_URL = "memory://"
+    table = services.table_create(user=user, room=rooms["classic"], seconds_per_turn=30)
+    services.table_add_bot(table_id=table.pk, user=user, seat=1, level=1)
+    return Table.objects.get(pk=table.pk)
+
+
+def test_a_lost_computer_move_is_played_when_its_deadline_passes(rooms, make_user, settings):
+    alice = make_user("alice")
+    table = _bot_table(rooms, alice, settings)
+    while state_of(table.pk).to_act != 1:
+        play_one(table.pk, {0: alice})
+    table.refresh_from_db()
+    assert table.turn_deadline is not None and table.deadline_seat == 1
+    # the computer's deadline is the server's own: clients are shown no clock for it
+    snapshot = selectors.table_snapshot(table.pk, alice, 0)
+    assert snapshot["clock"] is None
+    version = table.version
+    assert services.tables_sweep()["timeouts"] == 0  # not due yet
+    _expire(table.pk)
+    services.tables_sweep()
+    table.refresh_from_db()
+    assert table.version > version
+    moves = TableAction.objects.filter(table=table, version=version + 1)
+    assert moves.get().source == ActionSource.BOT
+    # played once: the move's own task arriving late changes nothing
+    assert services.table_bot_move(table_id=table.pk, version=version) is False
+
+
+def test_the_turn_after_a_timeout_gets_no_first_turn_extra(rooms, two_players):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob], seconds=15)
+    table.refresh_from_db()
+    # the first turn of the game has 10 s more
+    first = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 23 < first <= 25
+    _expire(table.pk)
+    assert services.table_timeout(table_id=table.pk) is True
+    table.refresh_from_db()
+    after = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 13 < after <= 15
+
+
+def test_a_lost_state_frame_stops_the_clock_until_the_player_sees_the_table(
+    rooms, two_players
+):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    table.refresh_from_db()
+    seat = table.deadline_seat
+    assert services.table_state_undelivered(table_id=table.pk, version=table.version - 1) is False
+    assert services.table_state_undelivered(table_id=table.pk, version=table.version) is True
+    table.refresh_from_db()
+    assert table.turn_deadline is None and table.deadline_seat == seat
+    _expire_none = services.tables_sweep()
+    assert _expire_none["timeouts"] == 0
+    # another seat's snapshot does not start it
+    assert services.table_clock_resume(table_id=table.pk, seat=1 - seat) is False
+    assert services.table_clock_resume(table_id=table.pk, seat=seat) is True
+    table.refresh_from_db()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 28 < left <= 30, "the whole turn"
+    assert services.table_clock_resume(table_id=table.pk, seat=seat) is False
+
+
+def test_a_stopped_clock_restarts_after_the_grace_if_nobody_comes(rooms, two_players):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    table.refresh_from_db()
+    services.table_state_undelivered(table_id=table.pk, version=table.version)
+    assert services.tables_sweep()["resumed"] == 0
+    Table.objects.filter(pk=table.pk).update(updated_at=timezone.now() - timedelta(seconds=90))
+    assert services.tables_sweep()["resumed"] == 1
+    assert Table.objects.get(pk=table.pk).turn_deadline is not None
+
+
+def test_publishing_failure_stops_the_clock(rooms, two_players, monkeypatch):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+
+    async def down(self, group, message):
+        raise ConnectionError("channel layer down")
+
+    layer = broadcast.get_channel_layer()
+    monkeypatch.setattr(type(layer), "group_send", down)
+    monkeypatch.setattr(broadcast, "RETRY_DELAYS", (0, 0))
+    before = Table.objects.get(pk=table.pk).version
+    play_one(table.pk, {0: alice, 1: bob})  # committed; its frames cannot be published
+    table.refresh_from_db()
+    assert table.version == before + 1
+    assert table.turn_deadline is None and table.deadline_seat is not None
+
+
+def test_an_outage_gives_the_time_back(rooms, two_players, make_user, settings):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    table.refresh_from_db()
+    deadline = table.turn_deadline
+    services.tables_sweep()  # a first run: no gap known
+    assert Table.objects.get(pk=table.pk).turn_deadline == deadline
+    # the sweep last ran 40 s ago (the database or every worker was down since); bob's
+    # pings could not be stored meanwhile
+    Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(seconds=40))
+    Seat.objects.filter(table=table, user=bob).update(
+        connected=True, last_seen=timezone.now() - timedelta(seconds=45))
+    done = services.tables_sweep()
+    assert done["extended"] == 1 and done["timeouts"] == 0
+    gained = (Table.objects.get(pk=table.pk).turn_deadline - deadline).total_seconds()
+    assert 39 < gained < 42
+    # bob is not gone (claimable) because of pings lost in the outage
+    quiet = timezone.now() - Seat.objects.get(table=table, user=bob).last_seen
+    assert quiet < timedelta(seconds=10)
+    # a turn whose deadline had passed before the outage gets nothing back
+    Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(seconds=40))
+    Table.objects.filter(pk=table.pk).update(
+        turn_deadline=timezone.now() - timedelta(seconds=50)
+    )
+    assert services.tables_sweep()["extended"] == 0
+
+
+def test_a_connected_player_not_heard_from_gets_the_turn_again(rooms, two_players):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    table.refresh_from_db()
+    seat = table.deadline_seat
+    Seat.objects.filter(table=table, index=seat).update(
+        connected=True, last_seen=timezone.now() - timedelta(seconds=40)
+    )
+    _expire(table.pk)
+    assert services.table_timeout(table_id=table.pk) is False
+    table.refresh_from_db()
+    assert table.turn_deadline > timezone.now() + timedelta(seconds=25)
+    assert Seat.objects.get(table=table, index=seat).timeouts == 0
+    # once gone (60 s without a sign of life) the clock applies again
+    Seat.objects.filter(table=table, index=seat).update(
+        last_seen=timezone.now() - timedelta(seconds=61)
+    )
+    _expire(table.pk)
+    assert services.table_timeout(table_id=table.pk) is True
+    assert Seat.objects.get(table=table, index=seat).timeouts == 1
+
+
+def test_a_crashed_player_is_gone_sixty_seconds_after_the_last_ping(rooms, two_players):
+    from games import frames
+
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    seat = Seat.objects.get(table=table, index=1)
+    now = timezone.now()
+    seat.connected, seat.last_seen = True, now - timedelta(seconds=59)
+    assert not frames.seat_is_gone(seat, now)
+    seat.last_seen = now - timedelta(seconds=61)
+    assert frames.seat_is_gone(seat, now)
+    assert table.status == TableStatus.PLAYING

@@ -1,0 +1,105 @@
+"""Bad handshakes and frames get the documented answers, never a 500 or a 1011."""
+from __future__ import annotations
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from games.models import TableAction
+from ginsite.asgi import application
+from ginsite.origin import origin_allowed
+from tests.games.conftest import start_table, state_of
+from tests.games.test_socket import ORIGIN, connect, recv, send
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _scope(origin, host=None, scheme="ws"):
+    headers = [(b"origin", origin.encode())]
+    if host is not None:
+        headers.append((b"host", host.encode()))
+    return {"type": "websocket", "scheme": scheme, "headers": headers}
+
+
+def test_the_origin_must_be_the_sites_own_host_and_port(settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.com"]
+    assert origin_allowed(_scope("http://127.0.0.1:8000", "127.0.0.1:8000"))
+    assert not origin_allowed(_scope("http://127.0.0.1:9999", "127.0.0.1:8000"))
+    assert not origin_allowed(_scope("http://127.0.0.1", "127.0.0.1:8000"))
+    assert not origin_allowed(_scope("http://evil.test:8000", "127.0.0.1:8000"))
+    assert origin_allowed(_scope("https://gin.example.com", "gin.example.com", "wss"))
+    assert origin_allowed(_scope("https://gin.example.com:443", "gin.example.com", "wss"))
+    assert origin_allowed(_scope("https://play.example.com", "backend:8001"))  # trusted
+    assert not origin_allowed(_scope("null", "127.0.0.1:8000"))
+    assert not origin_allowed(_scope("", "127.0.0.1:8000"))
+    assert not origin_allowed(_scope("http://[::1", "127.0.0.1:8000"))
+
+
+async def test_a_foreign_port_is_refused_at_the_handshake(rooms, two_players):
+    comm = WebsocketCommunicator(application, "/ws/table/1/", headers=[
+        (b"origin", b"http://testserver:9999"), (b"host", b"testserver:8000"),
+    ])
+    connected, _ = await comm.connect()
+    assert not connected
+    await comm.disconnect()
+
+
+async def test_a_malformed_socket_path_is_closed_with_4404():
+    comm = WebsocketCommunicator(application, "/ws/table/abc/", headers=[ORIGIN])
+    connected, _ = await comm.connect()
+    assert connected
+    assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4404}
+    await comm.disconnect()
+
+
+async def test_deeply_nested_json_is_bad_json_and_changes_nothing(rooms, two_players):
+    from channels.db import database_sync_to_async
+
+    alice, bob = two_players
+    table = await database_sync_to_async(start_table)(rooms["classic"], [alice, bob])
+    comm = await connect(table.pk, alice)
+    try:
+        await recv(comm, "snapshot")
+        await comm.send_to(text_data="[" * 2000 + "]" * 2000)
+        frame = await recv(comm, "error")
+        assert frame["code"] == "bad_json"
+        await send(comm, {"type": "ping", "t": 1})
+        pong = await recv(comm, "pong")
+        assert pong["version"] == table.version  # still open, and the pong says the version
+        count = await database_sync_to_async(TableAction.objects.filter(table=table).count)()
+        assert count == 0
+    finally:
+        await comm.disconnect()
+
+
+async def test_a_database_failure_answers_unavailable_and_keeps_the_socket(
+    rooms, two_players, monkeypatch
+):
+    from channels.db import database_sync_to_async
+    from django.db import OperationalError
+
+    from games import services
+
+    alice, bob = two_players
+    table = await database_sync_to_async(start_table)(rooms["classic"], [alice, bob])
+    to_act = (await database_sync_to_async(state_of)(table.pk)).to_act
+    comm = await connect(table.pk, alice if to_act == 0 else bob)
+    try:
+        snap = await recv(comm, "snapshot")
+
+        def down(**kwargs):
+            raise OperationalError("the database is down")
+
+        monkeypatch.setattr(services, "table_act", down)
+        action = snap["view"]["legal_actions"][0]
+        await send(comm, {"type": "action", "id": "m1", "action": action,
+                          "version": snap["version"]})
+        frame = await recv(comm, "error")
+        assert frame["code"] == "unavailable" and frame["id"] == "m1"
+        monkeypatch.undo()
+        # the same move, the same id, once the database is back: applied
+        await send(comm, {"type": "action", "id": "m1", "action": action,
+                          "version": snap["version"]})
+        ack = await recv(comm, "ack")
+        assert ack["id"] == "m1" and ack["version"] == snap["version"] + 1
+    finally:
+        await comm.disconnect()

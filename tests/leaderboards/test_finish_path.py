@@ -1,0 +1,123 @@
+"""A rated game finished through live play is rated by the subscriber of games' finish
+signal, and the change reaches the table socket, the game page and the game list."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import selectors as games_selectors
+from games import services as games_services
+from games.models import Game, Table
+from ginsite.asgi import application
+from leaderboards.models import Rating, RatingChange
+from tests.games.conftest import play_one
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def _rated_table(rooms, users, mode="classic"):
+    table = games_services.table_create(user=users[0], room=rooms[mode], rated=True,
+                                        seat_count=len(users))
+    for u in users[1:]:
+        games_services.table_sit(table_id=table.pk, user=u)
+    by_seat = {i: u for i, u in enumerate(users)}
+    for _ in range(len(users)):  # everybody moves once, so the game is not an abort
+        play_one(table.pk, by_seat)
+    return table
+
+
+@pytest.mark.django_db
+def test_resigned_rated_game_is_rated_and_shown(rooms, make_user, client,
+                                                django_capture_on_commit_callbacks):
+    alice, bob = make_user("alice"), make_user("bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        table = _rated_table(rooms, [alice, bob])
+    with django_capture_on_commit_callbacks(execute=True):
+        games_services.table_resign(table_id=table.pk, user=bob)
+    game = Game.objects.get(table=table)
+    changes = {c.user_id: c.delta for c in RatingChange.objects.filter(game=game)}
+    assert changes[alice.pk] > 0 > changes[bob.pk]
+    assert Rating.objects.get(user=alice, mode="classic").games == 1
+    snap = games_selectors.table_snapshot(table.pk, alice, 0)
+    assert snap["table"]["finish"]["rating_changes"] == {"0": changes[alice.pk],
+                                                         "1": changes[bob.pk]}
+    assert snap["ratings"] == {
+        u.username: f"{Rating.objects.get(user=u, mode='classic').rating}?" for u in (alice, bob)}
+    client.force_login(alice)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert f"+{changes[alice.pk]}</span>" in page
+    assert f"{changes[bob.pk]}</span>" in page
+    mine = client.get("/games/").content.decode()
+    assert f"+{changes[alice.pk]}</span>" in mine
+
+
+@pytest.mark.django_db
+def test_casual_and_computer_games_are_not_rated(rooms, make_user,
+                                                 django_capture_on_commit_callbacks):
+    alice, bob = make_user("alice"), make_user("bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        casual = games_services.table_create(user=alice, room=rooms["classic"])
+        games_services.table_sit(table_id=casual.pk, user=bob)
+        for _ in range(2):
+            play_one(casual.pk, {0: alice, 1: bob})
+        games_services.table_resign(table_id=casual.pk, user=bob)
+        bot = games_services.play_computer(user=alice, mode="classic", level=1,
+                                           seconds_per_turn=30)
+        games_services.table_resign(table_id=bot.pk, user=alice)
+    assert Game.objects.count() == 2
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def _cookie(user):
+    c = Client()
+    c.force_login(user)
+    return c.cookies["sessionid"].value
+
+
+async def _connect(table_id, user):
+    cookie = await database_sync_to_async(_cookie)(user)
+    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def _next(comm, kind):
+    while True:
+        frame = json.loads(await comm.receive_from(timeout=5))
+        if frame["type"] == kind:
+            return frame
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_change_is_pushed_to_the_table_socket(rooms, make_user):
+    alice = await database_sync_to_async(make_user)("alice")
+    bob = await database_sync_to_async(make_user)("bob")
+    table = await database_sync_to_async(games_services.table_create)(
+        user=alice, room=rooms["classic"], rated=True)
+    comm = await _connect(table.pk, alice)
+    try:
+        await _next(comm, "snapshot")
+        await database_sync_to_async(games_services.table_sit)(table_id=table.pk, user=bob)
+        seated = await _next(comm, "ratings")  # someone sat down: everybody's rating
+        assert seated["game_id"] is None
+        assert [(p["seat"], p["username"], p["label"], p["change"]) for p in seated["players"]] \
+            == [(0, "alice", "1500?", None), (1, "bob", "1500?", None)]
+        for _ in range(2):
+            await database_sync_to_async(play_one)(table.pk, {0: alice, 1: bob})
+        await database_sync_to_async(games_services.table_resign)(table_id=table.pk, user=bob)
+        frame = await _next(comm, "ratings")
+        game = await database_sync_to_async(Game.objects.get)(table_id=table.pk)
+        assert frame["game_id"] == game.pk
+        by_seat = {p["seat"]: p for p in frame["players"]}
+        assert by_seat[0]["change"] > 0 > by_seat[1]["change"]
+        assert by_seat[0]["rating"] == 1500 + by_seat[0]["change"]
+        assert by_seat[0]["label"] == f"{by_seat[0]['rating']}?"
+        assert (await database_sync_to_async(Table.objects.get)(pk=table.pk)).status == "finished"
+    finally:
+        await comm.disconnect()

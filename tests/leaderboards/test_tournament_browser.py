@@ -1,0 +1,111 @@
+"""The tournament page in a real browser on a phone-sized screen: the player's match, the
+bracket, and the page updating by itself (no reload) when the match's result comes in and the
+next match opens; no console or CSP errors, and nothing wider than the screen but the
+bracket's own scroller."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+WAIT = 20000
+
+SETUP = """
+import json
+from datetime import timedelta
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from django.utils import timezone
+from accounts.models import User
+from leaderboards.tournaments import services
+from leaderboards.tournaments.models import Match, Tournament
+staff = User.objects.create_user("boss", "boss@example.com", "x-Strong-pass-1", is_staff=True)
+out = {}
+users = []
+for name in ("anna", "ben", "cleo", "dan", "eve"):
+    user = User.objects.create_user(name, f"{name}@example.com", "x-Strong-pass-1",
+                                    display_name=name.title())
+    users.append(user)
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    out[name] = store.session_key
+t = services.tournament_create(user=staff, name="Phone Cup", capacity=8, target=50,
+                               starts_at=timezone.now() + timedelta(minutes=5))
+for u in users:
+    services.tournament_enter(tournament_id=t.pk, user=u)
+Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+services.tournament_start(tournament_id=t.pk)
+m = Match.objects.get(tournament=t, round=1)
+out["tournament"] = t.pk
+out["a"] = m.player_a.username
+out["b"] = m.player_b.username
+out["table"] = m.table_id
+print("SETUP=" + json.dumps(out))
+"""
+
+RESIGN = """
+from accounts.models import User
+from games import services
+services.table_resign(table_id={table}, user=User.objects.get(username="{who}"))
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("tournament-browser")
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    result = manage(env, "shell", "-c", SETUP, capture_output=True, text=True)
+    line = next(x for x in result.stdout.splitlines() if x.startswith("SETUP="))
+    data = json.loads(line.split("=", 1)[1])
+    with daphne(tmp, env) as base:
+        yield base, data, env
+
+
+def test_the_page_follows_the_match_live_on_a_phone(site):
+    from playwright.sync_api import sync_playwright
+
+    base, data, env = site
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        context.add_cookies([{"name": "sessionid", "value": data[data["a"]], "url": base}])
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/tournaments/{data['tournament']}/")
+        play = page.get_by_role("link", name="Play your match")
+        play.wait_for(timeout=WAIT)
+        assert play.get_attribute("href") == f"/tables/{data['table']}/"
+        assert page.locator(".bracket-box").count() >= 4
+        assert page.locator(".bracket .bracket-name em").count() == 3  # byes
+        # The page is as wide as the phone (the bracket scrolls inside itself).
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.evaluate("window.__marker = 1")  # gone if the page reloads
+        manage(env, "shell", "-c", RESIGN.format(table=data["table"], who=data["b"]),
+               capture_output=True)
+        # The winner's second-round match (against the top seed, who had a bye) opens at
+        # once: the page shows its table without being reloaded.
+        page.wait_for_function(
+            "t => { const a = [...document.querySelectorAll('.tournament-mine a')];"
+            " return a.length && a[0].getAttribute('href') !== t; }",
+            arg=f"/tables/{data['table']}/", timeout=WAIT)
+        assert page.evaluate("window.__marker") == 1
+        assert page.locator(".bracket-side.won").count() >= 4  # three byes and the result
+        context.close()
+        browser.close()
+    assert not errors, errors

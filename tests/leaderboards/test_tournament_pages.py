@@ -1,0 +1,175 @@
+"""Tournament pages: list, create form, page with bracket and standings, live endpoint,
+enter and withdraw from the lobby, the room and the page; private tournaments; profiles."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Room
+from games.rooms import ensure_default_rooms
+from leaderboards.tournaments import services as S
+from leaderboards.tournaments.models import Entry, Format, Match, Status, Tournament
+from tests.leaderboards.factories import make_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+PASSWORD = "a-Strong-pass-123"
+
+
+@pytest.fixture(autouse=True)
+def rooms(db):
+    ensure_default_rooms(Room)
+
+
+@pytest.fixture
+def staff(make_user):
+    return make_user("organiser", is_staff=True)
+
+
+def _create(user, **kw):
+    kw.setdefault("name", "Sunday Open")
+    kw.setdefault("starts_at", timezone.now() + timedelta(minutes=30))
+    return S.tournament_create(user=user, **kw)
+
+
+def _login(client, user):
+    assert client.login(username=user.username, password=PASSWORD)
+
+
+def test_list_shows_upcoming_running_finished(client, staff, make_user):
+    _create(staff, name="Upcoming Cup")
+    hidden = _create(staff, name="Secret Cup", private=True)
+    page = client.get("/tournaments/")
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "Upcoming Cup" in body and "Secret Cup" not in body
+    assert "No tournament is being played now." in body
+    assert client.get(hidden.get_absolute_url()).status_code == 404
+    assert client.get(S.invite_url(hidden)).status_code == 200
+
+
+def test_create_form(client, make_user):
+    user = make_user("maker")
+    _login(client, user)
+    assert "Play 3 rated games" in client.get("/tournaments/new/").content.decode()
+    start = (timezone.now() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"name": "My Cup", "mode": "classic", "format": "single", "capacity": "8",
+            "seconds_per_turn": "30", "starts_at": start}
+    assert client.post("/tournaments/new/", form).status_code == 403
+    assert not Tournament.objects.exists()
+    for _ in range(3):
+        make_game([user, make_user()])
+    bad = client.post("/tournaments/new/", {**form, "capacity": "300"})
+    assert bad.status_code == 400 and "takes 2 to 128 players" in bad.content.decode()
+    assert not Tournament.objects.exists()
+    ok = client.post("/tournaments/new/", form)
+    t = Tournament.objects.get()
+    assert ok.status_code == 302 and ok["Location"] == t.get_absolute_url()
+    assert t.created_by == user and t.format == Format.SINGLE
+
+
+def test_enter_from_the_lobby_and_withdraw_from_the_page(client, staff, make_user):
+    t = _create(staff, entry_opens_at=timezone.now() - timedelta(minutes=1))
+    user = make_user("joiner")
+    _login(client, user)
+    lobby = client.get("/play/").content.decode()
+    assert "Tournaments starting soon" in lobby and "Sunday Open" in lobby
+    room = client.get("/play/classic/").content.decode()
+    assert "Sunday Open" in room
+    assert "Sunday Open" not in client.get("/play/oklahoma/").content.decode()
+    answer = client.post(f"/tournaments/{t.pk}/enter/", {"next": "/play/"})
+    assert answer.status_code == 302 and answer["Location"] == "/play/"
+    assert Entry.objects.filter(tournament=t, user=user).exists()
+    again = client.post(f"/tournaments/{t.pk}/enter/", HTTP_ACCEPT="application/json")
+    assert again.status_code == 400 and again.json()["error"]["code"] == "already"
+    # An outside "next" is ignored.
+    out = client.post(f"/tournaments/{t.pk}/withdraw/", {"next": "https://evil.example/"})
+    assert out.status_code == 302 and out["Location"] == t.get_absolute_url()
+    assert not Entry.objects.filter(tournament=t).exists()
+    assert client.get(f"/tournaments/{t.pk}/enter/").status_code == 405
+
+
+def test_anonymous_cannot_enter(client, staff):
+    t = _create(staff)
+    answer = client.post(f"/tournaments/{t.pk}/enter/")
+    assert answer.status_code == 302 and "/login/" in answer["Location"]
+    assert not Entry.objects.exists()
+
+
+def test_page_draws_the_bracket_and_the_live_endpoint(client, staff, make_user):
+    users = [make_user(f"p{i}") for i in range(5)]
+    t = _create(staff, capacity=8)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    S.tournament_start(tournament_id=t.pk)
+    t.refresh_from_db()
+    match = Match.objects.filter(tournament=t).order_by("key").first()
+    me = match.player_a
+    _login(client, me)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Bracket" in page and "Play your match" in page
+    assert match.table.get_absolute_url() in page
+    assert page.count("<em>bye</em>") == 3
+    live = client.get(f"/tournaments/{t.pk}/live/?v={t.version}").json()
+    assert live == {"id": t.pk, "version": t.version, "status": Status.RUNNING}
+    stale = client.get(f"/tournaments/{t.pk}/live/?v=1").json()
+    assert "Play your match" in stale["html"]
+    assert client.get(f"/tournaments/{t.pk}/live/?v=abc").json()["html"]
+
+
+def test_swiss_page_shows_tiebreaks_and_profile_results(client, staff, make_user):
+    users = [make_user(f"s{i}") for i in range(2)]
+    t = _create(staff, format=Format.SWISS, rounds=1, capacity=4, target=50)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    S.tournament_start(tournament_id=t.pk)
+    m = Match.objects.get(tournament=t)
+    from games import services as games_services
+
+    games_services.table_resign(table_id=m.table_id, user=m.player_b)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Buchholz" in page and "Sonneborn-Berger" in page and "won by" in page
+    profile = client.get(m.player_a.get_absolute_url()).content.decode()
+    assert "Sunday Open" in profile and "place 1 of 2" in profile
+
+
+def test_cancel_from_the_page(client, staff, make_user):
+    t = _create(staff)
+    other = make_user("other")
+    _login(client, other)
+    assert client.post(f"/tournaments/{t.pk}/cancel/", {"reason": "x"}).status_code == 302
+    t.refresh_from_db()
+    assert t.status == Status.SCHEDULED
+    client.logout()
+    _login(client, staff)
+    assert "Cancel this tournament" in client.get(t.get_absolute_url()).content.decode()
+    client.post(f"/tournaments/{t.pk}/cancel/", {"reason": "Server move"})
+    t.refresh_from_db()
+    assert t.status == Status.CANCELLED
+    assert "Server move" in client.get("/tournaments/").content.decode()
+
+
+def test_forms_drawn_by_the_live_endpoint_come_back_to_the_page(client, staff, make_user):
+    t = _create(staff)
+    _login(client, make_user("late"))
+    html = client.get(f"/tournaments/{t.pk}/live/?v=0").json()["html"]
+    assert f'name="next" value="{t.get_absolute_url()}"' in html
+    assert "/live/" not in html
+
+
+def test_a_match_table_links_back_to_its_tournament(client, staff, make_user):
+    a, b = make_user("ta"), make_user("tb")
+    t = _create(staff, capacity=2)
+    for u in (a, b):
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    S.tournament_start(tournament_id=t.pk)
+    m = Match.objects.get(tournament=t)
+    _login(client, a)
+    page = client.get(m.table.get_absolute_url()).content.decode()
+    assert f'href="{t.get_absolute_url()}"' in page and "Round 1 of" in page
