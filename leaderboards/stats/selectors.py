@@ -5,6 +5,7 @@ from typing import Any
 
 from django.db.models import Count, Sum
 from django.db.models.functions import TruncMonth
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
@@ -149,10 +150,15 @@ def results_by_mode(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def points_per_hand_by_month(*, user, opponents: tuple[str, ...] = (PEOPLE,),
                              months: int = 12) -> dict[str, Any] | None:
-    """Points per hand, month by month (the last ``months`` months with games), drawn as an
-    SVG polyline in a 320 x 120 box. None when there is nothing to draw."""
+    """Points per hand, month by month over the last ``months`` calendar months (the months
+    with games), drawn as an SVG polyline in a 320 x 120 box. None when there is nothing to
+    draw. Reads only those months' rows (the ``user, finished_at`` index)."""
+    now = timezone.now()
+    year, month = divmod(now.year * 12 + now.month - 1 - (months - 1), 12)
+    since = now.replace(year=year, month=month + 1, day=1, hour=0, minute=0, second=0,
+                        microsecond=0)
     data = list(
-        GameFacts.objects.filter(user=user, opponents__in=opponents)
+        GameFacts.objects.filter(user=user, opponents__in=opponents, finished_at__gte=since)
         .annotate(month=TruncMonth("finished_at"))
         .values("month")
         .annotate(points=Sum("hand_points"), hands=Sum("hands_played"), games=Count("id"))
