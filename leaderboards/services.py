@@ -292,6 +292,10 @@ def _names(user_ids: list[int]) -> dict[int, dict[str, str]]:
     return out
 
 
+ENTRY_FIELDS = ["mode", "period", "user_id", "username", "name", "rank", "position", "country",
+                "country_rank", "country_position", "rating", "gain", "games"]
+
+
 def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
     """Recompute the snapshot of ``mode``: the top-rated board (active in the last 30 days,
     not provisional) and the best gains of the week and the month. Returns the number of
@@ -341,11 +345,10 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
         boards[period] = prow
     with transaction.atomic():
         LeaderboardEntry.objects.filter(mode=mode).delete()
-        LeaderboardEntry.objects.bulk_create(
-            [LeaderboardEntry(mode=mode, period=period, **row)
-             for period, rows in boards.items() for row in rows],
-            batch_size=2000,
-        )
+        _insert_rows(LeaderboardEntry, ENTRY_FIELDS, [
+            (mode, period, *(row[f] for f in ENTRY_FIELDS[2:]))
+            for period, rows in boards.items() for row in rows
+        ])
         tally: dict[str, int] = {}
         for period, rows in boards.items():
             tally[period] = len(rows)
@@ -359,6 +362,27 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
         )
     _analyze(LeaderboardEntry)
     return len(boards[Period.ALL])
+
+
+def _insert_rows(model, fields: list[str], rows: list[tuple], batch_size: int = 5000) -> None:
+    """Insert many plain rows: PostgreSQL's COPY (about ten times faster than ``bulk_create``,
+    which spends its time building and adapting model instances), else ``bulk_create``."""
+    from django.db import connection
+
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(model._meta.db_table)
+        columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column)
+                            for f in fields)
+        with connection.cursor() as cursor, cursor.cursor.copy(
+                f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    names = [model._meta.get_field(f).attname for f in fields]
+    model.objects.bulk_create([model(**dict(zip(names, row, strict=True))) for row in rows],
+                              batch_size=batch_size)
 
 
 def _analyze(model) -> None:
@@ -422,7 +446,14 @@ class _PlayerRow:
     place: int
 
 
-def ratings_rebuild(*, progress=None, batch_size: int = 5000) -> dict[str, int]:
+CHANGE_FIELDS = ["game_id", "user_id", "mode", "seat", "place", "mu_before", "sigma_before",
+                 "mu_after", "sigma_after", "rating_before", "rating_after", "provisional",
+                 "finished_at"]
+RATING_FIELDS = ["user_id", "mode", "mu", "sigma", "rating", "deviation", "provisional",
+                 "games", "last_game_at"]
+
+
+def ratings_rebuild(*, progress=None, batch_size: int = 20000) -> dict[str, int]:
     """Forget every rating and replay every rated game, mode by mode in finish order (finish
     time, then id: the order the incremental path uses), then recompute the leaderboards.
     The result equals the incremental one. ``progress(done, total)`` is called as it goes.
@@ -454,7 +485,7 @@ def ratings_rebuild(*, progress=None, batch_size: int = 5000) -> dict[str, int]:
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()
         state: dict[tuple[str, int], dict[str, Any]] = {}
-        changes: list[RatingChange] = []
+        changes: list[tuple] = []
         rated_per_mode = {mode: 0 for mode in skill.MODES}
         total = len(games)
         for n, g in enumerate(games, start=1):
@@ -472,30 +503,26 @@ def ratings_rebuild(*, progress=None, batch_size: int = 5000) -> dict[str, int]:
                     if st["last"] is None or g.finished_at > st["last"]:
                         st["last"] = g.finished_at
                     provisional = skill.is_provisional(new, st["games"])
-                    changes.append(RatingChange(
-                        game_id=g.pk, user_id=e.user_id, mode=g.mode, seat=e.seat,
-                        place=e.place, mu_before=old.mu, sigma_before=old.sigma,
-                        mu_after=new.mu, sigma_after=new.sigma,
-                        rating_before=skill.display(old), rating_after=skill.display(new),
-                        provisional=provisional, finished_at=g.finished_at,
+                    changes.append((
+                        g.pk, e.user_id, g.mode, e.seat, e.place, old.mu, old.sigma, new.mu,
+                        new.sigma, skill.display(old), skill.display(new), provisional,
+                        g.finished_at,
                     ))
                 rated_per_mode[g.mode] += 1
             if len(changes) >= batch_size:
-                RatingChange.objects.bulk_create(changes, batch_size=batch_size)
+                _insert_rows(RatingChange, CHANGE_FIELDS, changes)
                 changes = []
             if progress is not None and (n % 1000 == 0 or n == total):
                 progress(n, total)
-        RatingChange.objects.bulk_create(changes, batch_size=batch_size)
+        _insert_rows(RatingChange, CHANGE_FIELDS, changes)
         ratings = []
         for (mode, user_id), st in state.items():
             s = skill.Skill(st["mu"], st["sigma"])
-            ratings.append(Rating(
-                user_id=user_id, mode=mode, mu=s.mu, sigma=s.sigma,
-                rating=skill.display(s), deviation=skill.deviation(s),
-                provisional=skill.is_provisional(s, st["games"]), games=st["games"],
-                last_game_at=st["last"],
+            ratings.append((
+                user_id, mode, s.mu, s.sigma, skill.display(s), skill.deviation(s),
+                skill.is_provisional(s, st["games"]), st["games"], st["last"],
             ))
-        Rating.objects.bulk_create(ratings, batch_size=batch_size)
+        _insert_rows(Rating, RATING_FIELDS, ratings)
         for mode, count in rated_per_mode.items():
             ModeLedger.objects.filter(mode=mode).update(games_rated=count)
     _analyze(Rating)

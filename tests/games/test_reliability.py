@@ -103,11 +103,13 @@ def test_publishing_failure_stops_the_clock(rooms, two_players, monkeypatch):
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob])
 
-    async def down(self, group, message):
-        raise ConnectionError("channel layer down")
+    class Down:
+        """A channel layer that is down (whatever layer the settings name)."""
 
-    layer = broadcast.get_channel_layer()
-    monkeypatch.setattr(type(layer), "group_send", down)
+        async def group_send(self, group, message):
+            raise ConnectionError("channel layer down")
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: Down())
     monkeypatch.setattr(broadcast, "RETRY_DELAYS", (0, 0))
     before = Table.objects.get(pk=table.pk).version
     play_one(table.pk, {0: alice, 1: bob})  # committed; its frames cannot be published

@@ -864,7 +864,7 @@ export class TableApp {
     const suggested = layoffPhase ? new Set(bestLayoffs(hand, v.table || []).layoffs.map(([c]) => c)) : new Set();
     // info line
     const s = this.frame.seats[me];
-    const info = [h("span", { class: `tbl-avatar tbl-avatar-c${colourIndex(s.name || me)}`, text: initials(s.name), attrs: { "aria-hidden": "true" } }), h("strong", { text: s.name || "You" }), h("span", { text: `Score ${this.seatScore(me)}` })];
+    const info = [h("span", { class: `tbl-avatar tbl-avatar-c${colourIndex(s.name || me)}`, text: initials(s.name), attrs: { "aria-hidden": "true" } }), h("strong", { text: s.name || "You" }), h("span", { class: "seat-rating", text: this.ratings.labelOf(s) }), h("span", { text: `Score ${this.seatScore(me)}` })];
     if (v.dealer === me) info.push(h("span", { class: "chip chip-dealer", text: "Dealer" }));
     let dwText;
     const playing = this.frame.table.status === "playing" && !v.is_over;

@@ -1,0 +1,74 @@
+"""A rated game in the browser: both seats show "1500?", and when the game ends the game-over
+panel shows each player's rating change, pushed over the socket by the ratings app (the
+Daphne process runs Celery eagerly, so the rating task runs right after the commit)."""
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from .conftest import CHROMIUM, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a-Strong-pass-123"
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+SETUP = f"""
+from django.contrib.auth import get_user_model
+from allauth.account.models import EmailAddress
+from games import play, services
+from games.models import Room, Table
+from games.rooms import ensure_default_rooms
+ensure_default_rooms(Room)
+users = []
+for name in ("anna", "ben"):
+    u = get_user_model().objects.create_user(name, name + "@example.com", "{PASSWORD}")
+    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
+    users.append(u)
+t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
+services.table_sit(table_id=t.pk, user=users[1])
+for _ in range(2):
+    tb = Table.objects.get(pk=t.pk)
+    st = play.load(tb.state)
+    services.table_act(table_id=t.pk, user=users[st.to_act], action=play.safe_action(st),
+                       expected_version=tb.version)
+print("TABLE", t.pk)
+"""
+
+
+def test_rating_changes_appear_on_the_game_over_panel(tmp_path, chromium):
+    env = server_env(tmp_path)
+    manage(env, "migrate", "-v0")
+    out = manage(env, "shell", "-c", SETUP, capture_output=True, text=True).stdout
+    table_id = int(re.search(r"TABLE (\d+)", out).group(1))
+    with daphne(tmp_path, env) as base:
+        ctx = chromium.new_context(viewport={"width": 360, "height": 800})
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/accounts/login/")
+        page.fill("input[name=login]", "anna")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_load_state()
+        page.goto(f"{base}/tables/{table_id}/")
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        labels = page.eval_on_selector_all(".seat-rating", "els => els.map(e => e.textContent)")
+        assert sorted(labels) == ["1500?", "1500?"]
+        page.click(".tbl-tool-danger")
+        page.click("dialog .button-danger")
+        page.wait_for_selector(".rating-changes", timeout=10000)
+        text = page.text_content(".rating-changes")
+        gain = re.search(r"ben \+(\d+)", text)
+        loss = re.search(r"You \u2212(\d+)", text)
+        assert gain and loss, text
+        labels = page.eval_on_selector_all(".seat-rating", "els => els.map(e => e.textContent)")
+        assert sorted(labels) == sorted([f"{1500 + int(gain.group(1))}?",
+                                         f"{1500 - int(loss.group(1))}?"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert not errors
+        ctx.close()
