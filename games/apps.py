@@ -4,3 +4,18 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self):
+        from accounts.profile_sections import ProfileSection, profile_section_register
+
+        from . import selectors
+
+        # accounts sits below games: games adds its section to the profile page
+        profile_section_register(ProfileSection(
+            key="recent-games", title="Recent games",
+            template_name="games/_profile_recent_games.html",
+            get_context=lambda *, profile_user, viewer: {
+                "games": list(selectors.archive_games(player=profile_user, viewer=viewer)[:5]),
+            },
+            order=38,
+        ))

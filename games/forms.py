@@ -84,3 +84,50 @@ class AddBotForm(forms.Form):
 class SitForm(forms.Form):
     seat = forms.IntegerField(min_value=0, max_value=3, required=False)
     invite = forms.CharField(max_length=64, required=False)
+
+
+RESULT_CHOICES = [("", "Any result"), ("win", "Won"), ("loss", "Lost"), ("tie", "Tied")]
+RATED_CHOICES = [("", "Rated or casual"), ("rated", "Rated"), ("casual", "Casual")]
+
+
+class ArchiveFilterForm(forms.Form):
+    """Filters of the game archive (all optional). ``opponent`` is a username, ``computer``
+    for any computer level, or a level's name (``easy`` ... ``expert``)."""
+
+    mode = forms.ChoiceField(choices=[("", "Any mode"), *Mode.choices], required=False)
+    opponent = forms.CharField(max_length=150, required=False,
+                               help_text="A username, or “computer”")
+    result = forms.ChoiceField(choices=RESULT_CHOICES, required=False)
+    rated = forms.ChoiceField(choices=RATED_CHOICES, required=False, label="Rated")
+    date_from = forms.DateField(required=False, label="From",
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="To",
+                              widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean_opponent(self):
+        return self.cleaned_data["opponent"].strip().lstrip("@")
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError("The “from” date is after the “to” date.")
+        return data
+
+
+RECORD_MAX_BYTES = 1_000_000
+
+
+class RecordImportForm(forms.Form):
+    """A game record file: ``ginsite-game/1`` or ``gin-record/1`` JSON, or the text form."""
+
+    record = forms.FileField(label="Record file", help_text="JSON or text, at most 1 MB")
+
+    def clean_record(self):
+        f = self.cleaned_data["record"]
+        if f.size > RECORD_MAX_BYTES:
+            raise forms.ValidationError("The file is larger than 1 MB: not a game record.")
+        try:
+            return f.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError("The file is not UTF-8 text: not a game record.") from None

@@ -236,12 +236,27 @@ class GamePlayer(models.Model):
     # 1 for the winner; ties share a place.
     place = models.PositiveSmallIntegerField(default=1)
     won = models.BooleanField(default=False)
+    # Copies of the game's facts that the archive filters on, so that a player's archive
+    # reads their own rows only (a player may have tens of thousands of games).
+    mode = models.CharField(max_length=16, choices=Mode.choices, blank=True)
+    rated = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)  # played at a private table
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="gameplayer_unique_seat"),
         ]
+        # a player's archive, newest first (game ids follow the finishing order: the Game
+        # row is created by the finish path)
+        indexes = [models.Index(fields=["user", "-game"], name="gameplayer_user_game")]
+
+    @classmethod
+    def of_game(cls, game: Game, *, private: bool = False, **fields) -> GamePlayer:
+        """An unsaved seat of ``game`` with the game's copied facts filled in."""
+        return cls(game=game, mode=game.mode, rated=game.rated, private=private,
+                   finished_at=game.finished_at, **fields)
 
     def __str__(self):
         return f"{self.game_id}#{self.seat} {self.name}"

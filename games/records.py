@@ -2,6 +2,7 @@
 see docs/engine.md), with the site's players and how the game ended."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games import engine as E
@@ -48,3 +49,65 @@ def record_text(game: Game) -> str:
         lines += [f"{a['seat']} {a['action']}" for a in game.actions]
         return "\n".join(lines) + "\n"
     return ending + "\n" + record.to_text()
+
+
+MAX_IMPORT_MOVES = 5_000  # long Rummy games have about 2,000
+
+
+class RecordImportError(ValueError):
+    """A record that cannot be shown: the message says why (for the user)."""
+
+
+def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
+    """Read an uploaded record and check it by replaying it through the engine.
+
+    Accepts the site's JSON (``ginsite-game/1``, with the engine record inside), the
+    engine's JSON (``gin-record/1``) and the engine's text form. Every hand result and the
+    final result written in the file must equal the replay's, so an edited record is refused.
+    Returns the engine record and the players' display names. Stores nothing.
+    """
+    text = text.strip()
+    if not text:
+        raise RecordImportError("The file is empty.")
+    names = None
+    site = None
+    try:
+        if text.startswith("{"):
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise RecordImportError("The JSON is not a game record.")
+            if data.get("format") == "ginsite-game/1":
+                site = data
+                if not isinstance(data.get("engine"), dict):
+                    raise RecordImportError("This record holds no replayable moves.")
+                players = data.get("players") or []
+                names = [str(p.get("name") or p.get("username") or f"Seat {i + 1}")
+                         if isinstance(p, dict) else str(p) for i, p in enumerate(players)]
+                data = data["engine"]
+            record = E.GameRecord.from_dict(data)
+        else:
+            record = E.GameRecord.from_text(text)
+    except json.JSONDecodeError as exc:
+        raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
+    except E.RecordError as exc:
+        raise RecordImportError(f"The record is not valid: {exc}") from None
+    except E.EngineError as exc:
+        raise RecordImportError(f"The record is not valid: {exc}") from None
+    if len(record.moves) > MAX_IMPORT_MOVES:
+        raise RecordImportError(f"The record has more than {MAX_IMPORT_MOVES} moves.")
+    try:
+        final = E.replay(record, verify=True)
+    except E.RecordError as exc:
+        raise RecordImportError(f"The record does not replay: {exc}") from None
+    except E.EngineError as exc:
+        raise RecordImportError(f"The record does not replay: {exc}") from None
+    if site is not None:
+        result = final.result.to_dict() if final.result else None
+        if site.get("result") is not None and site.get("result") != result:
+            raise RecordImportError("The record's result differs from the replay of its moves.")
+        totals = list(final.result.totals) if final.result else list(final.scores)
+        if site.get("totals") is not None and list(site["totals"]) != totals:
+            raise RecordImportError("The record's totals differ from the replay of its moves.")
+    if names is None or len(names) != record.num_players:
+        names = list(record.players)
+    return record, names

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from . import frames, hooks, play
@@ -125,16 +125,6 @@ def user_live_tables(user) -> list[Table]:
     )
 
 
-def user_games(user):
-    """The user's finished games, newest first (GamePlayer rows with their game)."""
-    return (
-        GamePlayer.objects.filter(user=user)
-        .select_related("game")
-        .prefetch_related(Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")))
-        .order_by("-game__finished_at")
-    )
-
-
 def table_with_seats(table_id: int) -> Table | None:
     return (
         Table.objects.select_related("room", "created_by", "rematch_table")
@@ -214,14 +204,6 @@ def table_snapshot(table_id: int, user, seat: int | None,
     }
 
 
-def game_for_page(game_id: int) -> Game | None:
-    return (
-        Game.objects.filter(pk=game_id)
-        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.select_related("user")))
-        .first()
-    )
-
-
 def score_sheet(game: Game) -> dict[str, Any]:
     """Hand-by-hand rows and per-column totals for the game page (three columns in Hollywood).
 
@@ -252,3 +234,83 @@ def score_sheet(game: Game) -> dict[str, Any]:
             "columns": cells,
         })
     return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}
+
+
+# ------------------------------------------------------------------------- archive
+
+
+def game_visible(game: Game, viewer) -> bool:
+    """Private tables' games are for their players only."""
+    table = game.table
+    if table is None or not table.private:
+        return True
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return False
+    return any(p.user_id == viewer.pk for p in game.players.all())
+
+
+def game_for_viewer(game_id: int, viewer) -> Game | None:
+    """The game of ``/games/<id>/`` if ``viewer`` may see it."""
+    game = (
+        Game.objects.filter(pk=game_id).select_related("table")
+        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.select_related("user")))
+        .first()
+    )
+    if game is None or not game_visible(game, viewer):
+        return None
+    return game
+
+
+# the big JSON columns a list of games never shows
+ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
+
+
+def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=None,
+                  computer: bool = False, result: str = "", rated: str = "",
+                  date_from=None, date_to=None):
+    """``player``'s finished games that ``viewer`` may see, newest first (by id: a Game is
+    created when it finishes, so ids follow the finishing order and the archive walks the
+    ``gameplayer_user_game`` index instead of sorting every game). Every filter reads the
+    player's own GamePlayer rows (their copies of the game's mode, rating, privacy and
+    time), never the games table. As GamePlayer rows
+    (``.game`` and the game's players prefetched). ``opponent`` is a user who must have
+    played in the game; ``computer`` keeps games with any computer, ``bot_level`` one level.
+    Dates are inclusive days in the current time zone."""
+    qs = GamePlayer.objects.filter(user=player)
+    if viewer is None or not getattr(viewer, "is_authenticated", False) or viewer.pk != player.pk:
+        shared = Q(private=False)
+        if viewer is not None and getattr(viewer, "is_authenticated", False):
+            shared |= Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=viewer))
+        qs = qs.filter(shared)
+    if mode:
+        qs = qs.filter(mode=mode)
+    if opponent is not None:
+        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=opponent)))
+    if bot_level is not None:
+        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"),
+                                                         bot_level=bot_level)))
+    elif computer:
+        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"),
+                                                         bot_level__isnull=False)))
+    if result == "win":
+        qs = qs.filter(won=True)
+    elif result == "tie":  # first place shared: nobody won
+        qs = qs.filter(won=False, place=1)
+    elif result == "loss":
+        qs = qs.filter(won=False, place__gt=1)
+    if rated == "rated":
+        qs = qs.filter(rated=True)
+    elif rated == "casual":
+        qs = qs.filter(rated=False)
+    tz = timezone.get_current_timezone()
+    if date_from:
+        qs = qs.filter(finished_at__gte=datetime.combine(date_from, time.min, tzinfo=tz))
+    if date_to:
+        end = datetime.combine(date_to + timedelta(days=1), time.min, tzinfo=tz)
+        qs = qs.filter(finished_at__lt=end)
+    # The page's games come in a second query (not a join): the page itself is then a walk
+    # down the player's index that stops after 25 rows.
+    return qs.prefetch_related(
+        Prefetch("game", queryset=Game.objects.defer(*ARCHIVE_DEFERRED)),
+        Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")),
+    ).order_by("-game_id")  # = finishing order (see GamePlayer's index)

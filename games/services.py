@@ -853,12 +853,12 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
     )
     bots = frames.bot_names(seats)
     for s in seats:
-        GamePlayer.objects.create(
-            game=game, seat=s.index, user=s.user, bot_level=s.bot_level,
+        GamePlayer.of_game(
+            game, private=table.private, seat=s.index, user=s.user, bot_level=s.bot_level,
             name=s.user.public_name if s.user_id else bots.get(s.index, frames.bot_name(0)),
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
-        )
+        ).save()
     game.record = _record(game, state, seats)
     game.save(update_fields=["record"])
     table.status = TableStatus.FINISHED

@@ -15,7 +15,9 @@ urlpatterns = [
     path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
     path("tables/<int:table_id>/bot/", views.table_bot, name="table_bot"),
     path("games/", views.my_games, name="my_games"),
+    path("games/import/", views.game_import, name="game_import"),
     path("games/<int:game_id>/", views.game, name="game"),
+    path("u/<str:username>/games/", views.player_games, name="player_games"),
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record_json"),
     path("games/<int:game_id>/record.txt", views.game_record_txt, name="game_record_txt"),
 ]

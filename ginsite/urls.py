@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("social.urls")),
     path("", include("leaderboards.urls")),
     path("", include("leaderboards.tournaments.urls")),
+    path("", include("leaderboards.stats.urls")),
     # Uploaded avatars. Behind a reverse proxy, let it serve MEDIA_ROOT instead.
     re_path(r"^media/(?P<path>.*)$", static_serve, {"document_root": settings.MEDIA_ROOT}),
 ]

@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "social",
     "leaderboards",
     "leaderboards.tournaments",
+    "leaderboards.stats",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,135 @@
+"""The replay viewer's data: every position of a finished game, all hands face up.
+
+A game is over, so nothing is hidden any more: the frames show every seat's cards, the stock
+count, the discard pile, the melds on the table and, on the move that ends a hand, that hand's
+showdown (melds, lay-offs, deadwood) from the engine's ``HandResult``. Frames come from
+replaying the engine record (``iter_replay``), so they are exactly what was played.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from games import engine as E
+from games.engine.cards import cards_of
+
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+OUTCOMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
+            "drawn": "drawn hand", "out": "went out", "stalemate": "stalemate"}
+
+
+def card_label(text: str) -> str:
+    rank = "10" if text[0] == "T" else text[0]
+    return rank + SUITS.get(text[1], text[1])
+
+
+def _cards(cards) -> str:
+    """Cards as one string of two-letter codes ("4H5H6H"), to keep the page small."""
+    return "".join(c.text for c in sorted(cards))
+
+
+def describe(name: str, action: str) -> str:
+    """A sentence for a move: 'ann discards 7♥'."""
+    kind, _, arg = action.partition(":")
+    if kind == "pass":
+        return f"{name} passes the upcard"
+    if kind == "take_upcard":
+        return f"{name} takes the upcard"
+    if kind == "draw":
+        return f"{name} draws from the {'stock' if arg == 'stock' else 'discard pile'}"
+    if kind == "discard":
+        return f"{name} discards {card_label(arg)}"
+    if kind == "knock":
+        return f"{name} knocks, discarding {card_label(arg.split('|')[0])} face down"
+    if kind == "gin":
+        return f"{name} goes gin, discarding {card_label(arg)} face down"
+    if kind == "big_gin":
+        return f"{name} goes big gin"
+    if kind == "layoff":
+        card, _, meld = arg.partition(">")
+        return f"{name} lays off {card_label(card)} onto meld {int(meld) + 1}"
+    if kind == "accept_layoffs":
+        return f"{name} makes the best lay-offs"
+    if kind == "done":
+        return f"{name} has finished laying off"
+    if kind == "meld":
+        return f"{name} melds {' '.join(card_label(c) for c in arg.split(','))}"
+    if kind == "go_out":
+        return f"{name} goes out, {card_label(arg)} face down"
+    return f"{name}: {action}"
+
+
+def _showdown(h: E.HandResult, names: list[str]) -> dict[str, Any]:
+    d = h.to_dict()
+    winner = names[h.winner] if h.winner is not None and h.winner < len(names) else None
+    sd = {
+        "hand": h.hand_number, "outcome": h.outcome.value,
+        "outcome_name": OUTCOMES.get(h.outcome.value, h.outcome.value),
+        "winner": h.winner, "winner_name": winner, "points": h.points,
+        "multiplier": h.multiplier, "reason": h.reason,
+    }
+    if h.knocker is not None:
+        sd.update({
+            "knocker": h.knocker, "defender": h.defender,
+            "knocker_melds": d["knocker_melds"],
+            "knocker_deadwood_cards": d["knocker_deadwood_cards"],
+            "knocker_deadwood": h.knocker_deadwood,
+            "defender_melds": d["defender_melds"],
+            "defender_deadwood_cards": d["defender_deadwood_cards"],
+            "defender_deadwood": h.defender_deadwood,
+            "layoffs": d["layoffs"], "knock_card": h.knock_card,
+        })
+    if h.remaining:
+        sd["remaining"] = d["remaining"]
+        sd["going_rummy"] = h.going_rummy
+    return sd
+
+
+def _frame(state: E.GameState) -> dict[str, Any]:
+    return {
+        "hand": state.hand_number,
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "phase": state.phase.value,
+        "hands": [_cards(h) for h in state.hands],
+        "stock": len(state.stock),
+        "discard": "".join(c.text for c in state.discard[-6:]),
+        "discard_count": len(state.discard),
+        "table": ["".join(c.text for c in cards_of(mm)) for _kind, mm in state.table]
+        if state.family == "rummy" else [],
+        "scores": state.scores,
+        "knock_limit": state.knock_limit if state.family != "rummy" else None,
+        "multiplier": state.multiplier,
+        "hands_done": len(state.hand_results),
+    }
+
+
+def replay_data(record: E.GameRecord, names: list[str]) -> dict[str, Any]:
+    """Frames of every position (frame 0 is the first deal; frame N is after move N) and the
+    hand-by-hand score sheet. Raises ``RecordError`` when the record does not replay."""
+    state = record.new_state()
+    frames = [{"ply": 0, "move": None, "text": "The cards are dealt", **_frame(state)}]
+    seen = 0
+    sheet: list[dict[str, Any]] = []
+    after = state
+    for i, move, after, _events in E.iter_replay(record):
+        name = names[move.seat] if move.seat < len(names) else f"seat {move.seat}"
+        frame = {"ply": i + 1, "move": [move.seat, move.action],
+                 "text": describe(name, move.action), **_frame(after)}
+        if len(after.hand_results) > seen:
+            frame["showdown"] = [_showdown(h, names) for h in after.hand_results[seen:]]
+            for h in after.hand_results[seen:]:
+                sheet.append({"hand": h.hand_number, "ply": i + 1,
+                              "outcome": OUTCOMES.get(h.outcome.value, h.outcome.value),
+                              "winner": h.winner, "points": h.points,
+                              "running": list(after.scores)})
+            seen = len(after.hand_results)
+        frames.append(frame)
+    final = after
+    return {
+        "mode": record.mode,
+        "family": "rummy" if record.mode == "rummy" else "gin",
+        "players": names,
+        "frames": frames,
+        "sheet": sheet,
+        "result": final.result.to_dict() if final.result else None,
+    }

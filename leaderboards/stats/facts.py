@@ -1,0 +1,180 @@
+"""What one finished game means for each person who played it, read from the stored record.
+
+Nothing here re-derives the rules: every hand fact comes from the engine's ``HandResult``
+stored on the ``Game`` (``Game.hands``; see docs/records.md), the game facts from the
+``Game``/``GamePlayer`` rows written by ``games.services.game_finish``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from games.models import Ending, Game, GamePlayer
+
+from .models import BOT_KINDS, PEOPLE, Result
+
+# (field on PlayerStats, attribute of PlayerFacts) summed as they are
+COUNTERS = (
+    "hands_played", "hands_won", "hands_drawn", "stalemates", "gins", "big_gins", "knocks",
+    "knock_deadwood", "undercuts_given", "undercuts_received", "rummies", "hand_points",
+    "seconds_played", "resignations", "timeouts", "abandonments", "timeout_turns",
+)
+
+
+@dataclass
+class PlayerFacts:
+    game_id: int
+    user_id: int
+    mode: str
+    opponents: str
+    finished_at: datetime
+    result: str
+    margin: int
+    hands_played: int = 0
+    hands_won: int = 0
+    hands_drawn: int = 0
+    stalemates: int = 0
+    gins: int = 0
+    big_gins: int = 0
+    knocks: int = 0
+    knock_deadwood: int = 0
+    undercuts_given: int = 0
+    undercuts_received: int = 0
+    rummies: int = 0
+    hand_points: int = 0
+    seconds_played: int = 0
+    resignations: int = 0
+    timeouts: int = 0
+    abandonments: int = 0
+    timeout_turns: int = 0
+    # other people at the table: (user id, this player's result against them)
+    people: list[tuple[int, str]] = field(default_factory=list)
+
+
+def opponents_kind(players: list[GamePlayer], seat: int) -> str:
+    """``people`` when every other seat is a person, else the strongest computer's level."""
+    levels = [p.bot_level for p in players if p.seat != seat and p.bot_level is not None]
+    if not levels:
+        return PEOPLE
+    return BOT_KINDS[min(max(levels), len(BOT_KINDS)) - 1]
+
+
+def _result(game: Game, p: GamePlayer) -> str:
+    if p.won:
+        return Result.WIN
+    if game.winner_seat is None and p.place == 1:
+        return Result.TIE
+    return Result.LOSS
+
+
+def _pair_result(mine: GamePlayer, theirs: GamePlayer) -> str:
+    if mine.place < theirs.place:
+        return Result.WIN
+    if mine.place > theirs.place:
+        return Result.LOSS
+    return Result.TIE
+
+
+def _hand_facts(f: PlayerFacts, hands: list[dict], seat: int) -> None:
+    for h in hands:
+        f.hands_played += 1
+        outcome = h.get("outcome")
+        winner = h.get("winner")
+        if outcome == "drawn":
+            f.hands_drawn += 1
+            continue
+        if outcome == "stalemate":  # the rule book: a loss for every player of the hand
+            f.stalemates += 1
+            continue
+        if winner == seat:
+            f.hands_won += 1
+            f.hand_points += int(h.get("points") or 0)
+        if outcome == "gin" and winner == seat:
+            f.gins += 1
+        elif outcome == "big_gin" and winner == seat:
+            f.big_gins += 1
+        elif outcome in ("knock", "undercut") and h.get("knocker") == seat:
+            f.knocks += 1
+            f.knock_deadwood += int(h.get("knocker_deadwood") or 0)
+        if outcome == "undercut":
+            if winner == seat:
+                f.undercuts_given += 1
+            elif h.get("knocker") == seat:
+                f.undercuts_received += 1
+        if outcome == "out" and h.get("going_rummy") and winner == seat:
+            f.rummies += 1
+
+
+def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
+    """One ``PlayerFacts`` per seat held by a (still existing) user."""
+    players = sorted(players, key=lambda p: p.seat)
+    private = any(p.private for p in players)
+    seconds = 0
+    if game.started_at and game.finished_at:
+        seconds = max(0, int((game.finished_at - game.started_at).total_seconds()))
+    out = []
+    for p in players:
+        if p.user_id is None:
+            continue
+        others = [o for o in players if o.seat != p.seat]
+        best_other = max((o.score for o in others), default=0)
+        f = PlayerFacts(
+            game_id=game.pk, user_id=p.user_id, mode=game.mode,
+            opponents=opponents_kind(players, p.seat), finished_at=game.finished_at,
+            result=_result(game, p), margin=p.score - best_other, seconds_played=seconds,
+        )
+        _hand_facts(f, game.hands or [], p.seat)
+        if game.loser_seat == p.seat:
+            if game.ending == Ending.RESIGNATION:
+                f.resignations = 1
+            elif game.ending == Ending.TIMEOUT:
+                f.timeouts = 1
+            elif game.ending == Ending.ABANDONMENT:
+                f.abandonments = 1
+        f.timeout_turns = sum(
+            1 for a in game.actions or []
+            if a.get("source") == "timeout" and a.get("seat") == p.seat
+        )
+        # whom someone plays at private tables is nobody else's business: those games count
+        # in the player's own figures but not in favourite opponents or head to head
+        if not private:
+            f.people = [
+                (o.user_id, _pair_result(p, o)) for o in others if o.user_id is not None
+            ]
+        out.append(f)
+    return out
+
+
+def accumulate(row, f: PlayerFacts) -> None:
+    """Add one game to a ``PlayerStats`` row (in memory). Games must come in finishing order
+    for the streaks; both the incremental task and the rebuild use this one function."""
+    row.games += 1
+    if f.result == Result.WIN:
+        row.wins += 1
+        row.current_streak += 1
+        row.longest_streak = max(row.longest_streak, row.current_streak)
+        if row.best_margin is None or f.margin > row.best_margin:
+            row.best_margin = f.margin
+            row.best_game_id = f.game_id
+    else:
+        row.current_streak = 0
+        if f.result == Result.LOSS:
+            row.losses += 1
+        else:
+            row.ties += 1
+    for name in COUNTERS:
+        setattr(row, name, getattr(row, name) + getattr(f, name))
+    if row.last_game_at is None or f.finished_at > row.last_game_at:
+        row.last_game_at = f.finished_at
+
+
+def accumulate_opponent(row, result: str, finished_at: datetime) -> None:
+    row.games += 1
+    if result == Result.WIN:
+        row.wins += 1
+    elif result == Result.LOSS:
+        row.losses += 1
+    else:
+        row.ties += 1
+    if row.last_game_at is None or finished_at > row.last_game_at:
+        row.last_game_at = finished_at

@@ -1,0 +1,18 @@
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from . import selectors
+from .models import OPPONENT_KINDS
+
+
+@require_GET
+@login_required
+def mine(request):
+    """The player's own statistics: against people and against each computer level."""
+    tables = selectors.stats_tables(user=request.user, opponents=OPPONENT_KINDS, own=True)
+    return render(request, "stats/mine.html", {
+        "tables": tables,
+        "bars": selectors.results_by_mode([t for t in tables if t["opponents"] == "people"]),
+        "pph": selectors.points_per_hand_by_month(user=request.user, opponents=OPPONENT_KINDS),
+    })

@@ -1,0 +1,294 @@
+"""The game archive, the privacy of private tables' games, the replay page and record import."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django.utils import timezone
+
+from games import records
+from games.models import Game
+
+from .archive_helpers import finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def trio(make_user):
+    return make_user("alice"), make_user("bob"), make_user("carol")
+
+
+def _ids(response):
+    return [gp.game_id for gp in response.context["page"].object_list]
+
+
+def test_archive_lists_and_filters(client, trio):
+    alice, bob, carol = trio
+    now = timezone.now()
+    day = timedelta(days=1)
+    g1 = finished_game([alice, bob], mode="classic", seed=1, rated=True, at=now - 3 * day)
+    g2 = finished_game([alice, carol], mode="oklahoma", seed=2, at=now - 2 * day)
+    g3 = finished_game([alice, None], mode="classic", seed=3, bot_level=3, at=now - day)
+    g4 = finished_game([bob, carol], mode="classic", seed=4, at=now)
+    client.force_login(alice)
+    url = reverse("games:my_games")
+    assert _ids(client.get(url)) == [g3.pk, g2.pk, g1.pk]
+    assert _ids(client.get(url, {"mode": "oklahoma"})) == [g2.pk]
+    assert _ids(client.get(url, {"opponent": "bob"})) == [g1.pk]
+    assert _ids(client.get(url, {"opponent": "@Carol"})) == [g2.pk]
+    assert _ids(client.get(url, {"opponent": "computer"})) == [g3.pk]
+    assert _ids(client.get(url, {"opponent": "hard"})) == [g3.pk]
+    assert _ids(client.get(url, {"opponent": "easy"})) == []
+    assert _ids(client.get(url, {"rated": "rated"})) == [g1.pk]
+    assert _ids(client.get(url, {"rated": "casual"})) == [g3.pk, g2.pk]
+    day = (now - timedelta(days=2)).date()
+    assert _ids(client.get(url, {"date_from": day, "date_to": day})) == [g2.pk]
+    won = [g.pk for g in (g1, g2, g3) if g.players.get(user=alice).won]
+    lost = [g.pk for g in (g1, g2, g3) if not g.players.get(user=alice).won]
+    assert sorted(_ids(client.get(url, {"result": "win"}))) == sorted(won)
+    assert sorted(_ids(client.get(url, {"result": "loss"}))) == sorted(lost)
+    assert g4.pk not in _ids(client.get(url))
+
+
+def test_archive_refuses_bad_filters(client, trio):
+    alice, *_ = trio
+    finished_game([alice, None], seed=5, bot_level=1)
+    client.force_login(alice)
+    url = reverse("games:my_games")
+    for params, message in [
+        ({"opponent": "nobody-here"}, "No player is called"),
+        ({"mode": "chess"}, "Select a valid choice"),
+        ({"date_from": "2026-02-30"}, "Enter a valid date"),
+        ({"date_from": "2026-03-02", "date_to": "2026-03-01"}, "after the"),
+    ]:
+        r = client.get(url, params)
+        assert r.status_code == 400, params
+        assert message in r.content.decode()
+        assert _ids(r) == []
+
+
+def test_archive_paginates_and_keeps_filters(client, trio):
+    alice, bob, _ = trio
+    now = timezone.now()
+    for i in range(27):
+        finished_game([alice, bob], seed=100 + i, at=now - timedelta(minutes=i))
+    client.force_login(alice)
+    r = client.get(reverse("games:my_games"), {"mode": "classic"})
+    assert len(_ids(r)) == 25
+    assert "mode=classic&amp;page=2" in r.content.decode()
+    r2 = client.get(reverse("games:my_games"), {"mode": "classic", "page": 2})
+    assert len(_ids(r2)) == 2 and not set(_ids(r2)) & set(_ids(r))
+
+
+def test_archive_needs_login(client):
+    r = client.get(reverse("games:my_games"))
+    assert r.status_code == 302 and "login" in r["Location"]
+
+
+def test_private_games_only_for_their_players(client, trio):
+    alice, bob, carol = trio
+    public = finished_game([alice, bob], seed=6)
+    private = finished_game([alice, bob], seed=7, private=True)
+    archive = reverse("games:player_games", args=["alice"])
+    # strangers and visitors: the public game only, and no page or record of the private one
+    for viewer in (None, carol):
+        client.logout()
+        if viewer:
+            client.force_login(viewer)
+        assert _ids(client.get(archive)) == [public.pk]
+        for name in ("games:game", "games:game_record_json", "games:game_record_txt"):
+            assert client.get(reverse(name, args=[private.pk])).status_code == 404
+        assert client.get(reverse("games:game", args=[public.pk])).status_code == 200
+    # the other player of the private game sees it in alice's archive and can open it
+    client.force_login(bob)
+    assert sorted(_ids(client.get(archive))) == sorted([public.pk, private.pk])
+    for name in ("games:game", "games:game_record_json", "games:game_record_txt"):
+        assert client.get(reverse(name, args=[private.pk])).status_code == 200
+    client.force_login(alice)
+    assert sorted(_ids(client.get(reverse("games:my_games")))) == sorted([public.pk, private.pk])
+
+
+def test_player_archive_unknown_player(client):
+    assert client.get(reverse("games:player_games", args=["ghost"])).status_code == 404
+
+
+def test_game_page_has_every_position(client, trio):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], mode="classic", seed=8)
+    r = client.get(reverse("games:game", args=[game.pk]))
+    assert r.status_code == 200
+    data = r.context["replay"]
+    moves = game.record["engine"]["moves"]
+    assert len(data["frames"]) == len(moves) + 1
+    # all hands face up: every frame holds every seat's cards, 10 or 11 per seat in play
+    first = data["frames"][0]
+    assert [len(h) // 2 for h in first["hands"]] == [10, 10]
+    showdowns = [f for f in data["frames"] if f.get("showdown")]
+    assert len(showdowns) == len(game.hands)
+    assert [row["hand"] for row in data["sheet"]] == [h["hand_number"] for h in game.hands]
+    assert data["sheet"][-1]["running"] == game.final["result"]["columns"][0]["hand_points"]
+    html = r.content.decode()
+    assert 'id="replay-data"' in html and "js/replay/viewer.js" in html
+    assert "<script>" not in html  # CSP: data as JSON, code from static files
+
+
+def test_records_download(client, trio):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=9)
+    data = json.loads(client.get(reverse("games:game_record_json", args=[game.pk])).content)
+    assert data["format"] == "ginsite-game/1" and data["engine"]["format"] == "gin-record/1"
+    text = client.get(reverse("games:game_record_txt", args=[game.pk])).content.decode()
+    assert "Format: gin-record/1" in text
+
+
+def _upload(client, content: str, name="game.json"):
+    return client.post(reverse("games:game_import"), {
+        "record": SimpleUploadedFile(name, content.encode(), content_type="application/json"),
+    })
+
+
+@pytest.mark.parametrize("kind", ["site-json", "engine-json", "text"])
+def test_import_shows_a_good_record(client, trio, kind):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=10)
+    before = Game.objects.count()
+    if kind == "site-json":
+        content = json.dumps(records.record_json(game))
+    elif kind == "engine-json":
+        content = json.dumps(game.record["engine"])
+    else:
+        content = records.record_text(game)
+    r = _upload(client, content)
+    assert r.status_code == 200, r.content.decode()[:2000]
+    assert len(r.context["replay"]["frames"]) == len(game.record["engine"]["moves"]) + 1
+    assert Game.objects.count() == before
+
+
+def _tampered(game):
+    """Edited records, each with the message the import must give."""
+    site = records.record_json(game)
+    out = []
+    a = json.loads(json.dumps(site))
+    a["engine"]["hand_results"][0]["points"] += 1
+    out.append(("hand-points", json.dumps(a), "does not replay"))
+    b = json.loads(json.dumps(site))
+    b["totals"] = [t + 10 for t in b["totals"]]
+    out.append(("totals", json.dumps(b), "totals differ"))
+    c = json.loads(json.dumps(site))
+    moves = c["engine"]["moves"]
+    i = next(k for k, m in enumerate(moves) if m[1].startswith("discard:"))
+    moves[i][1] = "discard:" + ("AS" if moves[i][1] != "discard:AS" else "KD")
+    out.append(("move", json.dumps(c), "does not replay"))
+    d = json.loads(json.dumps(site))
+    d["engine"]["seed"] += 1
+    out.append(("seed", json.dumps(d), "does not replay"))
+    text = records.record_text(game)
+    lines = text.splitlines()
+    k = next(j for j, line in enumerate(lines) if line.startswith("= hand 1:"))
+    lines[k] = lines[k].rsplit(" ", 1)[0] + " 999"
+    out.append(("summary", "\n".join(lines), "does not match the replay"))
+    res = next(j for j, line in enumerate(lines) if line.startswith("Result:"))
+    lines2 = text.splitlines()
+    lines2[res] = "Result: 1 2"
+    out.append(("result-line", "\n".join(lines2), "does not match the replay"))
+    out.append(("garbage", "{not json", "not valid JSON"))
+    out.append(("empty", "   ", "empty"))
+    out.append(("other-json", "[1, 2]", "not valid"))
+    return out
+
+
+def test_import_refuses_edited_records(client, trio):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=11)
+    before = Game.objects.count()
+    for name, content, message in _tampered(game):
+        r = _upload(client, content)
+        assert r.status_code == 400, name
+        body = r.content.decode()
+        assert message in body, (name, body[body.find("errorlist"):][:400])
+        assert "replay-data" not in body
+    assert Game.objects.count() == before
+
+
+def test_import_refuses_oversized_and_binary_files(client):
+    r = _upload(client, "x" * 1_000_001)
+    assert r.status_code == 400 and "larger than 1 MB" in r.content.decode()
+    r = client.post(reverse("games:game_import"), {
+        "record": SimpleUploadedFile("a.bin", b"\xff\xfe\x00bad", "application/octet-stream")})
+    assert r.status_code == 400 and "not UTF-8" in r.content.decode()
+    r = client.post(reverse("games:game_import"), {})
+    assert r.status_code == 400
+
+
+def test_the_finish_path_copies_the_games_facts(client, trio):
+    """A private table's game, finished by a resignation through the services: its seats
+    carry the game's mode, rating, time and privacy, so the archive hides it from others."""
+    from games import services
+    from games.models import GamePlayer, Room
+    from games.rooms import ensure_default_rooms
+
+    alice, bob, carol = trio
+    ensure_default_rooms(Room)
+    room = Room.objects.get(slug="oklahoma")
+    table = services.table_create(user=alice, room=room, private=True)
+    services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
+    services.table_resign(table_id=table.pk, user=bob)
+    game = Game.objects.get(table=table)
+    seats = list(GamePlayer.objects.filter(game=game))
+    assert {(s.mode, s.rated, s.private, s.finished_at) for s in seats} == {
+        ("oklahoma", False, True, game.finished_at)}
+    client.force_login(carol)
+    assert _ids(client.get(reverse("games:player_games", args=["alice"]))) == []
+    client.force_login(bob)
+    assert _ids(client.get(reverse("games:player_games", args=["alice"]))) == [game.pk]
+    client.force_login(alice)
+    r = client.get(reverse("games:game", args=[game.pk]))
+    assert r.status_code == 200 and r.context["replay"]["frames"]
+
+
+def test_migration_copies_the_facts_of_existing_games(trio):
+    import importlib
+
+    from django.apps import apps
+
+    from games.models import GamePlayer
+
+    alice, bob, _ = trio
+    private = finished_game([alice, bob], seed=12, private=True, rated=True)
+    public = finished_game([alice, bob], seed=13, mode="straight")
+    GamePlayer.objects.update(mode="", rated=False, private=False, finished_at=None)
+    migration = importlib.import_module("games.migrations.0007_gameplayer_archive_fields")
+    migration.copy_game_facts(apps, None)
+    for game, private_flag in ((private, True), (public, False)):
+        rows = set(GamePlayer.objects.filter(game=game).values_list(
+            "mode", "rated", "private", "finished_at"))
+        assert rows == {(game.mode, game.rated, private_flag, game.finished_at)}
+
+
+def test_import_refuses_a_huge_upload_before_reading_it(client):
+    r = client.post(reverse("games:game_import"), {
+        "record": SimpleUploadedFile("big.json", b"{" + b" " * 2_100_000 + b"}")})
+    assert r.status_code == 400 and "larger than 1 MB" in r.content.decode()
+
+
+def test_import_refuses_too_many_moves(client, trio, monkeypatch):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=14)
+    monkeypatch.setattr(records, "MAX_IMPORT_MOVES", 10)
+    r = _upload(client, records.record_text(game), name="game.txt")
+    assert r.status_code == 400 and "more than 10 moves" in r.content.decode()
+
+
+def test_a_game_without_an_engine_record_shows_its_sheet(client, trio):
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=15)
+    game.record = {**game.record, "engine": None}
+    game.save(update_fields=["record"])
+    r = client.get(reverse("games:game", args=[game.pk]))
+    assert r.status_code == 200 and r.context["replay"] is None
+    html = r.content.decode()
+    assert "Score sheet" in html and "replay-data" not in html

@@ -1,0 +1,95 @@
+"""Helpers of the statistics tests: store finished games the way games.services does."""
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import engine as E
+from games import play
+from games.engine.selfplay import random_policy
+from games.models import Ending, Game, GamePlayer
+
+T0 = timezone.now().replace(microsecond=0) - timedelta(days=400)
+
+
+def hand(number, outcome, winner, points=0, **extra):
+    """A stored hand result (``HandResult.to_dict`` shape) with the fields that matter."""
+    return {"hand_number": number, "dealer": 0, "outcome": outcome, "winner": winner,
+            "points": points, "base_points": points, "multiplier": 1, "knocker": None,
+            "knocker_deadwood": 0, "defender": None, "defender_deadwood": 0,
+            "going_rummy": False, "columns": [0], **extra}
+
+
+def store_game(players, *, mode="classic", hands=(), scores=None, winner=None,
+               ending=Ending.NORMAL, loser_seat=None, minutes=10, at=None, actions=(),
+               private_table=None, places=None):
+    """A Game with one GamePlayer per entry of ``players`` (a user, or an int bot level).
+
+    ``winner`` is the winning seat (None for a tie); places follow the scores."""
+    n = len(players)
+    scores = list(scores or [0] * n)
+    finished = at or (T0 + timedelta(hours=Game.objects.count() + 1))
+    if places is None:
+        order = sorted(set(scores), reverse=True)
+        places = [order.index(s) + 1 for s in scores]
+        if winner is not None:
+            places = [1 if i == winner else max(2, p) for i, p in enumerate(places)]
+    game = Game.objects.create(
+        table=private_table, mode=mode, settings={}, num_players=n, target=100, rated=False,
+        seed=1, actions=list(actions), hands=list(hands),
+        final={"totals": scores}, ending=ending, loser_seat=loser_seat, winner_seat=winner,
+        started_at=finished - timedelta(minutes=minutes), finished_at=finished,
+    )
+    for seat, p in enumerate(players):
+        is_bot = isinstance(p, int)
+        GamePlayer.of_game(
+            game, private=bool(private_table and private_table.private), seat=seat,
+            user=None if is_bot else p, bot_level=p if is_bot else None,
+            name=f"bot{p}" if is_bot else p.username, score=scores[seat],
+            place=places[seat], won=winner is not None and seat == winner,
+        ).save()
+    return game
+
+
+def random_game(players, *, mode, seed, at):
+    """A whole game of random play by the engine, stored like games.services stores it;
+    about one game in ten ends early by a resignation, a timeout or an abandonment."""
+    rng = random.Random(seed)
+    state = E.new_game(mode, seed, len(players))
+    early = rng.random() < 0.1
+    stop = rng.randint(20, 200) if early else None
+    actions = []
+    while not state.is_over and (stop is None or len(actions) < stop):
+        seat = state.to_act
+        action = random_policy(state, rng)
+        state, _ = E.apply(state, action, seat=seat)
+        source = "timeout" if rng.random() < 0.01 else "player"
+        actions.append({"seat": seat, "action": str(action), "source": source})
+    hands = play.hand_results(state)
+    if state.is_over:
+        result = state.result
+        totals = list(result.totals)
+        winner = result.winner
+        ending, loser = Ending.NORMAL, None
+    else:
+        totals = list(state.scores)
+        loser = rng.randrange(len(players))
+        ending = rng.choice([Ending.RESIGNATION, Ending.TIMEOUT, Ending.ABANDONMENT])
+        others = [i for i in range(len(players)) if i != loser]
+        winner = max(others, key=lambda i: totals[i]) if len(players) == 2 else None
+    places = None
+    if loser is not None:
+        places = [len(players) if i == loser else 1 for i in range(len(players))]
+        if winner is not None:
+            places = [1 if i == winner else 2 for i in range(len(players))]
+    return store_game(players, mode=mode, hands=hands, scores=totals, winner=winner,
+                      ending=ending, loser_seat=loser, at=at, actions=actions,
+                      minutes=rng.randint(1, 40), places=places)
+
+
+@pytest.fixture
+def people(make_user):
+    return [make_user(name) for name in ("ann", "bob", "cat", "dan")]

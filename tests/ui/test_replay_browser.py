@@ -1,0 +1,166 @@
+"""The replay viewer in a real browser at phone size: step through a whole game.
+
+A finished game (124 moves, three hands: an undercut with a lay-off, then two knocks) is
+stored in a real Daphne's database; a 360 px wide phone opens /games/<id>/ and steps forward
+through every move with the ▶ button, checking at each step that the page shows exactly the
+position of that move (every seat's cards face up, the stock count, the move's sentence),
+that each hand's showdown appears on the move that ends it and the score sheet fills in, and
+that nothing is wider than the screen. Then the arrow keys, Home/End, the slider, the hand
+jumps and a ``?ply=N`` deep link.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from .conftest import CHROMIUM, daphne, manage, server_env
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+WAIT = 15000
+
+MAKE_GAME = """
+from accounts.models import User
+from tests.games.archive_helpers import finished_game
+ann = User.objects.create_user("ann", "ann@example.com", "x-Strong-pass-1")
+bob = User.objects.create_user("bob", "bob@example.com", "x-Strong-pass-1")
+game = finished_game([ann, bob], mode="classic", seed=61)
+finished_game([ann, bob], mode="rummy", seed=5)
+from leaderboards.stats.services import stats_rebuild
+stats_rebuild()
+print("GAME", game.pk)
+"""
+
+SEATS = """() => [...document.querySelectorAll('[data-replay-board] [data-seat]')].map(
+  s => [...s.querySelectorAll('[data-card]')].map(c => c.dataset.card).join(''))"""
+
+
+@pytest.fixture
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("replay")
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    out = manage(env, "shell", "-c", MAKE_GAME, capture_output=True, text=True).stdout
+    game_id = int(re.search(r"GAME (\d+)", out).group(1))
+    with daphne(tmp, env) as base:
+        yield {"base": base, "game": game_id}
+
+
+def _no_overflow(page):
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page is {wide}px wider than the phone"
+
+
+def test_step_through_a_whole_game_on_a_phone(site, chromium):
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    url = f"{site['base']}/games/{site['game']}/"
+    page.goto(url)
+    data = json.loads(page.locator("#replay-data").text_content())
+    frames = data["frames"]
+    last = len(frames) - 1
+    assert last == 124
+    counter = page.locator("[data-replay-counter]")
+    text = page.locator("[data-replay-text]")
+    showdown = page.locator("[data-replay-showdown]")
+    forward = page.get_by_role("button", name="Forward one move")
+    assert page.locator("[data-replay-nojs]").is_hidden()
+    _no_overflow(page)
+    hands_seen = 0
+    for ply in range(last + 1):
+        if ply:
+            forward.click()
+        frame = frames[ply]
+        counter.filter(has_text=f"Move {ply} of {last} ").wait_for(timeout=WAIT)
+        assert text.text_content() == frame["text"]
+        assert page.evaluate(SEATS) == frame["hands"], f"cards at move {ply}"
+        stock = page.locator(".replay-pile strong").first.text_content()
+        assert stock == str(frame["stock"])
+        if frame.get("showdown"):
+            hands_seen += len(frame["showdown"])
+            assert showdown.is_visible()
+            sd = frame["showdown"][0]
+            assert f"Hand {sd['hand']}: {sd['outcome_name']}" in showdown.text_content()
+            # the board below already holds the next deal, and says so
+            title = page.locator("[data-replay-board-title]")
+            assert title.is_visible() == (ply != last)
+            # the score sheet now shows this hand's result
+            done = page.locator(".replay-sheet tbody tr:not(.sheet-future)")
+            assert done.count() == hands_seen
+            if sd.get("layoffs"):
+                assert page.locator(".rcard-layoff").count() == len(sd["layoffs"])
+            _no_overflow(page)
+        else:
+            assert showdown.is_hidden()
+    assert hands_seen == 3
+    assert forward.is_enabled()
+    assert f"ply={last}" in page.url  # the address follows the position
+    # keys, slider, hand jumps
+    page.keyboard.press("ArrowLeft")
+    counter.filter(has_text=f"Move {last - 1} of").wait_for(timeout=WAIT)
+    page.keyboard.press("Home")
+    counter.filter(has_text=f"Move 0 of {last}").wait_for(timeout=WAIT)
+    page.keyboard.press("ArrowRight")
+    counter.filter(has_text=f"Move 1 of {last}").wait_for(timeout=WAIT)
+    page.keyboard.press("End")
+    counter.filter(has_text=f"Move {last} of").wait_for(timeout=WAIT)
+    page.locator("[data-replay-slider]").fill("40")
+    counter.filter(has_text="Move 40 of").wait_for(timeout=WAIT)
+    assert page.evaluate(SEATS) == frames[40]["hands"]
+    ends = [f["ply"] for f in frames if f.get("showdown")]
+    page.get_by_role("button", name="Next hand").click()
+    after = next(e + 1 for e in ends if e + 1 > 40)
+    counter.filter(has_text=f"Move {after} of").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Previous hand").click()
+    before = max([0] + [e + 1 for e in ends if e + 1 < after])
+    counter.filter(has_text=f"Move {before} of").wait_for(timeout=WAIT)
+    # a deep link opens at its move
+    page.goto(url + f"?ply={ends[0]}")
+    counter.filter(has_text=f"Move {ends[0]} of").wait_for(timeout=WAIT)
+    assert showdown.is_visible()
+    page.goto(url + "?ply=banana")
+    counter.filter(has_text=f"Move 0 of {last}").wait_for(timeout=WAIT)
+    page.goto(url + "?ply=99999")
+    counter.filter(has_text=f"Move {last} of").wait_for(timeout=WAIT)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_profile_statistics_tabs_on_a_phone(site, chromium):
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{site['base']}/u/ann/")
+    tabs = page.locator("#profile-statistics [role=tab]")
+    assert [t.text_content() for t in tabs.all()] == ["All modes", "Classic Gin", "Basic Rummy"]
+    panels = page.locator("#profile-statistics [role=tabpanel]")
+    assert [p.is_visible() for p in panels.all()] == [True, False, False]
+    assert "Games" in panels.first.text_content()
+    tabs.nth(2).click()
+    assert [p.is_visible() for p in panels.all()] == [False, False, True]
+    assert "Going rummy" in panels.nth(2).text_content()
+    assert tabs.nth(2).get_attribute("aria-selected") == "true"
+    page.keyboard.press("ArrowLeft")
+    assert [p.is_visible() for p in panels.all()] == [False, True, False]
+    assert page.locator("#profile-statistics figure").count() == 2  # the two charts
+    _no_overflow(page)
+    assert not errors, errors
+    ctx.close()
