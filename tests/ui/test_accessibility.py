@@ -93,7 +93,7 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp
         check("table, game over")
         page.goto(server + "/games/")
         check("your games")
-        page.click(".games-table a:has-text('Score sheet')")
+        page.click(".games-table a.replay-link time")
         page.wait_for_selector(".score-sheet, .card-box")
         check("game")
         page.goto(server + "/u/anna/")

@@ -298,7 +298,7 @@ def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
         assert page.evaluate(NAMES_WHOLE, ".tbl-panel .sheet-name") == []
         page.goto(server["base"] + "/games/")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        link = page.locator(".games-table a[aria-label^='Replay of game']").first
+        link = page.locator(".games-table a.replay-link time").first
         box = link.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
         link.click()
