@@ -129,7 +129,7 @@ def test_the_computer_plays_live_across_two_daphnes(cluster, chromium):
     sources = dict(_query(
         cluster["url"], "SELECT source, COUNT(*) FROM games_tableaction WHERE table_id = %s"
         " GROUP BY source", table_id))
-    assert sources.get("bot", 0) >= 10, sources
+    assert sources.get("bot", 0) >= 1, sources  # a game to 50 may end within a hand
     assert sources.get("player", 0) == decisions
     assert "games.table_bot_move" in cluster["worker_log"].read_text()
     assert errors == []
