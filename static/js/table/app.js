@@ -868,9 +868,9 @@ export class TableApp {
       for (const b of actionButtons(v, this.legal, this.selected, hand)) {
         acts.append(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: this.busy }, on: { click: () => this.send(b.action) } }));
       }
-      // a card is selected and the buttons say what it can do: on a short screen they take the
-      // instructions' place instead of squeezing the piles out of the felt
-      this.el.prompt.classList.toggle("has-choice", this.selected.length > 0 && acts.children.length > 0);
+      // the buttons say what can be done: on a short screen they take the instructions' place
+      // instead of squeezing the piles out of the felt
+      this.el.prompt.classList.toggle("has-choice", acts.children.length > 0);
     } else {
       const who = v.to_act !== null ? seatName(v.to_act, this.ctx()) : "";
       if (this.mySeat === null) text.textContent = who ? `${who} ${PHASE_WAIT[v.phase] || "to play"}.` : "";
