@@ -47,6 +47,18 @@ def servers(rooms, tmp_path):
         wait_for_other_db_sessions_to_end()
 
 
+async def _resign(client) -> int:
+    """Resign, and return the table's version after it; when the last move ended the game in
+    the meantime (its frame still on the way), the refusal says so and carries the version."""
+    try:
+        return (await client.request({"type": "resign", "id": "bye"}))["version"]
+    except AssertionError as exc:
+        reply = exc.args[0][2] if exc.args and isinstance(exc.args[0], tuple) else {}
+        if not isinstance(reply, dict) or reply.get("code") != "not_playing":
+            raise
+        return reply["version"]
+
+
 def _people(make_user, base):
     make_player(make_user, "alice")
     make_player(make_user, "bob")
@@ -91,7 +103,7 @@ def test_two_daphne_processes_share_one_game(servers, make_user):
             version = await play_game({0: a, 1: b}, [], version, random.Random(11),
                                       checks=False, stop_after=MOVES)
             if a.latest["table"]["status"] == "playing":
-                version = (await b.request({"type": "resign", "id": "bye"}))["version"]
+                version = await _resign(b)
                 for c in (a, b):
                     await c.wait_version(version)
             assert a.latest["table"]["status"] == b.latest["table"]["status"] == "finished"
@@ -148,7 +160,7 @@ def test_a_killed_server_resumes_every_seat(servers, make_user):
             last = await play_game({0: a, 1: b}, [], version, random.Random(3),
                                    stop_after=MOVES)
             if a.latest["table"]["status"] == "playing":
-                last = (await a.request({"type": "resign", "id": "bye"}))["version"]
+                last = await _resign(a)
                 for c in (a, b):
                     await c.wait_version(last)
             assert a.latest["table"]["status"] == b.latest["table"]["status"] == "finished"
