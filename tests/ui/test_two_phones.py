@@ -25,6 +25,7 @@ import os
 import re
 import sqlite3
 import time
+import traceback
 from pathlib import Path
 
 import pytest
@@ -313,6 +314,41 @@ IN_VIEW = """(sel) => {
 }"""
 
 
+# The last input events each page saw (type, target, ms since the previous one), for the
+# message of a failed move.
+EVENT_LOG = """(() => {
+  const log = window.__events = [];
+  let last = performance.now();
+  for (const type of ['touchstart', 'touchend', 'touchcancel', 'pointerdown', 'pointerup',
+                      'pointercancel', 'click', 'contextmenu']) {
+    window.addEventListener(type, (e) => {
+      const now = performance.now();
+      const t = e.target && e.target.nodeType === 1 ? e.target : null;
+      log.push([type, t ? t.tagName + '.' + t.className : '-', Math.round(now - last)]);
+      last = now;
+      if (log.length > 16) log.shift();
+    }, true);
+  }
+})()"""
+
+DIAG = """() => {
+  const t = window.ginTable, vv = window.visualViewport;
+  return {events: window.__events, selected: t.selected, busy: t.busy, scrollY: window.scrollY,
+          vv: vv && [vv.scale, vv.offsetTop, vv.pageTop],
+          active: document.activeElement && document.activeElement.outerHTML.slice(0, 80),
+          cards: [...document.querySelectorAll('.hand-card')].map(e => {
+            const r = e.getBoundingClientRect();
+            const sel = e.getAttribute('aria-selected');
+            return [e.dataset.card, sel, Math.round(r.left), Math.round(r.top)];
+          })};
+}"""
+
+
+def _diag(page) -> dict:
+    """What the page holds when a tap did not do what it should (printed on failure)."""
+    return page.evaluate(DIAG)
+
+
 def _close_hand_result(page, shot: Path | None = None) -> None:
     """Read the hand's result (the page has brought it into view), then tap "Continue"."""
     page.wait_for_function(IN_VIEW, arg=".tbl-panel[data-kind=hand]", timeout=WAIT)
@@ -357,6 +393,28 @@ def _discard_choice(hand: list[dict]) -> str:
     return max(free, key=worth)
 
 
+# Where ``sel`` is right after the next tap's own handlers ran (a listener on the window runs
+# after the page's): the first layout the player sees, before any timer fires.
+AFTER_TAP = """(sel) => {
+  window.__afterTap = null;
+  window.addEventListener('click', () => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    window.__afterTap = {x: r.left + r.width / 2, y: r.top + r.height / 2, top: r.top,
+                         bottom: r.bottom};
+  }, {once: true});
+}"""
+
+
+def _select(page, sel: str, on: bool = True) -> None:
+    """Tap a hand card until it shows as selected (``on``) or not. A tap toggles, so the
+    card is tapped only when it is not already as wanted: a retry after a move that failed
+    later must not undo the selection the first try made."""
+    want = "true" if on else "false"
+    if page.get_attribute(sel, "aria-selected") != want:
+        _tap(page, sel)
+    page.wait_for_selector(f"{sel}[aria-selected={want}]", timeout=WAIT)
+
+
 def _play_one(page, seen: dict, log: dict) -> str:
     """One decision by the player whose turn it is, read from the page and made by taps."""
     phase, acts = seen["phase"], seen["acts"]
@@ -391,10 +449,22 @@ def _play_one(page, seen: dict, log: dict) -> str:
         else:
             card = _discard_choice(seen["hand"])
             sel = f".hand-card[data-card='{card}']"
-            _tap(page, sel)
-            page.wait_for_selector(f"{sel}[aria-selected=true]", timeout=WAIT)
-            page.wait_for_selector(f".tbl-actions [data-act='discard:{card}']", timeout=WAIT)
-            _tap(page, f".tbl-actions [data-act='discard:{card}']")
+            button = f".tbl-actions [data-act='discard:{card}']"
+            held = not log.get("held_still")
+            if held:
+                # Selecting re-renders the seat's line: what the tap shows at once must not
+                # move later (a timer born hidden came back a clock tick later, and moved the
+                # button and the hand under the finger about to tap them)
+                log["held_still"] = True
+                page.evaluate(AFTER_TAP, button)
+            _select(page, sel)
+            page.wait_for_selector(button, timeout=WAIT)
+            if held:
+                page.wait_for_timeout(600)
+                at_once = page.evaluate("() => window.__afterTap")
+                assert at_once and page.locator(button).evaluate(RECT) == at_once, (
+                    "the prompt moved after the tap", at_once)
+            _tap(page, button)
             did = f"discard {card}"
     elif phase == "layoff":
         suggested = [c["card"] for c in seen["hand"] if c["suggested"]]
@@ -404,13 +474,11 @@ def _play_one(page, seen: dict, log: dict) -> str:
             # card that fits only after another lay-off lights none up: tap it again, try next)
             for c in suggested:
                 sel = f".hand-card[data-card='{c}']"
-                _tap(page, sel)
-                page.wait_for_selector(f"{sel}[aria-selected=true]", timeout=WAIT)
+                _select(page, sel)
                 if page.locator(".meld.is-target").count():
                     card = c
                     break
-                _tap(page, sel)
-                page.wait_for_selector(f"{sel}[aria-selected=false]", timeout=WAIT)
+                _select(page, sel, False)
             assert card, ("no suggested lay-off can be made", suggested)
         if card:
             _tap(page, ".meld.is-target")
@@ -436,6 +504,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     db, tmp = site["db"], site["tmp"]
     ctx_a = chromium.new_context(**PHONE)
     ctx_b = chromium.new_context(**PHONE)
+    for ctx in (ctx_a, ctx_b):
+        ctx.add_init_script(EVENT_LOG)
     a, b = ctx_a.new_page(), ctx_b.new_page()
     errors = []
     for who, p in (("anna", a), ("ben", b)):
@@ -512,6 +582,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         try:
             did = _play_one(p, seen[p], log)
         except Exception as exc:
+            p.screenshot(path=str(tmp / "move-failed.png"), full_page=True)  # for the log
+            print("move failed:", _diag(p), errors, "".join(traceback.format_exception(exc)[-3:]))
             # A tap that lands while the page re-renders for a frame in flight can be lost on
             # a loaded machine; a person taps again. Only a second failure fails the test, and
             # only when the page still shows the same version and that it is this phone's turn.
@@ -522,6 +594,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
             try:
                 did = _play_one(p, again, log) + " (tapped again)"
             except Exception as exc2:
+                print("move failed again:", _diag(p), errors)
                 raise AssertionError(("move failed twice", phase, log["moves"][-4:])) from exc2
         log["moves"].append(("anna" if p is a else "ben", did))
         state, looks = _settle((a, b), db, table_id)

@@ -487,6 +487,7 @@ export class TableApp {
     this.el.opps.hidden = !seats.length;
     this.el.opps.dataset.count = String(seats.length);
     setChildren(this.el.opps, seats.map((s) => this.seatBox(s)));
+    this.renderClock(); // a timer born hidden would shift the layout until the next tick
   }
 
   renderFelt() {
@@ -920,6 +921,9 @@ export class TableApp {
     if (hand.length) info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, text: dwText, attrs: { "aria-live": "off" } }));
     info.push(h("div", { class: "seat-timer seat-timer-me", data: { timerSeat: me }, attrs: { hidden: true } }, h("span", { class: "seat-timer-bar" }), h("span", { class: "seat-timer-text" })));
     setChildren(this.el.meInfo, info);
+    // show the new timer at once: born hidden, it took its row away until the clock's next
+    // tick and moved the prompt and the hand under a finger about to tap them
+    this.renderClock();
     for (const b of this.el.sort.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", String(b.dataset.sort === this.sortMode));
     // cards
     const ul = this.el.hand;
