@@ -15,7 +15,6 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
@@ -23,7 +22,7 @@ from django.utils import timezone
 
 from games import engine as E
 
-from . import broadcast, frames, hooks, play, signals
+from . import broadcast, conf, frames, hooks, play, signals
 from .exceptions import (
     AlreadySeated,
     CannotClaim,
@@ -68,12 +67,8 @@ CLIENT_ID_MAX = 40
 PRIVATE_REFUSAL = "This table is private: you need its invite link."
 
 
-def _setting(name: str, default):
-    return getattr(settings, name, default)
-
-
 def _bot_delay() -> float:
-    low, high = _setting("GAMES_BOT_DELAY", (0.6, 1.5))
+    low, high = conf.get("BOT_DELAY")
     return random.uniform(low, high) if high > 0 else 0.0
 
 
@@ -235,7 +230,7 @@ def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) 
     if seat.bot_level is not None:
         # A computer's turn has a deadline too (not shown to clients): if its task is lost
         # (a killed worker, a broker outage), the sweep plays the move when it passes.
-        table.turn_deadline = now + timedelta(seconds=_setting("GAMES_BOT_TURN_LIMIT", 8))
+        table.turn_deadline = now + timedelta(seconds=conf.get("BOT_TURN_LIMIT"))
         table.deadline_seat = to_act
         return
     if table.seconds_per_turn == 0:
@@ -246,7 +241,7 @@ def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) 
         # The same turn goes on (drew, now discards): keep the deadline, with a moment to act.
         table.turn_deadline = max(table.turn_deadline, now + timedelta(seconds=3))
         return
-    extra = _setting("GAMES_FIRST_TURN_EXTRA", 10) if prev_to_act is None else 0
+    extra = conf.get("FIRST_TURN_EXTRA") if prev_to_act is None else 0
     table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn + extra)
     table.deadline_seat = to_act
 
@@ -581,7 +576,7 @@ def _unheard(seat: Seat, now) -> bool:
     if seat.user_id is None or not seat.connected or seat.last_seen is None:
         return False
     quiet = now - seat.last_seen
-    return timedelta(seconds=_setting("GAMES_HEARD_WINDOW", 30)) < quiet and not (
+    return timedelta(seconds=conf.get("HEARD_WINDOW")) < quiet and not (
         frames.seat_is_gone(seat, now)
     )
 
@@ -632,7 +627,7 @@ def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
     seat_index = seat.index
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
-    if seat.timeouts >= _setting("GAMES_MAX_TIMEOUTS", 3):
+    if seat.timeouts >= conf.get("MAX_TIMEOUTS"):
         table.version += 1
         _finish(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
         return True
@@ -957,7 +952,7 @@ def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
         raise ChatEmpty()
     if len(text) > CHAT_MAX:
         raise ChatTooLong()
-    limit, window = _setting("GAMES_CHAT_RATE", (5, 10))
+    limit, window = conf.get("CHAT_RATE")
     key = f"games:chat-rate:{user.pk}"
     cache.add(key, 0, window)
     try:
@@ -1072,7 +1067,7 @@ def _sweep_gap(now) -> timedelta | None:
     if previous is None:
         return None
     gap = now - previous
-    return gap if gap > timedelta(seconds=_setting("GAMES_OUTAGE_GAP", 10)) else None
+    return gap if gap > timedelta(seconds=conf.get("OUTAGE_GAP")) else None
 
 
 def _give_back_time(since, gap: timedelta) -> int:
@@ -1103,7 +1098,7 @@ def tables_sweep() -> dict[str, int]:
     gap = _sweep_gap(now)
     if gap is not None:
         # At most a few minutes: after a long stop the games of then are over anyway.
-        back = min(gap, timedelta(seconds=_setting("GAMES_OUTAGE_GIVE_BACK_MAX", 300)))
+        back = min(gap, timedelta(seconds=conf.get("OUTAGE_GIVE_BACK_MAX")))
         done["extended"] = _give_back_time(now - gap, back)
         log.warning("the sweep had not run for %.1f s: %s turns got that time back",
                     gap.total_seconds(), done["extended"])
@@ -1134,7 +1129,7 @@ def tables_sweep() -> dict[str, int]:
     for table_id in recent_gone:
         table_presence_publish(table_id=table_id)
         done["presence"] += 1
-    stale = now - timedelta(seconds=_setting("GAMES_OPEN_TABLE_TTL", 3 * 3600))
+    stale = now - timedelta(seconds=conf.get("OPEN_TABLE_TTL"))
     for table_id in Table.objects.filter(
         status=TableStatus.OPEN, updated_at__lt=stale
     ).values_list("pk", flat=True):
