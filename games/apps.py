@@ -8,7 +8,8 @@ class GamesConfig(AppConfig):
     def ready(self):
         from accounts.profile_sections import ProfileSection, profile_section_register
 
-        from . import selectors
+        # The services queue these tasks by name: register them in every process.
+        from . import selectors, tasks  # noqa: F401
 
         # accounts sits below games: games adds its section to the profile page
         profile_section_register(ProfileSection(

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
-from . import broadcast, frames, hooks, selectors, services
+from . import broadcast, conf, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .models import Table
 
@@ -32,8 +32,6 @@ MAX_FRAME = 4096
 # A seated connection applies the deadline it was shown this long after it falls due (the
 # service accepts it from 0.5 s before; the margin absorbs clock differences).
 DEADLINE_SLACK = 0.25
-FLOOD_LIMIT = 100
-FLOOD_WINDOW = 20.0
 # Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
 # ``close(code=1008)`` raises inside the server and the client only sees 1011.
 FLOOD_CLOSE = 4008
@@ -74,9 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.recent: deque[float] = deque()
-        self.flood_limit, self.flood_window = getattr(
-            settings, "GAMES_WS_FLOOD", (FLOOD_LIMIT, FLOOD_WINDOW)
-        )
+        self.flood_limit, self.flood_window = conf.get("WS_FLOOD")
         self.joined = ()
         try:
             access = await _db(self._access)()

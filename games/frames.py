@@ -4,16 +4,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
-from . import hooks
+from . import conf, hooks
 from .models import Seat, Table, TableStatus
 from .play import BOT_LEVEL_NAMES
 
 
 def grace_seconds() -> int:
-    return int(getattr(settings, "GAMES_DISCONNECT_GRACE", 60))
+    return int(conf.get("DISCONNECT_GRACE"))
 
 
 def seat_is_gone(seat: Seat, now: datetime | None = None) -> bool:

@@ -7,7 +7,7 @@ All are sent after the transaction commits, with ``sender`` the model class:
   players of a rematch and of "play the computer").
 - ``player_left(sender=Table, table_id, user_id)``: a user left a seat before the start.
 - ``game_finished(sender=Game, game_id, table_id)``: a game ended and its ``Game`` record is
-  stored (every ending goes through ``games.services._finish``).
+  stored (every ending goes through ``games.services.endings._finish``).
 """
 from django.dispatch import Signal
 

@@ -286,12 +286,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
-# --- Live play (games app) ---------------------------------------------------------------
-# A bot "thinks" for a random time in this range (seconds) before its move.
-GAMES_BOT_DELAY = (0.6, 1.5)
-GAMES_DISCONNECT_GRACE = 60  # seconds away before opponents may claim the game
-GAMES_MAX_TIMEOUTS = 3  # timeouts in a row that forfeit the game
-GAMES_CHAT_RATE = (5, 10)  # at most 5 chat lines per 10 seconds per user
+# --- Live play: the GAMES_* settings and their defaults are in games/conf.py
 
 # --- Social: private messages per sender per minute (other SOCIAL_* defaults: social/conf.py)
 SOCIAL_MESSAGE_RATE = int(os.environ.get("SOCIAL_MESSAGE_RATE", "10"))

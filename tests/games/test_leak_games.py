@@ -3,9 +3,9 @@ to the spectators, at every version, holds no card another seat has hidden and n
 the stock (issue 5, item 8).
 
 The games are played in-process, without the database or a channel layer: at every step
-the frames are produced exactly as ``games.services._publish`` has them produced, by calling
-the real ``games.broadcast.send_state`` with the captured ``_send_all`` delivering them (a
-connection gets its seat's frame; spectators the public one, as the consumer forwards them).
+the frames are produced exactly as ``games.services.publish._publish`` has them produced, by
+calling the real ``games.broadcast.send_state`` with the captured ``_send_all`` delivering them
+(a connection gets its seat's frame; spectators the public one, as the consumer forwards them).
 Each delivered frame, in its JSON wire form, goes through the scan of the real-socket tests
 (``tests.games.test_protocol_client.leaks``) against the true state at its version, and its
 view must be the true view of that seat. The moves come from the site's bots, fed the view
@@ -216,7 +216,7 @@ class Harness:
     def publish(self, *, plan: Plan, table_id: int, truth: GameTruth, version: int,
                 state: E.GameState, events, last, humans: list[int], status: str,
                 finish: dict | None = None) -> dict[int | None, dict]:
-        """``send_state`` as ``services._publish`` calls it; scan what each connection gets."""
+        """``send_state`` as ``publish._publish`` calls it; scan what each connection gets."""
         table = {"id": table_id, "mode": plan.mode, "seat_count": plan.players,
                  "target": state.target, "status": status, "finish": finish}
         seats = [{"index": i, "kind": "user" if i in humans else "bot",

@@ -431,3 +431,30 @@ def test_heartbeat_publishes_only_when_a_seat_comes_back(rooms, two_players, mon
     assert services.seat_heartbeat(table_id=table.pk, user=make_user("zed")) is False
     assert services.seat_heartbeat(table_id=table.pk, user=None) is False
     assert len(sent) == 2
+
+
+def test_the_services_never_import_the_tasks():
+    """``games.tasks`` calls the services; the services queue tasks by name (no import circle)."""
+    import ast
+    import pathlib
+
+    package = pathlib.Path(services.__file__).parent
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(a.name for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            assert not any(n == "tasks" or n.endswith(".tasks") for n in names), path.name
+
+
+def test_games_settings_have_defaults_and_follow_overrides(settings):
+    from games import conf
+
+    del settings.GAMES_BOT_DELAY  # the test settings' (0, 0)
+    assert conf.get("BOT_DELAY") == (0.6, 1.5)
+    assert conf.get("MAX_TIMEOUTS") == 3
+    settings.GAMES_MAX_TIMEOUTS = 5
+    assert conf.get("MAX_TIMEOUTS") == 5

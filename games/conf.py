@@ -1,0 +1,40 @@
+"""Tunable numbers of live play. Each can be overridden by a ``GAMES_<NAME>`` setting; the
+defaults live here so the app works with nothing configured. Values are read when used, so a
+test's ``settings`` override applies at once."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+
+DEFAULTS: dict[str, Any] = {
+    # A computer "thinks" for a random time in this range (seconds) before its move.
+    "BOT_DELAY": (0.6, 1.5),
+    # A computer's turn has a deadline too (seconds, not shown to players): if its task is
+    # lost, the sweep plays the move once it passes.
+    "BOT_TURN_LIMIT": 8,
+    # Extra seconds on the clock for a game's first turn.
+    "FIRST_TURN_EXTRA": 10,
+    # Seconds away before opponents may claim the game.
+    "DISCONNECT_GRACE": 60,
+    # A seat shown connected whose pings have not arrived for this long (seconds) is not
+    # timed out: its turn starts again (the site may have failed to deliver it).
+    "HEARD_WINDOW": 30,
+    # Timeouts in a row that forfeit the game.
+    "MAX_TIMEOUTS": 3,
+    # Chat lines per user: at most this many per this many seconds.
+    "CHAT_RATE": (5, 10),
+    # The sweep found its previous run older than this (seconds): the clocks went unwatched.
+    "OUTAGE_GAP": 10,
+    # ... and gives the turns running then at most this much time back (seconds).
+    "OUTAGE_GIVE_BACK_MAX": 300,
+    # Open tables with no change for this long (seconds) are closed by the sweep.
+    "OPEN_TABLE_TTL": 3 * 3600,
+    # Table socket frames a connection may send: at most this many per this many seconds.
+    "WS_FLOOD": (100, 20.0),
+}
+
+
+def get(name: str) -> Any:
+    """The value of ``GAMES_<name>`` from settings, else the default above."""
+    return getattr(settings, f"GAMES_{name}", DEFAULTS[name])

@@ -1,0 +1,53 @@
+"""Writes of live play: tables, seats, moves, clocks, chat and the one finishing path.
+
+Every function is keyword-only and runs in one transaction with the table row locked
+(``select_for_update``; SQLite serialises writers with ``transaction_mode=IMMEDIATE``). A change
+that clients see bumps ``Table.version``; frames, Celery tasks and signals go out only after
+commit. Nothing is cached in memory: the stored state is the truth, so a restarted server
+carries on from the last stored action.
+
+One module per concern: ``locking`` (the row lock, seats), ``clock`` (deadlines, a computer's
+queued move, stopped clocks), ``publish`` (frames after the commit; ``save_and_publish``, the
+last step of every write), ``tables``, ``moves`` (and timeouts), ``endings`` (the finish
+path), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names below:
+``from games import services; services.table_act(...)``.
+"""
+from .chat import chat_post
+from .clock import table_clock_resume, table_state_undelivered
+from .endings import game_finish, table_claim, table_resign
+from .moves import table_act, table_bot_move, table_timeout
+from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
+from .rematch import table_rematch
+from .sweep import tables_sweep
+from .tables import (
+    play_computer,
+    table_add_bot,
+    table_create,
+    table_create_for_players,
+    table_leave,
+    table_sit,
+)
+
+__all__ = [
+    "chat_post",
+    "game_finish",
+    "play_computer",
+    "room_presence_mark",
+    "seat_heartbeat",
+    "seat_presence",
+    "table_act",
+    "table_add_bot",
+    "table_bot_move",
+    "table_claim",
+    "table_clock_resume",
+    "table_create",
+    "table_create_for_players",
+    "table_leave",
+    "table_presence_publish",
+    "table_rematch",
+    "table_resign",
+    "table_sit",
+    "table_state_undelivered",
+    "table_timeout",
+    "tables_sweep",
+]

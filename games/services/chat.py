@@ -1,0 +1,50 @@
+"""Chat at a table."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from .. import broadcast, conf, frames
+from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
+from ..models import ChatMessage, Seat, Table
+from .locking import _on_commit
+
+CHAT_MAX = 300
+
+
+def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
+    if user is None or not user.is_authenticated:
+        raise Forbidden("Log in to chat.")
+    if not isinstance(text, str):
+        raise ChatEmpty()
+    text = " ".join(text.split())
+    if not text:
+        raise ChatEmpty()
+    if len(text) > CHAT_MAX:
+        raise ChatTooLong()
+    limit, window = conf.get("CHAT_RATE")
+    key = f"games:chat-rate:{user.pk}"
+    cache.add(key, 0, window)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, window)
+        count = 1
+    if count > limit:
+        raise RateLimited()
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableNotFound()
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table=table, user=user, text=text)
+        seat_by_user = {
+            s.user_id: s.index for s in Seat.objects.filter(table=table, user=user)
+        }
+        data = frames.chat_data(message, seat_by_user)
+        sender_id = user.pk
+        _on_commit(
+            lambda: broadcast.send_chat(table_id=table.pk, message=data, sender_id=sender_id)
+        )
+    return message

@@ -1,0 +1,179 @@
+"""The one finishing path (``_finish``): every ending (a normal end, resignation, timeout
+forfeit, claim of an abandoned game) stores the ``Game`` with its players and record, closes
+the table and, after the commit, sends ``games.signals.game_finished``.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine as E
+
+from .. import frames, play, signals
+from ..exceptions import CannotClaim, InvalidSettings, NotPlaying
+from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableStatus
+from .locking import _lock_in, _on_commit, _seated, _seats
+from .publish import save_and_publish
+
+log = logging.getLogger(__name__)
+
+
+def _placements(totals: list[int], loser_seat: int | None) -> list[int]:
+    """1-based places: the forfeiting seat last, the others by total (ties share)."""
+    order = sorted(range(len(totals)), key=lambda i: (i == loser_seat, -totals[i]))
+    places = [0] * len(totals)
+    for rank, i in enumerate(order):
+        prev = order[rank - 1] if rank else None
+        same = (prev is not None and totals[prev] == totals[i]
+                and (prev == loser_seat) == (i == loser_seat))
+        places[i] = places[prev] if same else rank + 1
+    return places
+
+
+def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: int | None,
+            events=(), last=None) -> Game:
+    """Store the Game, close the table and announce it (the caller bumped the version)."""
+    now = timezone.now()
+    result = play.game_result(state) if state.is_over else None
+    totals = list(result["totals"]) if result else list(state.scores)
+    places = _placements(totals, loser_seat)
+    if result is not None and ending == Ending.NORMAL:
+        winner = result["winner"]
+    else:
+        winner = next((i for i, p in enumerate(places) if p == 1), None)
+        if places.count(1) > 1:
+            winner = None
+    actions = [
+        {"version": a.version, "seat": a.seat, "action": a.action, "source": a.source,
+         "at": a.created_at.isoformat().replace("+00:00", "Z")}
+        for a in TableAction.objects.filter(table=table).order_by("version")
+    ]
+    game = Game.objects.create(
+        table=table, mode=table.mode, settings=play.mode_settings(state),
+        num_players=table.seat_count, target=table.target, rated=table.rated, seed=table.seed,
+        actions=actions, hands=play.hand_results(state),
+        final={"result": result, "totals": totals, "hand_points": list(state.scores),
+               "places": places},
+        ending=ending, loser_seat=loser_seat, winner_seat=winner,
+        started_at=table.started_at, finished_at=now,
+    )
+    bots = frames.bot_names(seats)
+    for s in seats:
+        GamePlayer.of_game(
+            game, private=table.private, seat=s.index, user=s.user, bot_level=s.bot_level,
+            name=s.user.public_name if s.user_id else bots.get(s.index, frames.bot_name(0)),
+            score=totals[s.index], place=places[s.index],
+            won=winner is not None and places[s.index] == 1,
+        ).save()
+    game.record = _record(game, state, seats)
+    game.save(update_fields=["record"])
+    table.status = TableStatus.FINISHED
+    table.finished_at = now
+    table.state = play.dump(state)
+    table.turn_deadline = None
+    table.deadline_seat = None
+    save_and_publish(table, seats, state, events=events, last=last)
+    game_id, table_id = game.pk, table.pk
+    _on_commit(
+        lambda: signals.game_finished.send(sender=Game, game_id=game_id, table_id=table_id)
+    )
+    return game
+
+
+def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
+    """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
+    seed) with the site's players and how the game ended."""
+    names = [s.user.username if s.user_id else f"bot-{play.BOT_LEVEL_KEYS.get(s.bot_level)}"
+             for s in seats]
+    timestamps = [_ms(a["at"]) for a in game.actions]
+    try:
+        if state.is_compact:  # the table stores states compact: replay the stored moves
+            full = play.replay_moves(game.mode, game.seed, game.num_players, game.target,
+                                     [(a["seat"], a["action"]) for a in game.actions])
+            if full.to_dict(compact=True) != state.to_dict(compact=True):
+                raise E.EngineError("the stored moves do not lead to the table's state")
+            state = full
+        engine = E.GameRecord.from_state(state, players=names, timestamps=timestamps).to_dict()
+    except E.EngineError:  # the stored move list and the state disagree: keep the moves
+        log.exception("engine record of game %s failed", game.pk)
+        engine = None
+    bots = frames.bot_names(seats)
+    players = [
+        {"seat": s.index, "name": s.user.public_name if s.user_id else bots.get(s.index, ""),
+         "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
+        for s in seats
+    ]
+    # The score sheet as it stood when the game ended: for a game ended by a resignation, a
+    # timeout or an abandonment (the engine's result is null) it is the only score there is.
+    view = E.spectator_view(state, history="none")
+    forfeit = None
+    if game.ending != Ending.NORMAL and game.loser_seat is not None:
+        forfeit = {**players[game.loser_seat], "reason": game.ending,
+                   "after_hands": len(view["score_sheet"]["hands"])}
+    return {
+        "format": "ginsite-game/1",
+        "mode": game.mode,
+        "settings": game.settings,
+        "num_players": game.num_players,
+        "seed": game.seed,
+        "players": players,
+        "ending": game.ending,
+        "loser_seat": game.loser_seat,
+        "winner_seat": game.winner_seat,
+        "forfeit": forfeit,
+        "result": game.final.get("result"),
+        "totals": game.final.get("totals"),
+        "score_sheet": {**view["score_sheet"], "hands_won": view["hands_won"],
+                        "hand_points": list(state.scores)},
+        "engine": engine,
+    }
+
+
+def _ms(iso: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:
+    """End a playing table with ``ending`` (for operators and tests; live play ends games
+    through ``_finish``, in the transaction of the move that ended them, which stores the
+    Game, closes the table and sends ``games.signals.game_finished``)."""
+    if ending not in Ending.values:
+        raise InvalidSettings("Unknown ending.")
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = _seats(table)
+        table.version += 1
+        return _finish(table, seats, play.load(table.state), ending=ending,
+                       loser_seat=loser_seat)
+
+
+def table_resign(*, table_id: int, user) -> Table:
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = _seats(table)
+        mine = _seated(seats, user)
+        table.version += 1
+        _finish(table, seats, play.load(table.state), ending=Ending.RESIGNATION,
+                loser_seat=mine.index)
+    return table
+
+
+def table_claim(*, table_id: int, user) -> Table:
+    """End the game when an opponent has been gone longer than the grace period."""
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = _seats(table)
+        mine = _seated(seats, user)
+        now = timezone.now()
+        gone = [s for s in seats if s.index != mine.index and frames.seat_is_gone(s, now)]
+        if not gone:
+            raise CannotClaim()
+        table.version += 1
+        _finish(table, seats, play.load(table.state), ending=Ending.ABANDONMENT,
+                loser_seat=gone[0].index)
+    return table

@@ -1,0 +1,110 @@
+"""The table row, locked, and its seats; the seat of a user; running a side effect after the
+commit.
+"""
+from __future__ import annotations
+
+import functools
+
+from django.db import connection, transaction
+
+from ..exceptions import NotSeated, TableNotFound
+from ..models import Room, Seat, Table
+
+
+@functools.cache
+def _sql_names() -> dict[str, str]:
+    """Quoted table and column names of the two written-out queries (fixed per process)."""
+    from django.contrib.auth import get_user_model
+
+    q = connection.ops.quote_name
+    return {
+        "table": q(Table._meta.db_table), "seat": q(Seat._meta.db_table),
+        "room": q(Room._meta.db_table), "user": q(get_user_model()._meta.db_table),
+        "index": q("index"),
+    }
+
+
+def _user_with_names(user_id, username, display_name):
+    """The user row as ``from_db`` builds it with only the columns the query read (id,
+    username, display name: what frames show); Django loads any other field on first access,
+    and ``save`` writes only loaded fields, so the instance is safe to use anywhere."""
+    from django.contrib.auth import get_user_model
+
+    if user_id is None:
+        return None
+    return get_user_model().from_db(
+        connection.alias, ["id", "username", "display_name"], (user_id, username, display_name)
+    )
+
+
+# Every move reads the table and its seats inside the row lock, so these two queries are
+# written out: building them with the ORM (joins with select_related) cost more CPU than the
+# rest of a move. The instances are ordinary models; related rows are loaded with only the
+# fields frames use (the others load on access).
+
+
+def _lock(table_id: int) -> Table:
+    """The table row, locked (only that row), with its room and creator."""
+    try:
+        pk = int(table_id)
+    except (ValueError, TypeError):
+        raise TableNotFound() from None
+    n = _sql_names()
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    rows = list(Table.objects.raw(
+        f"SELECT t.*, r.slug AS room_slug, r.name AS room_name, u.username AS creator_username,"
+        f" u.display_name AS creator_display_name FROM {n['table']} t"
+        f" JOIN {n['room']} r ON r.id = t.room_id LEFT JOIN {n['user']} u"
+        f" ON u.id = t.created_by_id WHERE t.id = %s{lock}", [pk],
+    ))
+    if not rows:
+        raise TableNotFound()
+    table = rows[0]
+    table.room = Room.from_db(connection.alias, ["id", "slug", "name"],
+                              (table.room_id, table.room_slug, table.room_name))
+    if table.created_by_id is not None:
+        table.created_by = _user_with_names(table.created_by_id, table.creator_username,
+                                      table.creator_display_name)
+    return table
+
+
+def _seats(table: Table) -> list[Seat]:
+    n = _sql_names()
+    seats = list(Seat.objects.raw(
+        f"SELECT s.*, u.username AS user_username, u.display_name AS user_display_name"
+        f" FROM {n['seat']} s LEFT JOIN {n['user']} u ON u.id = s.user_id"
+        f" WHERE s.table_id = %s ORDER BY s.{n['index']}", [table.pk],
+    ))
+    for seat in seats:
+        if seat.user_id is not None:
+            seat.user = _user_with_names(seat.user_id, seat.user_username, seat.user_display_name)
+    return seats
+
+
+def _seat_of(seats: list[Seat], user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in seats if s.user_id == user.pk), None)
+
+
+def _lock_in(table_id: int, status: str, refusal: Exception) -> Table:
+    """The locked table (``_lock``) if it is in ``status``; otherwise ``refusal`` is raised."""
+    table = _lock(table_id)
+    if table.status != status:
+        raise refusal
+    return table
+
+
+def _seated(seats: list[Seat], user, message: str | None = None) -> Seat:
+    """The user's seat; ``NotSeated`` (with ``message``, if given) when they hold none."""
+    mine = _seat_of(seats, user)
+    if mine is None:
+        raise NotSeated(message)
+    return mine
+
+
+def _on_commit(fn) -> None:
+    """Run ``fn`` after the commit. ``robust``: a failing side effect (a broker or channel
+    layer that is down) is logged and never turns a committed move into an error; the sweep
+    and the clients' snapshots recover what it would have done."""
+    transaction.on_commit(fn, robust=True)

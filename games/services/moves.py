@@ -1,0 +1,207 @@
+"""Every move: a player's, a computer's (thought outside the row lock), and the safe moves
+played when a clock runs out.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine as E
+
+from .. import conf, frames, play
+from ..exceptions import (
+    DuplicateAction,
+    IllegalAction,
+    InvalidAction,
+    NotPlaying,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+)
+from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
+from .clock import _set_clock
+from .endings import _finish
+from .locking import _lock, _lock_in, _seated, _seats
+from .publish import save_and_publish
+
+log = logging.getLogger(__name__)
+
+ACTION_MAX = 80
+CLIENT_ID_MAX = 40
+
+
+def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last) -> None:
+    """Store the new state (finishing the game if it is over), publish, schedule."""
+    if state.is_over:
+        _finish(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
+                events=events, last=last)
+        return
+    table.state = play.dump(state)
+    _set_clock(table, seats, state, prev_to_act)
+    # Moves change only these (a full save would rewrite every column on every move).
+    save_and_publish(table, seats, state, events=events, last=last, fields=[
+        "state", "version", "turn_deadline", "deadline_seat", "turn_started_at", "updated_at",
+    ])
+
+
+def _store_action(table: Table, seat: int, text: str, source: str, client_id: str = "") -> None:
+    table.version += 1
+    TableAction.objects.create(
+        table=table, version=table.version, seat=seat, action=text, source=source,
+        client_id=client_id,
+    )
+
+
+def table_act(
+    *, table_id: int, action: Any, expected_version: Any, user=None, seat: int | None = None,
+    source: str = ActionSource.PLAYER, client_id: Any = "",
+) -> int:
+    """Play one move and return the new version.
+
+    ``user`` plays their own seat; the bot task passes ``seat`` with ``source=bot``. Refusals
+    raise a ``GameServiceError`` and change nothing: not playing, not seated, a duplicate
+    ``client_id``, a stale ``expected_version``, not your turn, unparseable or illegal.
+    """
+    if not isinstance(action, str) or not action or len(action) > ACTION_MAX:
+        raise InvalidAction()
+    if not isinstance(client_id, str) or len(client_id) > CLIENT_ID_MAX:
+        raise InvalidAction("The move id must be text of at most 40 characters.")
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise StaleVersion("The move must carry the table version it was made at.")
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = _seats(table)
+        if user is not None:
+            mine = _seated(seats, user)
+        else:
+            mine = next((s for s in seats if s.index == seat), None)
+            if mine is None or mine.bot_level is None:
+                raise NotSeated()
+        if client_id and TableAction.objects.filter(
+            table=table, seat=mine.index, client_id=client_id
+        ).exists():
+            raise DuplicateAction()
+        if expected_version != table.version:
+            raise StaleVersion()
+        state = play.load(table.state)
+        if state.to_act != mine.index:
+            raise NotYourTurn()
+        try:
+            text = str(E.Action.parse(action))
+            new, events = play.apply(state, text, mine.index)
+        except E.InvalidActionError as exc:
+            raise InvalidAction(str(exc)) from None
+        except E.IllegalActionError as exc:
+            raise IllegalAction(str(exc)) from None
+        _store_action(table, mine.index, text, source, client_id)
+        if source == ActionSource.PLAYER and mine.timeouts:
+            mine.timeouts = 0
+            mine.save(update_fields=["timeouts"])
+        _commit_state(table, seats, new, prev_to_act=mine.index, events=events,
+                      last={"seat": mine.index, "action": text, "source": source})
+        return table.version
+
+
+def table_bot_move(*, table_id: int, version: int) -> bool:
+    """The bot to act plays, if the table is still at ``version`` (safe to run twice).
+
+    The bot thinks outside the row lock; ``table_act`` then re-checks the version.
+    """
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or table.status != TableStatus.PLAYING or table.version != version:
+        return False
+    state = play.load(table.state)
+    seat = Seat.objects.filter(table=table, index=state.to_act).first()
+    if seat is None or seat.bot_level is None:
+        return False
+    text = play.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
+    try:
+        table_act(table_id=table_id, action=text, expected_version=version, seat=seat.index,
+                  source=ActionSource.BOT)
+    except (StaleVersion, NotPlaying, NotYourTurn):
+        return False
+    return True
+
+
+def _unheard(seat: Seat, now) -> bool:
+    """A seat shown connected whose pings have not reached the server for a while, though it
+    is not yet gone: the site may have failed to deliver the turn (a database or channel
+    layer outage, a web process that died), so its clock must not run out against it."""
+    if seat.user_id is None or not seat.connected or seat.last_seen is None:
+        return False
+    quiet = now - seat.last_seen
+    return timedelta(seconds=conf.get("HEARD_WINDOW")) < quiet and not (
+        frames.seat_is_gone(seat, now)
+    )
+
+
+def table_timeout(*, table_id: int) -> bool:
+    """The clock ran out: play safe moves for the player to act, or forfeit them after
+    ``GAMES_MAX_TIMEOUTS`` timeouts in a row. Does nothing unless the table's stored deadline
+    has passed; applying it sets the next turn's deadline (or none), so each deadline applies
+    exactly once however often, or however late, it is called (by a socket's timer or the
+    sweep).
+
+    A computer's deadline means its move was lost (see ``_set_clock``): it is played now. A
+    connected player the server has not heard from lately gets a fresh turn instead of a
+    timeout (``_unheard``); once they are gone, timeouts apply as usual."""
+    tolerance = timedelta(seconds=0.5)
+    with transaction.atomic():
+        table = _lock(table_id)
+        now = timezone.now()
+        if (
+            table.status != TableStatus.PLAYING
+            or table.turn_deadline is None or table.turn_deadline > now + tolerance
+        ):
+            return False
+        seats = _seats(table)
+        state = play.load(table.state)
+        seat_index = state.to_act
+        if seat_index is None:
+            return False
+        if seats[seat_index].bot_level is not None:
+            bot_version = table.version
+        else:
+            bot_version = None
+            seat = seats[seat_index]
+            if _unheard(seat, now):
+                table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn)
+                table.save(update_fields=["turn_deadline"])
+                log.warning("table %s: seat %s is unheard; its turn starts again",
+                            table_id, seat_index)
+                return False
+            return _apply_timeout(table, seats, state, seat)
+    # Outside the lock: the bot thinks, then plays through table_act (which re-checks).
+    log.warning("table %s: the computer's move at version %s was late; playing it now",
+                table_id, bot_version)
+    return table_bot_move(table_id=table_id, version=bot_version)
+
+
+def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
+    seat_index = seat.index
+    seat.timeouts += 1
+    seat.save(update_fields=["timeouts"])
+    if seat.timeouts >= conf.get("MAX_TIMEOUTS"):
+        table.version += 1
+        _finish(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
+        return True
+    hand = state.hand_number
+    events: list = []
+    text = ""
+    for _ in range(30):
+        text = play.safe_action(state)
+        state, new_events = play.apply(state, text, seat_index)
+        events.extend(new_events)
+        _store_action(table, seat_index, text, ActionSource.TIMEOUT)
+        if state.is_over or state.to_act != seat_index or state.hand_number != hand:
+            break
+    # The turn that timed out is over: the next one (even the same seat's, in a new hand)
+    # gets a deadline of its own, without the first turn's extra time.
+    table.turn_deadline = None
+    _commit_state(table, seats, state, prev_to_act=seat_index, events=events,
+                  last={"seat": seat_index, "action": text, "source": ActionSource.TIMEOUT})
+    return True

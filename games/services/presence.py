@@ -1,0 +1,92 @@
+"""Who is at a table (seat connections, pings, the grace period) and who is looking at a room."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import current_app
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .. import frames
+from ..models import Room, Seat, Table, TableStatus
+from .locking import _on_commit, _seat_of, _seats
+from .publish import _publish_presence
+
+
+def seat_presence(*, table_id: int, user, connected: bool) -> bool:
+    """Mark the user's seat at this table (dis)connected; True if they hold a seat."""
+    if user is None or not user.is_authenticated:
+        return False
+    with transaction.atomic():
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return False
+        seats = _seats(table)
+        mine = _seat_of(seats, user)
+        if mine is None:
+            return False
+        mine.connected = connected
+        mine.last_seen = timezone.now()
+        mine.save(update_fields=["connected", "last_seen"])
+        if table.is_live:
+            _publish_presence(table, seats)
+        if not connected and table.status == TableStatus.PLAYING:
+            # The task by its name: games.tasks calls the services, never the other way round.
+            task = current_app.signature("games.table_presence", args=(table_id,))
+            countdown = frames.grace_seconds() + 1
+            _on_commit(lambda: task.apply_async(countdown=countdown))
+    return True
+
+
+def seat_heartbeat(*, table_id: int, user) -> bool:
+    """A ping from a player's socket: they are here. Cheap: one UPDATE at most every 5 s,
+    and a presence frame only when the seat comes back (it was shown disconnected or gone).
+    Returns True when presence was published."""
+    if user is None or not user.is_authenticated:
+        return False
+    now = timezone.now()
+    mine = Seat.objects.filter(table_id=table_id, user=user)
+    fresh = now - timedelta(seconds=5)
+    changed = mine.filter(
+        Q(last_seen__lt=fresh) | Q(last_seen__isnull=True) | Q(connected=False)
+    )
+    seat = changed.only("id", "user_id", "connected", "last_seen").first()
+    if seat is None:  # seen less than 10 s ago: nothing to do
+        return False
+    if seat.connected and not frames.seat_is_gone(seat, now):
+        Seat.objects.filter(pk=seat.pk).update(last_seen=now)
+        return False
+    with transaction.atomic():
+        # Compare and set: of two racing pings (two tabs) only one publishes.
+        if not Seat.objects.filter(
+            pk=seat.pk, connected=seat.connected, last_seen=seat.last_seen
+        ).update(last_seen=now, connected=True):
+            return False
+        table = Table.objects.select_related("room", "created_by").filter(pk=table_id).first()
+        if table is None or not table.is_live:
+            return False
+        _publish_presence(table, _seats(table))
+    return True
+
+
+def table_presence_publish(*, table_id: int) -> None:
+    """Send the seats' presence again (run after the grace period so ``gone`` shows)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table.is_live:
+        return
+    with transaction.atomic():
+        _publish_presence(table, _seats(table))
+
+
+def room_presence_mark(*, room: Room, user) -> None:
+    """Remember that ``user`` is looking at ``room`` (kept in the cache for 30 s)."""
+    if user is None or not user.is_authenticated:
+        return
+    key = f"games:room-online:{room.slug}"
+    now = timezone.now().timestamp()
+    online = cache.get(key) or {}
+    online = {uid: v for uid, v in online.items() if v[2] > now - 30}
+    online[user.pk] = (user.username, user.public_name, now)
+    cache.set(key, online, 60)

@@ -1,0 +1,57 @@
+"""What clients are sent after the commit: the ``state`` frames of a new version, presence
+frames, ``player_seated``; and ``save_and_publish``, the last step of every write.
+"""
+from __future__ import annotations
+
+from .. import broadcast, frames, play, signals
+from ..models import Seat, Table
+from .clock import _schedule, table_state_undelivered
+from .locking import _on_commit
+
+
+def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), last=None,
+                     fields: list[str] | None = None) -> None:
+    """The last step of every write that clients see: save the table (only ``fields``, if
+    given), then queue for after the commit the ``state`` frames of its version and, if a
+    computer is to act, its move."""
+    table.save(update_fields=fields)
+    _publish(table, seats, state, events, last)
+    _schedule(table, seats, state)
+
+
+def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
+    """Queue the ``state`` frames of the table's current version for after the commit."""
+    if state is None and table.state:
+        state = play.load(table.state)
+    meta = frames.table_meta(table)
+    seats_d = frames.seats_data(seats)
+    clock = frames.clock_data(table, seats)
+    humans = [s.index for s in seats if s.user_id is not None]
+    table_id, version = table.pk, table.version
+    events = tuple(events)
+
+    def send():
+        delivered = broadcast.send_state(
+            table_id=table_id, version=version, table=meta, seats=seats_d, clock=clock,
+            state=state, events=events, last=last, human_seats=humans,
+        )
+        if delivered is False:
+            table_state_undelivered(table_id=table_id, version=version)
+
+    _on_commit(send)
+
+
+def _publish_presence(table: Table, seats: list[Seat]) -> None:
+    meta = frames.table_meta(table)
+    seats_d = frames.seats_data(seats)
+    table_id = table.pk
+    _on_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d))
+
+
+def _announce_seated(table: Table, user_id: int) -> None:
+    table_id, url = table.pk, table.get_absolute_url()
+    _on_commit(
+        lambda: signals.player_seated.send(
+            sender=Table, table_id=table_id, user_id=user_id, url=url
+        )
+    )

@@ -1,0 +1,246 @@
+"""Tables before their game: create, sit, leave, add a computer player, deal; tables opened
+for players paired elsewhere (tournaments).
+"""
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import hooks, play, signals
+from ..exceptions import (
+    AlreadySeated,
+    Forbidden,
+    InvalidSettings,
+    NotOpen,
+    SeatRefused,
+    SeatTaken,
+    TableFull,
+)
+from ..models import Room, Seat, Table, TableStatus
+from .clock import _set_clock
+from .locking import _lock_in, _on_commit, _seat_of, _seated, _seats
+from .publish import _announce_seated, save_and_publish
+
+TURN_SECONDS = (0, 15, 30, 60)
+PRIVATE_REFUSAL = "This table is private: you need its invite link."
+
+
+def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
+                       seconds_per_turn: int, bot_level: int | None,
+                       rating_range: int | None = None) -> None:
+    low, high = play.seat_limits(room.mode)
+    if not (max(low, room.min_seats) <= seat_count <= min(high, room.max_seats)):
+        raise InvalidSettings(
+            f"Tables in {room.name} have {room.min_seats}"
+            + (f" to {room.max_seats}" if room.max_seats != room.min_seats else "")
+            + " seats."
+        )
+    if target is not None and not 50 <= target <= 500:
+        raise InvalidSettings("The target score must be between 50 and 500.")
+    if rated and not room.allow_rated:
+        raise InvalidSettings(f"Games in {room.name} are casual.")
+    if rated and bot_level is not None:
+        raise InvalidSettings("Games against the computer are casual.")
+    if seconds_per_turn not in TURN_SECONDS:
+        raise InvalidSettings("Choose 15, 30 or 60 seconds per turn, or untimed.")
+    if seconds_per_turn == 0 and bot_level is None:
+        raise InvalidSettings("Untimed games are only for playing the computer.")
+    if bot_level is not None and bot_level not in play.BOT_LEVELS:
+        raise InvalidSettings("Computer levels are 1 to 4.")
+    if rating_range is not None and (not rated or not 50 <= rating_range <= 1000):
+        raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
+
+
+def table_create(
+    *, user, room: Room, seat_count: int = 2, target: int | None = None, rated: bool = False,
+    seconds_per_turn: int = 30, private: bool = False, bot_level: int | None = None,
+    rating_range: int | None = None,
+) -> Table:
+    """Create a table with ``user`` in seat 0; with ``bot_level`` the other seats get bots
+    and the game starts at once."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden("Log in to create a table.")
+    _validate_settings(room=room, seat_count=seat_count, target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=bot_level,
+                       rating_range=rating_range)
+    with transaction.atomic():
+        table = Table.objects.create(
+            room=room, mode=room.mode, seat_count=seat_count,
+            target=target or play.default_target(room.mode, seat_count),
+            rated=rated, seconds_per_turn=seconds_per_turn, private=private,
+            invite_token=secrets.token_urlsafe(16) if private else "",
+            seed=secrets.randbits(62), created_by=user, version=1, rating_range=rating_range,
+        )
+        _rated_seat_check(table, user)
+        seats = [
+            Seat.objects.create(
+                table=table, index=i, user=user if i == 0 else None,
+                bot_level=bot_level if (i > 0 and bot_level is not None) else None,
+                last_seen=timezone.now() if i == 0 else None,
+            )
+            for i in range(seat_count)
+        ]
+        state = None
+        if bot_level is not None:
+            state = _start(table, seats)
+        save_and_publish(table, seats, state)
+        _announce_seated(table, user.pk)
+    return table
+
+
+def play_computer(*, user, mode: str, level: int, seat_count: int = 2,
+                  seconds_per_turn: int = 0) -> Table:
+    """One click: a table against the computer in the mode's own room, started at once."""
+    room = Room.objects.filter(slug=mode).first() or Room.objects.filter(mode=mode).first()
+    if room is None:
+        raise InvalidSettings("There is no such game.")
+    return table_create(
+        user=user, room=room, seat_count=seat_count, rated=False,
+        seconds_per_turn=seconds_per_turn, private=False, bot_level=level,
+    )
+
+
+def _start(table: Table, seats: list[Seat]):
+    """Deal the game (caller saves and publishes)."""
+    state = play.new_state(table.mode, table.seed, table.seat_count, table.target)
+    table.status = TableStatus.PLAYING
+    table.started_at = timezone.now()
+    table.state = play.dump(state)
+    _set_clock(table, seats, state, prev_to_act=None)
+    return state
+
+
+def _rated_seat_check(table: Table, user) -> None:
+    """A rated table may refuse the seat (playban, rating range): ``games.hooks``."""
+    if table.rated:
+        reason = hooks.rated_seat_refusal(table, user)
+        if reason:
+            raise SeatRefused(reason)
+
+
+def _maybe_start(table: Table, seats: list[Seat]):
+    if all(not s.is_empty for s in seats):
+        return _start(table, seats)
+    return None
+
+
+def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "") -> Table:
+    """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
+    if user is None or not user.is_authenticated:
+        raise Forbidden("Log in to take a seat.")
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
+        if table.seconds_per_turn == 0:
+            raise Forbidden("This table is for playing the computer.")
+        if table.private and user.pk != table.created_by_id and not (
+            invite and secrets.compare_digest(str(invite), table.invite_token)
+        ):
+            raise Forbidden(PRIVATE_REFUSAL)
+        seats = _seats(table)
+        if table.private and user.pk != table.created_by_id and hooks.seat_refusal(
+            table, user, [table.created_by_id, *(s.user_id for s in seats)]
+        ):
+            # Blocked either way by someone there: the same words as a wrong invite link.
+            raise Forbidden(PRIVATE_REFUSAL)
+        if _seat_of(seats, user):
+            raise AlreadySeated()
+        _rated_seat_check(table, user)
+        free = [s for s in seats if s.is_empty]
+        if not free:
+            raise TableFull()
+        if seat is None:
+            chosen = free[0]
+        else:
+            chosen = next((s for s in seats if s.index == seat), None)
+            if chosen is None:
+                raise SeatTaken("There is no such seat.")
+            if not chosen.is_empty:
+                raise SeatTaken()
+        chosen.user = user
+        chosen.connected = False
+        chosen.last_seen = timezone.now()
+        chosen.timeouts = 0
+        chosen.save()
+        table.version += 1
+        state = _maybe_start(table, seats)
+        save_and_publish(table, seats, state)
+        _announce_seated(table, user.pk)
+    return table
+
+
+def table_leave(*, table_id: int, user) -> Table:
+    """Leave before the start. A table left with no player in it is closed."""
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.OPEN,
+                         NotOpen("The game has started: resign instead."))
+        seats = _seats(table)
+        mine = _seated(seats, user)
+        mine.user = None
+        mine.connected = False
+        mine.last_seen = None
+        mine.save()
+        table.version += 1
+        if not any(s.user_id for s in seats):
+            table.status = TableStatus.ABANDONED
+            table.finished_at = timezone.now()
+        save_and_publish(table, seats)
+        user_id = user.pk
+        _on_commit(
+            lambda: signals.player_left.send(sender=Table, table_id=table.pk, user_id=user_id)
+        )
+    return table
+
+
+def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
+    """A seated player fills an empty seat with a computer player."""
+    if level not in play.BOT_LEVELS:
+        raise InvalidSettings("Computer levels are 1 to 4.")
+    with transaction.atomic():
+        table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
+        seats = _seats(table)
+        _seated(seats, user, "Only a player at this table may add a computer player.")
+        if table.rated:
+            raise Forbidden("Rated games are played by people only.")
+        chosen = next((s for s in seats if s.index == seat), None)
+        if chosen is None:
+            raise SeatTaken("There is no such seat.")
+        if not chosen.is_empty:
+            raise SeatTaken()
+        chosen.bot_level = level
+        chosen.save()
+        table.version += 1
+        state = _maybe_start(table, seats)
+        save_and_publish(table, seats, state)
+    return table
+
+
+def table_create_for_players(
+    *, room: Room, players: list, target: int | None = None, rated: bool = False,
+    seconds_per_turn: int = 30, created_by=None,
+) -> Table:
+    """Open a table with ``players`` (users, in seat order) already seated and deal at once:
+    for apps that pair people themselves (tournaments). Settings are checked as for
+    ``table_create``; the players are not marked as connected, so their presence shows
+    whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
+    users = list(players)
+    if not users or any(u is None or u.pk is None for u in users):
+        raise InvalidSettings("Every seat needs a player.")
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidSettings("A player can take only one seat.")
+    _validate_settings(room=room, seat_count=len(users), target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=None)
+    with transaction.atomic():
+        table = Table.objects.create(
+            room=room, mode=room.mode, seat_count=len(users),
+            target=target or play.default_target(room.mode, len(users)),
+            rated=rated, seconds_per_turn=seconds_per_turn, private=False,
+            seed=secrets.randbits(62), created_by=created_by, version=1,
+        )
+        seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
+        state = _start(table, seats)
+        save_and_publish(table, seats, state)
+        for u in users:
+            _announce_seated(table, u.pk)
+    return table
