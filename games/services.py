@@ -23,7 +23,8 @@ from django.utils import timezone
 
 from games import engine as E
 
-from . import broadcast, frames, hooks, play, signals
+from . import broadcast, computer, frames, hooks, signals, states, timeouts
+from .bots.levels import LEVEL_BY_NUMBER, LEVEL_KEYS, computer_name
 from .exceptions import (
     AlreadySeated,
     CannotClaim,
@@ -57,6 +58,7 @@ from .models import (
     Table,
     TableAction,
     TableStatus,
+    grace_seconds,
 )
 
 log = logging.getLogger(__name__)
@@ -181,20 +183,11 @@ def _on_commit(fn) -> None:
 
 def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
     """Queue the ``state`` frames of the table's current version for after the commit."""
-    if state is None and table.state:
-        state = play.load(table.state)
-    meta = frames.table_meta(table)
-    seats_d = frames.seats_data(seats)
-    clock = frames.clock_data(table, seats)
-    humans = [s.index for s in seats if s.user_id is not None]
+    build = frames.table_state_frames(table, seats, state=state, events=events, last=last)
     table_id, version = table.pk, table.version
-    events = tuple(events)
 
     def send():
-        delivered = broadcast.send_state(
-            table_id=table_id, version=version, table=meta, seats=seats_d, clock=clock,
-            state=state, events=events, last=last, human_seats=humans,
-        )
+        delivered = broadcast.send_state(table_id=table_id, version=version, frames=build())
         if delivered is False:
             table_state_undelivered(table_id=table_id, version=version)
 
@@ -283,7 +276,8 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
 def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
                        seconds_per_turn: int, bot_level: int | None,
                        rating_range: int | None = None) -> None:
-    low, high = play.seat_limits(room.mode)
+    mode = E.get_mode(room.mode)
+    low, high = mode.min_players, mode.max_players
     if not (max(low, room.min_seats) <= seat_count <= min(high, room.max_seats)):
         raise InvalidSettings(
             f"Tables in {room.name} have {room.min_seats}"
@@ -300,7 +294,7 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("Choose 15, 30 or 60 seconds per turn, or untimed.")
     if seconds_per_turn == 0 and bot_level is None:
         raise InvalidSettings("Untimed games are only for playing the computer.")
-    if bot_level is not None and bot_level not in play.BOT_LEVELS:
+    if bot_level is not None and bot_level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
     if rating_range is not None and (not rated or not 50 <= rating_range <= 1000):
         raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
@@ -321,7 +315,7 @@ def table_create(
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=seat_count,
-            target=target or play.default_target(room.mode, seat_count),
+            target=target or E.get_mode(room.mode).target_for(seat_count),
             rated=rated, seconds_per_turn=seconds_per_turn, private=private,
             invite_token=secrets.token_urlsafe(16) if private else "",
             seed=secrets.randbits(62), created_by=user, version=1, rating_range=rating_range,
@@ -359,10 +353,10 @@ def play_computer(*, user, mode: str, level: int, seat_count: int = 2,
 
 def _start(table: Table, seats: list[Seat]):
     """Deal the game (caller saves and publishes)."""
-    state = play.new_state(table.mode, table.seed, table.seat_count, table.target)
+    state = states.new_state(table.mode, table.seed, table.seat_count, table.target)
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
-    table.state = play.dump(state)
+    table.state = states.dump(state)
     _set_clock(table, seats, state, prev_to_act=None)
     return state
 
@@ -453,7 +447,7 @@ def table_leave(*, table_id: int, user) -> Table:
 
 def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
     """A seated player fills an empty seat with a computer player."""
-    if level not in play.BOT_LEVELS:
+    if level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
     with transaction.atomic():
         table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
@@ -485,7 +479,7 @@ def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events
         _finish(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
                 events=events, last=last)
         return
-    table.state = play.dump(state)
+    table.state = states.dump(state)
     _set_clock(table, seats, state, prev_to_act)
     # Moves change only these (a full save would rewrite every column on every move).
     table.save(update_fields=[
@@ -534,12 +528,12 @@ def table_act(
             raise DuplicateAction()
         if expected_version != table.version:
             raise StaleVersion()
-        state = play.load(table.state)
+        state = states.load(table.state)
         if state.to_act != mine.index:
             raise NotYourTurn()
         try:
             text = str(E.Action.parse(action))
-            new, events = play.apply(state, text, mine.index)
+            new, events = E.apply(state, text, mine.index)
         except E.InvalidActionError as exc:
             raise InvalidAction(str(exc)) from None
         except E.IllegalActionError as exc:
@@ -561,11 +555,11 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     table = Table.objects.filter(pk=table_id).first()
     if table is None or table.status != TableStatus.PLAYING or table.version != version:
         return False
-    state = play.load(table.state)
+    state = states.load(table.state)
     seat = Seat.objects.filter(table=table, index=state.to_act).first()
     if seat is None or seat.bot_level is None:
         return False
-    text = play.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
+    text = computer.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
     try:
         table_act(table_id=table_id, action=text, expected_version=version, seat=seat.index,
                   source=ActionSource.BOT)
@@ -582,7 +576,7 @@ def _unheard(seat: Seat, now) -> bool:
         return False
     quiet = now - seat.last_seen
     return timedelta(seconds=_setting("GAMES_HEARD_WINDOW", 30)) < quiet and not (
-        frames.seat_is_gone(seat, now)
+        seat.is_gone(now)
     )
 
 
@@ -606,7 +600,7 @@ def table_timeout(*, table_id: int) -> bool:
         ):
             return False
         seats = _seats(table)
-        state = play.load(table.state)
+        state = states.load(table.state)
         seat_index = state.to_act
         if seat_index is None:
             return False
@@ -640,8 +634,8 @@ def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
     events: list = []
     text = ""
     for _ in range(30):
-        text = play.safe_action(state)
-        state, new_events = play.apply(state, text, seat_index)
+        text = timeouts.safe_action(state)
+        state, new_events = E.apply(state, text, seat_index)
         events.extend(new_events)
         _store_action(table, seat_index, text, ActionSource.TIMEOUT)
         if state.is_over or state.to_act != seat_index or state.hand_number != hand:
@@ -698,7 +692,7 @@ def table_resign(*, table_id: int, user) -> Table:
         seats = _seats(table)
         mine = _seated(seats, user)
         table.version += 1
-        _finish(table, seats, play.load(table.state), ending=Ending.RESIGNATION,
+        _finish(table, seats, states.load(table.state), ending=Ending.RESIGNATION,
                 loser_seat=mine.index)
     return table
 
@@ -710,11 +704,11 @@ def table_claim(*, table_id: int, user) -> Table:
         seats = _seats(table)
         mine = _seated(seats, user)
         now = timezone.now()
-        gone = [s for s in seats if s.index != mine.index and frames.seat_is_gone(s, now)]
+        gone = [s for s in seats if s.index != mine.index and s.is_gone(now)]
         if not gone:
             raise CannotClaim()
         table.version += 1
-        _finish(table, seats, play.load(table.state), ending=Ending.ABANDONMENT,
+        _finish(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
                 loser_seat=gone[0].index)
     return table
 
@@ -795,7 +789,7 @@ def table_create_for_players(
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=len(users),
-            target=target or play.default_target(room.mode, len(users)),
+            target=target or E.get_mode(room.mode).target_for(len(users)),
             rated=rated, seconds_per_turn=seconds_per_turn, private=False,
             seed=secrets.randbits(62), created_by=created_by, version=1,
         )
@@ -828,7 +822,7 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
             events=(), last=None) -> Game:
     """Store the Game, close the table and announce it (the caller bumped the version)."""
     now = timezone.now()
-    result = play.game_result(state) if state.is_over else None
+    result = states.game_result(state) if state.is_over else None
     totals = list(result["totals"]) if result else list(state.scores)
     places = _placements(totals, loser_seat)
     if result is not None and ending == Ending.NORMAL:
@@ -843,19 +837,19 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
         for a in TableAction.objects.filter(table=table).order_by("version")
     ]
     game = Game.objects.create(
-        table=table, mode=table.mode, settings=play.mode_settings(state),
+        table=table, mode=table.mode, settings=states.mode_settings(state),
         num_players=table.seat_count, target=table.target, rated=table.rated, seed=table.seed,
-        actions=actions, hands=play.hand_results(state),
+        actions=actions, hands=states.hand_results(state),
         final={"result": result, "totals": totals, "hand_points": list(state.scores),
                "places": places},
         ending=ending, loser_seat=loser_seat, winner_seat=winner,
         started_at=table.started_at, finished_at=now,
     )
-    bots = frames.bot_names(seats)
+    bots = Seat.bot_names(seats)
     for s in seats:
         GamePlayer.of_game(
             game, private=table.private, seat=s.index, user=s.user, bot_level=s.bot_level,
-            name=s.user.public_name if s.user_id else bots.get(s.index, frames.bot_name(0)),
+            name=s.user.public_name if s.user_id else bots.get(s.index, computer_name(0)),
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
         ).save()
@@ -863,7 +857,7 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
     game.save(update_fields=["record"])
     table.status = TableStatus.FINISHED
     table.finished_at = now
-    table.state = play.dump(state)
+    table.state = states.dump(state)
     table.turn_deadline = None
     table.deadline_seat = None
     table.save()
@@ -878,12 +872,12 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
 def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
     seed) with the site's players and how the game ended."""
-    names = [s.user.username if s.user_id else f"bot-{play.BOT_LEVEL_KEYS.get(s.bot_level)}"
+    names = [s.user.username if s.user_id else f"bot-{LEVEL_KEYS.get(s.bot_level)}"
              for s in seats]
     timestamps = [_ms(a["at"]) for a in game.actions]
     try:
         if state.is_compact:  # the table stores states compact: replay the stored moves
-            full = play.replay_moves(game.mode, game.seed, game.num_players, game.target,
+            full = states.replay_moves(game.mode, game.seed, game.num_players, game.target,
                                      [(a["seat"], a["action"]) for a in game.actions])
             if full.to_dict(compact=True) != state.to_dict(compact=True):
                 raise E.EngineError("the stored moves do not lead to the table's state")
@@ -892,7 +886,7 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     except E.EngineError:  # the stored move list and the state disagree: keep the moves
         log.exception("engine record of game %s failed", game.pk)
         engine = None
-    bots = frames.bot_names(seats)
+    bots = Seat.bot_names(seats)
     players = [
         {"seat": s.index, "name": s.user.public_name if s.user_id else bots.get(s.index, ""),
          "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
@@ -940,7 +934,7 @@ def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) ->
         table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = _seats(table)
         table.version += 1
-        return _finish(table, seats, play.load(table.state), ending=ending,
+        return _finish(table, seats, states.load(table.state), ending=ending,
                        loser_seat=loser_seat)
 
 
@@ -1003,7 +997,7 @@ def seat_presence(*, table_id: int, user, connected: bool) -> bool:
         if not connected and table.status == TableStatus.PLAYING:
             from . import tasks
 
-            countdown = frames.grace_seconds() + 1
+            countdown = grace_seconds() + 1
             _on_commit(lambda: tasks.table_presence.apply_async((table_id,), countdown=countdown))
     return True
 
@@ -1023,7 +1017,7 @@ def seat_heartbeat(*, table_id: int, user) -> bool:
     seat = changed.only("id", "user_id", "connected", "last_seen").first()
     if seat is None:  # seen less than 10 s ago: nothing to do
         return False
-    if seat.connected and not frames.seat_is_gone(seat, now):
+    if seat.connected and not seat.is_gone(now):
         Seat.objects.filter(pk=seat.pk).update(last_seen=now)
         return False
     with transaction.atomic():
@@ -1082,7 +1076,7 @@ def _give_back_time(since, gap: timedelta) -> int:
     on by as much, so nobody looks gone (and claimable) for pings the site could not take."""
     Seat.objects.filter(
         table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
-        last_seen__gt=since - timedelta(seconds=frames.grace_seconds()),
+        last_seen__gt=since - timedelta(seconds=grace_seconds()),
     ).update(last_seen=F("last_seen") + gap)
     return Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
@@ -1116,7 +1110,7 @@ def tables_sweep() -> dict[str, int]:
                 done["timeouts"] += 1
         except Exception:
             log.exception("timeout of table %s failed", table_id)
-    grace = timedelta(seconds=frames.grace_seconds())
+    grace = timedelta(seconds=grace_seconds())
     for table_id in Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__isnull=True, deadline_seat__isnull=False,
         seconds_per_turn__gt=0, updated_at__lt=now - grace,
@@ -1125,7 +1119,7 @@ def tables_sweep() -> dict[str, int]:
         seat = Table.objects.filter(pk=table_id).values_list("deadline_seat", flat=True).first()
         if table_clock_resume(table_id=table_id, seat=seat):
             done["resumed"] += 1
-    grace = timedelta(seconds=frames.grace_seconds())
+    grace = timedelta(seconds=grace_seconds())
     # Seats whose player just crossed the grace period: publish so opponents may claim.
     recent_gone = Seat.objects.filter(
         table__status=TableStatus.PLAYING, user__isnull=False,
