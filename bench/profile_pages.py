@@ -54,7 +54,7 @@ def percentile(values: list[float], q: float) -> float:
 def engine_pool(per_mode: int = 12) -> dict[str, list]:
     """Finished two-player engine games per mode (random play) to copy hands and records."""
     from games import engine as E
-    from games import play
+    from games import states
     from games.engine.selfplay import play_game
 
     pool = {}
@@ -64,8 +64,8 @@ def engine_pool(per_mode: int = 12) -> dict[str, list]:
             state = play_game(mode, seed=seed, num_players=2, check=False)
             pool[mode].append({
                 "state": state,
-                "hands": play.hand_results(state),
-                "settings": play.mode_settings(state),
+                "hands": states.hand_results(state),
+                "settings": states.mode_settings(state),
                 "result": state.result.to_dict(),
                 "totals": list(state.result.totals),
                 "engine": E.GameRecord.from_state(state, players=["a", "b"]).to_dict(),

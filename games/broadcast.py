@@ -1,4 +1,5 @@
-"""Channel-layer groups of a table and the sends to them (called after commit).
+"""Channel-layer groups of a table and the sends to them (called after commit). This module
+only carries frames; ``games.frames`` builds them.
 
 Groups: ``table.<id>`` (every connection to the table: state frames, chat, presence) and
 ``tables.user.<id>`` (every table socket of one user).
@@ -14,8 +15,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-
-from . import play
 
 log = logging.getLogger(__name__)
 
@@ -110,36 +109,17 @@ def _send(group: str, message: dict[str, Any]) -> bool | None:
     return _send_all([(group, message)])
 
 
-def send_state(
-    *, table_id: int, version: int, table: dict, seats: list[dict], clock: dict | None,
-    state, events=(), last: dict | None = None, human_seats: list[int] | None = None,
-) -> bool | None:
-    """The ``state`` frames of one version: each human seat's own view and the spectators'.
+def send_state(*, table_id: int, version: int, frames: dict[str, dict[str, Any]]) -> bool | None:
+    """The ``state`` frames of one version (``games.frames.state_frames``: each human seat's
+    own and the spectators').
 
     They travel as one message to the table's group (one publish per move however many
     seats), and each connection forwards only its own seat's frame (spectators: the public
     one); see ``games.consumers.TableConsumer.table_frames``. The other seats' frames never
     leave the server. Returns as ``_send_all``."""
-    base = {"type": "state", "version": version, "table": table, "seats": seats, "clock": clock}
-    targets: list[int | None] = list(human_seats if human_seats is not None else [])
-    targets.append(None)
-    per_recipient = {}
-    for seat in targets:
-        frame = dict(base)
-        frame["view"] = play.view(state, seat) if state is not None else None
-        frame["events"] = play.visible_events(events, seat)
-        if last is not None:
-            frame["last"] = play.visible_last(last, state, seat)
-        per_recipient[recipient_key(seat)] = frame
-    message = {"type": "table.frames", "frames": per_recipient, "table_id": table_id,
+    message = {"type": "table.frames", "frames": frames, "table_id": table_id,
                "version": version}
     return _send_all([(table_group(table_id), message)])
-
-
-def recipient_key(seat: int | None) -> str:
-    """The key of a seat's frame (``"0"``, ``"1"``, ...) or the spectators' (``"spectators"``)
-    in a ``table.frames`` message."""
-    return "spectators" if seat is None else str(seat)
 
 
 def send_chat(*, table_id: int, message: dict, sender_id: int | None = None) -> None:

@@ -377,9 +377,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_frames(self, event):
         """One version's frames, one per human seat and one for spectators: forward ours."""
-        frame = event["frames"].get(broadcast.recipient_key(self.seat))
-        if frame is None:  # our seat is no longer a human's: the spectators' frame shows it
-            frame = event["frames"][broadcast.recipient_key(None)]
+        # A seat no longer a human's gets the spectators' frame, which shows that.
+        frame = frames.frame_for(event["frames"], self.seat)
         seat_now = self._my_seat_in(frame["seats"])
         if seat_now != self.seat:
             # Sat down or left (maybe from another tab): start afresh. A new seat is marked
@@ -389,10 +388,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self._mark_present()
             await self._send_snapshot()
             return
-        frame = dict(frame)
-        frame["you"] = frames.you_data(user=self.user, seat=self.seat, table=frame["table"],
-                                       seats=frame["seats"])
-        frame["clock"] = frames.with_remaining(frame.get("clock"))
+        frame = frames.for_connection(frame, user=self.user, seat=self.seat)
         self._watch_clock(frame["clock"])
         await self._send(frame)
 

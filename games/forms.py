@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from django import forms
 
-from . import play
+from games import engine as E
+from games.bots.levels import LEVEL_TABLE
+
 from .models import Mode, Room
 
 TURN_CHOICES = [("30", "30 seconds"), ("15", "15 seconds"), ("60", "60 seconds"),
                 ("0", "Untimed (only against the computer)")]
 RATING_RANGES = (100, 200, 300, 500)
-LEVEL_CHOICES = [(str(level), f"{level} · {name}") for level, name in play.BOT_LEVEL_NAMES.items()]
+LEVEL_CHOICES = [(str(level.number), f"{level.number} · {level.name}") for level in LEVEL_TABLE]
 
 
 class TableCreateForm(forms.Form):
@@ -38,7 +40,8 @@ class TableCreateForm(forms.Form):
     def __init__(self, *args, room: Room, **kwargs):
         super().__init__(*args, **kwargs)
         self.room = room
-        low, high = play.seat_limits(room.mode)
+        mode = E.get_mode(room.mode)
+        low, high = mode.min_players, mode.max_players
         low, high = max(low, room.min_seats), min(high, room.max_seats)
         self.fields["seats"].choices = [(str(n), f"{n} players") for n in range(low, high + 1)]
         self.fields["seats"].initial = str(low)

@@ -1,67 +1,37 @@
-"""The JSON bodies of table frames (docs/protocol.md): table meta, seats, clock, ``you``."""
+"""The JSON bodies of table frames (docs/protocol.md): the one builder of the ``state`` and
+``snapshot`` frames and of their parts (table meta, seats, clock, view, ``you``).
+
+``broadcast`` only carries what is built here; services, selectors and the table socket call
+in here for every body they send.
+"""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
 
-from . import conf, hooks
+from games import engine as E
+
+from . import hooks, states
+from .bots.levels import computer_name
 from .models import Seat, Table, TableStatus
-from .play import BOT_LEVEL_NAMES
-
-
-def grace_seconds() -> int:
-    return int(conf.get("DISCONNECT_GRACE"))
-
-
-def seat_is_gone(seat: Seat, now: datetime | None = None) -> bool:
-    """A human seat whose player has been away longer than the grace period.
-
-    Works without ``disconnect()`` having run: a connected socket pings every 10 s (the
-    server writes ``last_seen`` at most every 5 s), so a ``last_seen`` older than the grace
-    means the socket is dead too: a player is gone 60 s after their last sign of life, a
-    disconnection or a ping.
-    """
-    if seat.user_id is None:
-        return False
-    now = now or timezone.now()
-    if seat.last_seen is None:
-        return False
-    return seat.last_seen < now - timedelta(seconds=grace_seconds())
-
-
-def bot_name(level: int, number: int = 1) -> str:
-    """"Computer (Medium)"; the second Medium computer at a table is "Computer 2 (Medium)"."""
-    level_name = BOT_LEVEL_NAMES.get(level, level)
-    return f"Computer {number} ({level_name})" if number > 1 else f"Computer ({level_name})"
-
-
-def bot_names(seats) -> dict[int, str]:
-    """Seat index → name of every computer seat, unique at the table: computers of the same
-    level are numbered in seat order ("Computer (Medium)", "Computer 2 (Medium)", ...)."""
-    names: dict[int, str] = {}
-    count: dict[int, int] = {}
-    for seat in sorted(seats, key=lambda s: s.index):
-        if seat.user_id is None and seat.bot_level is not None:
-            count[seat.bot_level] = count.get(seat.bot_level, 0) + 1
-            names[seat.index] = bot_name(seat.bot_level, count[seat.bot_level])
-    return names
 
 
 def seat_data(seat: Seat, now: datetime, name: str | None = None) -> dict[str, Any]:
-    """One seat; ``name`` overrides a computer's name (see ``bot_names``)."""
+    """One seat; ``name`` overrides a computer's name (see ``Seat.bot_names``)."""
     if seat.user_id is not None:
         user = seat.user
         return {
             "index": seat.index, "kind": "user", "name": user.public_name,
             "username": user.username, "bot_level": None,
-            "connected": bool(seat.connected) and not seat_is_gone(seat, now),
-            "gone": seat_is_gone(seat, now), "timeouts": seat.timeouts,
+            "connected": bool(seat.connected) and not seat.is_gone(now),
+            "gone": seat.is_gone(now), "timeouts": seat.timeouts,
         }
     if seat.bot_level is not None:
         return {
-            "index": seat.index, "kind": "bot", "name": name or bot_name(seat.bot_level),
+            "index": seat.index, "kind": "bot", "name": name or computer_name(seat.bot_level),
             "username": None, "bot_level": seat.bot_level, "connected": True, "gone": False,
             "timeouts": 0,
         }
@@ -73,7 +43,7 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None) -> dict[str, A
 
 def seats_data(seats: list[Seat]) -> list[dict[str, Any]]:
     now = timezone.now()
-    names = bot_names(seats)
+    names = Seat.bot_names(seats)
     return [seat_data(s, now, names.get(s.index)) for s in sorted(seats, key=lambda s: s.index)]
 
 
@@ -162,4 +132,121 @@ def chat_data(message, seat_by_user: dict[int, int]) -> dict[str, Any]:
         "id": message.pk, "username": message.user.username, "name": message.user.public_name,
         "seat": seat_by_user.get(message.user_id), "text": message.text,
         "at": message.created_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+# ------------------------------------------------------------------ what a seat may see
+
+
+def view(state: E.GameState, seat: int | None) -> dict[str, Any]:
+    """The view a seat (or a spectator, ``None``) may see."""
+    if seat is None:
+        return E.spectator_view(state)
+    return E.view_for(state, seat)
+
+
+def visible_events(events: Sequence[E.Event], seat: int | None) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in events if e.visible_to(seat)]
+
+
+def visible_last(last: dict[str, Any] | None, state: E.GameState | None,
+                 seat: int | None) -> dict[str, Any] | None:
+    """The move that produced a frame, as ``seat`` (None: a spectator) may see it
+    (``engine.action_seen_by``: a knock's card stays face down until the hand is scored)."""
+    if last is None or state is None:
+        return last
+    action = last.get("action", "")
+    shown = E.action_seen_by(state, str(action), last.get("seat"), seat)
+    return last if shown == action else {**last, "action": shown}
+
+
+# ------------------------------------------------------------------ the frames
+
+
+def recipient_key(seat: int | None) -> str:
+    """The key of a seat's frame (``"0"``, ``"1"``, ...) or the spectators' (``"spectators"``)
+    among one version's ``state`` frames."""
+    return "spectators" if seat is None else str(seat)
+
+
+def frame_for(bodies: dict[str, dict[str, Any]], seat: int | None) -> dict[str, Any]:
+    """A connection's frame among one version's: its seat's, else (a spectator, or a seat that
+    is no longer a human's) the spectators'."""
+    frame = bodies.get(recipient_key(seat))
+    return frame if frame is not None else bodies[recipient_key(None)]
+
+
+def state_frame(*, version: int, table: dict[str, Any], seats: list[dict[str, Any]],
+                clock: dict[str, Any] | None, state: E.GameState | None, seat: int | None,
+                events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
+                ) -> dict[str, Any]:
+    """The ``state`` frame of one version for one seat (None: the spectators), without the
+    per-connection parts (``for_connection``)."""
+    frame = {"type": "state", "version": version, "table": table, "seats": seats,
+             "clock": clock, "view": view(state, seat) if state is not None else None,
+             "events": visible_events(events, seat)}
+    if last is not None:
+        frame["last"] = visible_last(last, state, seat)
+    return frame
+
+
+def state_frames(*, version: int, table: dict[str, Any], seats: list[dict[str, Any]],
+                 clock: dict[str, Any] | None, state: E.GameState | None,
+                 events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
+                 human_seats: Sequence[int] = ()) -> dict[str, dict[str, Any]]:
+    """The ``state`` frames of one version, by ``recipient_key``: each human seat's own and
+    the spectators'."""
+    return {
+        recipient_key(seat): state_frame(version=version, table=table, seats=seats,
+                                         clock=clock, state=state, seat=seat, events=events,
+                                         last=last)
+        for seat in [*human_seats, None]
+    }
+
+
+def table_state_frames(table: Table, seats: list[Seat], state: E.GameState | None = None,
+                       events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
+                       ) -> Callable[[], dict[str, dict[str, Any]]]:
+    """Read now (inside the move's transaction) what the table's current version shows, and
+    return the builder of its ``state`` frames (``state_frames``), called after the commit:
+    the seats' views are not built while the table row is locked."""
+    if state is None and table.state:
+        state = states.load(table.state)
+    parts = {"version": table.version, "table": table_meta(table), "seats": seats_data(seats),
+             "clock": clock_data(table, seats), "state": state, "events": tuple(events),
+             "last": last, "human_seats": [s.index for s in seats if s.user_id is not None]}
+    return lambda: state_frames(**parts)
+
+
+def for_connection(frame: dict[str, Any], *, user, seat: int | None) -> dict[str, Any]:
+    """A ``state`` frame as one connection gets it: with its ``you`` and the clock's time
+    left at the moment of sending."""
+    frame = dict(frame)
+    frame["you"] = you_data(user=user, seat=seat, table=frame["table"], seats=frame["seats"])
+    frame["clock"] = with_remaining(frame.get("clock"))
+    return frame
+
+
+def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
+                   chat: list[dict[str, Any]], ratings: dict[str, Any]) -> dict[str, Any]:
+    """The ``snapshot`` frame for a connection: the table as it stands, ``you``, the chat and
+    the players' ratings. Once the table is finished its view shows the seed (a forfeited
+    game's state is not over, so the engine's view alone would not)."""
+    meta = table_meta(table)
+    seats_d = seats_data(seats)
+    shown = None
+    if table.state:
+        shown = view(states.load(table.state), seat)
+        if table.status == TableStatus.FINISHED:
+            shown.setdefault("seed", table.seed)
+    return {
+        "type": "snapshot",
+        "version": table.version,
+        "table": meta,
+        "seats": seats_d,
+        "you": you_data(user=user, seat=seat, table=meta, seats=seats_d),
+        "clock": with_remaining(clock_data(table, seats)),
+        "view": shown,
+        "chat": chat,
+        "ratings": ratings,
     }

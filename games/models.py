@@ -8,9 +8,22 @@ seat): the permanent record that statistics, ratings and tournaments build on.
 """
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
+
+from games.bots.levels import computer_name
+
+from . import conf
+
+
+def grace_seconds() -> int:
+    """Seconds a player may be away before the others may claim the game
+    (``GAMES_DISCONNECT_GRACE``)."""
+    return int(conf.get("DISCONNECT_GRACE"))
 
 
 class Mode(models.TextChoices):
@@ -135,6 +148,32 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and self.bot_level is None
+
+    def is_gone(self, now: datetime | None = None) -> bool:
+        """A human seat whose player has been away longer than the grace period.
+
+        Works without ``disconnect()`` having run: a connected socket pings every 10 s (the
+        server writes ``last_seen`` at most every 5 s), so a ``last_seen`` older than the grace
+        means the socket is dead too: a player is gone 60 s after their last sign of life, a
+        disconnection or a ping.
+        """
+        if self.user_id is None or self.last_seen is None:
+            return False
+        now = now or timezone.now()
+        return self.last_seen < now - timedelta(seconds=grace_seconds())
+
+    @staticmethod
+    def bot_names(seats) -> dict[int, str]:
+        """Seat index → name of every computer seat among one table's ``seats``, unique at the
+        table: computers of the same level are numbered in seat order ("Computer (Medium)",
+        "Computer 2 (Medium)", ...)."""
+        names: dict[int, str] = {}
+        count: dict[int, int] = {}
+        for seat in sorted(seats, key=lambda s: s.index):
+            if seat.user_id is None and seat.bot_level is not None:
+                count[seat.bot_level] = count.get(seat.bot_level, 0) + 1
+                names[seat.index] = computer_name(seat.bot_level, count[seat.bot_level])
+        return names
 
 
 class ActionSource(models.TextChoices):

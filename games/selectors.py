@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
-from . import frames, hooks, play
+from . import frames, hooks
 from .models import ChatMessage, Game, GamePlayer, Room, Seat, Table, TableStatus
 
 CHAT_HISTORY = 50
@@ -54,7 +54,7 @@ def rooms_overview() -> list[dict[str, Any]]:
 
 def _table_row(table: Table) -> dict[str, Any]:
     seats = sorted(table.seats.all(), key=lambda s: s.index)
-    bots = frames.bot_names(seats)
+    bots = Seat.bot_names(seats)
     return {
         "id": table.pk, "url": table.get_absolute_url(), "mode": table.mode,
         "mode_name": table.get_mode_display(), "seat_count": table.seat_count,
@@ -180,28 +180,12 @@ def table_snapshot(table_id: int, user, seat: int | None,
     if hidden is None:
         hidden = hooks.hidden_senders(user)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
-    meta = frames.table_meta(table)
-    seats_d = frames.seats_data(seats)
     # The seated players' rating labels, by username (kept out of ``seats``, which state
     # frames carry too): the ``ratings`` frame updates them (docs/protocol.md).
     labels = hooks.rating_labels([s.user_id for s in seats if s.user_id], table.mode)
     ratings = {s.user.username: labels[s.user_id] for s in seats if s.user_id in labels}
-    view = None
-    if table.state:
-        view = play.view(play.load(table.state), seat)
-        if table.status == TableStatus.FINISHED:
-            view.setdefault("seed", table.seed)  # a forfeited game's state is not over
-    return {
-        "type": "snapshot",
-        "version": table.version,
-        "table": meta,
-        "seats": seats_d,
-        "you": frames.you_data(user=user, seat=seat, table=meta, seats=seats_d),
-        "clock": frames.with_remaining(frames.clock_data(table, seats)),
-        "view": view,
-        "chat": recent_chat(table, hidden),
-        "ratings": ratings,
-    }
+    return frames.snapshot_frame(table, seats, user=user, seat=seat,
+                                 chat=recent_chat(table, hidden), ratings=ratings)
 
 
 def score_sheet(game: Game) -> dict[str, Any]:

@@ -14,8 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from accounts.selectors import user_get_by_username
 from games import engine as E
+from games.bots.levels import LEVEL_TABLE
 
-from . import hooks, play, records, replay, selectors, services
+from . import hooks, records, replay, selectors, services
 from .exceptions import GameServiceError
 from .forms import (
     RECORD_MAX_BYTES,
@@ -136,7 +137,7 @@ def table(request, table_id):
         },
         "snapshot": snapshot,
         # The computer levels, as the server names them (the add-computer menu lists these).
-        "bot_levels": [[level, name] for level, name in play.BOT_LEVEL_NAMES.items()],
+        "bot_levels": [[level.number, level.name] for level in LEVEL_TABLE],
         "room_url": table.room.get_absolute_url(),
     }
     invite_link = None
@@ -207,7 +208,7 @@ def table_bot(request, table_id):
 
 
 ARCHIVE_PAGE = 25
-BOT_LEVEL_BY_KEY = {key: level for level, key in play.BOT_LEVEL_KEYS.items()}
+BOT_LEVEL_BY_KEY = {level.key: level.number for level in LEVEL_TABLE}
 
 
 def _archive(request, player, *, own: bool):

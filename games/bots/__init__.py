@@ -14,10 +14,11 @@ import random
 from typing import Any
 
 from .base import BaseBot, Bot
+from .levels import LEVEL_TABLE
 
 __all__ = ["Bot", "BaseBot", "get_bot", "LEVELS", "PANEL", "BOT_NAMES"]
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = tuple(level.key for level in LEVEL_TABLE)
 PANEL = ("random", "baseline", "ginwaiter")
 BOT_NAMES = LEVELS + PANEL
 

@@ -1,4 +1,5 @@
-"""The bots: reference panel (Random, Baseline, Gin-waiter) and the Easy/Medium/Hard levels.
+"""The bots: reference panel (Random, Baseline, Gin-waiter) and the Easy/Medium/Hard levels,
+and the table of the four levels the site offers (``LEVEL_TABLE``).
 
 Each bot turns the seat's view into ``Knowledge`` (``knowledge.from_view``), asks its gin or
 rummy policy, and returns the matching legal action. Nothing else is ever consulted.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine.actions import Action
 
@@ -28,6 +29,11 @@ from .policies import (
 from .rummy import RummyPolicy
 
 __all__ = [
+    "Level",
+    "LEVEL_TABLE",
+    "LEVEL_BY_NUMBER",
+    "LEVEL_KEYS",
+    "computer_name",
     "RandomBot",
     "PolicyBot",
     "BaselineBot",
@@ -36,6 +42,31 @@ __all__ = [
     "MediumBot",
     "HardBot",
 ]
+
+
+class Level(NamedTuple):
+    number: int  # stored on seats and games (``bot_level``), sent in frames
+    key: str  # ``get_bot``'s name of the level
+    name: str  # what people read
+
+
+# The computer levels the site offers, weakest first: the one table that forms, frames, pages
+# and statistics read.
+LEVEL_TABLE = (
+    Level(1, "easy", "Easy"),
+    Level(2, "medium", "Medium"),
+    Level(3, "hard", "Hard"),
+    Level(4, "expert", "Expert"),
+)
+LEVEL_BY_NUMBER = {level.number: level for level in LEVEL_TABLE}
+LEVEL_KEYS = {level.number: level.key for level in LEVEL_TABLE}
+
+
+def computer_name(level: int, number: int = 1) -> str:
+    """"Computer (Medium)"; the second Medium computer at a table is "Computer 2 (Medium)"."""
+    known = LEVEL_BY_NUMBER.get(level)
+    level_name = known.name if known else level
+    return f"Computer {number} ({level_name})" if number > 1 else f"Computer ({level_name})"
 
 
 def _txt(b: int) -> str:

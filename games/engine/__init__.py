@@ -123,5 +123,6 @@ __all__ = [
 ]
 
 from .record import GameRecord, Move, iter_replay, replay  # noqa: E402
+from .visibility import action_seen_by  # noqa: E402
 
-__all__ += ["GameRecord", "Move", "iter_replay", "replay"]
+__all__ += ["GameRecord", "Move", "iter_replay", "replay", "action_seen_by"]

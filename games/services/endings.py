@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from games import engine as E
 
-from .. import frames, play, signals
+from .. import signals, states
+from ..bots.levels import LEVEL_KEYS, computer_name
 from ..exceptions import CannotClaim, InvalidSettings, NotPlaying
 from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableStatus
 from .locking import _lock_in, _on_commit, _seated, _seats
@@ -37,7 +38,7 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
             events=(), last=None) -> Game:
     """Store the Game, close the table and announce it (the caller bumped the version)."""
     now = timezone.now()
-    result = play.game_result(state) if state.is_over else None
+    result = states.game_result(state) if state.is_over else None
     totals = list(result["totals"]) if result else list(state.scores)
     places = _placements(totals, loser_seat)
     if result is not None and ending == Ending.NORMAL:
@@ -52,19 +53,19 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
         for a in TableAction.objects.filter(table=table).order_by("version")
     ]
     game = Game.objects.create(
-        table=table, mode=table.mode, settings=play.mode_settings(state),
+        table=table, mode=table.mode, settings=states.mode_settings(state),
         num_players=table.seat_count, target=table.target, rated=table.rated, seed=table.seed,
-        actions=actions, hands=play.hand_results(state),
+        actions=actions, hands=states.hand_results(state),
         final={"result": result, "totals": totals, "hand_points": list(state.scores),
                "places": places},
         ending=ending, loser_seat=loser_seat, winner_seat=winner,
         started_at=table.started_at, finished_at=now,
     )
-    bots = frames.bot_names(seats)
+    bots = Seat.bot_names(seats)
     for s in seats:
         GamePlayer.of_game(
             game, private=table.private, seat=s.index, user=s.user, bot_level=s.bot_level,
-            name=s.user.public_name if s.user_id else bots.get(s.index, frames.bot_name(0)),
+            name=s.user.public_name if s.user_id else bots.get(s.index, computer_name(0)),
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
         ).save()
@@ -72,7 +73,7 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
     game.save(update_fields=["record"])
     table.status = TableStatus.FINISHED
     table.finished_at = now
-    table.state = play.dump(state)
+    table.state = states.dump(state)
     table.turn_deadline = None
     table.deadline_seat = None
     save_and_publish(table, seats, state, events=events, last=last)
@@ -86,12 +87,12 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
 def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
     seed) with the site's players and how the game ended."""
-    names = [s.user.username if s.user_id else f"bot-{play.BOT_LEVEL_KEYS.get(s.bot_level)}"
+    names = [s.user.username if s.user_id else f"bot-{LEVEL_KEYS.get(s.bot_level)}"
              for s in seats]
     timestamps = [_ms(a["at"]) for a in game.actions]
     try:
         if state.is_compact:  # the table stores states compact: replay the stored moves
-            full = play.replay_moves(game.mode, game.seed, game.num_players, game.target,
+            full = states.replay_moves(game.mode, game.seed, game.num_players, game.target,
                                      [(a["seat"], a["action"]) for a in game.actions])
             if full.to_dict(compact=True) != state.to_dict(compact=True):
                 raise E.EngineError("the stored moves do not lead to the table's state")
@@ -100,7 +101,7 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     except E.EngineError:  # the stored move list and the state disagree: keep the moves
         log.exception("engine record of game %s failed", game.pk)
         engine = None
-    bots = frames.bot_names(seats)
+    bots = Seat.bot_names(seats)
     players = [
         {"seat": s.index, "name": s.user.public_name if s.user_id else bots.get(s.index, ""),
          "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
@@ -148,7 +149,7 @@ def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) ->
         table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = _seats(table)
         table.version += 1
-        return _finish(table, seats, play.load(table.state), ending=ending,
+        return _finish(table, seats, states.load(table.state), ending=ending,
                        loser_seat=loser_seat)
 
 
@@ -158,7 +159,7 @@ def table_resign(*, table_id: int, user) -> Table:
         seats = _seats(table)
         mine = _seated(seats, user)
         table.version += 1
-        _finish(table, seats, play.load(table.state), ending=Ending.RESIGNATION,
+        _finish(table, seats, states.load(table.state), ending=Ending.RESIGNATION,
                 loser_seat=mine.index)
     return table
 
@@ -170,10 +171,10 @@ def table_claim(*, table_id: int, user) -> Table:
         seats = _seats(table)
         mine = _seated(seats, user)
         now = timezone.now()
-        gone = [s for s in seats if s.index != mine.index and frames.seat_is_gone(s, now)]
+        gone = [s for s in seats if s.index != mine.index and s.is_gone(now)]
         if not gone:
             raise CannotClaim()
         table.version += 1
-        _finish(table, seats, play.load(table.state), ending=Ending.ABANDONMENT,
+        _finish(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
                 loser_seat=gone[0].index)
     return table

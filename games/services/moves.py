@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import engine as E
 
-from .. import conf, frames, play
+from .. import computer, conf, states, timeouts
 from ..exceptions import (
     DuplicateAction,
     IllegalAction,
@@ -40,7 +40,7 @@ def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events
         _finish(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
                 events=events, last=last)
         return
-    table.state = play.dump(state)
+    table.state = states.dump(state)
     _set_clock(table, seats, state, prev_to_act)
     # Moves change only these (a full save would rewrite every column on every move).
     save_and_publish(table, seats, state, events=events, last=last, fields=[
@@ -87,12 +87,12 @@ def table_act(
             raise DuplicateAction()
         if expected_version != table.version:
             raise StaleVersion()
-        state = play.load(table.state)
+        state = states.load(table.state)
         if state.to_act != mine.index:
             raise NotYourTurn()
         try:
             text = str(E.Action.parse(action))
-            new, events = play.apply(state, text, mine.index)
+            new, events = E.apply(state, text, mine.index)
         except E.InvalidActionError as exc:
             raise InvalidAction(str(exc)) from None
         except E.IllegalActionError as exc:
@@ -114,11 +114,11 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     table = Table.objects.filter(pk=table_id).first()
     if table is None or table.status != TableStatus.PLAYING or table.version != version:
         return False
-    state = play.load(table.state)
+    state = states.load(table.state)
     seat = Seat.objects.filter(table=table, index=state.to_act).first()
     if seat is None or seat.bot_level is None:
         return False
-    text = play.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
+    text = computer.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
     try:
         table_act(table_id=table_id, action=text, expected_version=version, seat=seat.index,
                   source=ActionSource.BOT)
@@ -135,7 +135,7 @@ def _unheard(seat: Seat, now) -> bool:
         return False
     quiet = now - seat.last_seen
     return timedelta(seconds=conf.get("HEARD_WINDOW")) < quiet and not (
-        frames.seat_is_gone(seat, now)
+        seat.is_gone(now)
     )
 
 
@@ -159,7 +159,7 @@ def table_timeout(*, table_id: int) -> bool:
         ):
             return False
         seats = _seats(table)
-        state = play.load(table.state)
+        state = states.load(table.state)
         seat_index = state.to_act
         if seat_index is None:
             return False
@@ -193,8 +193,8 @@ def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
     events: list = []
     text = ""
     for _ in range(30):
-        text = play.safe_action(state)
-        state, new_events = play.apply(state, text, seat_index)
+        text = timeouts.safe_action(state)
+        state, new_events = E.apply(state, text, seat_index)
         events.extend(new_events)
         _store_action(table, seat_index, text, ActionSource.TIMEOUT)
         if state.is_over or state.to_act != seat_index or state.hand_number != hand:

@@ -9,8 +9,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .. import frames
-from ..models import Room, Seat, Table, TableStatus
+from ..models import Room, Seat, Table, TableStatus, grace_seconds
 from .locking import _on_commit, _seat_of, _seats
 from .publish import _publish_presence
 
@@ -35,7 +34,7 @@ def seat_presence(*, table_id: int, user, connected: bool) -> bool:
         if not connected and table.status == TableStatus.PLAYING:
             # The task by its name: games.tasks calls the services, never the other way round.
             task = current_app.signature("games.table_presence", args=(table_id,))
-            countdown = frames.grace_seconds() + 1
+            countdown = grace_seconds() + 1
             _on_commit(lambda: task.apply_async(countdown=countdown))
     return True
 
@@ -55,7 +54,7 @@ def seat_heartbeat(*, table_id: int, user) -> bool:
     seat = changed.only("id", "user_id", "connected", "last_seen").first()
     if seat is None:  # seen less than 10 s ago: nothing to do
         return False
-    if seat.connected and not frames.seat_is_gone(seat, now):
+    if seat.connected and not seat.is_gone(now):
         Seat.objects.filter(pk=seat.pk).update(last_seen=now)
         return False
     with transaction.atomic():

@@ -3,7 +3,7 @@ frames, ``player_seated``; and ``save_and_publish``, the last step of every writ
 """
 from __future__ import annotations
 
-from .. import broadcast, frames, play, signals
+from .. import broadcast, frames, signals
 from ..models import Seat, Table
 from .clock import _schedule, table_state_undelivered
 from .locking import _on_commit
@@ -21,20 +21,11 @@ def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), 
 
 def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
     """Queue the ``state`` frames of the table's current version for after the commit."""
-    if state is None and table.state:
-        state = play.load(table.state)
-    meta = frames.table_meta(table)
-    seats_d = frames.seats_data(seats)
-    clock = frames.clock_data(table, seats)
-    humans = [s.index for s in seats if s.user_id is not None]
+    build = frames.table_state_frames(table, seats, state=state, events=events, last=last)
     table_id, version = table.pk, table.version
-    events = tuple(events)
 
     def send():
-        delivered = broadcast.send_state(
-            table_id=table_id, version=version, table=meta, seats=seats_d, clock=clock,
-            state=state, events=events, last=last, human_seats=humans,
-        )
+        delivered = broadcast.send_state(table_id=table_id, version=version, frames=build())
         if delivered is False:
             table_state_undelivered(table_id=table_id, version=version)
 

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from .. import conf, frames
-from ..models import Heartbeat, Seat, Table, TableStatus
+from .. import conf
+from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
 from .clock import table_clock_resume
 from .locking import _lock, _seats
 from .moves import table_timeout
@@ -40,7 +40,7 @@ def _give_back_time(since, gap: timedelta) -> int:
     on by as much, so nobody looks gone (and claimable) for pings the site could not take."""
     Seat.objects.filter(
         table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
-        last_seen__gt=since - timedelta(seconds=frames.grace_seconds()),
+        last_seen__gt=since - timedelta(seconds=grace_seconds()),
     ).update(last_seen=F("last_seen") + gap)
     return Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
@@ -74,7 +74,7 @@ def tables_sweep() -> dict[str, int]:
                 done["timeouts"] += 1
         except Exception:
             log.exception("timeout of table %s failed", table_id)
-    grace = timedelta(seconds=frames.grace_seconds())
+    grace = timedelta(seconds=grace_seconds())
     for table_id in Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__isnull=True, deadline_seat__isnull=False,
         seconds_per_turn__gt=0, updated_at__lt=now - grace,
@@ -83,7 +83,7 @@ def tables_sweep() -> dict[str, int]:
         seat = Table.objects.filter(pk=table_id).values_list("deadline_seat", flat=True).first()
         if table_clock_resume(table_id=table_id, seat=seat):
             done["resumed"] += 1
-    grace = timedelta(seconds=frames.grace_seconds())
+    grace = timedelta(seconds=grace_seconds())
     # Seats whose player just crossed the grace period: publish so opponents may claim.
     recent_gone = Seat.objects.filter(
         table__status=TableStatus.PLAYING, user__isnull=False,

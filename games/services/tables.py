@@ -8,7 +8,10 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from .. import hooks, play, signals
+from games import engine as E
+
+from .. import hooks, signals, states
+from ..bots.levels import LEVEL_BY_NUMBER
 from ..exceptions import (
     AlreadySeated,
     Forbidden,
@@ -30,7 +33,8 @@ PRIVATE_REFUSAL = "This table is private: you need its invite link."
 def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
                        seconds_per_turn: int, bot_level: int | None,
                        rating_range: int | None = None) -> None:
-    low, high = play.seat_limits(room.mode)
+    mode = E.get_mode(room.mode)
+    low, high = mode.min_players, mode.max_players
     if not (max(low, room.min_seats) <= seat_count <= min(high, room.max_seats)):
         raise InvalidSettings(
             f"Tables in {room.name} have {room.min_seats}"
@@ -47,7 +51,7 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("Choose 15, 30 or 60 seconds per turn, or untimed.")
     if seconds_per_turn == 0 and bot_level is None:
         raise InvalidSettings("Untimed games are only for playing the computer.")
-    if bot_level is not None and bot_level not in play.BOT_LEVELS:
+    if bot_level is not None and bot_level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
     if rating_range is not None and (not rated or not 50 <= rating_range <= 1000):
         raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
@@ -68,7 +72,7 @@ def table_create(
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=seat_count,
-            target=target or play.default_target(room.mode, seat_count),
+            target=target or E.get_mode(room.mode).target_for(seat_count),
             rated=rated, seconds_per_turn=seconds_per_turn, private=private,
             invite_token=secrets.token_urlsafe(16) if private else "",
             seed=secrets.randbits(62), created_by=user, version=1, rating_range=rating_range,
@@ -104,10 +108,10 @@ def play_computer(*, user, mode: str, level: int, seat_count: int = 2,
 
 def _start(table: Table, seats: list[Seat]):
     """Deal the game (caller saves and publishes)."""
-    state = play.new_state(table.mode, table.seed, table.seat_count, table.target)
+    state = states.new_state(table.mode, table.seed, table.seat_count, table.target)
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
-    table.state = play.dump(state)
+    table.state = states.dump(state)
     _set_clock(table, seats, state, prev_to_act=None)
     return state
 
@@ -195,7 +199,7 @@ def table_leave(*, table_id: int, user) -> Table:
 
 def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
     """A seated player fills an empty seat with a computer player."""
-    if level not in play.BOT_LEVELS:
+    if level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
     with transaction.atomic():
         table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
@@ -234,7 +238,7 @@ def table_create_for_players(
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=len(users),
-            target=target or play.default_target(room.mode, len(users)),
+            target=target or E.get_mode(room.mode).target_for(len(users)),
             rated=rated, seconds_per_turn=seconds_per_turn, private=False,
             seed=secrets.randbits(62), created_by=created_by, version=1,
         )

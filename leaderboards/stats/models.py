@@ -12,11 +12,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.bots.levels import LEVEL_TABLE
 from games.models import Game
 
 ALL_MODES = "all"
 PEOPLE = "people"
-BOT_KINDS = ("easy", "medium", "hard", "expert")
+BOT_KINDS = tuple(level.key for level in LEVEL_TABLE)
 OPPONENT_KINDS = (PEOPLE, *BOT_KINDS)
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from games.bots.levels import LEVEL_TABLE
 from games.models import Mode
 
 from .models import ALL_MODES, PEOPLE, GameFacts, Opponent, PlayerStats
@@ -17,8 +18,8 @@ from .models import ALL_MODES, PEOPLE, GameFacts, Opponent, PlayerStats
 STATS_FIELDS = [f.name for f in PlayerStats._meta.concrete_fields]
 MODE_ORDER = [ALL_MODES, *Mode.values]
 MODE_NAMES = {ALL_MODES: "All modes", **dict(Mode.choices)}
-OPPONENT_NAMES = {PEOPLE: "People", "easy": "Computer · Easy", "medium": "Computer · Medium",
-                  "hard": "Computer · Hard", "expert": "Computer · Expert"}
+OPPONENT_NAMES = {PEOPLE: "People",
+                  **{level.key: f"Computer · {level.name}" for level in LEVEL_TABLE}}
 
 
 def _n(value, suffix: str = "") -> str:

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from games import engine as E
 from games import services as games_services
 from games.exceptions import GameServiceError
 from games.models import Ending, Game, GamePlayer, Mode, Room, Seat, TableAction
@@ -196,9 +197,7 @@ def _validate(*, name, mode, format, target, capacity, rounds, duration_minutes,
 
 
 def _default_target(mode: str) -> int:
-    from games import play
-
-    return play.default_target(mode, 2)
+    return E.get_mode(mode).target_for(2)
 
 
 def tournament_create(

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games import engine as E
-from games import play
+from games import states
 from games.engine.selfplay import play_game
 from games.models import Ending, Game, GamePlayer, Room, Table, TableStatus
 
@@ -31,9 +31,9 @@ def finished_game(users, *, mode="classic", seed=1, private=False, rated=False, 
     order = sorted(set(totals), reverse=True)
     places = [order.index(t) + 1 for t in totals]
     game = Game.objects.create(
-        table=table, mode=mode, settings=play.mode_settings(state), num_players=n,
+        table=table, mode=mode, settings=states.mode_settings(state), num_players=n,
         target=state.target, rated=rated, seed=seed, actions=[],
-        hands=play.hand_results(state),
+        hands=states.hand_results(state),
         final={"result": result.to_dict(), "totals": totals, "places": places},
         ending=Ending.NORMAL, winner_seat=result.winner,
         started_at=finished - timedelta(minutes=15), finished_at=finished,

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from django.db import connection
 
-from games import play, services
+from games import services, states, timeouts
 from games.models import Room, Table
 from games.rooms import ensure_default_rooms
 
@@ -46,16 +46,16 @@ def start_table(room, users, *, seconds=30, target=None, seats=None):
 
 
 def state_of(table_id):
-    return play.load(Table.objects.get(pk=table_id).state)
+    return states.load(Table.objects.get(pk=table_id).state)
 
 
 def play_one(table_id, users_by_seat, rng=None):
     """The seat to act plays a legal move (random with ``rng``, else the safe move)."""
     table = Table.objects.get(pk=table_id)
-    state = play.load(table.state)
+    state = states.load(table.state)
     seat = state.to_act
     if rng is None:
-        text = play.safe_action(state)
+        text = timeouts.safe_action(state)
     else:
         from games import engine as E
 

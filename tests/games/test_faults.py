@@ -47,7 +47,7 @@ import redis
 from django.utils import timezone
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from games import play
+from games import frames, states
 from games.models import ActionSource, Heartbeat, Seat, Table, TableAction
 from tests.games.conftest import (
     ROOT,
@@ -587,7 +587,7 @@ def wait_all_seats_move(games: list[Game], since: dict[int, int], what: str,
 
 def _describe(table_id: int) -> str:
     t = Table.objects.get(pk=table_id)
-    state = play.load(t.state)
+    state = states.load(t.state)
     return (f"table {table_id} v{t.version} {t.status} to_act={state.to_act} "
             f"deadline={t.turn_deadline} deadline_seat={t.deadline_seat}")
 
@@ -604,7 +604,7 @@ def settle_and_check(crowd: Crowd, games: list[Game]) -> dict[str, int]:
         quiet = True
         for g in games:
             t = Table.objects.get(pk=g.table_id)
-            to_act = play.load(t.state).to_act
+            to_act = states.load(t.state).to_act
             if t.status == "playing" and (
                 to_act not in g.human_seats or any(p.pending for p in g.players)
             ):
@@ -639,7 +639,7 @@ def settle_and_check(crowd: Crowd, games: list[Game]) -> dict[str, int]:
         assert len(ids) == len(set(ids)), f"table {t.pk}: a move stored twice: {ids}"
         truth = Truth(t.pk)  # the replay of the stored moves is the stored state
         for p in g.players:
-            assert p.latest["view"] == json.loads(json.dumps(play.view(truth.at(t.version),
+            assert p.latest["view"] == json.loads(json.dumps(frames.view(truth.at(t.version),
                                                                          p.seat)))
             assert p.latest["table"]["status"] == t.status
             assert not p.unexpected, f"{p.name}: unexpected refusals {p.unexpected}"
@@ -772,7 +772,7 @@ def test_a_killed_worker_during_a_computers_turn(site, make_user):
             assert time.monotonic() < deadline, "no computer's turn seen"
             for table_id in computer_tables:
                 t = Table.objects.get(pk=table_id)
-                if t.status == "playing" and play.load(t.state).to_act == 1:
+                if t.status == "playing" and states.load(t.state).to_act == 1:
                     caught = (table_id, t.version)
                     break
             else:

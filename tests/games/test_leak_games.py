@@ -3,9 +3,10 @@ to the spectators, at every version, holds no card another seat has hidden and n
 the stock (issue 5, item 8).
 
 The games are played in-process, without the database or a channel layer: at every step
-the frames are produced exactly as ``games.services.publish._publish`` has them produced, by
-calling the real ``games.broadcast.send_state`` with the captured ``_send_all`` delivering them
-(a connection gets its seat's frame; spectators the public one, as the consumer forwards them).
+the frames are produced exactly as ``games.services.publish._publish`` has them produced, by calling
+the real ``games.frames.state_frames`` and ``games.broadcast.send_state`` with the captured
+``_send_all`` delivering them (a
+connection gets its seat's frame; spectators the public one, as the consumer forwards them).
 Each delivered frame, in its JSON wire form, goes through the scan of the real-socket tests
 (``tests.games.test_protocol_client.leaks``) against the true state at its version, and its
 view must be the true view of that seat. The moves come from the site's bots, fed the view
@@ -24,12 +25,13 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games import broadcast, play
+from games import broadcast, frames, states
 from games import engine as E
 from games.bots import get_bot
+from games.timeouts import safe_action
 from tests.games.test_protocol_client import CARD, leaks
 
-TRUE_VIEW = play.view  # the engine's views, kept apart from what ``send_state`` calls
+TRUE_VIEW = frames.view  # the engine's views, kept apart from what ``state_frames`` calls
 NOT_OVER = 10**9
 LEVELS = ("easy", "medium", "hard")
 
@@ -188,7 +190,7 @@ def tally(scan: Scan, state_before: E.GameState, text: str, events, plan: Plan) 
 
 
 class Harness:
-    """Plays games and scans every frame ``send_state`` produces."""
+    """Plays games and scans every frame ``state_frames`` builds and ``send_state`` sends."""
 
     def __init__(self, monkeypatch, *, face_down: bool = False):
         self.sent: list[tuple[str, dict]] = []
@@ -216,7 +218,8 @@ class Harness:
     def publish(self, *, plan: Plan, table_id: int, truth: GameTruth, version: int,
                 state: E.GameState, events, last, humans: list[int], status: str,
                 finish: dict | None = None) -> dict[int | None, dict]:
-        """``send_state`` as ``publish._publish`` calls it; scan what each connection gets."""
+        """``state_frames`` and ``send_state`` as ``publish._publish`` calls them; scan what
+        each connection gets."""
         table = {"id": table_id, "mode": plan.mode, "seat_count": plan.players,
                  "target": state.target, "status": status, "finish": finish}
         seats = [{"index": i, "kind": "user" if i in humans else "bot",
@@ -228,10 +231,10 @@ class Harness:
             clock = {"seat": state.to_act, "deadline": "2026-01-01T00:00:30Z",
                      "seconds_per_turn": 30}
         self.sent.clear()
-        broadcast.send_state(
-            table_id=table_id, version=version, table=table, seats=seats, clock=clock,
+        broadcast.send_state(table_id=table_id, version=version, frames=frames.state_frames(
+            version=version, table=table, seats=seats, clock=clock,
             state=state, events=tuple(events), last=last, human_seats=humans,
-        )
+        ))
         recipients: list[int | None] = [*humans, None]
         got = delivered(list(self.sent), table_id, recipients)
         where = f"{plan.key} seed {truth.table.seed} v{version}"
@@ -293,7 +296,7 @@ class Harness:
         rng = random.Random(seed ^ 0x5EED)
 
         truth = GameTruth(seed)
-        state = play.new_state(plan.mode, seed, plan.players, target)
+        state = states.new_state(plan.mode, seed, plan.players, target)
         tally_deal(scan, plan, state.knock_limit, state.multiplier)
         version = 1
         truth.states[version] = state
@@ -318,8 +321,8 @@ class Harness:
                 # each stored with its own version, one frame for them all.
                 hand, events, text = state.hand_number, [], ""
                 for _ in range(30):
-                    before, text = state, play.safe_action(state)
-                    state, new_events = play.apply(state, text, seat)
+                    before, text = state, safe_action(state)
+                    state, new_events = E.apply(state, text, seat)
                     tally(scan, before, text, new_events, plan)
                     events.extend(new_events)
                     version += 1
@@ -341,7 +344,7 @@ class Harness:
                     action = bots[seat].choose(view, legal)
                 text = str(action)
                 before = state
-                state, events = play.apply(state, text, seat)
+                state, events = E.apply(state, text, seat)
                 tally(scan, before, text, events, plan)
                 version += 1
                 truth.states[version] = state
@@ -394,7 +397,7 @@ def test_no_frame_of_200_seeded_games_leaks(monkeypatch):
 def test_the_harness_reports_an_injected_leak(monkeypatch):
     """The same harness catches frames that show an opponent's hand, a hand to the
     spectators, the stock's top cards or another seat's private event."""
-    real_view, real_events = play.view, play.visible_events
+    real_view, real_events = frames.view, frames.visible_events
     injected: Counter = Counter()
 
     def leaky_view(state, seat):
@@ -421,8 +424,8 @@ def test_the_harness_reports_an_injected_leak(monkeypatch):
                 out += private
         return out
 
-    monkeypatch.setattr(play, "view", leaky_view)
-    monkeypatch.setattr(play, "visible_events", leaky_events)
+    monkeypatch.setattr(frames, "view", leaky_view)
+    monkeypatch.setattr(frames, "visible_events", leaky_events)
     harness = Harness(monkeypatch)
     harness.play(PLANS[0], 0)
     harness.play(PLANS[4], 0)

@@ -27,7 +27,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 from games import engine as E
-from games import play
+from games import frames, states
 from games.models import Game, Table, TableAction
 from tests.games.conftest import DaphneServer, server_env, wait_for_other_db_sessions_to_end
 
@@ -320,11 +320,11 @@ class Truth:
         self.table = table
         actions = list(TableAction.objects.filter(table=table).order_by("version"))
         assert actions, "no stored moves"
-        state = play.new_state(table.mode, table.seed, table.seat_count, table.target)
+        state = states.new_state(table.mode, table.seed, table.seat_count, table.target)
         self.start_version = actions[0].version - 1
         self.states: dict[int, E.GameState] = {self.start_version: state}
         for a in actions:
-            state, _ = play.apply(state, a.action, a.seat)
+            state, _ = E.apply(state, a.action, a.seat)
             self.states[a.version] = state
         self.final_version = table.version
         assert state.to_dict(compact=True) == table.state, "the stored state is not the replay"
@@ -447,7 +447,7 @@ def check_views(client: TableClient, seat: int | None, truth: Truth) -> int:
         if frame["type"] not in ("state", "snapshot"):
             continue
         state = truth.at(frame["version"])
-        expected = None if state is None else json.loads(json.dumps(play.view(state, seat)))
+        expected = None if state is None else json.loads(json.dumps(frames.view(state, seat)))
         assert frame["view"] == expected, (
             f"{client.name}: the view at version {frame['version']} is not the true view"
         )
@@ -746,7 +746,7 @@ def test_three_player_rummy_against_bots_over_real_sockets(server, make_user):
 
 def test_the_leak_scan_catches_leaks():
     """The scan itself: a clean frame passes; a hidden card, the stock or the seed fail."""
-    state = play.new_state("classic", 12345, 2, None)
+    state = states.new_state("classic", 12345, 2, None)
 
     class FakeTruth:
         table = type("T", (), {"seed": 987654321987})()
@@ -755,7 +755,7 @@ def test_the_leak_scan_catches_leaks():
             return state
 
     def frame(seat):
-        return {"type": "state", "version": 3, "view": play.view(state, seat), "events": [],
+        return {"type": "state", "version": 3, "view": frames.view(state, seat), "events": [],
                 "table": {}, "seats": []}
 
     truth = FakeTruth()

@@ -170,14 +170,12 @@ def test_a_connected_player_not_heard_from_gets_the_turn_again(rooms, two_player
 
 
 def test_a_crashed_player_is_gone_sixty_seconds_after_the_last_ping(rooms, two_players):
-    from games import frames
-
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob])
     seat = Seat.objects.get(table=table, index=1)
     now = timezone.now()
     seat.connected, seat.last_seen = True, now - timedelta(seconds=59)
-    assert not frames.seat_is_gone(seat, now)
+    assert not seat.is_gone(now)
     seat.last_seen = now - timedelta(seconds=61)
-    assert frames.seat_is_gone(seat, now)
+    assert seat.is_gone(now)
     assert table.status == TableStatus.PLAYING

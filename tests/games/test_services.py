@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import engine as E
-from games import play, services, signals, tasks
+from games import services, signals, states, tasks
 from games.exceptions import (
     AlreadySeated,
     CannotClaim,
@@ -59,7 +59,7 @@ def test_sit_starts_when_full_and_deals_from_the_stored_seed(rooms, two_players)
     services.table_sit(table_id=table.pk, user=bob)
     table.refresh_from_db()
     assert table.status == TableStatus.PLAYING
-    state = play.load(table.state)
+    state = states.load(table.state)
     assert state.seed == table.seed
     assert table.turn_deadline is not None and table.deadline_seat == state.to_act
     carol = type(alice).objects.create_user("carol", password="x")
@@ -207,9 +207,9 @@ def test_play_the_computer_to_the_end(rooms, make_user):
     assert max(p.score for p in game.players.all()) >= 50
     assert game.final["result"]["totals"] == [p.score for p in game.players.order_by("seat")]
     # The stored actions replay from the seed to the same result.
-    state = play.new_state(game.mode, game.seed, game.num_players, game.target)
+    state = states.new_state(game.mode, game.seed, game.num_players, game.target)
     for a in game.actions:
-        state, _ = play.apply(state, a["action"], a["seat"])
+        state, _ = E.apply(state, a["action"], a["seat"])
     assert state.is_over and state.result.to_dict() == game.final["result"]
     # So does the exported record, in the engine's format (JSON and text).
     from games import records
@@ -244,8 +244,8 @@ def test_restart_resumes_from_the_stored_state(rooms, two_players, rng):
     connection.close()
     again = Table.objects.get(pk=table.pk)
     assert again.state == before.state and again.version == before.version
-    state = play.load(again.state)
-    assert play.dump(state) == before.state
+    state = states.load(again.state)
+    assert states.dump(state) == before.state
     v = play_one(table.pk, users, rng)
     assert v == before.version + 1
 

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import engine as E
-from games import play, services
+from games import services, states, timeouts
 from games.models import Table, TableAction
 from ginsite.asgi import application
 from tests.games.conftest import start_table
@@ -50,7 +50,7 @@ async def send(comm, obj):
 
 def _hidden_cards(table_id, seat):
     """Cards this seat may not see: other hands and the stock."""
-    state = play.load(Table.objects.get(pk=table_id).state)
+    state = states.load(Table.objects.get(pk=table_id).state)
     hidden = {c.text for c in state.stock}
     for i, hand in enumerate(state.hands):
         if i != seat:  # cards taken from the discard pile are public knowledge
@@ -184,7 +184,7 @@ async def test_spectator_sees_no_hands_and_cannot_move(table, two_players, make_
             snap = await recv(c, "snapshot")
             assert snap["you"]["role"] == "spectator" and snap["view"]["hand"] is None
             state = await database_sync_to_async(
-                lambda: play.load(Table.objects.get(pk=table.pk).state))()
+                lambda: states.load(Table.objects.get(pk=table.pk).state))()
             hidden = {x.text for h in state.hands for x in h} | {x.text for x in state.stock}
             hidden -= {x.text for k in state.known for x in k}
             assert not (_cards_in(snap) & hidden)
@@ -294,9 +294,9 @@ async def test_game_against_a_bot_over_the_socket(rooms, make_user, settings):
             view = frame["view"]
             if view["to_act"] == 0 and view["legal_actions"]:
                 state = await database_sync_to_async(
-                    lambda: play.load(Table.objects.get(pk=table.pk).state))()
+                    lambda: states.load(Table.objects.get(pk=table.pk).state))()
                 n += 1
-                await send(comm, {"type": "action", "action": play.safe_action(state),
+                await send(comm, {"type": "action", "action": timeouts.safe_action(state),
                                   "version": frame["version"], "id": f"m{n}"})
             nxt = await recv(comm)
             while nxt["type"] not in ("state", "snapshot"):

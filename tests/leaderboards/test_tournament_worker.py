@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import play
+from games import computer, states
 from games import services as games_services
 from games.exceptions import GameServiceError
 from games.models import Room, Table, TableStatus
@@ -36,12 +36,12 @@ pytestmark = [
 
 def _play_a_move(table: Table) -> bool:
     """The seat to act at ``table`` plays the Easy bot's move as its user."""
-    state = play.load(table.state)
+    state = states.load(table.state)
     seat = state.to_act
     if seat is None:
         return False
     user = table.seats.get(index=seat).user
-    text = play.bot_action(state, seat, 1, seed=table.seed ^ table.version)
+    text = computer.bot_action(state, seat, 1, seed=table.seed ^ table.version)
     try:
         games_services.table_act(table_id=table.pk, user=user, action=text,
                                  expected_version=table.version)

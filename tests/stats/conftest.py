@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import engine as E
-from games import play
+from games import states
 from games.engine.selfplay import random_policy
 from games.models import Ending, Game, GamePlayer
 
@@ -68,7 +68,7 @@ def random_game(players, *, mode, seed, at):
         state, _ = E.apply(state, action, seat=seat)
         source = "timeout" if rng.random() < 0.01 else "player"
         actions.append({"seat": seat, "action": str(action), "source": source})
-    hands = play.hand_results(state)
+    hands = states.hand_results(state)
     if state.is_over:
         result = state.result
         totals = list(result.totals)

@@ -20,7 +20,7 @@ if not os.path.exists(CHROMIUM):
 SETUP = f"""
 from django.contrib.auth import get_user_model
 from allauth.account.models import EmailAddress
-from games import play, services
+from games import services, states, timeouts
 from games.models import Room, Table
 from games.rooms import ensure_default_rooms
 ensure_default_rooms(Room)
@@ -33,8 +33,8 @@ t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), 
 services.table_sit(table_id=t.pk, user=users[1])
 for _ in range(2):
     tb = Table.objects.get(pk=t.pk)
-    st = play.load(tb.state)
-    services.table_act(table_id=t.pk, user=users[st.to_act], action=play.safe_action(st),
+    st = states.load(tb.state)
+    services.table_act(table_id=t.pk, user=users[st.to_act], action=timeouts.safe_action(st),
                        expected_version=tb.version)
 print("TABLE", t.pk)
 """

@@ -194,7 +194,7 @@ def _deal_gin_to_the_player(server, table_id, other=OTHER):
     env = server_env(server["tmp"])
     out = manage(env, "shell", "-c", (
         "from games.models import Table\n"
-        "from games import play\n"
+        "from games import states\n"
         "from games.engine import Deal, new_game\n"
         f"t = Table.objects.get(pk={table_id})\n"
         "me = next(s.index for s in t.seats.all() if s.user_id)\n"
@@ -202,7 +202,7 @@ def _deal_gin_to_the_player(server, table_id, other=OTHER):
         f"hands[1 - me] = '{other}'.split()\n"
         "s = new_game('classic', t.seed, 2, dealer=1 - me,"
         " deals=[Deal.make(hands, '7H', ('2H', '3H', '6D'))])\n"
-        "t.state = play.dump(s); t.version += 1\n"
+        "t.state = states.dump(s); t.version += 1\n"
         "t.save(update_fields=['state', 'version'])\n"
         "print('dealt', me, t.version)\n"
     ), capture_output=True, text=True)

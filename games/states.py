@@ -1,0 +1,55 @@
+"""A table's game state and its stored forms: a new game with the table's settings, the
+state as a table stores it after every move, and the parts a finished ``Game`` keeps."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games import engine as E
+
+
+def new_state(mode: str, seed: int, num_players: int, target: int | None) -> E.GameState:
+    """A fresh game; ``target`` replaces the mode's own target when it differs."""
+    settings: dict[str, Any] = {}
+    if target and target != E.get_mode(mode).target_for(num_players):
+        if mode == "rummy":
+            settings["targets"] = ((num_players, target),)
+        else:
+            settings["target"] = target
+    return E.new_game(mode, seed, num_players, settings=settings or None)
+
+
+def load(data: dict[str, Any]) -> E.GameState:
+    """The state stored on a table (``dump``)."""
+    return E.GameState.from_dict(data)
+
+
+def dump(state: E.GameState) -> dict[str, Any]:
+    """The state as stored on its table after every move: compact (the current hand's public
+    history only; the moves are the table's ``TableAction`` rows), so a move writes a few KB
+    however long the game has run."""
+    return state.to_dict(compact=True)
+
+
+def replay_moves(mode: str, seed: int, num_players: int, target: int | None,
+                 moves: Sequence[tuple[int, str]]) -> E.GameState:
+    """The full state (with the game's moves and history) after ``moves`` from the start."""
+    state = new_state(mode, seed, num_players, target)
+    for seat, text in moves:
+        state, _ = E.apply(state, text, seat)
+    return state
+
+
+def game_result(state: E.GameState) -> dict[str, Any] | None:
+    """A finished game's result as ``Game.result`` stores it."""
+    return state.result.to_dict() if state.result else None
+
+
+def hand_results(state: E.GameState) -> list[dict[str, Any]]:
+    """Every hand's result as ``Game.hands`` stores them."""
+    return [h.to_dict() for h in state.hand_results]
+
+
+def mode_settings(state: E.GameState) -> dict[str, Any]:
+    """The game's rules as ``Game.settings`` stores them."""
+    return state.mode.to_dict()
