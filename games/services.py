@@ -24,6 +24,7 @@ from django.utils import timezone
 from games import engine as E
 
 from . import broadcast, frames, hooks, play, signals
+from .cache import count_hit
 from .exceptions import (
     AlreadySeated,
     CannotClaim,
@@ -959,13 +960,7 @@ def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
         raise ChatTooLong()
     limit, window = _setting("GAMES_CHAT_RATE", (5, 10))
     key = f"games:chat-rate:{user.pk}"
-    cache.add(key, 0, window)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, window)
-        count = 1
-    if count > limit:
+    if count_hit(key, window) > limit:
         raise RateLimited()
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
