@@ -163,8 +163,8 @@ if REDIS_URL:
     _redis_host = {"address": REDIS_URL, "socket_connect_timeout": 1}
     # Redis pub/sub by default: a group_send is one PUBLISH and receiving costs no round trip
     # per message. The list-based layer (CHANNEL_LAYER=list) receives one message per round
-    # trip; under load it fell behind and dropped frames (bench/ws_load.py, 200 tables on two
-    # Daphnes: fan-out p99 1.4 s, 4 frames lost; pub/sub: p99 0.1 s, none lost). Delivery is
+    # trip; under load it fell behind and dropped frames (docs/operations.md, "Measured
+    # figures"). Delivery is
     # at most once either way: table frames are versioned and a gap asks for a snapshot.
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "list":
         CHANNEL_LAYERS = {
