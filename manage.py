@@ -8,6 +8,10 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
     from django.core.management import execute_from_command_line
 
+    from ginsite.localfiles import prepare
+
+    prepare()
+
     execute_from_command_line(sys.argv)
 
 

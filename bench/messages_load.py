@@ -59,6 +59,9 @@ def setup_users(count: int) -> list[dict]:
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
+    from ginsite.localfiles import prepare
+
+    prepare()
     django.setup()
     from datetime import timedelta
 

@@ -57,6 +57,9 @@ def setup_django() -> None:
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
+    from ginsite.localfiles import prepare
+
+    prepare()
     django.setup()
 
 

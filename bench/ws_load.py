@@ -77,6 +77,9 @@ def django_setup(sqlite_path: str | None) -> None:
     os.environ["SECRET_KEY"] = BENCH_SECRET_KEY
     if sqlite_path:
         os.environ["SQLITE_PATH"] = sqlite_path
+    from ginsite.localfiles import prepare
+
+    prepare()
     django.setup()
     from django.core.management import call_command
 

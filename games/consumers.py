@@ -1,20 +1,20 @@
 """The table socket (``/ws/table/<id>/``): thin. Parse, check, call a service, send.
 
-Protocol: docs/protocol.md (Tables). Every service call runs in a worker thread through
+Protocol: docs/protocol.md (Tables). The framing (flood close, size limit, JSON, the map from
+message type to a typed message and its handler) is ``games.sockets``, shared with the
+notification socket. Every service call runs in a worker thread through
 ``database_sync_to_async``; frames produced by services reach this consumer through the
 channel-layer groups of ``games.broadcast``.
 """
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import time
-from collections import deque
+from dataclasses import dataclass
+from typing import Self
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 from redis.exceptions import RedisError
@@ -22,28 +22,115 @@ from redis.exceptions import RedisError
 from . import broadcast, conf, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .models import Table
+from .sockets import BadMessage, FramedConsumer, Message, is_int, text_id
 
 log = logging.getLogger(__name__)
 
 # Failures of the services under the site, not of the request: answered with ``unavailable``.
 INFRASTRUCTURE_ERRORS = (DatabaseError, RedisError, ConnectionError, TimeoutError, OSError)
 
-MAX_FRAME = 4096
 # A seated connection applies the deadline it was shown this long after it falls due (the
 # service accepts it from 0.5 s before; the margin absorbs clock differences).
 DEADLINE_SLACK = 0.25
-# Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
-# ``close(code=1008)`` raises inside the server and the client only sees 1011.
-FLOOD_CLOSE = 4008
 # Close code when the site cannot serve the socket right now (database or channel layer
 # down): the client reconnects with its usual backoff.
 UNAVAILABLE_CLOSE = 4503
-ERROR_MESSAGES = {
-    "unavailable": "The server could not do this right now; try again (same id).",
-    "bad_json": "Frames must be JSON objects.",
-    "too_large": "Frames are at most 4096 bytes.",
-    "bad_message": "Unknown or malformed message.",
-}
+UNAVAILABLE = "The server could not do this right now; try again (same id)."
+ACTION_ID_MAX = 40
+
+
+# ---------------------------------------------------------------------- client messages
+
+
+def _reply_id(data: dict) -> str | None:
+    """The ``id`` a message's answer carries: the client's, when it is text."""
+    message_id = data.get("id")
+    return message_id if isinstance(message_id, str) else None
+
+
+@dataclass(frozen=True)
+class Action(Message):
+    id: str
+    action: str
+    version: int
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        message_id, action, version = data.get("id"), data.get("action"), data.get("version")
+        if text_id(message_id, ACTION_ID_MAX) is None or not isinstance(action, str) \
+                or not is_int(version):
+            raise BadMessage("An action needs text 'action', integer 'version' and a string "
+                             f"'id' of 1-{ACTION_ID_MAX} characters.", _reply_id(data))
+        return cls(id=message_id, action=action, version=version)
+
+
+@dataclass(frozen=True)
+class Chat(Message):
+    text: str
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise BadMessage("A chat message needs 'text'.")
+        return cls(text=text)
+
+
+@dataclass(frozen=True)
+class Simple(Message):
+    """``resign``, ``claim``, ``leave``: nothing but an optional ``id`` the ``ack`` echoes."""
+    id: str | None = None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        return cls(id=_reply_id(data))
+
+
+@dataclass(frozen=True)
+class Rematch(Simple):
+    accept: bool = True
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        accept = data.get("accept", True)
+        if not isinstance(accept, bool):
+            raise BadMessage("'accept' must be true or false.")
+        return cls(id=_reply_id(data), accept=accept)
+
+
+@dataclass(frozen=True)
+class Sit(Simple):
+    seat: int | None = None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        seat = data.get("seat")
+        if seat is not None and not is_int(seat):
+            raise BadMessage("'seat' must be a seat number.")
+        return cls(id=_reply_id(data), seat=seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddBot(Simple):
+    seat: int
+    level: int
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        seat, level = data.get("seat"), data.get("level")
+        if not (is_int(seat) and is_int(level)):
+            raise BadMessage("'add_bot' needs integer 'seat' and 'level'.")
+        return cls(id=_reply_id(data), seat=seat, level=level)
+
+
+@dataclass(frozen=True)
+class Ping(Message):
+    t: int | float | None = None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        t = data.get("t")
+        return cls(t=t if isinstance(t, int | float) else None)
 
 
 def _db(fn):
@@ -55,7 +142,8 @@ def _db(fn):
     return database_sync_to_async(fn, thread_sensitive=not parallel)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(FramedConsumer):
+    max_frame = 4096
     table_id: int
     seat: int | None = None
     joined: tuple[str, ...] = ()
@@ -71,8 +159,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
-        self.recent: deque[float] = deque()
-        self.flood_limit, self.flood_window = conf.get("WS_FLOOD")
         self.joined = ()
         try:
             access = await _db(self._access)()
@@ -136,34 +222,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------------ client → server
 
-    async def receive(self, text_data=None, bytes_data=None):
-        now = time.monotonic()
-        self.recent.append(now)
-        while self.recent and self.recent[0] < now - self.flood_window:
-            self.recent.popleft()
-        if len(self.recent) > self.flood_limit:
-            await self.close(code=FLOOD_CLOSE)
-            return
-        if text_data is None:
-            await self._error("bad_message", "Send text frames.")
-            return
-        if len(text_data) > MAX_FRAME or len(text_data.encode("utf-8")) > MAX_FRAME:
-            await self._error("too_large")
-            return
-        try:
-            message = json.loads(text_data)
-        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
-            await self._error("bad_json")
-            return
-        if not isinstance(message, dict):
-            await self._error("bad_json")
-            return
-        kind = message.get("type")
-        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            await self._error("bad_message", "Unknown message type.")
-            return
-        await handler(self, message)
+    def flood(self) -> tuple[int, float]:
+        return conf.get("WS_FLOOD")
 
     async def _call(self, fn, message_id=None, **kwargs):
         """Run a service; turn its refusal into an error frame. Returns (ok, result).
@@ -192,7 +252,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # be sent again with the same id; ``duplicate`` then means it was applied.
             log.warning("table %s: %s refused, infrastructure error: %r",
                         self.table_id, getattr(fn, "__name__", fn), exc)
-            await self._error("unavailable", None, message_id)
+            await self._error("unavailable", UNAVAILABLE, message_id)
             return False, None
         return True, result
 
@@ -206,87 +266,59 @@ class TableConsumer(AsyncWebsocketConsumer):
             except INFRASTRUCTURE_ERRORS:
                 log.exception("table %s: could not stop the clock", table_id)
 
-    async def on_action(self, message):
-        message_id = message.get("id")
-        action, version = message.get("action"), message.get("version")
-        if (
-            not isinstance(message_id, str) or not message_id or len(message_id) > 40
-            or not isinstance(action, str)
-            or isinstance(version, bool) or not isinstance(version, int)
-        ):
-            await self._error("bad_message", "An action needs text 'action', integer "
-                              "'version' and a string 'id' of 1-40 characters.",
-                              message_id if isinstance(message_id, str) else None)
-            return
+    async def on_action(self, message: Action):
         if self.seat is None:
             await self._error("not_seated", "Only the players at this table may move.",
-                              message_id, with_version=True)
+                              message.id, with_version=True)
             return
         ok, new_version = await self._call(
-            services.table_act, message_id, table_id=self.table_id, user=self.user,
-            action=action, expected_version=version, client_id=message_id,
+            services.table_act, message.id, table_id=self.table_id, user=self.user,
+            action=message.action, expected_version=message.version, client_id=message.id,
         )
         if ok:
-            await self._send({"type": "ack", "id": message_id, "version": new_version})
+            await self._send({"type": "ack", "id": message.id, "version": new_version})
 
-    async def on_snapshot(self, message):
+    async def on_snapshot(self, message: Message):
         await self._send_snapshot()
 
-    async def on_chat(self, message):
-        text = message.get("text")
-        if not isinstance(text, str):
-            await self._error("bad_message", "A chat message needs 'text'.")
-            return
-        await self._call(services.chat_post, table_id=self.table_id, user=self.user, text=text)
+    async def on_chat(self, message: Chat):
+        await self._call(services.chat_post, table_id=self.table_id, user=self.user,
+                         text=message.text)
 
-    async def _simple(self, fn, message, **kwargs):
-        message_id = message.get("id") if isinstance(message.get("id"), str) else None
-        ok, result = await self._call(fn, message_id, table_id=self.table_id, user=self.user,
+    async def _simple(self, fn, message: Simple, **kwargs):
+        ok, result = await self._call(fn, message.id, table_id=self.table_id, user=self.user,
                                       **kwargs)
         if ok:
             version = getattr(result, "version", None)
-            await self._send({"type": "ack", "id": message_id, "version": version})
+            await self._send({"type": "ack", "id": message.id, "version": version})
 
-    async def on_resign(self, message):
+    async def on_resign(self, message: Simple):
         await self._simple(services.table_resign, message)
 
-    async def on_claim(self, message):
+    async def on_claim(self, message: Simple):
         await self._simple(services.table_claim, message)
 
-    async def on_rematch(self, message):
-        accept = message.get("accept", True)
-        if not isinstance(accept, bool):
-            await self._error("bad_message", "'accept' must be true or false.")
-            return
-        await self._simple(services.table_rematch, message, accept=accept)
+    async def on_rematch(self, message: Rematch):
+        await self._simple(services.table_rematch, message, accept=message.accept)
 
-    async def on_sit(self, message):
-        seat = message.get("seat")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-            await self._error("bad_message", "'seat' must be a seat number.")
-            return
-        await self._simple(services.table_sit, message, seat=seat, invite=self.invite)
+    async def on_sit(self, message: Sit):
+        await self._simple(services.table_sit, message, seat=message.seat, invite=self.invite)
 
-    async def on_leave(self, message):
+    async def on_leave(self, message: Simple):
         await self._simple(services.table_leave, message)
 
-    async def on_add_bot(self, message):
-        seat, level = message.get("seat"), message.get("level")
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in (seat, level)):
-            await self._error("bad_message", "'add_bot' needs integer 'seat' and 'level'.")
-            return
-        await self._simple(services.table_add_bot, message, seat=seat, level=level)
+    async def on_add_bot(self, message: AddBot):
+        await self._simple(services.table_add_bot, message, seat=message.seat,
+                           level=message.level)
 
-    async def on_ping(self, message):
+    async def on_ping(self, message: Ping):
         """A heartbeat (a player's seat is marked seen) answered with the table's version, so
         a client that missed a frame notices and asks for a snapshot."""
         try:
             version = await _db(self._ping)()
         except INFRASTRUCTURE_ERRORS:
             version = None
-        t = message.get("t")
-        await self._send({"type": "pong", "t": t if isinstance(t, int | float) else None,
-                          "version": version})
+        await self._send({"type": "pong", "t": message.t, "version": version})
 
     def _ping(self):
         if self.seat is not None:
@@ -294,26 +326,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         return self._version()
 
     HANDLERS = {
-        "action": on_action,
-        "snapshot": on_snapshot,
-        "chat": on_chat,
-        "resign": on_resign,
-        "claim": on_claim,
-        "rematch": on_rematch,
-        "sit": on_sit,
-        "leave": on_leave,
-        "add_bot": on_add_bot,
-        "ping": on_ping,
+        "action": (on_action, Action),
+        "snapshot": (on_snapshot, Message),
+        "chat": (on_chat, Chat),
+        "resign": (on_resign, Simple),
+        "claim": (on_claim, Simple),
+        "rematch": (on_rematch, Rematch),
+        "sit": (on_sit, Sit),
+        "leave": (on_leave, Simple),
+        "add_bot": (on_add_bot, AddBot),
+        "ping": (on_ping, Ping),
     }
 
     # ------------------------------------------------------------------ server → client
 
-    async def _send(self, frame):
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
-
     async def _error(self, code, message=None, message_id=None, with_version=False):
+        """An ``error`` frame; it always carries ``id`` (the message's, or null) and, for a
+        refusal of the rules, the table's current ``version``."""
         frame = {"type": "error", "code": code,
-                 "message": message or ERROR_MESSAGES.get(code, "Refused."), "id": message_id}
+                 "message": message or "Refused.", "id": message_id}
         if with_version:
             try:
                 frame["version"] = await _db(self._version)()

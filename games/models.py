@@ -3,8 +3,8 @@
 ``Room`` groups tables by mode. A ``Table`` holds one live game: its seats, settings, the
 engine state as JSON (``GameState.to_dict()``) and a version number bumped by every change
 that clients see. ``TableAction`` is the move list, ``ChatMessage`` the table chat. When a
-game ends, ``games.services.game_finish`` stores a ``Game`` (with one ``GamePlayer`` per
-seat): the permanent record that statistics, ratings and tournaments build on.
+game ends, the finish path (docs/architecture.md) stores a ``Game`` (with one ``GamePlayer``
+per seat): the permanent record that statistics, ratings and tournaments build on.
 """
 from __future__ import annotations
 

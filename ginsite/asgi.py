@@ -10,7 +10,10 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from ginsite.localfiles import prepare
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
+prepare()
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

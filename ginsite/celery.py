@@ -8,6 +8,8 @@ import os
 
 from celery import Celery
 
+from ginsite.localfiles import prepare
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 
 
@@ -46,5 +48,14 @@ def survive_broker_restarts() -> None:
 survive_broker_restarts()
 
 app = Celery("ginsite")
+
+
+@app.on_configure.connect
+def prepare_local_files(sender, **kwargs):
+    """A worker or beat makes the folders and the secret key the settings read before it
+    loads them (ginsite/localfiles.py)."""
+    prepare()
+
+
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

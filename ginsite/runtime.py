@@ -7,10 +7,10 @@ def settle_gc() -> None:
     garbage collector's reach and collect young objects less often.
 
     A full collection walks every tracked object: with the start-up objects included it
-    took up to about 110 ms in Daphne (300 ms in a Celery worker) every few seconds under
-    load (bench/ws_load.py, 100 tables), and each pause stalls
-    every table on the process. Frozen objects are never scanned; what play allocates is
-    short-lived and still collected.
+    paused Daphne and the Celery worker every few seconds under load (figures in
+    docs/operations.md, "Measured figures"), and each pause stalls every table on the
+    process. Frozen objects are never scanned; what play allocates is short-lived and still
+    collected.
     """
     gc.collect()
     gc.freeze()

@@ -1,7 +1,8 @@
 """The per-user notification socket ``/ws/notify/`` (frames in docs/protocol.md).
 
-Thin on purpose: authenticate, join the user's group, validate each incoming frame, call a
-presence function or a service, answer errors with an ``error`` frame. Delivery of messages,
+Thin on purpose: authenticate, join the user's group, take each incoming frame as a typed
+message (the framing is ``games.sockets``', shared with the table socket), call a presence
+function or a service, answer errors with an ``error`` frame. Delivery of messages,
 counts, requests, presence and invitations comes from the services through the channel layer
 (``notify.frame`` events to group ``user.<id>``).
 
@@ -12,24 +13,65 @@ client's ``client_id``.
 """
 from __future__ import annotations
 
-import json
-import time
+from dataclasses import dataclass
+from typing import Self
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games.sockets import BadMessage, FramedConsumer, Message, is_int, text_id
 
 from . import conf, presence, selectors, services
 from .notify import user_group
 
 CLOSE_UNAUTHENTICATED = 4401
-# Daphne refuses to close with 1008 (only 1000 and 3000-4999 are allowed): 4000 + 1008's
-# meaning, as the table sockets do (games.consumers.FLOOD_CLOSE).
-CLOSE_POLICY = 4008
 CLIENT_ID_MAX = 64
 
 
-class NotifyConsumer(AsyncWebsocketConsumer):
+# --- client messages -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Read(Message):
+    conversation: int
+    up_to: int | None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        conv, up_to = data.get("conversation"), data.get("up_to")
+        if not is_int(conv) or conv <= 0 or (
+            up_to is not None and (not is_int(up_to) or up_to < 0)
+        ):
+            raise BadMessage(
+                '"read" needs "conversation" (and optionally "up_to") as integers.'
+            )
+        return cls(conversation=conv, up_to=up_to)
+
+
+@dataclass(frozen=True)
+class Send(Message):
+    client_id: str | int
+    to: int
+    body: str
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        client_id = data.get("client_id")
+        if text_id(client_id, CLIENT_ID_MAX) is None and not (
+            is_int(client_id) and 0 <= client_id < 2**53
+        ):
+            raise BadMessage(
+                f'"send" needs a "client_id" (a string of 1-{CLIENT_ID_MAX} characters or an '
+                "integer) to match its answer."
+            )
+        to, body = data.get("to"), data.get("body")
+        if not is_int(to) or to <= 0 or not isinstance(body, str):
+            raise BadMessage(
+                '"send" needs "to" (the recipient\'s user id) and "body" (text).', client_id
+            )
+        return cls(client_id=client_id, to=to, body=body)
+
+
+class NotifyConsumer(FramedConsumer):
     user = None
     group = None
 
@@ -43,7 +85,6 @@ class NotifyConsumer(AsyncWebsocketConsumer):
             return
         self.user = user
         self.group = user_group(user.pk)
-        self._window = (time.monotonic(), 0)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         came_online, unread = await self._on_connect()
@@ -83,44 +124,14 @@ class NotifyConsumer(AsyncWebsocketConsumer):
 
     # --- incoming frames -------------------------------------------------------------------
 
-    def _over_rate(self) -> bool:
-        start, count = self._window
-        now = time.monotonic()
-        if now - start >= 60:
-            start, count = now, 0
-        count += 1
-        self._window = (start, count)
-        return count > conf.get("FRAMES_PER_MINUTE")
+    def flood(self) -> tuple[int, float]:
+        return conf.get("FRAMES_PER_MINUTE"), 60.0
 
-    async def receive(self, text_data=None, bytes_data=None):
-        if self._over_rate():
-            await self._error("rate_limited", "Too many frames; slow down.")
-            await self.close(code=CLOSE_POLICY)
-            return
-        if text_data is None:
-            await self._error("bad_frame", "Frames must be JSON text.")
-            return
-        if len(text_data.encode("utf-8")) > conf.get("FRAME_MAX_BYTES"):
-            kb = conf.get("FRAME_MAX_BYTES") // 1024
-            await self._error("too_large", f"Frames may be at most {kb} KB.")
-            return
-        try:
-            frame = json.loads(text_data)
-        except ValueError:
-            await self._error("bad_json", "Frames must be valid JSON.")
-            return
-        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            await self._error("bad_frame", 'A frame is a JSON object with a "type".')
-            return
-        handler = {"ping": self._ping, "read": self._read, "send": self._send_message}.get(
-            frame["type"]
-        )
-        if handler is None:
-            await self._error("unknown_type", f"Unknown frame type {frame['type'][:30]!r}.")
-            return
-        await handler(frame)
+    @property
+    def max_frame(self) -> int:
+        return conf.get("FRAME_MAX_BYTES")
 
-    async def _ping(self, frame):
+    async def on_ping(self, message: Message):
         lapsed = await database_sync_to_async(presence.presence_heartbeat)(
             self.user.pk, self.channel_name
         )
@@ -128,54 +139,32 @@ class NotifyConsumer(AsyncWebsocketConsumer):
         if lapsed:
             await database_sync_to_async(presence.broadcast_presence)(self.user.pk)
 
-    async def _read(self, frame):
-        conv = frame.get("conversation")
-        up_to = frame.get("up_to")
-        if type(conv) is not int or conv <= 0 or (
-            up_to is not None and (type(up_to) is not int or up_to < 0)
-        ):
-            await self._error(
-                "bad_frame", '"read" needs "conversation" (and optionally "up_to") as integers.'
-            )
-            return
+    async def on_read(self, message: Read):
         try:
             await database_sync_to_async(services.conversation_mark_read)(
-                user=self.user, conversation_id=conv, up_to=up_to
+                user=self.user, conversation_id=message.conversation, up_to=message.up_to
             )
         except services.SocialError as exc:
             await self._error(exc.code, str(exc))
 
-    async def _send_message(self, frame):
-        client_id = frame.get("client_id")
-        if not (
-            (type(client_id) is str and 0 < len(client_id) <= CLIENT_ID_MAX)
-            or (type(client_id) is int and 0 <= client_id < 2**53)
-        ):
-            await self._error(
-                "bad_frame",
-                f'"send" needs a "client_id" (a string of 1-{CLIENT_ID_MAX} characters or an '
-                "integer) to match its answer.",
-            )
-            return
-        to, body = frame.get("to"), frame.get("body")
-        if type(to) is not int or to <= 0 or not isinstance(body, str):
-            await self._error(
-                "bad_frame",
-                '"send" needs "to" (the recipient\'s user id) and "body" (text).',
-                client_id=client_id,
-            )
-            return
+    async def on_send(self, message: Send):
         try:
             # Off the process's one shared database thread: a message's transaction waits on
             # PostgreSQL (and its commit on the disk), and sends from many sockets may overlap.
             # Each worker thread has its own connection (from the pool with DB_POOL).
-            message = await database_sync_to_async(self._message_send, thread_sensitive=False)(
-                to, body
+            sent = await database_sync_to_async(self._message_send, thread_sensitive=False)(
+                message.to, message.body
             )
         except services.SocialError as exc:
-            await self._error(exc.code, str(exc), client_id=client_id)
+            await self._error(exc.code, str(exc), message.client_id)
             return
-        await self._send({"type": "ack", "client_id": client_id, "message": message})
+        await self._send({"type": "ack", "client_id": message.client_id, "message": sent})
+
+    HANDLERS = {
+        "ping": (on_ping, Message),
+        "read": (on_read, Read),
+        "send": (on_send, Send),
+    }
 
     def _message_send(self, recipient_id: int, body: str) -> dict:
         recipient = services.message_recipient(recipient_id)
@@ -187,11 +176,10 @@ class NotifyConsumer(AsyncWebsocketConsumer):
     async def notify_frame(self, event):
         await self._send(event["frame"])
 
-    async def _send(self, frame: dict):
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
-
-    async def _error(self, code: str, message: str, client_id=None):
-        frame = {"type": "error", "code": code, "message": message}
+    async def _error(self, code: str, message: str | None = None, client_id=None):
+        """An ``error`` frame; it carries ``client_id`` when it answers a ``send`` whose
+        ``client_id`` was valid."""
+        frame = {"type": "error", "code": code, "message": message or "Refused."}
         if client_id is not None:
             frame["client_id"] = client_id
         await self._send(frame)

@@ -25,10 +25,12 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
+
+from games.cache import count_hit
 
 from . import conf
 from .models import Block, Contact, MessagePolicy, SocialSettings
@@ -126,32 +128,6 @@ def _rate_key(action: str, user_id: int, window: int, period: int) -> str:
     return f"social:rl:{action}:{user_id}:{period}:{window}"
 
 
-def _redis_cache():
-    try:
-        from django.core.cache.backends.redis import RedisCache
-    except ImportError:  # pragma: no cover
-        return None
-    backend = caches["default"]
-    return backend if isinstance(backend, RedisCache) else None
-
-
-def _count_hit(key: str, ttl: int) -> int:
-    """Add one to the counter ``key`` (created with expiry ``ttl``); returns the new count."""
-    backend = _redis_cache()
-    if backend is not None:  # one round trip: SET NX EX + INCR in a pipeline
-        raw = backend.make_and_validate_key(key)
-        pipe = backend._cache.get_client(write=True).pipeline(transaction=True)
-        pipe.set(raw, 0, ex=ttl, nx=True)
-        pipe.incr(raw)
-        return int(pipe.execute()[1])
-    cache.add(key, 0, ttl)
-    try:
-        return cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, ttl)
-        return 1
-
-
 def rate_limit(action: str, user_id: int, limit: int, period: int, *, hit: bool) -> int | None:
     """Count one attempt (when ``hit``) and return the seconds to wait if over ``limit``.
 
@@ -162,7 +138,7 @@ def rate_limit(action: str, user_id: int, limit: int, period: int, *, hit: bool)
     key = _rate_key(action, user_id, window, period)
     retry = max(1, int((window + 1) * period - now) + 1)
     if hit:
-        count = _count_hit(key, period * 2)
+        count = count_hit(key, period * 2)
         return retry if count > limit else None
     return retry if (cache.get(key) or 0) >= limit else None
 

@@ -38,8 +38,10 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.db import transaction
+
+from games.cache import redis_backend
 
 from . import conf
 
@@ -72,15 +74,6 @@ class Presence:
 
 
 # --- Connection stores --------------------------------------------------------------------
-
-def _redis_store():
-    try:
-        from django.core.cache.backends.redis import RedisCache
-    except ImportError:  # pragma: no cover
-        return None
-    backend = caches["default"]
-    return backend if isinstance(backend, RedisCache) else None
-
 
 class _RedisConnections:
     """Connections as a Redis hash ``conn -> deadline``; every change is one MULTI."""
@@ -196,7 +189,7 @@ class _LocalConnections:
 
 
 def _store():
-    backend = _redis_store()
+    backend = redis_backend()
     return _RedisConnections(backend) if backend is not None else _LocalConnections()
 
 
@@ -335,13 +328,13 @@ def broadcast_presence(user_id: int) -> None:
     """Tell the contacts of ``user_id`` their current presence (frame ``presence``)."""
     from accounts.models import User
 
+    from .models import Contact
     from .notify import notify_users, user_ref
-    from .selectors import contact_ids_of
 
     user = User.objects.filter(pk=user_id).only("id", "username", "display_name").first()
     if user is None:
         return
-    contacts = contact_ids_of(user_id)
+    contacts = list(Contact.objects.filter(user_id=user_id).values_list("contact_id", flat=True))
     if not contacts:
         return
     state = presence_of([user_id])[user_id]

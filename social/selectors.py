@@ -25,10 +25,6 @@ from .presence import Presence, presence_of
 
 # --- Contacts -------------------------------------------------------------------------------
 
-def contact_ids_of(user_id: int) -> list[int]:
-    return list(Contact.objects.filter(user_id=user_id).values_list("contact_id", flat=True))
-
-
 @dataclass(frozen=True)
 class ContactRow:
     user: object

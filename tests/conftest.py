@@ -1,6 +1,11 @@
 """Fixtures shared by the whole suite."""
 import pytest
 
+from ginsite.localfiles import prepare
+
+# The folders the settings point at (the test databases live in GINSITE_VAR_DIR).
+prepare()
+
 
 @pytest.fixture
 def make_user(db, django_user_model):

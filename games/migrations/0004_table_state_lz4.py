@@ -2,8 +2,8 @@
 
 Every move rewrites the table's state (10-30 KB of JSON, more as a game's history grows),
 which PostgreSQL compresses when it moves the value out of line. With the default pglz that
-compression was the largest cost of a move inside the database: bench/ws_load.py at 100
-tables went from p50 12.7 / p99 73.8 ms to p50 7.4 / p99 27.7 ms with lz4. PostgreSQL 14+
+compression was the largest cost of a move inside the database (docs/operations.md,
+"Measured figures"). PostgreSQL 14+
 built with lz4 (Debian's and the official images are); elsewhere, and on SQLite, nothing
 changes.
 """

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
 
 from .. import broadcast, conf, frames
+from ..cache import count_hit
 from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
 from ..models import ChatMessage, Seat, Table
 from .locking import _on_commit
@@ -26,13 +26,7 @@ def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
         raise ChatTooLong()
     limit, window = conf.get("CHAT_RATE")
     key = f"games:chat-rate:{user.pk}"
-    cache.add(key, 0, window)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, window)
-        count = 1
-    if count > limit:
+    if count_hit(key, window) > limit:
         raise RateLimited()
     table = Table.objects.filter(pk=table_id).first()
     if table is None:

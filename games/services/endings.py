@@ -140,9 +140,10 @@ def _ms(iso: str) -> int:
 
 
 def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:
-    """End a playing table with ``ending`` (for operators and tests; live play ends games
-    through ``_finish``, in the transaction of the move that ended them, which stores the
-    Game, closes the table and sends ``games.signals.game_finished``)."""
+    """End a playing table with ``ending`` from outside play (a tournament's forfeit,
+    operators, tests). Live play ends games through ``_finish`` directly, in the transaction
+    of the move that ended them; both store the Game, close the table and send
+    ``games.signals.game_finished``."""
     if ending not in Ending.values:
         raise InvalidSettings("Unknown ending.")
     with transaction.atomic():

@@ -11,9 +11,11 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
-VAR_DIR = Path(os.environ.get("GINSITE_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+from ginsite.localfiles import BASE_DIR, broker_folders, static_root, stored_secret_key, var_dir
+
+# Reading the settings changes nothing on disk: the entry points call
+# ``ginsite.localfiles.prepare()`` first, which makes these folders and the generated key.
+VAR_DIR = var_dir()
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -36,39 +38,13 @@ DEFAULT_SECRET_KEY = "insecure-dev-key-change-me-in-production"
 DEBUG = env_bool("DEBUG", False)
 
 
-def generated_secret_key(path: Path) -> str:
-    """The key kept in ``path``, made (once, readable by its owner only) when missing.
-
-    Several processes start together (Daphne, the Celery worker): the first to create the
-    file wins and the others read it."""
-    try:
-        key = path.read_text().strip()
-        if len(key) >= 50:
-            return key
-    except FileNotFoundError:
-        pass
-    import secrets
-
-    key = secrets.token_urlsafe(64)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key + "\n")
-    try:
-        os.link(tmp, path)  # fails if another process got there first
-    except FileExistsError:
-        key = path.read_text().strip()
-    finally:
-        tmp.unlink()
-    return key
-
-
-SECRET_KEY = os.environ.get("SECRET_KEY") or generated_secret_key(VAR_DIR / "secret_key")
-if not DEBUG and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 50):
+# Empty only when no entry point ran ``prepare()``: Django then refuses to sign anything.
+SECRET_KEY = os.environ.get("SECRET_KEY") or stored_secret_key()
+if not DEBUG and SECRET_KEY and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_KEY) < 50):
     raise ImproperlyConfigured(
         "DEBUG is off but SECRET_KEY is the default or too short: set SECRET_KEY "
         "to a random string of at least 50 characters (or leave it unset to use the "
-        "one generated in var/secret_key)."
+        "one generated in var/secret_key by manage.py, Daphne or the Celery worker)."
     )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
@@ -187,8 +163,8 @@ if REDIS_URL:
     _redis_host = {"address": REDIS_URL, "socket_connect_timeout": 1}
     # Redis pub/sub by default: a group_send is one PUBLISH and receiving costs no round trip
     # per message. The list-based layer (CHANNEL_LAYER=list) receives one message per round
-    # trip; under load it fell behind and dropped frames (bench/ws_load.py, 200 tables on two
-    # Daphnes: fan-out p99 1.4 s, 4 frames lost; pub/sub: p99 0.1 s, none lost). Delivery is
+    # trip; under load it fell behind and dropped frames (docs/operations.md, "Measured
+    # figures"). Delivery is
     # at most once either way: table frames are versioned and a gap asks for a snapshot.
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "list":
         CHANNEL_LAYERS = {
@@ -229,15 +205,13 @@ else:
             "CONFIG": {"relay_url": os.environ.get("GINSITE_RELAY_URL", "")},
         }
     }
-    _broker_dir = VAR_DIR / "celery-broker"
-    for _sub in ("queue", "processed", "control"):
-        (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+    _broker = broker_folders()
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir / "queue"),
-        "data_folder_out": str(_broker_dir / "queue"),
-        "processed_folder": str(_broker_dir / "processed"),
-        "control_folder": str(_broker_dir / "control"),
+        "data_folder_in": str(_broker["queue"]),
+        "data_folder_out": str(_broker["queue"]),
+        "processed_folder": str(_broker["processed"]),
+        "control_folder": str(_broker["control"]),
         "store_processed": False,
     }
 
@@ -347,8 +321,7 @@ USE_TZ = True
 # --- Static and media files ---------------------------------------------------------------
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATIC_ROOT = static_root()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

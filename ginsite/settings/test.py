@@ -14,6 +14,9 @@ importlib.reload(base)
 from .base import *  # noqa: E402,F401,F403
 from .base import DATABASE_URL, VAR_DIR  # noqa: E402
 
+# The suite needs a key, not a secret: a fresh clone has no generated one before
+# ``ginsite.localfiles.prepare()`` (tests/conftest.py) runs, after these settings are read.
+SECRET_KEY = SECRET_KEY or "tests-only-" + "k" * 50  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True

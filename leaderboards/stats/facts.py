@@ -2,7 +2,7 @@
 
 Nothing here re-derives the rules: every hand fact comes from the engine's ``HandResult``
 stored on the ``Game`` (``Game.hands``; see docs/records.md), the game facts from the
-``Game``/``GamePlayer`` rows written by ``games.services.game_finish``.
+``Game``/``GamePlayer`` rows written by the games' finish path (docs/architecture.md).
 """
 from __future__ import annotations
 

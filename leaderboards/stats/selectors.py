@@ -75,7 +75,8 @@ def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
 
 def figures_html(s: PlayerStats, *, own: bool) -> str:
     """The figures as a ``<dl>`` (built here rather than in a template loop: a player's
-    statistics page shows up to 30 of these, and this is ten times faster)."""
+    statistics page shows up to 30 of these, and the loop was much slower; docs/operations.md,
+    "Measured figures")."""
     items = []
     for label, value, link in figures(s, own=own):
         if link:

@@ -23,7 +23,8 @@ tournament services store results and call these again to learn what comes next.
   :func:`arena_standings` (points, performance).
 
 Big fields are matched in blocks of the standings (:data:`BLOCK` players, each block exactly)
-so a 1,000-player round takes well under a second (``bench/tournaments.py``); a block whose
+so a big round stays fast (``bench/tournaments.py``; docs/operations.md, "Measured
+figures"); a block whose
 best matching would repeat a pairing is merged with the next, and if a repeat is still left
 the whole field is matched at once (up to :data:`FULL_LIMIT` players), so a repeat happens
 only when it cannot be avoided.

@@ -84,7 +84,7 @@ def _check_arrangement(cards, res):
 
 
 # ------------------------------------------------------------------ examples
-def test_issue_example():
+def test_a_run_and_a_set_leave_the_high_cards_as_deadwood():
     res = best_melds("AS 2S 3S 7D 7H 7C KD KH 9S 4C".split())
     assert res.to_dict() == {
         "melds": [["AS", "2S", "3S"], ["7C", "7D", "7H"]],

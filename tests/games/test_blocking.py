@@ -1,4 +1,4 @@
-"""Blocks reach the tables (issue 6): someone you block (or who blocks you) cannot join or
+"""Blocks reach the tables: someone you block (or who blocks you) cannot join or
 watch your private tables, and neither of you sees the other's table chat. Nobody is told.
 
 ``games`` asks through ``games.hooks``; ``social`` registers the answers in its app config, so

@@ -1,4 +1,4 @@
-"""The fault suite (issue 11, item 7): real processes that the test starts itself, faults
+"""The fault suite: real processes that the test starts itself, faults
 injected while people and computers play, and what must hold afterwards.
 
 Each test starts its own Redis server on a free port (never the machine's), two Daphne

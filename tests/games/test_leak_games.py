@@ -1,6 +1,6 @@
 """The leak scan over many whole games: every frame the server would send, to every seat and
 to the spectators, at every version, holds no card another seat has hidden and nothing of
-the stock (issue 5, item 8).
+the stock.
 
 The games are played in-process, without the database or a channel layer: at every step
 the frames are produced exactly as ``games.services.publish._publish`` has them produced, by calling

@@ -304,7 +304,7 @@ def test_three_timeouts_forfeit(rooms, two_players):
     assert game.players.get(seat=1 - loser).won
 
 
-def test_resign_goes_through_game_finish(rooms, two_players):
+def test_resign_goes_through_the_finish_path(rooms, two_players):
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob])
     got = []

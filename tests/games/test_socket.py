@@ -277,7 +277,20 @@ async def test_flooding_closes_the_socket(table, two_players):
         if out["type"] == "websocket.close":
             code = out["code"]
             break
-    assert code == 4008  # 1008 is refused by Daphne; see games.consumers.FLOOD_CLOSE
+    assert code == 4008  # 1008 is refused by Daphne; see games.sockets.FLOOD_CLOSE
+    await comm.disconnect()
+
+
+async def test_flooding_says_why_before_the_close(table, two_players, settings):
+    settings.GAMES_WS_FLOOD = (3, 20)
+    alice, _ = two_players
+    comm = await connect(table.pk, alice)
+    await recv(comm, "snapshot")
+    for t in range(4):
+        await send(comm, {"type": "ping", "t": t})
+    assert [(await recv(comm, "pong"))["t"] for _ in range(3)] == [0, 1, 2]
+    assert (await recv(comm, "error"))["code"] == "rate_limited"
+    assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4008}
     await comm.disconnect()
 
 

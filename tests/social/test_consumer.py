@@ -137,13 +137,13 @@ async def test_read_frame_marks_read_and_updates_other_tabs(alice, bob, carol):
     "raw,code",
     [
         ("not json", "bad_json"),
-        ("[1, 2]", "bad_frame"),
-        ('{"no": "type"}', "bad_frame"),
-        ('{"type": 5}', "bad_frame"),
-        ('{"type": "launch"}', "unknown_type"),
-        ('{"type": "read", "conversation": "1"}', "bad_frame"),
-        ('{"type": "read", "conversation": true}', "bad_frame"),
-        ('{"type": "read", "conversation": 1, "up_to": -1}', "bad_frame"),
+        ("[1, 2]", "bad_json"),
+        ('{"no": "type"}', "bad_message"),
+        ('{"type": 5}', "bad_message"),
+        ('{"type": "launch"}', "bad_message"),
+        ('{"type": "read", "conversation": "1"}', "bad_message"),
+        ('{"type": "read", "conversation": true}', "bad_message"),
+        ('{"type": "read", "conversation": 1, "up_to": -1}', "bad_message"),
         ('{"type": "read", "conversation": 999999}', "not_found"),
         (json.dumps({"type": "ping", "pad": "x" * 17000}), "too_large"),
     ],
@@ -165,7 +165,7 @@ async def test_binary_frames_are_refused(alice):
     tab, _ = await open_ready(alice)
     try:
         await tab.send_to(bytes_data=b"\x00\x01")
-        assert (await next_of(tab, "error"))["code"] == "bad_frame"
+        assert (await next_of(tab, "error"))["code"] == "bad_message"
     finally:
         await tab.disconnect()
 
@@ -179,6 +179,7 @@ async def test_flooding_closes_the_socket(alice, settings):
         frames = [await tab.receive_output(timeout=WAIT) for _ in range(7)]
         # 4008, not 1008: Daphne only lets a server close with 1000 or 3000-4999.
         assert frames[-1]["type"] == "websocket.close" and frames[-1]["code"] == 4008
+        assert json.loads(frames[-2]["text"])["code"] == "rate_limited"
     finally:
         await tab.disconnect()
 
@@ -295,15 +296,15 @@ async def test_send_frame_acks_and_reaches_every_tab(alice, bob, carol):
 @pytest.mark.parametrize(
     "frame,code",
     [
-        ({"to": "BOB", "body": "hi"}, "bad_frame"),  # no client_id
-        ({"client_id": "", "to": "BOB", "body": "hi"}, "bad_frame"),
-        ({"client_id": "x" * 65, "to": "BOB", "body": "hi"}, "bad_frame"),
-        ({"client_id": 1.5, "to": "BOB", "body": "hi"}, "bad_frame"),
-        ({"client_id": "c", "to": "bob", "body": "hi"}, "bad_frame"),  # a name, not an id
-        ({"client_id": "c", "to": True, "body": "hi"}, "bad_frame"),
-        ({"client_id": "c", "to": -3, "body": "hi"}, "bad_frame"),
-        ({"client_id": "c", "to": "BOB"}, "bad_frame"),
-        ({"client_id": "c", "to": "BOB", "body": ["hi"]}, "bad_frame"),
+        ({"to": "BOB", "body": "hi"}, "bad_message"),  # no client_id
+        ({"client_id": "", "to": "BOB", "body": "hi"}, "bad_message"),
+        ({"client_id": "x" * 65, "to": "BOB", "body": "hi"}, "bad_message"),
+        ({"client_id": 1.5, "to": "BOB", "body": "hi"}, "bad_message"),
+        ({"client_id": "c", "to": "bob", "body": "hi"}, "bad_message"),  # a name, not an id
+        ({"client_id": "c", "to": True, "body": "hi"}, "bad_message"),
+        ({"client_id": "c", "to": -3, "body": "hi"}, "bad_message"),
+        ({"client_id": "c", "to": "BOB"}, "bad_message"),
+        ({"client_id": "c", "to": "BOB", "body": ["hi"]}, "bad_message"),
         ({"client_id": "c", "to": "BOB", "body": "   \n "}, "empty"),
         ({"client_id": "c", "to": "BOB", "body": "x" * 2001}, "too_long"),
         ({"client_id": "c", "to": 10**9, "body": "hi"}, "not_found"),

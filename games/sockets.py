@@ -1,0 +1,134 @@
+"""The framing both sockets share (the table's ``/ws/table/<id>/`` and social's ``/ws/notify/``):
+flood close, size limit, JSON parsing, and a handler map from message type to a typed message
+and the method that takes it. docs/protocol.md ("Frames and framing errors") is the contract.
+
+A consumer lists ``HANDLERS = {"type": (method, MessageClass)}``; each message class parses
+the frame's fields in ``parse`` and raises :class:`BadMessage` when they do not fit, so a
+handler only ever sees a checked message. The consumer says how its ``error`` frames look
+(``_error``: the table adds the message's ``id`` and the version, notifications the
+``client_id``) and how many frames it takes (``max_frame``, ``flood``).
+
+Games sits below social, so this lives here: social imports it, games never imports social.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+# Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
+# ``close(code=1008)`` (policy violation) raises inside the server and the client only sees
+# 1011. 4000 + 1008 keeps the meaning.
+FLOOD_CLOSE = 4008
+
+
+class BadMessage(Exception):
+    """A message of a known type whose fields do not fit it: answered with ``bad_message``.
+    ``reply_to`` is the correlation the answer carries (the table's ``id``, a ``send``'s
+    ``client_id``) when the message had a valid one."""
+
+    def __init__(self, text: str, reply_to: Any = None):
+        super().__init__(text)
+        self.reply_to = reply_to
+
+
+@dataclass(frozen=True)
+class Message:
+    """A client message without fields (``snapshot``, notifications' ``ping``); subclasses
+    add fields and check them in ``parse``."""
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        return cls()
+
+
+def is_int(value) -> bool:
+    """A JSON integer (``true`` is not one)."""
+    return type(value) is int
+
+
+def text_id(value, max_length: int) -> str | None:
+    """``value`` if it is a string of 1-``max_length`` characters, else None."""
+    return value if isinstance(value, str) and 0 < len(value) <= max_length else None
+
+
+Handler = Callable[[Any, Any], Awaitable[None]]
+
+
+class FramedConsumer(AsyncWebsocketConsumer):
+    """Checks every incoming frame in this order, answering the first failure with an
+    ``error`` frame (the socket stays open) except flooding, which closes it:
+
+    1. flooding: more than ``flood()[0]`` frames within ``flood()[1]`` seconds →
+       ``rate_limited``, then close ``4008``;
+    2. a binary frame → ``bad_message``;
+    3. over ``max_frame`` bytes of UTF-8 → ``too_large``;
+    4. not JSON, nested too deep, or not an object → ``bad_json``;
+    5. no text ``type``, or one the consumer does not take → ``bad_message``;
+    6. fields that do not fit the type (its ``parse``) → ``bad_message``.
+    """
+
+    max_frame: int  # bytes of UTF-8
+    HANDLERS: ClassVar[dict[str, tuple[Handler, type[Message]]]] = {}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._recent_frames: deque[float] = deque()
+
+    def flood(self) -> tuple[int, float]:
+        """(frames, seconds): more frames than this within the window close the socket."""
+        raise NotImplementedError
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self._flooding():
+            await self._error("rate_limited", "Too many messages; the socket closes. Reconnect "
+                              "after a pause, and send less.")
+            await self.close(code=FLOOD_CLOSE)
+            return
+        if text_data is None:
+            await self._error("bad_message", "Send JSON text frames, not binary ones.")
+            return
+        if len(text_data) > self.max_frame or len(text_data.encode("utf-8")) > self.max_frame:
+            await self._error("too_large", f"Frames are at most {self.max_frame} bytes.")
+            return
+        try:
+            data = json.loads(text_data)
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
+            data = None
+        if not isinstance(data, dict):
+            await self._error("bad_json", "Frames must be JSON objects.")
+            return
+        kind = data.get("type")
+        entry = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+        if entry is None:
+            await self._error("bad_message", 'Unknown message type: a frame needs a "type" '
+                              "this socket takes (docs/protocol.md).")
+            return
+        handler, message_class = entry
+        try:
+            message = message_class.parse(data)
+        except BadMessage as exc:
+            await self._error("bad_message", str(exc), exc.reply_to)
+            return
+        await handler(self, message)
+
+    def _flooding(self) -> bool:
+        limit, window = self.flood()
+        now = time.monotonic()
+        recent = self._recent_frames
+        recent.append(now)
+        while recent and recent[0] < now - window:
+            recent.popleft()
+        return len(recent) > limit
+
+    async def _send(self, frame: dict):
+        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+
+    async def _error(self, code: str, message: str | None = None, reply_to=None):
+        """Send an ``error`` frame; consumers add their correlation field (``reply_to``)."""
+        raise NotImplementedError

@@ -1,0 +1,49 @@
+"""The typed client messages of the table socket and the shared cache counter, without a
+socket: what ``parse`` accepts, and what a refusal answers to."""
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from games.cache import count_hit
+from games.consumers import Action, AddBot, Ping, Rematch, Simple, Sit
+from games.sockets import BadMessage
+
+
+def test_an_action_is_parsed_into_its_fields():
+    assert Action.parse({"type": "action", "action": "pass", "version": 3, "id": "m1"}) == \
+        Action(id="m1", action="pass", version=3)
+
+
+@pytest.mark.parametrize("data,reply_to", [
+    ({"action": "pass", "version": 3}, None),
+    ({"action": "pass", "version": True, "id": "m1"}, "m1"),
+    ({"action": "pass", "version": "3", "id": "m1"}, "m1"),
+    ({"action": 5, "version": 3, "id": "m1"}, "m1"),
+    ({"action": "pass", "version": 3, "id": ""}, ""),
+    ({"action": "pass", "version": 3, "id": "x" * 41}, "x" * 41),
+    ({"action": "pass", "version": 3, "id": 7}, None),
+])
+def test_a_malformed_action_is_refused_answering_its_text_id(data, reply_to):
+    with pytest.raises(BadMessage) as refused:
+        Action.parse(data)
+    assert refused.value.reply_to == reply_to
+
+
+def test_the_small_messages_check_their_fields():
+    assert Simple.parse({"id": 4}) == Simple(id=None)
+    assert Rematch.parse({"id": "r"}) == Rematch(id="r", accept=True)
+    assert Sit.parse({}) == Sit(id=None, seat=None)
+    assert AddBot.parse({"seat": 1, "level": 2}) == AddBot(id=None, seat=1, level=2)
+    assert Ping.parse({"t": "soon"}) == Ping(t=None)
+    for cls, data in ((Rematch, {"accept": None}), (Sit, {"seat": True}),
+                      (AddBot, {"seat": 1, "level": False}), (AddBot, {"seat": 1})):
+        with pytest.raises(BadMessage):
+            cls.parse(data)
+
+
+def test_the_counter_counts_within_its_expiry():
+    cache.delete("test:counter")
+    assert [count_hit("test:counter", 60) for _ in range(3)] == [1, 2, 3]
+    cache.delete("test:counter")
+    assert count_hit("test:counter", 60) == 1
