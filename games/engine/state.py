@@ -1371,7 +1371,7 @@ def _base_view(s: GameState, seat: int | None, history: str) -> dict[str, Any]:
                 {"points": list(c["points"]), "hands_won": list(c["wins"]), "over": c["over"]}
                 for c in s.columns
             ],
-            "hands": [_sheet_row(h) for h in s.hand_results],
+            "hands": _sheet_rows(s),
         },
         "hands_won": list(s.wins),
         "last_hand": s.hand_results[-1].to_dict() if s.hand_results else None,
@@ -1413,6 +1413,19 @@ def _public_showdown(s: GameState) -> dict[str, Any] | None:
             "layoffs",
         )
     }
+
+
+def _sheet_rows(s: GameState) -> list[dict[str, Any]]:
+    """The score sheet's hands, each with ``running``: per column, every seat's running total
+    after this hand."""
+    running = [[0] * s.num_players for _ in s.columns]
+    rows = []
+    for h in s.hand_results:
+        if h.winner is not None:
+            for c in h.columns:
+                running[c][h.winner] += h.points
+        rows.append({**_sheet_row(h), "running": [list(r) for r in running]})
+    return rows
 
 
 def _sheet_row(h: HandResult) -> dict[str, Any]:

@@ -100,3 +100,13 @@ export function turnPrompt(view, legal) {
       return "";
   }
 }
+
+/** "1 card", "3 cards". */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The line that says a seat's clock ran out and a safe move was played for it. */
+export function timeoutNotice(who) {
+  return who === "You" ? "Your time ran out: a safe move was played for you." : `${who}'s time ran out: a safe move was played for them.`;
+}

@@ -49,3 +49,18 @@ export function store(key, value) {
   }
   return value;
 }
+
+/** Scroll ``el`` into view when it is not (most of it) on the screen already. */
+export function reveal(el, block = "start") {
+  if (typeof el.scrollIntoView !== "function") return;
+  const r = el.getBoundingClientRect();
+  const vh = window.innerHeight || document.documentElement.clientHeight;
+  if (r.top >= 0 && r.top < vh * 0.6) return;
+  el.scrollIntoView({ block, behavior: prefersReducedMotion() ? "auto" : "smooth" });
+}
+
+export function openDialog(dlg) {
+  if (typeof dlg.showModal === "function") {
+    if (!dlg.open) dlg.showModal();
+  } else dlg.setAttribute("open", "");
+}

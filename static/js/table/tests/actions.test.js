@@ -59,7 +59,7 @@ test("nothing to offer when it is not your turn", () => {
 });
 
 test("seat names are made unique for the screen", async () => {
-  const { displayNames } = await import("../app.js");
+  const { displayNames } = await import("../seats.js");
   const seats = [
     { index: 0, kind: "user", name: "Anna" },
     { index: 1, kind: "bot", name: "Computer (Easy)" },

@@ -1,0 +1,85 @@
+// The table's chat (the box in the side panel) and the side panel's drawer on narrow
+// screens. The server checks and stores every line; this keeps the last hundred on screen.
+
+import { h, clear } from "./dom.js";
+
+export const CHAT_MAX = 300;
+const CHAT_KEEP = 100;
+
+/** A line to send, or {error} when it cannot be sent; null for nothing to send. */
+export function chatDraft(value) {
+  const text = value.trim();
+  if (!text) return null;
+  if (text.length > CHAT_MAX) return { error: `Chat messages are at most ${CHAT_MAX} characters.` };
+  return { text };
+}
+
+export class Chat {
+  constructor(ctrl) {
+    this.ctrl = ctrl;
+    this.lines = [];
+    this.lastSent = null;
+  }
+
+  /** The chat of a snapshot: replaces what is shown. */
+  set(lines) {
+    this.lines = [];
+    clear(this.ctrl.el.chatList);
+    for (const m of lines) this.add(m, false);
+  }
+
+  /** One line; a live one (``scroll``) is read out and flags the closed drawer. */
+  add(m, scroll = true) {
+    const ctrl = this.ctrl;
+    const E = ctrl.el;
+    if (!m || this.lines.some((x) => x.id === m.id)) return;
+    this.lines.push(m);
+    const li = h("li", { class: "chat-line" }, h("span", { class: `chat-name${m.seat === null || m.seat === undefined ? " is-spectator" : ""}`, text: m.name || m.username }), h("span", { class: "chat-text", text: m.text }));
+    E.chatList.append(li);
+    while (E.chatList.children.length > CHAT_KEEP) E.chatList.firstChild.remove();
+    if (!scroll) return;
+    E.chatList.scrollTop = E.chatList.scrollHeight;
+    if (!ctrl.root.classList.contains("is-side-open")) E.sideBtn.classList.add("has-news");
+    if (ctrl.frame && m.username !== (ctrl.frame.you && ctrl.frame.you.username)) ctrl.notices.announce(`${m.name || m.username} says: ${m.text}`);
+  }
+
+  renderCount() {
+    const E = this.ctrl.el;
+    const n = E.chatInput.value.length;
+    E.chatCount.textContent = `${n}/${CHAT_MAX}`;
+    E.chatCount.classList.toggle("is-full", n >= CHAT_MAX);
+  }
+
+  submit(e) {
+    e.preventDefault();
+    const ctrl = this.ctrl;
+    const draft = chatDraft(ctrl.el.chatInput.value);
+    if (!draft) return;
+    if (draft.error) {
+      ctrl.notices.toast(draft.error, "error");
+      return;
+    }
+    if (ctrl.socket.send({ type: "chat", text: draft.text })) {
+      this.lastSent = draft.text;
+      ctrl.el.chatInput.value = "";
+      this.renderCount();
+    } else ctrl.notices.toast("Not connected: your message was not sent.", "error");
+  }
+
+  /** The server refused the last line: give it back to edit, unless a new one is typed. */
+  restore() {
+    const input = this.ctrl.el.chatInput;
+    if (this.lastSent && !input.value) {
+      input.value = this.lastSent;
+      this.renderCount();
+    }
+  }
+
+  /** Whether logging in is needed to chat: the form or the note shows. */
+  renderAccess(canChat) {
+    const E = this.ctrl.el;
+    E.chatForm.hidden = !canChat;
+    E.chatNote.hidden = canChat;
+    E.chatNote.textContent = canChat ? "" : "Log in to chat at this table.";
+  }
+}

@@ -1,0 +1,54 @@
+// The turn clock: the frame says whose turn is timed and how much is left; the seats' timer
+// bars count down from that between frames, and the player hears "Ten seconds left." once.
+
+const LOW_MS = 10000;
+
+/** The clock of a frame (``frame.clock``) as {seat, end, total}, ``end`` on ``now``'s scale. */
+export function clockOf(frameClock, now) {
+  if (!frameClock) return null;
+  return { seat: frameClock.seat, end: now + (frameClock.remaining_ms || 0), total: (frameClock.seconds_per_turn || 30) * 1000 };
+}
+
+/** What ``seat``'s timer shows at ``now``: null (hidden) or {left, pct, secs, low}. */
+export function timerView(clock, seat, now) {
+  if (!clock || clock.seat !== seat) return null;
+  const left = Math.max(0, clock.end - now);
+  return {
+    left,
+    pct: Math.max(0, Math.min(100, (left / clock.total) * 100)),
+    secs: Math.ceil(left / 1000),
+    low: left < LOW_MS,
+  };
+}
+
+export class Clock {
+  constructor(ctrl) {
+    this.ctrl = ctrl;
+    this.state = null;
+    this.warned = false;
+  }
+
+  set(frameClock) {
+    this.state = clockOf(frameClock, performance.now());
+    this.warned = false;
+  }
+
+  render() {
+    const ctrl = this.ctrl;
+    const over = !ctrl.view || ctrl.view.is_over;
+    for (const el of ctrl.root.querySelectorAll("[data-timer-seat]")) {
+      const seat = Number(el.dataset.timerSeat);
+      const t = over ? null : timerView(this.state, seat, performance.now());
+      el.hidden = !t;
+      if (!t) continue;
+      el.querySelector(".seat-timer-bar").style.width = `${t.pct}%`;
+      el.querySelector(".seat-timer-text").textContent = `${t.secs} s`;
+      el.classList.toggle("is-low", t.low);
+      el.setAttribute("aria-label", `${t.secs} seconds left`);
+      if (seat === ctrl.mySeat && t.low && t.left > 0 && !this.warned && ctrl.myTurn) {
+        this.warned = true;
+        ctrl.notices.announce("Ten seconds left.");
+      }
+    }
+  }
+}

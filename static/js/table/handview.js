@@ -1,0 +1,151 @@
+// The player's own corner: the name line (score, deadwood, timer), the sort buttons and the
+// hand, fitted to the screen. View functions take the table controller (app.js).
+
+import { cardLabel, cardName, createCard } from "./cards.js";
+import { clear, h, setChildren } from "./dom.js";
+import { arrange, meldMembership } from "./hand.js";
+import { bestLayoffs, bestMelds, meldKind } from "./melds.js";
+import { avatar, seatScore, seatTimer } from "./seats.js";
+
+/**
+ * The deadwood pill: while discarding in a gin mode, what the selected card (or the best
+ * discard) leaves; otherwise the hand's deadwood.
+ */
+export function deadwoodText({ hand, selected, discarding, deadwood }) {
+  if (!discarding) return `Deadwood ${deadwood}`;
+  const one = selected.length === 1 ? selected[0] : null;
+  if (one) return `Discarding ${cardLabel(one)} leaves ${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood`;
+  let best = Infinity;
+  for (const c of hand) best = Math.min(best, bestMelds(hand.filter((x) => x !== c)).deadwood);
+  return `Best discard leaves ${best} deadwood`;
+}
+
+/**
+ * How ``n`` cards fit a hand ``width`` px wide: one row (overlapping if needed) on wide
+ * screens, two rows on phones. ``cap`` and ``minStep`` come from the stylesheet (by the
+ * screen's height). Returns {rows, w, overlap} in px.
+ */
+export function handLayout(n, width, cap, minStep) {
+  const want = Math.min(cap, width >= 700 ? 86 : width >= 480 ? 72 : 64);
+  const gap = 6;
+  let w = want;
+  let step = w + gap;
+  let rows = 1;
+  if (n * (w + gap) - gap > width) {
+    step = (width - w) / (n - 1);
+    if (step < minStep) {
+      rows = 2;
+      const perRow = Math.ceil(n / 2);
+      w = Math.min(want, Math.floor((width - (perRow - 1) * gap) / perRow));
+      step = w + gap;
+    }
+  }
+  return { rows, w, overlap: rows > 1 || step >= w + gap ? gap : step - w };
+}
+
+/** The hand's own order at this table (kept for the browser tab's session). */
+function savedOrder(tableId) {
+  try {
+    const raw = window.sessionStorage.getItem(`gin.order.${tableId}`);
+    const list = raw ? JSON.parse(raw) : [];
+    return Array.isArray(list) ? list.filter((x) => typeof x === "string") : [];
+  } catch (err) {
+    return [];
+  }
+}
+
+function saveOrder(tableId, order) {
+  try {
+    window.sessionStorage.setItem(`gin.order.${tableId}`, JSON.stringify(order));
+  } catch (err) {
+    /* storage full or disabled: the order lasts for this page */
+  }
+}
+
+export function renderMe(ctrl) {
+  const v = ctrl.view;
+  const me = ctrl.mySeat;
+  ctrl.el.me.hidden = me === null || !v;
+  if (me === null || !v) return;
+  const hand = ctrl.handCards();
+  const tableId = ctrl.data.table_id;
+  if (!ctrl.order.length && ctrl.sortMode === "custom") ctrl.order = savedOrder(tableId);
+  ctrl.order = arrange(ctrl.order, hand, ctrl.sortMode);
+  if (ctrl.sortMode === "custom") saveOrder(tableId, ctrl.order);
+  const res = bestMelds(hand);
+  const member = meldMembership(res.melds);
+  const legal = ctrl.legal;
+  const myTurn = ctrl.myTurn;
+  const suggested = v.phase === "layoff" && myTurn ? new Set(bestLayoffs(hand, v.table || []).layoffs.map(([c]) => c)) : new Set();
+  // info line
+  const s = ctrl.frame.seats[me];
+  const info = [avatar(s, me), h("strong", { text: s.name || "You" }), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { text: `Score ${seatScore(v, me)}` })];
+  if (v.dealer === me) info.push(h("span", { class: "chip chip-dealer", text: "Dealer" }));
+  const playing = ctrl.frame.table.status === "playing" && !v.is_over;
+  const discarding = playing && myTurn && v.mode !== "rummy" && hand.length === 11 && v.phase === "discard";
+  const dwText = deadwoodText({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood });
+  // no cards left (the hand went onto the table at the end): no empty hand, no count
+  ctrl.el.hand.hidden = !hand.length;
+  ctrl.el.sort.hidden = !hand.length;
+  if (hand.length) info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, text: dwText, attrs: { "aria-live": "off" } }));
+  info.push(seatTimer(me, "seat-timer seat-timer-me"));
+  setChildren(ctrl.el.meInfo, info);
+  // show the new timer at once: born hidden, it blinked out until the clock's next tick
+  ctrl.clock.render();
+  for (const b of ctrl.el.sort.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", String(b.dataset.sort === ctrl.sortMode));
+  // cards
+  const ul = ctrl.el.hand;
+  const hadFocus = ul.contains(document.activeElement) && document.activeElement.classList.contains("hand-card") ? document.activeElement.dataset.card : null;
+  ul.setAttribute("aria-multiselectable", String(v.phase === "play"));
+  clear(ul);
+  const focusTarget = hadFocus || ctrl.focusCard || ctrl.order[0];
+  const taken = (c) => v.taken_card === c && myTurn;
+  ctrl.order.forEach((c) => {
+    const m = member.get(c);
+    const sel = ctrl.selected.includes(c);
+    const canDiscard = legal.includes(`discard:${c}`) || legal.includes(`go_out:${c}`);
+    const classes = ["hand-card"];
+    if (m !== undefined) classes.push("in-meld", `meld-${m % 4}`);
+    if (sel) classes.push("is-selected");
+    if (c === ctrl.newCard) classes.push("is-new");
+    if (taken(c)) classes.push("is-taken");
+    if (suggested.has(c)) classes.push("is-suggested");
+    if (myTurn && canDiscard) classes.push("can-discard");
+    const bits = [cardName(c)];
+    if (m !== undefined) bits.push(`in meld ${meldKind(res.melds[m])}`);
+    else bits.push("deadwood");
+    if (c === ctrl.newCard) bits.push("just drawn");
+    if (taken(c)) bits.push("taken from the discard pile, cannot be discarded this turn");
+    if (suggested.has(c)) bits.push("suggested lay-off");
+    const li = h("li", {
+      class: classes.join(" "),
+      attrs: { role: "option", "aria-selected": String(sel), tabindex: c === focusTarget ? "0" : "-1", "aria-label": bits.join(", ") },
+      data: { card: c, drag: "hand" },
+    });
+    li.append(createCard(c));
+    ul.append(li);
+  });
+  if (!ul.querySelector('[tabindex="0"]') && ul.firstChild) ul.firstChild.setAttribute("tabindex", "0");
+  if (hadFocus) {
+    const el = ul.querySelector(`.hand-card[data-card="${hadFocus}"]`) || ul.firstChild;
+    if (el) el.focus({ preventScroll: true });
+  }
+  layoutHand(ctrl.el.hand);
+}
+
+/** Fit the hand ``ul`` to its width (see handLayout). */
+export function layoutHand(ul) {
+  const n = ul.children.length;
+  if (!n) return;
+  const W = ul.clientWidth;
+  if (!W) return;
+  // the stylesheet caps the card size and the overlap by the screen's height (--hand-max,
+  // --hand-min-step) so that the whole table fits without scrolling
+  const css = getComputedStyle(ul);
+  const cap = parseFloat(css.getPropertyValue("--hand-max")) || 86;
+  const minStep = parseFloat(css.getPropertyValue("--hand-min-step")) || 40;
+  const { rows, w, overlap } = handLayout(n, W, cap, minStep);
+  ul.classList.toggle("is-rows", rows > 1);
+  ul.style.setProperty("--card-w", `${w}px`);
+  ul.style.setProperty("--overlap", `${overlap}px`);
+}

@@ -1,0 +1,87 @@
+// The table page's skeleton: the bar, the felt's regions, the hand, the side panel (moves
+// and chat) and the dialogs. Built once; the view modules fill the regions in.
+
+import { CHAT_MAX } from "./chat.js";
+import { clear, h } from "./dom.js";
+import { layoutHand } from "./handview.js";
+import { confirmResign } from "./prompt.js";
+import { openSheet } from "./sheet.js";
+
+const SORT_LABELS = { melds: "Melds", rank: "Rank", suit: "Suit" };
+
+/** Builds the skeleton in ``ctrl.root`` and returns its elements by name. */
+export function buildLayout(ctrl) {
+  const r = ctrl.root;
+  clear(r);
+  r.classList.add("tbl");
+  r.classList.toggle("four-colour", ctrl.fourColour);
+  const E = {};
+  E.live = h("div", { class: "visually-hidden", attrs: { "aria-live": "polite", "aria-atomic": "false", id: "tbl-live" } });
+  E.toasts = h("div", { class: "tbl-toasts", attrs: { "aria-live": "assertive" } });
+  E.title = h("div", { class: "tbl-title" });
+  E.conn = h("div", { class: "tbl-conn", attrs: { role: "status" } });
+  E.sheetBtn = h("button", { class: "tbl-tool", text: "Score sheet", attrs: { type: "button" }, on: { click: () => openSheet(ctrl) } });
+  E.resignBtn = h("button", { class: "tbl-tool tbl-tool-danger", text: "Resign", attrs: { type: "button", hidden: true }, on: { click: () => confirmResign(ctrl) } });
+  E.colourToggle = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour" }, on: { change: (e) => ctrl.setFourColour(e.target.checked) } });
+  E.colourToggle.checked = ctrl.fourColour;
+  const colourLabel = h("label", { class: "tbl-tool tbl-check", attrs: { for: "tbl-four-colour" } }, E.colourToggle, " Four colours");
+  // the same switch where narrow screens show it: in the moves and chat drawer
+  E.colourToggle2 = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour-2" }, on: { change: (e) => ctrl.setFourColour(e.target.checked) } });
+  E.colourToggle2.checked = ctrl.fourColour;
+  E.sideColour = h("label", { class: "tbl-tool tbl-check tbl-side-colour", attrs: { for: "tbl-four-colour-2" } }, E.colourToggle2, " Four-colour cards");
+  // narrow screens: moves and chat open over the table (the stylesheet shows this button)
+  E.sideBtn = h("button", { class: "tbl-tool tbl-side-toggle", text: "Moves & chat", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "tbl-side" }, on: { click: () => ctrl.toggleSide() } });
+  E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.sideBtn, E.resignBtn));
+  E.banner = h("div", { class: "tbl-banner", attrs: { hidden: true, role: "status" } });
+  E.opps = h("section", { class: "tbl-opps", attrs: { "aria-label": "Opponents" } });
+  E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table" } });
+  E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true, "aria-live": "polite" } });
+  E.promptText = h("p", { class: "tbl-prompt-text" });
+  E.actions = h("div", { class: "tbl-actions", attrs: { id: "tbl-actions", tabindex: "-1", "aria-keyshortcuts": "A" } });
+  E.prompt = h("div", { class: "tbl-prompt" }, E.promptText, E.actions);
+  E.meInfo = h("div", { class: "tbl-me-info" });
+  E.sort = h("div", { class: "tbl-sort", attrs: { role: "group", "aria-label": "Sort your hand" } });
+  for (const [mode, label] of Object.entries(SORT_LABELS)) {
+    E.sort.appendChild(
+      h("button", { class: "tbl-sort-btn", text: label, data: { sort: mode }, attrs: { type: "button", "aria-pressed": "false" }, on: { click: () => ctrl.setSort(mode) } }),
+    );
+  }
+  E.hand = h("ul", {
+    class: "hand",
+    attrs: { role: "listbox", "aria-label": "Your hand", "aria-orientation": "horizontal" },
+    data: { drop: "hand" },
+  });
+  E.me = h("section", { class: "tbl-me", attrs: { "aria-label": "You" } }, h("div", { class: "tbl-me-row" }, E.meInfo, E.sort), E.hand);
+  // the prompt and its buttons come first for the keyboard and screen readers (the
+  // stylesheet still draws them between the felt and the hand)
+  E.main = h("div", { class: "tbl-main" }, E.banner, E.prompt, E.opps, E.felt, E.panel, E.me);
+  E.logList = h("ol", { class: "tbl-log" });
+  E.chatList = h("ul", { class: "tbl-chat-list", attrs: { "aria-label": "Chat messages" } });
+  E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
+  E.chatCount = h("span", { class: "tbl-chat-count", text: `0/${CHAT_MAX}`, attrs: { id: "tbl-chat-count", "aria-live": "off" } });
+  E.chatInput.addEventListener("input", () => ctrl.chat.renderCount());
+  E.chatForm = h(
+    "form",
+    { class: "tbl-chat-form", on: { submit: (e) => ctrl.chat.submit(e) } },
+    h("label", { class: "visually-hidden", text: "Message", attrs: { for: "tbl-chat-input" } }),
+    E.chatInput,
+    h("button", { class: "button button-small", text: "Send", attrs: { type: "submit" } }),
+    E.chatCount,
+  );
+  E.chatNote = h("p", { class: "tbl-chat-note muted", attrs: { hidden: true } });
+  E.side = h(
+    "aside",
+    { class: "tbl-side", attrs: { id: "tbl-side", "aria-label": "Moves and chat" } },
+    E.sideColour,
+    h("details", { class: "tbl-box", attrs: { open: true } }, h("summary", { text: "Moves" }), E.logList),
+    h("details", { class: "tbl-box tbl-chat", attrs: { open: true } }, h("summary", { text: "Chat" }), E.chatList, E.chatForm, E.chatNote),
+  );
+  E.sheetDialog = h("dialog", { class: "tbl-dialog", attrs: { "aria-labelledby": "tbl-sheet-title" } });
+  E.confirmDialog = h("dialog", { class: "tbl-dialog tbl-dialog-small", attrs: { "aria-labelledby": "tbl-confirm-title" } });
+  r.append(E.bar, h("div", { class: "tbl-layout" }, E.main, E.side), E.toasts, E.live, E.sheetDialog, E.confirmDialog);
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(() => layoutHand(E.hand)).observe(E.me);
+  }
+  window.addEventListener("resize", () => layoutHand(E.hand));
+  return E;
+}

@@ -1,0 +1,73 @@
+// The prompt over the hand: what to do now and the move buttons (the server's legal moves),
+// or whom the table waits for; and the resign confirmation. View functions take the table
+// controller (app.js).
+
+import { actionButtons } from "./actions.js";
+import { seatName, turnPrompt } from "./announce.js";
+import { clear, h, openDialog, setChildren } from "./dom.js";
+
+const PHASE_WAIT = {
+  offer: "to take or pass the upcard",
+  draw: "to draw",
+  discard: "to discard",
+  layoff: "to lay off",
+  play: "to play",
+};
+
+/** The prompt while another seat is to act (a spectator is told who plays, not to wait). */
+export function waitingText(view, mySeat, ctx) {
+  const who = view.to_act !== null ? seatName(view.to_act, ctx) : "";
+  if (view.phase === "layoff" && mySeat !== null && view.showdown && view.showdown.knocker === mySeat) {
+    return `You knocked. ${who} is laying off onto your melds…`;
+  }
+  if (!who) return "";
+  const doing = PHASE_WAIT[view.phase] || "to play";
+  return mySeat === null ? `${who} ${doing}.` : `Waiting for ${who} ${doing}…`;
+}
+
+export function renderPrompt(ctrl) {
+  const v = ctrl.view;
+  const f = ctrl.frame;
+  const text = ctrl.el.promptText;
+  const acts = ctrl.el.actions;
+  clear(acts);
+  ctrl.el.prompt.classList.remove("has-choice");
+  if (!v) {
+    text.textContent = "";
+    ctrl.el.prompt.hidden = true;
+    return;
+  }
+  ctrl.el.prompt.hidden = false;
+  if (v.is_over || f.table.status !== "playing") {
+    text.textContent = f.table.status === "playing" ? "" : "The game is over.";
+    if (ctrl.gameOverClosed) acts.append(h("button", { class: "button button-small", text: "Show the result", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(true) } }));
+    return;
+  }
+  if (ctrl.myTurn) {
+    text.textContent = ctrl.busy ? "Sending…" : turnPrompt(v, ctrl.legal);
+    for (const b of actionButtons(v, ctrl.legal, ctrl.selected, ctrl.handCards())) {
+      acts.append(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: ctrl.busy }, on: { click: () => ctrl.send(b.action) } }));
+    }
+    // the buttons say what can be done: on a short screen they take the instructions' place
+    // instead of squeezing the piles out of the felt
+    ctrl.el.prompt.classList.toggle("has-choice", acts.children.length > 0);
+  } else {
+    text.textContent = waitingText(v, ctrl.mySeat, ctrl.ctx());
+  }
+}
+
+export function confirmResign(ctrl) {
+  const d = ctrl.el.confirmDialog;
+  setChildren(
+    d,
+    h("h2", { text: "Resign this game?", attrs: { id: "tbl-confirm-title" } }),
+    h("p", { text: "Resigning ends the game at once and counts as a loss." }),
+    h(
+      "div",
+      { class: "tbl-actions" },
+      h("button", { class: "button button-danger", text: "Resign", attrs: { type: "button" }, on: { click: () => { ctrl.socket.send({ type: "resign" }); d.close(); } } }),
+      h("button", { class: "button button-secondary", text: "Keep playing", attrs: { type: "button", autofocus: true }, on: { click: () => d.close() } }),
+    ),
+  );
+  openDialog(d);
+}

@@ -1,0 +1,206 @@
+// The panel over the table when a hand ends (both hands shown, the score explained) and when
+// the game is over (final tables, ratings, rematch). View functions take the table
+// controller (app.js); the bonuses are the mode's settings in the view.
+
+import { describeHandResult, plural, seatName } from "./announce.js";
+import { cardLabel, cardsValue, createCard } from "./cards.js";
+import { clear, h, reveal, setChildren, store } from "./dom.js";
+import { seatScore } from "./seats.js";
+import { finalTables, openSheet } from "./sheet.js";
+
+const ENDING_TEXT = {
+  normal: "",
+  resignation: "by resignation",
+  timeout: "on time (three timeouts in a row)",
+  abandonment: "by abandonment",
+};
+
+/** Which panel shows: "game-over", "hand-<n>" (the last hand's result) or null. */
+export function panelKey(frame, view, { resultHand, gameOverClosed }) {
+  const over = frame.table.status === "finished" || frame.table.status === "abandoned" || (view && view.is_over);
+  if (over && !gameOverClosed) return "game-over";
+  if (view && view.last_hand && resultHand === view.last_hand.hand_number) return `hand-${view.last_hand.hand_number}`;
+  return null;
+}
+
+/** "You score 37 (25 gin bonus + deadwood)." and the like, from the mode's settings. */
+export function scoreText(hr, ctx, view) {
+  const who = seatName(hr.winner, ctx);
+  const s = view.settings || {};
+  let score = `${who} score${who === "You" ? "" : "s"} ${hr.points}`;
+  if (hr.outcome === "undercut") score += ` (${s.undercut_bonus} undercut bonus + the difference)`;
+  else if (hr.outcome === "gin") score += ` (${s.gin_bonus} gin bonus + deadwood)`;
+  else if (hr.outcome === "big_gin") score += ` (${s.big_gin_bonus} big gin bonus + deadwood)`;
+  if (hr.multiplier > 1) score += `, doubled: the upcard was a spade`;
+  const columns = (view.score_sheet && view.score_sheet.columns) || [];
+  if (hr.columns && hr.columns.length && columns.length > 1) score += `. Scored in game${hr.columns.length > 1 ? "s" : ""} ${hr.columns.map((c) => c + 1).join(", ")}`;
+  return `${score}.`;
+}
+
+/** The game-over title: who won, or a tie. */
+export function gameOverTitle(winner, hasResult, ctx) {
+  if (winner !== null && winner !== undefined) return seatName(winner, ctx) === "You" ? "You win the game!" : `${seatName(winner, ctx)} wins the game`;
+  return hasResult ? "The game is a tie" : "Game over";
+}
+
+/** "Ended by resignation: you." or "" for a normal end. */
+export function endingText(fin, ctx) {
+  const how = ENDING_TEXT[fin.ending] || "";
+  if (!how) return "";
+  const loser = fin.loser_seat !== null && fin.loser_seat !== undefined ? seatName(fin.loser_seat, ctx) : "";
+  return `Ended ${how}${loser ? `: ${loser === "You" ? "you" : loser}` : ""}.`;
+}
+
+export function renderPanel(ctrl) {
+  const p = ctrl.el.panel;
+  const v = ctrl.view;
+  const shown = p.hidden ? null : p.dataset.shown;
+  const key = panelKey(ctrl.frame, v, ctrl);
+  if (key === "game-over") {
+    p.dataset.kind = "game-over";
+    setChildren(p, gameOverContent(ctrl));
+  } else if (key !== null) {
+    p.dataset.kind = "hand";
+    setChildren(p, handResultContent(ctrl, v.last_hand, true));
+  }
+  p.hidden = key === null;
+  if (key === null) {
+    clear(p);
+    delete p.dataset.shown;
+    return;
+  }
+  p.dataset.shown = key;
+  if (p.dataset.kind === "hand") store(`gin.result.${ctrl.data.table_id}`, String(v.last_hand.hand_number));
+  // a phone shows only part of the table: a result that just appeared is brought into view
+  if (shown !== key) reveal(p);
+}
+
+function cardRow(cards, cls = "") {
+  const row = h("div", { class: `card-row ${cls}` });
+  for (const c of cards) row.append(createCard(c, { small: true }));
+  row.setAttribute("aria-label", cards.map(cardLabel).join(" "));
+  row.setAttribute("role", "img");
+  return row;
+}
+
+function meldsBlock(melds, deadwood, laidOff = []) {
+  const wrap = h("div", { class: "show-melds" });
+  melds.forEach((m, i) => {
+    const row = cardRow(m, "is-meld");
+    for (const [c, idx] of laidOff) {
+      if (idx === i) {
+        const el = createCard(c, { small: true });
+        el.classList.add("is-laid");
+        row.append(el);
+        row.setAttribute("aria-label", `${row.getAttribute("aria-label")} plus laid off ${cardLabel(c)}`);
+      }
+    }
+    wrap.append(row);
+  });
+  if (deadwood.length) wrap.append(cardRow(deadwood, "is-deadwood"));
+  return wrap;
+}
+
+function handResultContent(ctrl, hr, closable) {
+  const ctx = ctrl.ctx();
+  const kids = [];
+  kids.push(h("h2", { class: "panel-title", text: `Hand ${hr.hand_number}: ${describeHandResult(hr, ctx)}` }));
+  if (hr.knocker !== null && hr.knocker !== undefined) {
+    const kname = seatName(hr.knocker, ctx);
+    const dname = seatName(hr.defender, ctx);
+    const kcards = hr.knocker_deadwood_cards || [];
+    kids.push(
+      h("div", { class: "show-side" }, h("h3", { text: `${kname} ${hr.outcome === "big_gin" ? "(big gin)" : hr.outcome === "gin" ? "(gin)" : "(knocked)"}` }), meldsBlock(hr.knocker_melds || [], kcards, hr.layoffs || []), h("p", { class: "show-dw", text: `Deadwood ${hr.knocker_deadwood}` })),
+    );
+    const laid = (hr.layoffs || []).map(([c]) => cardLabel(c));
+    kids.push(
+      h(
+        "div",
+        { class: "show-side" },
+        h("h3", { text: dname }),
+        meldsBlock(hr.defender_melds || [], hr.defender_deadwood_cards || []),
+        h("p", { class: "show-dw", text: `Deadwood ${hr.defender_deadwood}${laid.length ? ` after laying off ${laid.join(" ")}` : ""}` }),
+      ),
+    );
+    kids.push(h("p", { class: "show-score", text: scoreText(hr, ctx, ctrl.view) }));
+  } else if (hr.remaining && hr.remaining.length) {
+    const list = h("div", { class: "show-grid" });
+    hr.remaining.forEach((cards, i) => {
+      list.append(h("div", { class: "show-side" }, h("h3", { text: `${seatName(i, ctx)}${i === hr.winner ? " (out)" : ""}` }), cards.length ? cardRow(cards) : h("p", { class: "muted", text: "No cards left" }), h("p", { class: "show-dw", text: cards.length ? `${cardsValue(cards)} points in hand` : "" })));
+    });
+    kids.push(list);
+    if (hr.winner !== null && hr.winner !== undefined) {
+      kids.push(h("p", { class: "show-score", text: `${seatName(hr.winner, ctx)} score${seatName(hr.winner, ctx) === "You" ? "" : "s"} ${hr.points}${hr.going_rummy ? ": going rummy doubles it" : ""}.` }));
+    }
+  }
+  if (hr.reason) kids.push(h("p", { class: "muted", text: `(${hr.reason})` }));
+  kids.push(scoreLine(ctrl));
+  if (closable) {
+    kids.push(
+      h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue" }, attrs: { type: "button" }, on: { click: () => ctrl.dismissResult(hr.hand_number) } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => openSheet(ctrl) } })),
+    );
+  }
+  return kids;
+}
+
+function scoreLine(ctrl) {
+  const seats = ctrl.frame.seats || [];
+  const line = h("p", { class: "score-line" });
+  seats.forEach((s, i) => {
+    if (i) line.append(" · ");
+    line.append(h("span", { text: `${seatName(i, ctrl.ctx())}: ${seatScore(ctrl.view, i)}` }));
+  });
+  return line;
+}
+
+function gameOverContent(ctrl) {
+  const f = ctrl.frame;
+  const v = ctrl.view;
+  const fin = f.table.finish || {};
+  const ctx = ctrl.ctx();
+  const res = v && v.result;
+  const winner = res ? res.winner : fin.winner_seat;
+  const kids = [];
+  kids.push(h("h2", { class: "panel-title", text: gameOverTitle(winner, Boolean(res), ctx) }));
+  const ended = endingText(fin, ctx);
+  if (ended) kids.push(h("p", { class: "muted", text: ended }));
+  if (v && v.last_hand && (!ended || fin.ending === "normal")) {
+    const d = h("details", { class: "tbl-last-hand" }, h("summary", { text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
+    d.append(...handResultContent(ctrl, v.last_hand, false));
+    kids.push(d);
+  }
+  const seats = f.seats || [];
+  if (res && res.columns && res.columns.length) kids.push(...finalTables(res, seats.map((s, i) => seatName(i, ctx))));
+  const totals = res ? res.totals : fin.scores;
+  if (totals) {
+    const grand = h("p", { class: "score-line score-grand" });
+    totals.forEach((t, i) => {
+      if (i) grand.append(" · ");
+      grand.append(h("strong", { text: `${seatName(i, ctx)} ${t}` }));
+    });
+    kids.push(grand);
+    if (res && res.margin) kids.push(h("p", { class: "muted", text: `Margin ${res.margin} · ${plural(res.hands_played, "hand")} played` }));
+  }
+  const rc = ctrl.ratings.changeList();
+  if (rc.length) kids.push(h("p", { class: "rating-changes", text: `Rating: ${rc.map(([i, c]) => `${seatName(i, ctx)} ${c}`).join(" · ")}` }));
+  const actions = h("div", { class: "tbl-actions" });
+  const rm = f.table.rematch || { offers: [] };
+  if (ctrl.mySeat !== null) {
+    const me = f.you && f.you.username;
+    const mine = (rm.offers || []).some((o) => o === me || o === ctrl.mySeat);
+    const others = (rm.offers || []).filter((o) => o !== me && o !== ctrl.mySeat);
+    if (others.length) kids.push(h("p", { class: "rematch-note", text: `${others.map((o) => (Number.isInteger(o) ? seatName(o, ctx) : (seats.find((s) => s.username === o) || { name: o }).name)).join(", ")} would like a rematch.` }));
+    if (mine) {
+      actions.append(h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: false }) } }));
+      kids.push(h("p", { class: "muted", text: "Rematch offered: waiting for the other players…" }));
+    } else {
+      actions.append(h("button", { class: "button", text: others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: true }) } }));
+    }
+  }
+  if (rm.url) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));
+  if (fin.url) actions.append(h("a", { class: "button button-secondary", text: "Game record", attrs: { href: fin.url } }));
+  actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: ctrl.data.room_url } }));
+  if (v) actions.append(h("button", { class: "button button-secondary", text: "Look at the table", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(false) } }));
+  kids.push(actions);
+  return kids;
+}

@@ -1,0 +1,154 @@
+// The seats around the felt (opponents' boxes, the title chips, the connection line and the
+// banner about absent players). View functions take the table controller (app.js).
+
+import { plural } from "./announce.js";
+import { cardName, createBack, createCard } from "./cards.js";
+import { h, setChildren } from "./dom.js";
+
+export function initials(name) {
+  const parts = String(name || "?").trim().split(/\s+/);
+  return (parts[0][0] + (parts.length > 1 ? parts[parts.length - 1][0] : "")).toUpperCase();
+}
+
+export function colourIndex(name) {
+  let x = 0;
+  for (const ch of String(name)) x = (x * 31 + ch.codePointAt(0)) % 997;
+  return x % 8;
+}
+
+/** Seat names, made unique ("Computer (Easy) #3") when two seats share one. */
+export function displayNames(seats) {
+  const base = seats.map((s) => (s.kind === "empty" ? "Empty seat" : s.name || `Seat ${s.index + 1}`));
+  return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
+}
+
+/** The other seats, in playing order from the one after ``me`` (all of them for a spectator). */
+export function seatOrder(seats, me) {
+  if (me === null) return seats.slice();
+  const n = seats.length;
+  const out = [];
+  for (let k = 1; k < n; k++) out.push(seats[(me + k) % n]);
+  return out;
+}
+
+/** A seat's score as shown: one number, or one per game (Hollywood) joined by dots. */
+export function seatScore(view, i) {
+  if (!view) return null;
+  const cols = view.score_sheet && view.score_sheet.columns;
+  if (cols && cols.length > 1) return cols.map((c) => c.points[i]).join(" · ");
+  return String((view.scores || [])[i] ?? 0);
+}
+
+export function seatStatus(s) {
+  if (s.kind === "user") return s.gone ? "left" : s.connected ? "online" : "offline";
+  return s.kind === "bot" ? "computer" : "empty";
+}
+
+/** The title's chips after "Hand n": the knock limit and the spade multiplier. */
+export function titleChips(view) {
+  if (view && view.mode === "oklahoma" && view.knock_limit !== null) {
+    const chips = [{ text: view.knock_limit === 0 ? "Gin only" : `Knock ≤ ${view.knock_limit}` }];
+    if (view.multiplier > 1) chips.push({ text: `Spades ×${view.multiplier}`, hot: true });
+    return chips;
+  }
+  if (view && view.mode === "straight") return [{ text: "Gin only" }];
+  return [];
+}
+
+export function connectionText(state, detail) {
+  return {
+    connecting: "Connecting…",
+    open: "Live",
+    reconnecting: "Reconnecting…",
+    offline: `Connection lost: retrying in ${Math.max(1, Math.round((detail || 0) / 1000))} s`,
+    refused: detail || "Refused",
+  }[state] || state;
+}
+
+export function renderTitle(ctrl) {
+  const t = ctrl.frame.table;
+  const v = ctrl.view;
+  const bits = [];
+  if (v) bits.push(h("strong", { text: `Hand ${v.hand_number}` }));
+  else bits.push(h("strong", { text: t.status === "open" ? "Waiting for players" : t.mode_name || t.mode }));
+  for (const c of titleChips(v)) bits.push(h("span", { class: c.hot ? "chip chip-hot" : "chip", text: c.text }));
+  if (ctrl.mySeat === null) bits.push(h("span", { class: "chip chip-watch", text: "Watching" }));
+  setChildren(ctrl.el.title, bits);
+}
+
+export function renderConnection(ctrl, state, detail) {
+  const c = ctrl.el.conn;
+  c.dataset.state = state;
+  const kids = [h("span", { class: "dot", attrs: { "aria-hidden": "true" } }), h("span", { text: connectionText(state, detail) })];
+  if (state === "offline") {
+    kids.push(h("button", { class: "link-button", text: "Retry now", attrs: { type: "button" }, on: { click: () => ctrl.socket.reconnectNow() } }));
+  }
+  setChildren(c, kids);
+}
+
+export function renderBanner(ctrl) {
+  const f = ctrl.frame;
+  const b = ctrl.el.banner;
+  const kids = [];
+  if (f.you && f.you.can_claim) {
+    const gone = f.seats.filter((s) => s.gone && s.index !== ctrl.mySeat).map((s) => s.name).join(", ");
+    kids.push(h("span", { text: `${gone || "Your opponent"} left the table more than a minute ago.` }));
+    kids.push(h("button", { class: "button button-small", text: "Claim the win", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "claim" }) } }));
+  } else if (f.table.status === "playing") {
+    const away = f.seats.filter((s) => s.kind === "user" && !s.connected && s.index !== ctrl.mySeat);
+    if (away.length) kids.push(h("span", { text: `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} disconnected. Waiting for them to come back…` }));
+  }
+  b.hidden = !kids.length;
+  setChildren(b, kids);
+}
+
+/** The avatar of a seat: initials (CPU for a computer, ? for an empty seat). */
+export function avatar(s, fallback) {
+  const text = s.kind === "bot" ? "CPU" : s.kind === "empty" ? "?" : initials(s.name);
+  return h("span", { class: `tbl-avatar tbl-avatar-c${colourIndex(s.name || fallback)}`, text, attrs: { "aria-hidden": "true" } });
+}
+
+/** A seat's timer (the clock module fills it in). */
+export function seatTimer(seat, cls = "seat-timer") {
+  return h("div", { class: cls, data: { timerSeat: seat }, attrs: { hidden: true } }, h("span", { class: "seat-timer-bar" }), h("span", { class: "seat-timer-text" }));
+}
+
+function seatBox(ctrl, s) {
+  const v = ctrl.view;
+  const i = s.index;
+  const isTurn = v && v.to_act === i && !v.is_over;
+  const box = h("article", { class: `seat-box${isTurn ? " is-turn" : ""}${s.kind === "empty" ? " is-empty" : ""}`, data: { seat: i } });
+  const status = seatStatus(s);
+  const name = h("div", { class: "seat-name" }, h("span", { class: "seat-name-text", text: ctrl.nameOf(i) }), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
+  const meta = h("div", { class: "seat-meta" });
+  if (v) {
+    meta.append(h("span", { text: `Score ${seatScore(v, i)}` }));
+    if (v.dealer === i) meta.append(h("span", { class: "chip chip-dealer", text: "Dealer", attrs: { title: "Dealer" } }));
+    meta.append(h("span", { text: plural((v.card_counts || [])[i] || 0, "card") }));
+  }
+  const head = h("div", { class: "seat-head" }, avatar(s, i), h("div", { class: "seat-who" }, name, meta));
+  box.append(head);
+  if (v) {
+    const count = (v.card_counts || [])[i] || 0;
+    const sd = v.phase === "layoff" ? v.showdown : null;
+    // a knocker's melds are on the table and the rest is shown: no face-down cards left
+    const known = sd && sd.knocker === i ? sd.knocker_deadwood_cards || [] : (v.known_cards || [])[i] || [];
+    const fan = h("div", { class: "seat-fan", attrs: { "aria-hidden": "true" } });
+    for (let k = 0; k < Math.min(count - known.length, 11); k++) fan.append(createBack({ small: true }));
+    for (const c of known) fan.append(createCard(c, { small: true }));
+    box.append(fan);
+    if (known.length) box.append(h("p", { class: "visually-hidden", text: `Known cards: ${known.map(cardName).join(", ")}` }));
+  }
+  box.append(seatTimer(i));
+  const turnText = isTurn ? "to play" : "";
+  box.setAttribute("aria-label", [ctrl.nameOf(i), status, turnText].filter(Boolean).join(", "));
+  return box;
+}
+
+export function renderOpponents(ctrl) {
+  const seats = ctrl.view ? seatOrder(ctrl.frame.seats || [], ctrl.mySeat) : [];
+  ctrl.el.opps.hidden = !seats.length;
+  ctrl.el.opps.dataset.count = String(seats.length);
+  setChildren(ctrl.el.opps, seats.map((s) => seatBox(ctrl, s)));
+  ctrl.clock.render(); // the timers are born hidden: show them at once, not a tick later
+}

@@ -1,0 +1,116 @@
+// The score sheet: the dialog with every hand's running totals (one small table per game,
+// Hollywood has three) and the final tables of the game-over panel. The running totals come
+// from the server (``score_sheet.hands[].running``); the bonuses from the mode's settings.
+
+import { plural, seatName } from "./announce.js";
+import { h, openDialog, setChildren } from "./dom.js";
+
+const OUTCOME_SHORT = {
+  knock: "Knock",
+  gin: "Gin",
+  big_gin: "Big gin",
+  undercut: "Undercut",
+  drawn: "Drawn",
+  out: "Out",
+  stalemate: "Stalemate",
+};
+
+export function outcomeShort(outcome) {
+  return OUTCOME_SHORT[outcome] || outcome;
+}
+
+/**
+ * The rows of column ``ci`` (the hands scored in it, and the drawn ones): per seat a cell,
+ * {scored, text, title}: the seat's running total where it scored the hand, blank elsewhere.
+ */
+export function sheetRows(hands, ci, seatCount) {
+  const rows = hands.filter((r) => (r.columns || []).includes(ci) || r.winner === null || r.winner === undefined);
+  return rows.map((row) => ({
+    hand: row.hand,
+    outcome: outcomeShort(row.outcome),
+    cells: Array.from({ length: seatCount }, (_, i) => {
+      const scored = row.winner === i && (row.columns || []).includes(ci);
+      return scored ? { scored, text: String(row.running[ci][i]), title: `+${row.points}` } : { scored, text: "" };
+    }),
+  }));
+}
+
+/** The line under the sheet: hands won, the target and (gin) the end-of-game bonuses. */
+export function sheetNote(view, names) {
+  const s = view.settings || {};
+  const wins = names.map((n, i) => `${n} ${(view.hands_won || [])[i] || 0}`).join(" · ");
+  const bonuses = view.mode !== "rummy" ? `; at the end: game bonus ${s.game_bonus}, line bonus ${s.line_bonus} per hand won` : "";
+  return `Hands won: ${wins}. Target ${view.target}${bonuses}.`;
+}
+
+/** A score-sheet column header: the name may wrap at spaces and after _ . - (never mid-word). */
+export function nameParts(name) {
+  return String(name).split(/(?<=[_.\-])(?=.)/);
+}
+
+function sheetName(name) {
+  const th = h("th", { class: "sheet-name", attrs: { scope: "col" } });
+  nameParts(name).forEach((part, i) => {
+    if (i) th.append(document.createElement("wbr"));
+    th.append(part);
+  });
+  return th;
+}
+
+export function openSheet(ctrl) {
+  const v = ctrl.view;
+  if (!v) return;
+  const d = ctrl.el.sheetDialog;
+  const ctx = ctrl.ctx();
+  const seats = ctrl.frame.seats || [];
+  const names = seats.map((s, i) => seatName(i, ctx));
+  const sheet = v.score_sheet || { columns: [], hands: [] };
+  const cols = sheet.columns || [];
+  const hands = sheet.hands || [];
+  // one small table per game (Hollywood: three), so a phone can read it without scrolling
+  const tables = cols.map((col, ci) => {
+    const tbl = h("table", { class: "sheet" });
+    if (cols.length > 1) tbl.append(h("caption", { text: `Game ${ci + 1}${col.over ? " (over)" : ""}` }));
+    tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), names.map(sheetName))));
+    const body = h("tbody");
+    const rows = sheetRows(hands, ci, seats.length);
+    for (const row of rows) {
+      const tr = h("tr", {}, h("th", { text: String(row.hand), attrs: { scope: "row" } }), h("td", { class: "sheet-outcome", text: row.outcome }));
+      for (const c of row.cells) tr.append(h("td", { class: c.scored ? "sheet-scored" : "", text: c.text, attrs: c.scored ? { title: c.title } : {} }));
+      body.append(tr);
+    }
+    if (!rows.length) body.append(h("tr", {}, h("td", { class: "sheet-empty", text: "No hands scored yet.", attrs: { colspan: 2 + seats.length } })));
+    tbl.append(body);
+    tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: "Total", attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
+    return h("div", { class: "sheet-wrap" }, tbl);
+  });
+  setChildren(
+    d,
+    h("h2", { text: "Score sheet", attrs: { id: "tbl-sheet-title" } }),
+    h("div", { class: `sheet-cols sheet-cols-${tables.length}` }, tables),
+    h("p", { class: "muted", text: sheetNote(v, names) }),
+    h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),
+  );
+  openDialog(d);
+}
+
+/** The final tables of a finished game: hand points, bonuses and totals, one per game. */
+export function finalTables(result, names) {
+  return result.columns.map((col) => {
+    const tbl = h("table", { class: "sheet sheet-final" });
+    const cap = result.columns.length > 1 ? `Game ${col.column + 1}` : "Final score";
+    tbl.append(h("caption", { text: cap + (col.shutout ? " (shutout!)" : "") }));
+    tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), names.map(sheetName))));
+    const body = h("tbody");
+    const cell = (x) => (x instanceof Node ? h("td", {}, x) : h("td", { text: String(x) }));
+    const row = (label, vals, cls = "") => body.append(h("tr", { class: cls }, h("th", { text: label, attrs: { scope: "row" } }), vals.map(cell)));
+    row("Hand points", col.hand_points);
+    if (col.shutout) row("Shutout: doubled", col.scored_points);
+    row("Game bonus", col.game_bonus);
+    // the number of hands on a line of its own, so two columns fit a 360 px phone
+    row("Line bonus", col.line_bonus.map((x, i) => h("span", {}, String(x), h("span", { class: "sheet-note", text: plural(col.hands_won[i], "hand") }))));
+    row("Total", col.totals, "sheet-total");
+    tbl.append(body);
+    return h("div", { class: "sheet-wrap" }, tbl);
+  });
+}

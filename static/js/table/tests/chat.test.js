@@ -1,0 +1,29 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { CHAT_MAX, chatDraft } from "../chat.js";
+import { trimTo } from "../notices.js";
+import { plural, timeoutNotice } from "../announce.js";
+
+test("a chat line is trimmed and at most CHAT_MAX characters", () => {
+  assert.equal(chatDraft("   "), null);
+  assert.deepEqual(chatDraft("  hi  "), { text: "hi" });
+  assert.deepEqual(chatDraft("x".repeat(CHAT_MAX)), { text: "x".repeat(CHAT_MAX) });
+  assert.deepEqual(chatDraft("x".repeat(CHAT_MAX + 1)), { error: `Chat messages are at most ${CHAT_MAX} characters.` });
+});
+
+test("the live region, the log and the toasts keep only their newest lines", () => {
+  const kids = [1, 2, 3, 4, 5, 6, 7];
+  const el = {
+    get children() { return kids; },
+    get firstChild() { return { remove: () => kids.shift() }; },
+  };
+  trimTo(el, 5);
+  assert.deepEqual(kids, [3, 4, 5, 6, 7]);
+});
+
+test("plain-language helpers", () => {
+  assert.equal(plural(1, "card"), "1 card");
+  assert.equal(plural(0, "card"), "0 cards");
+  assert.equal(timeoutNotice("You"), "Your time ran out: a safe move was played for you.");
+  assert.equal(timeoutNotice("ann"), "ann's time ran out: a safe move was played for them.");
+});

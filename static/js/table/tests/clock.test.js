@@ -1,0 +1,20 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { clockOf, timerView } from "../clock.js";
+
+test("a frame's clock counts down on the page's own time", () => {
+  assert.equal(clockOf(null, 100), null);
+  const c = clockOf({ seat: 1, remaining_ms: 20000, seconds_per_turn: 30 }, 1000);
+  assert.deepEqual(c, { seat: 1, end: 21000, total: 30000 });
+  assert.deepEqual(clockOf({ seat: 0 }, 5), { seat: 0, end: 5, total: 30000 });
+});
+
+test("only the seat to act shows a timer; under ten seconds it is low", () => {
+  const c = { seat: 1, end: 21000, total: 30000 };
+  assert.equal(timerView(c, 0, 1000), null);
+  assert.equal(timerView(null, 1, 1000), null);
+  assert.deepEqual(timerView(c, 1, 6000), { left: 15000, pct: 50, secs: 15, low: false });
+  const low = timerView(c, 1, 11500);
+  assert.deepEqual([low.secs, low.low], [10, true]);
+  assert.deepEqual(timerView(c, 1, 99999), { left: 0, pct: 0, secs: 0, low: true });
+});

@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { deadwoodText, handLayout } from "../handview.js";
+
+test("the hand fits one row on a wide screen, overlapping when it must", () => {
+  assert.deepEqual(handLayout(10, 1000, 86, 40), { rows: 1, w: 86, overlap: 6 });
+  const tight = handLayout(11, 700, 86, 40);
+  assert.equal(tight.rows, 1);
+  assert.equal(tight.w, 86);
+  assert.ok(tight.overlap < 0);
+  assert.equal(tight.overlap, (700 - 86) / 10 - 86);
+});
+
+test("a phone gets two rows of smaller cards", () => {
+  const l = handLayout(11, 340, 86, 40);
+  assert.equal(l.rows, 2);
+  assert.equal(l.w, Math.min(64, Math.floor((340 - 5 * 6) / 6)));
+  assert.equal(l.overlap, 6);
+  // the stylesheet's cap wins on a short screen
+  assert.equal(handLayout(5, 1000, 60, 40).w, 60);
+});
+
+test("the deadwood pill while discarding", () => {
+  const hand = ["AC", "2C", "3C", "7D", "7H", "7S", "9S", "TS", "JS", "KS", "5D"];
+  assert.equal(deadwoodText({ hand, selected: [], discarding: false, deadwood: 24 }), "Deadwood 24");
+  assert.equal(deadwoodText({ hand, selected: ["KS"], discarding: true, deadwood: 24 }), "Discarding K\u2660 leaves 5 deadwood");
+  assert.equal(deadwoodText({ hand, selected: [], discarding: true, deadwood: 24 }), "Best discard leaves 5 deadwood");
+});

@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { endingText, gameOverTitle, panelKey, scoreText } from "../results.js";
+
+const ctx = { mySeat: 0, names: ["me", "ann"] };
+const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
+const view = { settings, score_sheet: { columns: [{ points: [0, 0] }] } };
+
+test("the score is explained with the mode's bonuses", () => {
+  assert.equal(scoreText({ winner: 0, points: 27, outcome: "gin", multiplier: 1 }, ctx, view), "You score 27 (20 gin bonus + deadwood).");
+  assert.equal(scoreText({ winner: 1, points: 60, outcome: "big_gin", multiplier: 1 }, ctx, view), "ann scores 60 (50 big gin bonus + deadwood).");
+  assert.equal(scoreText({ winner: 1, points: 14, outcome: "undercut", multiplier: 1 }, ctx, view), "ann scores 14 (10 undercut bonus + the difference).");
+  assert.equal(scoreText({ winner: 0, points: 8, outcome: "knock", multiplier: 2 }, ctx, view), "You score 8, doubled: the upcard was a spade.");
+});
+
+test("Hollywood says which games a hand was scored in", () => {
+  const three = { settings, score_sheet: { columns: [{}, {}, {}] } };
+  assert.equal(scoreText({ winner: 0, points: 5, outcome: "knock", multiplier: 1, columns: [0, 1] }, ctx, three), "You score 5. Scored in games 1, 2.");
+  assert.equal(scoreText({ winner: 0, points: 5, outcome: "knock", multiplier: 1, columns: [2] }, ctx, three), "You score 5. Scored in game 3.");
+  assert.equal(scoreText({ winner: 0, points: 5, outcome: "knock", multiplier: 1, columns: [0] }, ctx, view), "You score 5.");
+});
+
+test("which panel shows", () => {
+  const playing = { table: { status: "playing" } };
+  const v = { is_over: false, last_hand: { hand_number: 3 } };
+  assert.equal(panelKey(playing, v, { resultHand: 3, gameOverClosed: false }), "hand-3");
+  assert.equal(panelKey(playing, v, { resultHand: null, gameOverClosed: false }), null);
+  assert.equal(panelKey(playing, { ...v, is_over: true }, { resultHand: 3, gameOverClosed: false }), "game-over");
+  assert.equal(panelKey({ table: { status: "abandoned" } }, null, { resultHand: null, gameOverClosed: false }), "game-over");
+  assert.equal(panelKey({ table: { status: "finished" } }, v, { resultHand: 3, gameOverClosed: true }), "hand-3");
+});
+
+test("the game-over title and how the game ended", () => {
+  assert.equal(gameOverTitle(0, true, ctx), "You win the game!");
+  assert.equal(gameOverTitle(1, true, ctx), "ann wins the game");
+  assert.equal(gameOverTitle(null, true, ctx), "The game is a tie");
+  assert.equal(gameOverTitle(null, false, ctx), "Game over");
+  assert.equal(endingText({ ending: "normal" }, ctx), "");
+  assert.equal(endingText({ ending: "resignation", loser_seat: 0 }, ctx), "Ended by resignation: you.");
+  assert.equal(endingText({ ending: "abandonment", loser_seat: 1 }, ctx), "Ended by abandonment: ann.");
+  assert.equal(endingText({ ending: "timeout", loser_seat: null }, ctx), "Ended on time (three timeouts in a row).");
+});

@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { colourIndex, connectionText, initials, seatOrder, seatScore, seatStatus, titleChips } from "../seats.js";
+
+test("initials and avatar colours", () => {
+  assert.equal(initials("ada lovelace"), "AL");
+  assert.equal(initials("bob"), "B");
+  assert.equal(initials(""), "?");
+  const c = colourIndex("alice");
+  assert.ok(c >= 0 && c < 8);
+  assert.equal(colourIndex("alice"), c);
+});
+
+test("the other seats in playing order after mine; a spectator sees them all", () => {
+  const seats = [0, 1, 2, 3].map((index) => ({ index }));
+  assert.deepEqual(seatOrder(seats, 2).map((s) => s.index), [3, 0, 1]);
+  assert.deepEqual(seatOrder(seats, null).map((s) => s.index), [0, 1, 2, 3]);
+});
+
+test("a seat's score: one number, or one per Hollywood game", () => {
+  assert.equal(seatScore(null, 0), null);
+  assert.equal(seatScore({ scores: [12, 30] }, 1), "30");
+  assert.equal(seatScore({ scores: [] }, 1), "0");
+  const v = { scores: [0, 0], score_sheet: { columns: [{ points: [5, 7] }, { points: [0, 7] }] } };
+  assert.equal(seatScore(v, 1), "7 · 7");
+});
+
+test("seat status, title chips and the connection line", () => {
+  assert.equal(seatStatus({ kind: "user", connected: true }), "online");
+  assert.equal(seatStatus({ kind: "user", gone: true }), "left");
+  assert.equal(seatStatus({ kind: "user" }), "offline");
+  assert.equal(seatStatus({ kind: "bot" }), "computer");
+  assert.equal(seatStatus({ kind: "empty" }), "empty");
+  assert.deepEqual(titleChips({ mode: "oklahoma", knock_limit: 0, multiplier: 2 }), [{ text: "Gin only" }, { text: "Spades ×2", hot: true }]);
+  assert.deepEqual(titleChips({ mode: "oklahoma", knock_limit: 7, multiplier: 1 }), [{ text: "Knock ≤ 7" }]);
+  assert.deepEqual(titleChips({ mode: "straight" }), [{ text: "Gin only" }]);
+  assert.deepEqual(titleChips({ mode: "classic" }), []);
+  assert.equal(connectionText("open"), "Live");
+  assert.equal(connectionText("offline", 2400), "Connection lost: retrying in 2 s");
+  assert.equal(connectionText("offline", 0), "Connection lost: retrying in 1 s");
+  assert.equal(connectionText("refused", "Table is full"), "Table is full");
+});

@@ -1,0 +1,37 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { nameParts, outcomeShort, sheetNote, sheetRows } from "../sheet.js";
+
+// Hollywood-like: hand 1 scored in game 1, hand 2 drawn, hand 3 (a second win) in games 1 and 2
+const hands = [
+  { hand: 1, outcome: "gin", winner: 0, points: 30, columns: [0], running: [[30, 0], [0, 0]] },
+  { hand: 2, outcome: "drawn", winner: null, points: 0, columns: [], running: [[30, 0], [0, 0]] },
+  { hand: 3, outcome: "knock", winner: 1, points: 12, columns: [0], running: [[30, 12], [0, 0]] },
+  { hand: 4, outcome: "undercut", winner: 0, points: 27, columns: [0, 1], running: [[57, 12], [27, 0]] },
+];
+
+test("a column lists its scored hands and the drawn ones, with the server's running totals", () => {
+  const rows = sheetRows(hands, 0, 2);
+  assert.deepEqual(rows.map((r) => r.hand), [1, 2, 3, 4]);
+  assert.deepEqual(rows[0].cells, [{ scored: true, text: "30", title: "+30" }, { scored: false, text: "" }]);
+  assert.deepEqual(rows[1].cells.map((c) => c.text), ["", ""]);
+  assert.equal(rows[1].outcome, "Drawn");
+  assert.deepEqual(rows[3].cells.map((c) => c.text), ["57", ""]);
+  const second = sheetRows(hands, 1, 2);
+  assert.deepEqual(second.map((r) => r.hand), [2, 4]);
+  assert.deepEqual(second[1].cells, [{ scored: true, text: "27", title: "+27" }, { scored: false, text: "" }]);
+});
+
+test("the note under the sheet takes the bonuses from the mode's settings", () => {
+  const view = { mode: "classic", target: 150, hands_won: [2, 1], settings: { game_bonus: 100, line_bonus: 20 } };
+  assert.equal(sheetNote(view, ["You", "ann"]), "Hands won: You 2 · ann 1. Target 150; at the end: game bonus 100, line bonus 20 per hand won.");
+  const rummy = { mode: "rummy", target: 100, hands_won: [], settings: {} };
+  assert.equal(sheetNote(rummy, ["You", "ann"]), "Hands won: You 0 · ann 0. Target 100.");
+});
+
+test("outcome abbreviations and where a long name may wrap", () => {
+  assert.equal(outcomeShort("big_gin"), "Big gin");
+  assert.equal(outcomeShort("something_new"), "something_new");
+  assert.deepEqual(nameParts("jean_luc.picard"), ["jean_", "luc.", "picard"]);
+  assert.deepEqual(nameParts("ann"), ["ann"]);
+});
