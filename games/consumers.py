@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
-from typing import Self
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -21,8 +19,9 @@ from redis.exceptions import RedisError
 
 from . import broadcast, conf, frames, hooks, selectors, services
 from .exceptions import GameServiceError
+from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
-from .sockets import BadMessage, FramedConsumer, Message, is_int, text_id
+from .sockets import FramedConsumer, Message
 
 log = logging.getLogger(__name__)
 
@@ -36,101 +35,6 @@ DEADLINE_SLACK = 0.25
 # down): the client reconnects with its usual backoff.
 UNAVAILABLE_CLOSE = 4503
 UNAVAILABLE = "The server could not do this right now; try again (same id)."
-ACTION_ID_MAX = 40
-
-
-# ---------------------------------------------------------------------- client messages
-
-
-def _reply_id(data: dict) -> str | None:
-    """The ``id`` a message's answer carries: the client's, when it is text."""
-    message_id = data.get("id")
-    return message_id if isinstance(message_id, str) else None
-
-
-@dataclass(frozen=True)
-class Action(Message):
-    id: str
-    action: str
-    version: int
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        message_id, action, version = data.get("id"), data.get("action"), data.get("version")
-        if text_id(message_id, ACTION_ID_MAX) is None or not isinstance(action, str) \
-                or not is_int(version):
-            raise BadMessage("An action needs text 'action', integer 'version' and a string "
-                             f"'id' of 1-{ACTION_ID_MAX} characters.", _reply_id(data))
-        return cls(id=message_id, action=action, version=version)
-
-
-@dataclass(frozen=True)
-class Chat(Message):
-    text: str
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        text = data.get("text")
-        if not isinstance(text, str):
-            raise BadMessage("A chat message needs 'text'.")
-        return cls(text=text)
-
-
-@dataclass(frozen=True)
-class Simple(Message):
-    """``resign``, ``claim``, ``leave``: nothing but an optional ``id`` the ``ack`` echoes."""
-    id: str | None = None
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        return cls(id=_reply_id(data))
-
-
-@dataclass(frozen=True)
-class Rematch(Simple):
-    accept: bool = True
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        accept = data.get("accept", True)
-        if not isinstance(accept, bool):
-            raise BadMessage("'accept' must be true or false.")
-        return cls(id=_reply_id(data), accept=accept)
-
-
-@dataclass(frozen=True)
-class Sit(Simple):
-    seat: int | None = None
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        seat = data.get("seat")
-        if seat is not None and not is_int(seat):
-            raise BadMessage("'seat' must be a seat number.")
-        return cls(id=_reply_id(data), seat=seat)
-
-
-@dataclass(frozen=True, kw_only=True)
-class AddBot(Simple):
-    seat: int
-    level: int
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        seat, level = data.get("seat"), data.get("level")
-        if not (is_int(seat) and is_int(level)):
-            raise BadMessage("'add_bot' needs integer 'seat' and 'level'.")
-        return cls(id=_reply_id(data), seat=seat, level=level)
-
-
-@dataclass(frozen=True)
-class Ping(Message):
-    t: int | float | None = None
-
-    @classmethod
-    def parse(cls, data: dict) -> Self:
-        t = data.get("t")
-        return cls(t=t if isinstance(t, int | float) else None)
 
 
 def _db(fn):

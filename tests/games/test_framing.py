@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 
 from games.cache import count_hit
-from games.consumers import Action, AddBot, Ping, Rematch, Simple, Sit
+from games.messages import Action, AddBot, Ping, Rematch, Simple, Sit
 from games.sockets import BadMessage
 
 

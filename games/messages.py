@@ -1,0 +1,102 @@
+"""The table socket's client messages, typed (as lila-ws's ``ClientIn``): each ``parse``
+checks one message's fields and raises ``BadMessage`` with the error the client is sent, so
+the consumer's handlers only ever see checked messages. docs/protocol.md lists them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Self
+
+from .sockets import BadMessage, Message, is_int, text_id
+
+ACTION_ID_MAX = 40
+
+
+def _reply_id(data: dict) -> str | None:
+    """The ``id`` a message's answer carries: the client's, when it is text."""
+    message_id = data.get("id")
+    return message_id if isinstance(message_id, str) else None
+
+
+@dataclass(frozen=True)
+class Action(Message):
+    id: str
+    action: str
+    version: int
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        message_id, action, version = data.get("id"), data.get("action"), data.get("version")
+        if text_id(message_id, ACTION_ID_MAX) is None or not isinstance(action, str) \
+                or not is_int(version):
+            raise BadMessage("An action needs text 'action', integer 'version' and a string "
+                             f"'id' of 1-{ACTION_ID_MAX} characters.", _reply_id(data))
+        return cls(id=message_id, action=action, version=version)
+
+
+@dataclass(frozen=True)
+class Chat(Message):
+    text: str
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise BadMessage("A chat message needs 'text'.")
+        return cls(text=text)
+
+
+@dataclass(frozen=True)
+class Simple(Message):
+    """``resign``, ``claim``, ``leave``: nothing but an optional ``id`` the ``ack`` echoes."""
+    id: str | None = None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        return cls(id=_reply_id(data))
+
+
+@dataclass(frozen=True)
+class Rematch(Simple):
+    accept: bool = True
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        accept = data.get("accept", True)
+        if not isinstance(accept, bool):
+            raise BadMessage("'accept' must be true or false.")
+        return cls(id=_reply_id(data), accept=accept)
+
+
+@dataclass(frozen=True)
+class Sit(Simple):
+    seat: int | None = None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        seat = data.get("seat")
+        if seat is not None and not is_int(seat):
+            raise BadMessage("'seat' must be a seat number.")
+        return cls(id=_reply_id(data), seat=seat)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddBot(Simple):
+    seat: int
+    level: int
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        seat, level = data.get("seat"), data.get("level")
+        if not (is_int(seat) and is_int(level)):
+            raise BadMessage("'add_bot' needs integer 'seat' and 'level'.")
+        return cls(id=_reply_id(data), seat=seat, level=level)
+
+
+@dataclass(frozen=True)
+class Ping(Message):
+    t: int | float | None = None
+
+    @classmethod
+    def parse(cls, data: dict) -> Self:
+        t = data.get("t")
+        return cls(t=t if isinstance(t, int | float) else None)
