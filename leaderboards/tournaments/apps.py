@@ -10,7 +10,8 @@ class TournamentsConfig(AppConfig):
     def ready(self):
         from accounts.profile_sections import ProfileSection, profile_section_register
 
-        from . import receivers, selectors
+        # the services queue the tasks by name: register them in every process
+        from . import receivers, selectors, tasks  # noqa: F401
 
         receivers.connect()
         profile_section_register(ProfileSection(

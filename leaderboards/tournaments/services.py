@@ -18,6 +18,7 @@ import math
 import secrets
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
@@ -235,10 +236,10 @@ def tournament_create(
 
 
 def _queue_start(t: Tournament) -> None:
-    from . import tasks
-
-    tid, eta = t.pk, t.starts_at
-    transaction.on_commit(lambda: tasks.tournament_start.apply_async((tid,), eta=eta))
+    # by name: the tasks call these services, and the services never import the tasks
+    start = current_app.signature("tournaments.start", args=(t.pk,))
+    eta = t.starts_at
+    transaction.on_commit(lambda: start.apply_async(eta=eta))
 
 
 # ------------------------------------------------------------------------- enter, withdraw

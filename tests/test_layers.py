@@ -1,0 +1,141 @@
+"""The layers point one way (engine < bots < games < social < leaderboards, accounts under
+all the apps) and no module imports itself back through others (docs/architecture.md).
+
+Read from the source, imports inside functions included: an import hidden in a function is
+still a circle, only one that Python forgives at import time.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("games", "social", "leaderboards", "accounts", "ginsite")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            rel = path.relative_to(ROOT)
+            if "migrations" in rel.parts:
+                continue
+            name = ".".join(rel.with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Every module ``name`` imports (first-party modules by name, others by their top)."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{base}.{node.module}" if node.module else base
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                out.add(sub if sub in MODULES else base)
+        elif isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+    out.discard(name)
+    return out
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _first_party(targets: set[str]) -> set[str]:
+    return {t for t in targets if t in MODULES}
+
+
+def _cycles() -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in _first_party(GRAPH[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in GRAPH:
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def _offenders(prefix: str, forbidden: tuple[str, ...]) -> dict[str, list[str]]:
+    bad = {}
+    for name, targets in GRAPH.items():
+        if name == prefix or name.startswith(prefix + "."):
+            hits = sorted(t for t in targets if t.split(".")[0] in forbidden
+                          or any(t == f or t.startswith(f + ".") for f in forbidden))
+            if hits:
+                bad[name] = hits
+    return bad
+
+
+def test_the_graph_sees_the_packages():
+    assert len(MODULES) > 100
+    assert "games.services.moves" in GRAPH["games.services"]
+    assert "games.services.locking" in GRAPH["games.services.moves"]
+
+
+def test_no_module_imports_itself_back():
+    assert _cycles() == []
+
+
+def test_the_engine_is_a_pure_library():
+    assert _offenders("games.engine", ("django", "channels", "celery", "games.bots",
+                                       "games.models", "social", "leaderboards",
+                                       "accounts", "ginsite")) == {}
+    inside = {t for n, ts in GRAPH.items() if n.startswith("games.engine") for t in ts
+              if t.startswith("games.") and not t.startswith("games.engine")}
+    assert inside == set()
+
+
+def test_bots_see_only_the_engine():
+    assert _offenders("games.bots", ("django", "channels", "celery", "social",
+                                     "leaderboards", "accounts", "ginsite")) == {}
+    inside = {t for n, ts in GRAPH.items() if n.startswith("games.bots") for t in ts
+              if t.startswith("games.") and not t.startswith(("games.engine", "games.bots"))}
+    assert inside == set()
+
+
+def test_games_never_imports_the_apps_above_it():
+    assert _offenders("games", ("social", "leaderboards")) == {}
+
+
+def test_social_never_imports_leaderboards():
+    assert _offenders("social", ("leaderboards",)) == {}
+
+
+def test_accounts_sits_under_the_apps():
+    assert _offenders("accounts", ("games", "social", "leaderboards")) == {}
