@@ -39,12 +39,18 @@ __all__ = [
     "Meld",
     "MeldResult",
     "LayoffResult",
+    "MELDS",
+    "RUN_BLOCKS",
+    "attach_mask",
     "best_melds",
     "best_discards",
     "best_layoffs",
     "deadwood",
     "deadwood_of_mask",
     "hand_value",
+    "layoff_closure",
+    "meld_key",
+    "sorted_meld_cards",
 ]
 
 _VALUES = [rank_value(r) for r in range(1, 14)]
@@ -74,7 +80,9 @@ def _build_tables() -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
     return dw, blocks
 
 
-RUN_DEADWOOD, _RUN_BLOCKS = _build_tables()
+# RUN_DEADWOOD[lane]: run-only deadwood of one suit's 13-bit lane; RUN_BLOCKS[lane]: its
+# maximal blocks of >= 3 consecutive ranks as (low, high) bit positions.
+RUN_DEADWOOD, RUN_BLOCKS = _build_tables()
 _RD = RUN_DEADWOOD
 _COMBO_LIMIT = 4096
 
@@ -104,7 +112,7 @@ class Meld:
 
     @classmethod
     def from_mask(cls, mask: int) -> Meld:
-        meld = _MELDS.get(mask)
+        meld = MELDS.get(mask)
         if meld is None:
             shown = ",".join(c.text for c in cards_of(mask & FULL_MASK))
             raise InvalidMeldError(
@@ -189,7 +197,7 @@ def _build_melds() -> dict[int, Meld]:
     return melds
 
 
-_MELDS = _build_melds()
+MELDS = _build_melds()  # every legal meld (set or run) by its card mask
 
 
 def _lanes_deadwood(r: int) -> int:
@@ -367,9 +375,9 @@ def _runs_and_dead(rest: int) -> tuple[list[Meld], int]:
     dead = rest
     for s in range(4):
         lane = (rest >> (16 * s)) & LANE_MASK
-        for lo, hi in _RUN_BLOCKS[lane]:
+        for lo, hi in RUN_BLOCKS[lane]:
             mm = (((1 << (hi - lo + 1)) - 1) << lo) << (16 * s)
-            runs.append(_MELDS[mm])
+            runs.append(MELDS[mm])
             dead ^= mm
     return runs, dead
 
@@ -404,14 +412,14 @@ class MeldResult:
             used |= meld.mask
         dead = m ^ used
         obj = cls(m, sum(c.value for c in cards_of(dead)), (), 0)
-        obj._melds = tuple(sorted(melds, key=_meld_key))
+        obj._melds = tuple(sorted(melds, key=meld_key))
         obj._dead = dead
         return obj
 
     def _build(self) -> None:
         runs, dead = _runs_and_dead(self._rest)
-        melds = [_MELDS[s] for s in self._sets] + runs
-        melds.sort(key=_meld_key)
+        melds = [MELDS[s] for s in self._sets] + runs
+        melds.sort(key=meld_key)
         self._melds = tuple(melds)
         self._dead = dead
 
@@ -459,8 +467,8 @@ class MeldResult:
         return hash((self.mask, self.melds))
 
 
-def _meld_key(m: Meld) -> tuple[int, int]:
-    # runs first (by suit, rank), then sets (by rank)
+def meld_key(m: Meld) -> tuple[int, int]:
+    """Sort key of melds: runs first (by suit, rank), then sets (by rank)."""
     low = m.mask & -m.mask
     pos = low.bit_length() - 1
     if m.kind == "run":
@@ -640,13 +648,14 @@ def best_layoffs(
     _, seq, masks = layoff_closure(table, best_s)
     return LayoffResult(
         tuple((BY_BIT[b], i) for b, i in seq),
-        tuple(tuple(_sorted_meld_cards(k, mm)) for (k, _), mm in zip(table, masks, strict=True)),
+        tuple(tuple(sorted_meld_cards(k, mm)) for (k, _), mm in zip(table, masks, strict=True)),
         best_melds(d ^ best_s),
         best_s,
     )
 
 
-def _sorted_meld_cards(kind: str, mm: int) -> list[Card]:
+def sorted_meld_cards(kind: str, mm: int) -> list[Card]:
+    """The cards of a meld in display order: a run by rank, a set by suit."""
     cards = cards_of(mm)
     if kind == "set":
         cards.sort(key=lambda c: c.suit_index)
