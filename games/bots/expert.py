@@ -37,6 +37,7 @@ from typing import Any
 
 from games.engine.actions import Action
 from games.engine.melds import best_layoffs, best_melds
+from games.engine.modes import MODES
 
 from .cardmath import _DW_CACHE, _TRIPLES, BIT_VALUE, bits_of, dw, melds_with, related
 from .equity import GameEquity
@@ -117,7 +118,7 @@ def playout(
     margin: float = 8.0,
     noise: float = 6.0,
     early: int = 4,
-    drawn_at: int = 2,
+    drawn_at: int = MODES["classic"].drawn_hand_stock,
 ) -> int:
     """Play a gin hand to its end with a fast imitation of Hard; return seat 0's net points.
 
@@ -125,7 +126,8 @@ def playout(
     the end, ``pile`` is the discard pile (top last), ``draws`` how many times each seat has
     drawn this hand (early knocks). A player knocks when it may and either it is early, the
     stock is nearly out, or its deadwood is ``margin`` below the other hand's (estimated with
-    ``noise``, as Hard estimates it from samples).
+    ``noise``, as Hard estimates it from samples). The hand is drawn once a discard leaves
+    ``drawn_at`` cards or fewer in the stock (the mode's ``drawn_hand_stock``).
     """
     limit, mult, gin_bonus, big_bonus, _under, big_ok = rules
     hands = list(hands)
@@ -375,7 +377,14 @@ class ExpertBot(HardBot):
 
     # ------------------------------------------------------------------ helpers
     def _rules(self, know: Knowledge) -> Rules:
-        return (know.knock_limit, know.multiplier, 25, 31, 25, know.big_gin)
+        return (
+            know.knock_limit,
+            know.multiplier,
+            know.gin_bonus,
+            know.big_gin_bonus,
+            know.undercut_bonus,
+            know.big_gin,
+        )
 
     def _set_value(self, view: dict[str, Any], know: Knowledge) -> None:
         """How this decision's searches value a hand result (points, mine positive).
@@ -471,6 +480,7 @@ class ExpertBot(HardBot):
         stats = _Stats(2)
         rng = self.rng
         danger = sim["danger"]
+        drawn = know.drawn_hand_stock
         for opp, stock in self._samples(know, stats):
             seed = rng.random()
             vals = []
@@ -488,14 +498,16 @@ class ExpertBot(HardBot):
                 vals.append(
                     self._val(
                         self._after_draw(
-                            h11, forbid, opp, st, pile, rules, mine, theirs, seed, danger
+                            h11, forbid, opp, st, pile, rules, mine, theirs, seed, danger, drawn
                         )
                     )
                 )
             stats.add(vals)
         return hard if stats.winner(self.min_gain, self.confidence) == 0 else not hard
 
-    def _after_draw(self, h11, forbid, opp, stock, pile, rules, mine, theirs, seed, danger):
+    def _after_draw(
+        self, h11, forbid, opp, stock, pile, rules, mine, theirs, seed, danger, drawn_at
+    ):
         """Value for me of holding ``h11`` after a draw, playing the rest like the sim policy."""
         limit, mult, gin_bonus, big_bonus, _u, big_ok = rules
         if big_ok and dw(h11) == 0:
@@ -510,7 +522,7 @@ class ExpertBot(HardBot):
                 go = dw(opp) - kbest >= sim["margin"]
             if go:
                 return knock_points(h11 ^ kb, opp, False, False, rules)
-        if len(stock) <= 2:
+        if len(stock) <= drawn_at:
             return 0
         return -playout(
             [opp, h11 ^ b],
@@ -521,6 +533,7 @@ class ExpertBot(HardBot):
             (theirs, mine + 1),
             random.Random(seed),
             **sim,
+            drawn_at=drawn_at,
         )
 
     # ------------------------------------------------------------------ discard / knock
@@ -572,6 +585,7 @@ class ExpertBot(HardBot):
         rng = self.rng
         sim = self.sim
         val = self._val
+        drawn = know.drawn_hand_stock
         for opp, stock in self._samples(know, stats):
             seed = rng.random()
             vals = []
@@ -579,7 +593,7 @@ class ExpertBot(HardBot):
                 h10 = hand11 ^ b
                 if kind == "knock":
                     vals.append(val(knock_points(h10, opp, False, False, rules)))
-                elif len(stock) <= 2:
+                elif len(stock) <= drawn:
                     vals.append(val(0))
                 else:
                     vals.append(
@@ -593,6 +607,7 @@ class ExpertBot(HardBot):
                                 (theirs, mine),
                                 random.Random(seed),
                                 **sim,
+                                drawn_at=drawn,
                             )
                         )
                     )
@@ -636,7 +651,14 @@ class ExpertBot(HardBot):
                 hands[me] = hand ^ b
                 vals.append(
                     rummy_playout(
-                        hands, flags, know.table, stock, know.pile + [b], (me + 1) % n, me
+                        hands,
+                        flags,
+                        know.table,
+                        stock,
+                        know.pile + [b],
+                        (me + 1) % n,
+                        me,
+                        going_rummy=know.going_rummy_multiplier,
                     )
                 )
             stats.add(vals)

@@ -25,7 +25,6 @@ __all__ = [
     "sample_opponent",
     "knock_value",
     "knock_pays",
-    "undercut_bonus",
 ]
 
 
@@ -180,10 +179,6 @@ def mask_of_bits(bits: list[int]) -> int:
 TYPICAL_HAND = 20
 
 
-def undercut_bonus(know: Knowledge) -> int:
-    return 25
-
-
 def knock_value(
     know: Knowledge, h10: int, samples: list[int], value: Callable[[int], float] | None = None
 ) -> tuple[float, float]:
@@ -194,12 +189,12 @@ def knock_value(
     mine = best_melds(h10)
     kdw = mine.deadwood
     if kdw == 0:
-        return 25.0, 0.0  # gin: ``play`` goes gin before it asks whether to knock
+        return float(know.gin_bonus), 0.0  # gin: ``play`` goes gin before it asks to knock
     melds = mine.melds
     total = 0.0
     under = 0
     cache: dict[int, int] = {}
-    bonus = undercut_bonus(know)
+    bonus = know.undercut_bonus
     for opp in samples:
         od = cache.get(opp)
         if od is None:

@@ -72,7 +72,7 @@ def _base_view(s: GameState, seat: int | None, history: str) -> dict[str, Any]:
                 {"points": list(c["points"]), "hands_won": list(c["wins"]), "over": c["over"]}
                 for c in s.columns
             ],
-            "hands": [_sheet_row(h) for h in s.hand_results],
+            "hands": _sheet_rows(s.hand_results, len(s.columns), n),
         },
         "hands_won": list(s.wins),
         "last_hand": s.hand_results[-1].to_dict() if s.hand_results else None,
@@ -98,11 +98,23 @@ def _public_showdown(s: GameState) -> dict[str, Any] | None:
     return {k: sd[k] for k in _PUBLIC_SHOWDOWN}
 
 
-def _sheet_row(h: HandResult) -> dict[str, Any]:
-    return {
-        "hand": h.hand_number,
-        "outcome": h.outcome.value,
-        "winner": h.winner,
-        "points": h.points,
-        "columns": list(h.columns),
-    }
+def _sheet_rows(results: list[HandResult], columns: int, seats: int) -> list[dict[str, Any]]:
+    """One row per hand played; ``running`` holds, per score-sheet column, every seat's total
+    in that column after the hand (a hand that did not score in a column repeats it)."""
+    running = [[0] * seats for _ in range(columns)]
+    rows = []
+    for h in results:
+        if h.winner is not None:
+            for c in h.columns:
+                running[c][h.winner] += h.points
+        rows.append(
+            {
+                "hand": h.hand_number,
+                "outcome": h.outcome.value,
+                "winner": h.winner,
+                "points": h.points,
+                "columns": list(h.columns),
+                "running": [list(t) for t in running],
+            }
+        )
+    return rows
