@@ -36,7 +36,8 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine.actions import Action
-from games.engine.melds import best_layoffs, best_melds
+from games.engine.layoffs import best_layoffs
+from games.engine.melds import best_melds
 from games.engine.modes import MODES
 
 from .cardmath import _DW_CACHE, _TRIPLES, BIT_VALUE, bits_of, dw, melds_with, related

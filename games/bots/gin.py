@@ -9,7 +9,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engine.melds import best_layoffs, best_melds
+from games.engine.layoffs import best_layoffs
+from games.engine.melds import best_melds
 
 from .cardmath import BIT_VALUE, BY_BIT, bits_of, dw, related, triples_with
 from .knowledge import Knowledge

@@ -205,3 +205,12 @@ def test_docstring_examples_run(name):
     module = importlib.import_module(f"games.engine.{name}")
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_layoffs_docstring_examples_run():
+    import doctest
+
+    from games.engine import layoffs
+
+    result = doctest.testmod(layoffs)
+    assert result.failed == 0 and result.attempted > 0
