@@ -28,7 +28,7 @@ _RUMMY = MODES["rummy"]
 @dataclass
 class Opponent:
     seat: int
-    size: int = 10  # cards in hand
+    size: int = _GIN.hand_size  # cards in hand
     known: int = 0  # cards known to be in the hand (taken from the pile, not discarded since)
     discarded: int = 0  # every card this opponent discarded this hand
     declined: int = 0  # top discards they could have taken but did not
@@ -105,7 +105,7 @@ def from_view(view: dict[str, Any]) -> Knowledge:
     settings = view.get("settings") or {}
     mode = view["mode"]
     family = MODES[mode].family
-    counts = view.get("card_counts") or [10] * n
+    counts = view.get("card_counts") or [MODES[mode].hand_size_for(n)] * n
     known_lists = view.get("known_cards") or [[] for _ in range(n)]
     know = Knowledge(
         seat=seat,

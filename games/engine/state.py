@@ -21,7 +21,7 @@ specific ``IllegalActionError`` and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, NamedTuple
 
@@ -122,6 +122,12 @@ class Showdown:
             list(self.layoffs),
         )
 
+    def __getitem__(self, key: str) -> Any:
+        """Read a field by its key in ``to_dict`` (``state.showdown["knocker"]``)."""
+        if key not in _SHOWDOWN_KEYS:
+            raise KeyError(key)
+        return getattr(self, key)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "knocker": self.knocker,
@@ -146,6 +152,9 @@ class Showdown:
             d["knocker_deadwood"],
             [list(x) for x in d["layoffs"]],
         )
+
+
+_SHOWDOWN_KEYS = frozenset(f.name for f in fields(Showdown))
 
 
 class ApplyResult(NamedTuple):
