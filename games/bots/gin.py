@@ -9,7 +9,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engine.melds import best_layoffs, best_melds
+from games.engine.layoffs import best_layoffs
+from games.engine.melds import best_melds
 
 from .cardmath import BIT_VALUE, BY_BIT, bits_of, dw, related, triples_with
 from .knowledge import Knowledge
@@ -25,7 +26,6 @@ __all__ = [
     "sample_opponent",
     "knock_value",
     "knock_pays",
-    "undercut_bonus",
 ]
 
 
@@ -180,10 +180,6 @@ def mask_of_bits(bits: list[int]) -> int:
 TYPICAL_HAND = 20
 
 
-def undercut_bonus(know: Knowledge) -> int:
-    return 25
-
-
 def knock_value(
     know: Knowledge, h10: int, samples: list[int], value: Callable[[int], float] | None = None
 ) -> tuple[float, float]:
@@ -194,12 +190,12 @@ def knock_value(
     mine = best_melds(h10)
     kdw = mine.deadwood
     if kdw == 0:
-        return 25.0, 0.0  # gin: ``play`` goes gin before it asks whether to knock
+        return float(know.gin_bonus), 0.0  # gin: ``play`` goes gin before it asks to knock
     melds = mine.melds
     total = 0.0
     under = 0
     cache: dict[int, int] = {}
-    bonus = undercut_bonus(know)
+    bonus = know.undercut_bonus
     for opp in samples:
         od = cache.get(opp)
         if od is None:

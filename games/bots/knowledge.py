@@ -13,18 +13,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.melds import Meld
-from games.engine.modes import get_mode, mode_from_dict
+from games.engine.modes import MODES, get_mode, mode_from_dict
 
 from .cardmath import FULL_MASK, card_bit, mask_from
 from .equity import hollywood_value
 
 __all__ = ["Knowledge", "Opponent", "from_view"]
 
+# Defaults of the rule numbers below (a view always carries its mode's own, in "settings").
+_GIN = MODES["classic"]
+_RUMMY = MODES["rummy"]
+
 
 @dataclass
 class Opponent:
     seat: int
-    size: int = 10  # cards in hand
+    size: int = _GIN.hand_size  # cards in hand
     known: int = 0  # cards known to be in the hand (taken from the pile, not discarded since)
     discarded: int = 0  # every card this opponent discarded this hand
     declined: int = 0  # top discards they could have taken but did not
@@ -42,14 +46,20 @@ class Knowledge:
     pile: list[int] = field(default_factory=list)  # discard pile bits, bottom -> top
     stock: int = 0
     opponents: dict[int, Opponent] = field(default_factory=dict)
-    knock_limit: int = 10  # 0: gin only
+    knock_limit: int = _GIN.knock_limit  # this hand's; 0: gin only
     multiplier: int = 1
-    big_gin: bool = True
+    big_gin: bool = _GIN.big_gin
+    # The mode's rule numbers (from the view's settings).
+    gin_bonus: int = _GIN.gin_bonus
+    big_gin_bonus: int = _GIN.big_gin_bonus
+    undercut_bonus: int = _GIN.undercut_bonus
+    drawn_hand_stock: int = _GIN.drawn_hand_stock  # a gin hand is drawn at this stock size
+    going_rummy_multiplier: int = _RUMMY.going_rummy_multiplier
     my_draws: int = 0  # turns I have drawn this hand
     taken: int = 0  # card just taken from the pile (may not be discarded this turn)
     table: list[tuple[str, int]] = field(default_factory=list)  # rummy melds (kind, mask)
     scores: list[int] = field(default_factory=list)
-    target: int = 100
+    target: int = _GIN.target
     gone: int = 0  # cards out of play for good (rummy: on the table; gin: pile below top)
     reshuffled: bool = False
     # What a hand's points (mine positive) are worth to the match, where that is not the
@@ -94,8 +104,8 @@ def from_view(view: dict[str, Any]) -> Knowledge:
     n = view["num_players"]
     settings = view.get("settings") or {}
     mode = view["mode"]
-    family = "rummy" if mode == "rummy" else "gin"
-    counts = view.get("card_counts") or [10] * n
+    family = MODES[mode].family
+    counts = view.get("card_counts") or [MODES[mode].hand_size_for(n)] * n
     known_lists = view.get("known_cards") or [[] for _ in range(n)]
     know = Knowledge(
         seat=seat,
@@ -107,9 +117,16 @@ def from_view(view: dict[str, Any]) -> Knowledge:
         stock=view.get("stock_count", 0),
         knock_limit=view.get("knock_limit") or 0,
         multiplier=view.get("multiplier") or 1,
-        big_gin=bool(settings.get("big_gin", True)),
+        big_gin=bool(settings.get("big_gin", _GIN.big_gin)),
+        gin_bonus=settings.get("gin_bonus", _GIN.gin_bonus),
+        big_gin_bonus=settings.get("big_gin_bonus", _GIN.big_gin_bonus),
+        undercut_bonus=settings.get("undercut_bonus", _GIN.undercut_bonus),
+        drawn_hand_stock=settings.get("drawn_hand_stock", _GIN.drawn_hand_stock),
+        going_rummy_multiplier=settings.get(
+            "going_rummy_multiplier", _RUMMY.going_rummy_multiplier
+        ),
         scores=list(view.get("scores") or [0] * n),
-        target=view.get("target") or 100,
+        target=view.get("target") or MODES[mode].target_for(n),
     )
     if mode == "hollywood" and n == 2:
         rules = mode_from_dict(settings) if settings else get_mode(mode)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from games.engine.melds import attach_mask, best_melds
+from games.engine.modes import MODES
 
 from .cardmath import BIT_VALUE, bits_of, dw, related
 from .knowledge import Knowledge
@@ -80,9 +81,11 @@ def rummy_playout(
     turn: int,
     me: int,
     max_turns: int = 200,
+    going_rummy: int = MODES["rummy"].going_rummy_multiplier,
 ) -> float:
     """Play the hand out from ``turn``'s draw; return ``me``'s result: the points it wins, or
-    minus the points another player wins (0 for a stalemate)."""
+    minus the points another player wins (0 for a stalemate). A player who goes out without
+    having melded or laid off before scores ``going_rummy`` times the points."""
     hands = list(hands)
     placed = list(placed)
     tab = [[k, m] for k, m in table]
@@ -113,7 +116,7 @@ def rummy_playout(
         if h == 0 or (h.bit_count() == 1 and not h & forbid):
             pts = sum(_hand_value(hands[s]) for s in range(n) if s != turn)
             if not placed[turn]:
-                pts *= 2
+                pts *= going_rummy
             return float(pts) if turn == me else -float(pts)
         if h != before:
             placed[turn] = True

@@ -25,12 +25,11 @@ from .errors import (
     WrongPhaseError,
 )
 from .events import Event, Visibility
+from .layoffs import LayoffResult, best_layoffs
 from .melds import (
-    LayoffResult,
     Meld,
     MeldResult,
     best_discards,
-    best_layoffs,
     best_melds,
     deadwood,
     deadwood_of_mask,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import InvalidActionError, InvalidCardError, InvalidMeldError
-from .melds import Meld, _meld_key
+from .melds import Meld, meld_key
 
 __all__ = ["Action", "ActionKind"]
 
@@ -79,7 +79,7 @@ class Action:
             rest = rest.strip()
             if head in (ActionKind.KNOCK, ActionKind.GIN) and "|" in rest:
                 card_txt, *parts = rest.split("|")
-                melds = sorted((Meld.parse(p) for p in parts if p.strip()), key=_meld_key)
+                melds = sorted((Meld.parse(p) for p in parts if p.strip()), key=meld_key)
                 return Action(head, Card.parse(card_txt.strip()), melds=tuple(melds))
             if head in _ONE_CARD:
                 return Action(head, Card.parse(rest))

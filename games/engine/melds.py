@@ -1,4 +1,4 @@
-"""Exact meld solving: best arrangement, best discards and best lay-offs.
+"""Exact meld solving: melds, the best arrangement and the best discards (lay-offs: layoffs.py).
 
 The search is exact (never a heuristic) and cheap:
 
@@ -33,18 +33,21 @@ from .cards import (
     mask_of,
     rank_value,
 )
-from .errors import InvalidCardError, InvalidMeldError
+from .errors import InvalidMeldError
 
 __all__ = [
     "Meld",
     "MeldResult",
-    "LayoffResult",
+    "MELDS",
+    "RUN_BLOCKS",
+    "attach_mask",
     "best_melds",
     "best_discards",
-    "best_layoffs",
     "deadwood",
     "deadwood_of_mask",
     "hand_value",
+    "meld_key",
+    "sorted_meld_cards",
 ]
 
 _VALUES = [rank_value(r) for r in range(1, 14)]
@@ -74,7 +77,9 @@ def _build_tables() -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
     return dw, blocks
 
 
-RUN_DEADWOOD, _RUN_BLOCKS = _build_tables()
+# RUN_DEADWOOD[lane]: run-only deadwood of one suit's 13-bit lane; RUN_BLOCKS[lane]: its
+# maximal blocks of >= 3 consecutive ranks as (low, high) bit positions.
+RUN_DEADWOOD, RUN_BLOCKS = _build_tables()
 _RD = RUN_DEADWOOD
 _COMBO_LIMIT = 4096
 
@@ -104,7 +109,7 @@ class Meld:
 
     @classmethod
     def from_mask(cls, mask: int) -> Meld:
-        meld = _MELDS.get(mask)
+        meld = MELDS.get(mask)
         if meld is None:
             shown = ",".join(c.text for c in cards_of(mask & FULL_MASK))
             raise InvalidMeldError(
@@ -189,7 +194,7 @@ def _build_melds() -> dict[int, Meld]:
     return melds
 
 
-_MELDS = _build_melds()
+MELDS = _build_melds()  # every legal meld (set or run) by its card mask
 
 
 def _lanes_deadwood(r: int) -> int:
@@ -367,9 +372,9 @@ def _runs_and_dead(rest: int) -> tuple[list[Meld], int]:
     dead = rest
     for s in range(4):
         lane = (rest >> (16 * s)) & LANE_MASK
-        for lo, hi in _RUN_BLOCKS[lane]:
+        for lo, hi in RUN_BLOCKS[lane]:
             mm = (((1 << (hi - lo + 1)) - 1) << lo) << (16 * s)
-            runs.append(_MELDS[mm])
+            runs.append(MELDS[mm])
             dead ^= mm
     return runs, dead
 
@@ -404,14 +409,14 @@ class MeldResult:
             used |= meld.mask
         dead = m ^ used
         obj = cls(m, sum(c.value for c in cards_of(dead)), (), 0)
-        obj._melds = tuple(sorted(melds, key=_meld_key))
+        obj._melds = tuple(sorted(melds, key=meld_key))
         obj._dead = dead
         return obj
 
     def _build(self) -> None:
         runs, dead = _runs_and_dead(self._rest)
-        melds = [_MELDS[s] for s in self._sets] + runs
-        melds.sort(key=_meld_key)
+        melds = [MELDS[s] for s in self._sets] + runs
+        melds.sort(key=meld_key)
         self._melds = tuple(melds)
         self._dead = dead
 
@@ -459,8 +464,8 @@ class MeldResult:
         return hash((self.mask, self.melds))
 
 
-def _meld_key(m: Meld) -> tuple[int, int]:
-    # runs first (by suit, rank), then sets (by rank)
+def meld_key(m: Meld) -> tuple[int, int]:
+    """Sort key of melds: runs first (by suit, rank), then sets (by rank)."""
     low = m.mask & -m.mask
     pos = low.bit_length() - 1
     if m.kind == "run":
@@ -506,147 +511,8 @@ def best_discards(cards: Iterable[str | Card] | int) -> list[tuple[Card, MeldRes
     return [(BY_BIT[bit], best_melds(m ^ bit)) for bit, dw in scores if dw == best]
 
 
-# ---------------------------------------------------------------------------- lay-offs
-
-
-def _table_of(melds: Iterable[Meld | Iterable[str | Card] | str]) -> list[Meld]:
-    out = []
-    for meld in melds:
-        if isinstance(meld, Meld):
-            out.append(meld)
-        elif isinstance(meld, str):
-            out.append(Meld.parse(meld))
-        else:
-            out.append(Meld(meld))
-    return out
-
-
-def layoff_closure(
-    table: Sequence[tuple[str, int]], cards: int
-) -> tuple[int, list[tuple[int, int]], list[int]]:
-    """Lay off as many of ``cards`` as possible onto ``table`` ((kind, mask) pairs).
-
-    Runs are extended first (chains included, both ends), then sets of three completed.
-    Returns (laid-off mask, [(card bit, meld index)] in a legal order, new table masks).
-    """
-    masks = [mm for _, mm in table]
-    kinds = [k for k, _ in table]
-    remaining = cards
-    seq: list[tuple[int, int]] = []
-    changed = True
-    while changed and remaining:
-        changed = False
-        for i, mm in enumerate(masks):
-            if kinds[i] != "run":
-                continue
-            att = ((mm << 1) | (mm >> 1)) & remaining
-            while att:
-                low = att & -att
-                seq.append((low, i))
-                mm |= low
-                remaining ^= low
-                changed = True
-                att = ((mm << 1) | (mm >> 1)) & remaining
-            masks[i] = mm
-    if remaining:
-        for i, mm in enumerate(masks):
-            if kinds[i] == "set":
-                att = attach_mask("set", mm) & remaining
-                if att:
-                    seq.append((att, i))
-                    masks[i] = mm | att
-                    remaining ^= att
-    return cards ^ remaining, seq, masks
-
-
-class LayoffResult:
-    """The defender's best showdown: lay-offs plus the arrangement of what is left."""
-
-    __slots__ = ("layoffs", "table", "own", "laid_off_mask")
-
-    def __init__(
-        self,
-        layoffs: tuple[tuple[Card, int], ...],
-        table: tuple[tuple[Card, ...], ...],
-        own: MeldResult,
-        laid_off_mask: int,
-    ) -> None:
-        self.layoffs = layoffs
-        self.table = table
-        self.own = own
-        self.laid_off_mask = laid_off_mask
-
-    @property
-    def melds(self) -> tuple[Meld, ...]:
-        return self.own.melds
-
-    @property
-    def deadwood_cards(self) -> tuple[Card, ...]:
-        return self.own.deadwood_cards
-
-    @property
-    def deadwood(self) -> int:
-        return self.own.deadwood
-
-    def to_dict(self) -> dict:
-        return {
-            "layoffs": [[c.text, i] for c, i in self.layoffs],
-            "table": [[c.text for c in m] for m in self.table],
-            "melds": [m.to_list() for m in self.melds],
-            "deadwood_cards": [c.text for c in self.deadwood_cards],
-            "deadwood": self.deadwood,
-        }
-
-    def __repr__(self) -> str:
-        lo = ",".join(f"{c}>{i}" for c, i in self.layoffs)
-        return f"LayoffResult(layoffs=[{lo}] {self.own!r})"
-
-
-def best_layoffs(
-    defender_cards: Iterable[str | Card] | int,
-    knocker_melds: Iterable[Meld | Iterable[str | Card] | str],
-) -> LayoffResult:
-    """Choose the defender's lay-offs and own arrangement together for the lowest deadwood.
-
-    Chains count (4 then 5 onto A-2-3), both ends of a run, and a set of three taking its
-    fourth. Ties prefer fewer lay-offs, then the first subset in a fixed enumeration order.
-
-    >>> r = best_layoffs("4S 5S 9D 9C KH".split(), ["AS,2S,3S"])
-    >>> [(str(c), i) for c, i in r.layoffs], r.deadwood
-    ([('4S', 0), ('5S', 0)], 28)
-    """
-    d = mask_of(defender_cards)
-    table_melds = _table_of(knocker_melds)
-    used = 0
-    for meld in table_melds:
-        if meld.mask & (used | d):
-            raise InvalidCardError(f"meld {meld} overlaps the defender's cards or another meld")
-        used |= meld.mask
-    table = [(m.kind, m.mask) for m in table_melds]
-    cand, _, _ = layoff_closure(table, d)
-    best_key: tuple[int, int] | None = None
-    best_s = 0
-    s = cand
-    while True:
-        laid, _, _ = layoff_closure(table, s)
-        if laid == s:
-            key = (deadwood_of_mask(d ^ s), s.bit_count())
-            if best_key is None or key < best_key:
-                best_key = key
-                best_s = s
-        if s == 0:
-            break
-        s = (s - 1) & cand
-    _, seq, masks = layoff_closure(table, best_s)
-    return LayoffResult(
-        tuple((BY_BIT[b], i) for b, i in seq),
-        tuple(tuple(_sorted_meld_cards(k, mm)) for (k, _), mm in zip(table, masks, strict=True)),
-        best_melds(d ^ best_s),
-        best_s,
-    )
-
-
-def _sorted_meld_cards(kind: str, mm: int) -> list[Card]:
+def sorted_meld_cards(kind: str, mm: int) -> list[Card]:
+    """The cards of a meld in display order: a run by rank, a set by suit."""
     cards = cards_of(mm)
     if kind == "set":
         cards.sort(key=lambda c: c.suit_index)

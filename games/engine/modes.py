@@ -32,12 +32,25 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Mode(abc.ABC):
-    """Common base. ``family`` is "gin" or "rummy"."""
+    """Common base. ``family`` is "gin" or "rummy".
+
+    The class attributes below are how the rules ask a mode what kind of game it is (never
+    by its class): they are the same for every mode of a family.
+    """
 
     family: ClassVar[str] = ""
     name: str = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    columns: ClassVar[int] = 1  # games scored at once (the score sheet's columns)
+    # The first upcard is offered (non-dealer first) before anybody draws.
+    offers_upcard: ClassVar[bool] = False
+    # Hands end by knock or gin against a knock limit (shown in views and deal events).
+    has_knock_limit: ClassVar[bool] = False
+    # Hands end by going out, after melding and laying off on the table turn by turn.
+    melds_in_play: ClassVar[bool] = False
+    # The game result scores each column with game, line and shutout bonuses.
+    column_bonuses: ClassVar[bool] = False
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -54,12 +67,23 @@ class Mode(abc.ABC):
     def hand_size_for(self, num_players: int) -> int:
         """Cards dealt to each player."""
 
+    def hand_knock_limit(self, upcard: Card) -> int:
+        """Knock limit of a hand whose first upcard is ``upcard``; 0 means no knocking."""
+        return 0
+
+    def hand_multiplier(self, upcard: Card) -> int:
+        """Every score of the hand is multiplied by this."""
+        return 1
+
 
 @dataclass(frozen=True)
 class GinMode(Mode):
     """Classic Gin Rummy numbers; the other gin modes subclass and override hooks."""
 
     family: ClassVar[str] = "gin"
+    offers_upcard: ClassVar[bool] = True
+    has_knock_limit: ClassVar[bool] = True
+    column_bonuses: ClassVar[bool] = True
     name: str = "classic"
     target: int = 100
     knock_limit: int = 10
@@ -84,10 +108,6 @@ class GinMode(Mode):
     def hand_knock_limit(self, upcard: Card) -> int:
         """Knock limit of a hand whose first upcard is ``upcard``; 0 means gin only."""
         return self.knock_limit if self.knocking else 0
-
-    def hand_multiplier(self, upcard: Card) -> int:
-        """Every score of the hand is multiplied by this."""
-        return 1
 
     def columns_for_win(self, wins: int) -> range:
         """Columns (games) that a player's ``wins``-th hand won is scored in."""
@@ -138,6 +158,7 @@ class RummyMode(Mode):
     """Basic Rummy for 2-4 players."""
 
     family: ClassVar[str] = "rummy"
+    melds_in_play: ClassVar[bool] = True
     name: str = "rummy"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4

@@ -18,11 +18,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .dealing import new_game
 from .errors import EngineError, RecordError
 from .events import Event
 from .modes import get_mode, mode_from_dict
+from .play import apply
 from .results import GameResult, HandResult
-from .state import Deal, GameState, apply, new_game
+from .state import Deal, GameState
 
 __all__ = ["GameRecord", "Move", "replay", "iter_replay", "RecordError"]
 

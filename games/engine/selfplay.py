@@ -12,9 +12,13 @@ from typing import Any
 
 from .actions import Action
 from .cards import FULL_MASK, full_deck
+from .dealing import new_game
 from .errors import EngineError, IllegalActionError
+from .legality import legal_actions
 from .melds import deadwood_of_mask
-from .state import GameState, Phase, apply, is_legal, legal_actions, new_game, view_for
+from .play import apply, is_legal
+from .state import GameState, Phase
+from .views import view_for
 
 __all__ = ["random_policy", "play_game", "run_selfplay", "SelfplayStats", "InvariantError"]
 

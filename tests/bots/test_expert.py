@@ -169,8 +169,8 @@ def test_rummy_playout_scores_going_out_and_going_rummy():
 
 def test_fast_opponent_sampler_matches_the_reference_sampler():
     """``sample_opponent_fast`` thins the same way as ``gin.sample_opponent`` (up to ties)."""
-    from games.bots.expert import sample_opponent_fast
     from games.bots.gin import sample_opponent
+    from games.bots.gin_search import sample_opponent_fast
 
     same = total = 0
     for view in _classic_views()[10:]:

@@ -85,6 +85,30 @@ def test_views_never_leak_during_random_play():
         play_game(mode, 21, n, check=True, illegal_samples=1)
 
 
+def test_score_sheet_rows_carry_running_totals_per_column_and_seat():
+    """``running``: per column, each seat's total after the hand; a hand that did not score
+    in a column repeats that column's totals; the last row agrees with the columns."""
+    repeats = 0
+    for mode, n, seeds in (
+        ("hollywood", 2, range(3)),
+        ("straight", 2, range(4)),
+        ("rummy", 3, (2,)),
+    ):
+        for seed in seeds:
+            s = play_game(mode, seed, n, check=False)
+            sheet = view_for(s, 0)["score_sheet"]
+            assert sheet == spectator_view(s)["score_sheet"]
+            totals = [[0] * n for _ in sheet["columns"]]
+            for row in sheet["hands"]:
+                before = [list(t) for t in totals]
+                for c in row["columns"]:
+                    totals[c][row["winner"]] += row["points"]
+                assert row["running"] == totals
+                repeats += sum(row["running"][c] == before[c] for c in range(len(totals)))
+            assert totals == [col["points"] for col in sheet["columns"]]
+    assert repeats  # some rows left a column unchanged (drawn hands, Hollywood's closed games)
+
+
 def test_garbage_actions_raise_invalid_action_error():
     s = new_game("classic", seed=1)
     for bad in ("", "discard", "discard:ZZ", "layoff:8H", "layoff:8H>x", "meld:5H", "fly"):
@@ -180,4 +204,13 @@ def test_docstring_examples_run(name):
 
     module = importlib.import_module(f"games.engine.{name}")
     result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_layoffs_docstring_examples_run():
+    import doctest
+
+    from games.engine import layoffs
+
+    result = doctest.testmod(layoffs)
     assert result.failed == 0 and result.attempted > 0

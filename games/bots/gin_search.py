@@ -1,0 +1,241 @@
+"""The Expert's search for the gin modes: sampled opponent hands and fast playouts.
+
+``sample_consistent`` deals the opponent a hand consistent with what is known (it keeps the
+cards it was seen taking, the rest is dealt from the unseen cards and thinned the way a player
+keeps their best ten) and mostly rejects hands that contradict its moves; the remaining cards
+form the stock. ``playout`` plays a hand to its end on such a sample with a fast imitation of
+Hard for both seats, and ``knock_points`` scores a showdown exactly as the engine does (gin,
+big gin, the defender's best lay-offs, undercut), with the mode's numbers in ``Rules``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine.layoffs import best_layoffs
+from games.engine.melds import best_melds
+from games.engine.modes import MODES
+
+from .cardmath import _DW_CACHE, _TRIPLES, BIT_VALUE, bits_of, dw, melds_with
+from .gin import deal_opponent, mask_of_bits
+from .knowledge import Knowledge
+
+__all__ = [
+    "Rules",
+    "choose_throw",
+    "knock_points",
+    "playout",
+    "sample_consistent",
+    "sample_opponent_fast",
+]
+
+_VAL100 = {b: v * 0.01 for b, v in BIT_VALUE.items()}
+
+# (knock limit, multiplier, gin bonus, big gin bonus, undercut bonus, big gin allowed)
+Rules = tuple[int, int, int, int, int, bool]
+
+
+def knock_points(knocker10: int, defender: int, gin: bool, big: bool, rules: Rules) -> int:
+    """Points for the knocker (negative: the defender's undercut) of one showdown."""
+    _limit, mult, gin_bonus, big_bonus, undercut, _big_ok = rules
+    if gin:
+        return ((big_bonus if big else gin_bonus) + dw(defender)) * mult
+    mine = best_melds(knocker10)
+    kdw = mine.deadwood
+    od = best_layoffs(defender, mine.melds).deadwood
+    if od > kdw:
+        return (od - kdw) * mult
+    return -(undercut + kdw - od) * mult
+
+
+def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int, int, int, int]:
+    """(card to throw, deadwood left, least deadwood reachable, card reaching it).
+
+    The throw minimises deadwood plus ``danger`` if the card melds with the other hand (the
+    simulated player's guess of what feeds the opponent), preferring high cards on ties.
+    (The hottest loop of the playouts: the memo and the meld table are read inline.)"""
+    best_b = kb = 0
+    best_key = 1e9
+    best_d = kbest = 999
+    kkey = 1e9
+    get = _DW_CACHE.get
+    m = h11 & ~forbid
+    while m:
+        b = m & -m
+        m ^= b
+        x = h11 ^ b
+        d = get(x)
+        if d is None:
+            d = dw(x)
+        key = d - _VAL100[b]
+        if danger:
+            for pair in _TRIPLES[b]:
+                if pair & other == pair:
+                    key += danger
+                    break
+        if key < best_key:
+            best_key, best_b, best_d = key, b, d
+        if d < kbest or (d == kbest and key < kkey):
+            kbest, kb, kkey = d, b, key
+    return best_b, best_d, kbest, kb
+
+
+def playout(
+    hands: list[int],
+    stock: list[int],
+    pile: list[int],
+    turn: int,
+    rules: Rules,
+    draws: tuple[int, int] = (5, 5),
+    rng: random.Random | None = None,
+    danger: float = 4.0,
+    margin: float = 8.0,
+    noise: float = 6.0,
+    early: int = 4,
+    drawn_at: int = MODES["classic"].drawn_hand_stock,
+) -> int:
+    """Play a gin hand to its end with a fast imitation of Hard; return seat 0's net points.
+
+    ``hands`` are the two hands (10 cards each, the player to move first), ``stock`` pops from
+    the end, ``pile`` is the discard pile (top last), ``draws`` how many times each seat has
+    drawn this hand (early knocks). A player knocks when it may and either it is early, the
+    stock is nearly out, or its deadwood is ``margin`` below the other hand's (estimated with
+    ``noise``, as Hard estimates it from samples). The hand is drawn once a discard leaves
+    ``drawn_at`` cards or fewer in the stock (the mode's ``drawn_hand_stock``).
+    """
+    limit, mult, gin_bonus, big_bonus, _under, big_ok = rules
+    hands = list(hands)
+    pile = list(pile)
+    stock = list(stock)
+    nd = list(draws)
+    gauss = rng.gauss if rng is not None and noise else None
+    get = _DW_CACHE.get
+    while True:
+        h = hands[turn]
+        other = hands[1 - turn]
+        forbid = 0
+        top = pile[-1] if pile else 0
+        take = False
+        if top:
+            dh = get(h)
+            if dh is None:
+                dh = dw(h)
+            v = BIT_VALUE[top]
+            dt = get(h | top)
+            if dt is None:
+                dt = dw(h | top)
+            if dt < dh + v:
+                take = True
+            elif limit and v <= 4 and nd[turn] <= 6 and dh > 4:
+                h11 = h | top
+                low = min(dw(h11 ^ b) for b in bits_of(h))
+                take = low <= limit and low < dh - 4
+        if take:
+            pile.pop()
+            h |= top
+            forbid = top
+        elif stock:
+            h |= stock.pop()
+        else:
+            return 0
+        nd[turn] += 1
+        b, _d, kbest, kb = choose_throw(h, forbid, other, danger)
+        if kbest == 0:
+            # An 11-card hand with no deadwood always has a 10-card subset without any.
+            if big_ok and dw(h) == 0:
+                pts = (big_bonus + dw(other)) * mult
+            else:
+                pts = (gin_bonus + dw(other)) * mult
+            return pts if turn == 0 else -pts
+        if limit and kbest <= limit:
+            go = nd[turn] <= early or len(stock) <= 4
+            if not go:
+                est = dw(other) - kbest
+                if gauss is not None:
+                    est += gauss(0.0, noise)
+                go = est >= margin
+            if go:
+                pts = knock_points(h ^ kb, other, False, False, rules)
+                return pts if turn == 0 else -pts
+        h ^= b
+        hands[turn] = h
+        pile.append(b)
+        if len(stock) <= drawn_at:
+            return 0
+        turn = 1 - turn
+
+
+def sample_opponent_fast(
+    know: Knowledge, rng: random.Random, extra_cap: int = 6
+) -> tuple[int, int]:
+    """``gin.sample_opponent`` with a cheaper greedy thinning (same hands up to ties).
+
+    Throwing card x lowers the deadwood by at most its value, and by exactly its value when
+    x has no meld partner in the hand; so the best throw is the highest such loose card unless
+    a higher partnered card does better, and only those are solved."""
+    hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
+    triples = _TRIPLES
+    value = BIT_VALUE
+    for _ in range(extra):
+        loose_v = -1
+        loose = 0
+        partnered = []
+        for x in chosen:
+            if not hand & x:
+                continue
+            v = value[x]
+            rest_h = hand ^ x
+            for pair in triples[x]:
+                if pair & rest_h == pair:
+                    partnered.append(x)
+                    break
+            else:
+                if v > loose_v:
+                    loose_v, loose = v, x
+        best = loose
+        if loose:
+            base = dw(hand)
+            best_key = (base - loose_v, -loose_v)
+            cands = [x for x in partnered if value[x] > loose_v]
+        else:
+            best_key = None
+            cands = partnered
+        for x in cands:
+            key = (dw(hand ^ x), -value[x])
+            if best_key is None or key < best_key:
+                best_key, best = key, x
+        hand ^= best
+        rest.append(best)
+    return hand, mask_of_bits(rest)
+
+
+def _violations(know: Knowledge, hand: int) -> int:
+    """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
+    or declined that would meld with it, cards they took that it does not meld."""
+    opp = know.opponent()
+    bad = 0
+    for d in bits_of((opp.declined | opp.discarded) & ~hand):
+        if melds_with(d, hand):
+            bad += 1
+    for t in bits_of(opp.known & hand):
+        if not melds_with(t, hand ^ t):
+            bad += 1
+    return bad
+
+
+def sample_consistent(
+    know: Knowledge, rng: random.Random, tries: int = 6, keep: float = 0.15
+) -> tuple[int, int]:
+    """``sample_opponent`` with rejection: a sample is kept with probability
+    ``keep ** violations`` (see ``_violations``); after ``tries`` the least-violating one."""
+    best = None
+    best_v = 1 << 30
+    for _ in range(tries):
+        hand, stock = sample_opponent_fast(know, rng)
+        v = _violations(know, hand)
+        if v == 0 or rng.random() < keep**v:
+            return hand, stock
+        if v < best_v:
+            best, best_v = (hand, stock), v
+    assert best is not None
+    return best

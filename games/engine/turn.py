@@ -1,0 +1,65 @@
+"""What a turn does in every family: draw from a pile, check and remove a hand's cards."""
+
+from __future__ import annotations
+
+from .actions import Action, ActionKind
+from .cards import Card, cards_of
+from .errors import CannotDiscardTakenCardError, CardNotInHandError, EmptyPileError, WrongPhaseError
+from .events import Event, Visibility
+from .state import GameState, Phase, emit
+
+__all__ = ["draw", "need_card", "remove_card", "check_discard", "meld_text"]
+
+SEAT = Visibility.SEAT
+
+
+def draw(s: GameState, act: Action, events: list[Event], next_phase: Phase) -> None:
+    """Draw from the stock or the discard pile (``act``), then go on to ``next_phase``."""
+    seat = s.turn
+    if act.kind == ActionKind.DRAW_STOCK:
+        if not s.stock:
+            raise EmptyPileError("the stock is empty")
+        card = s.stock.pop()
+        s.hands[seat].append(card)
+        s.taken = None
+        s.stock_only = False
+        emit(s, events, Event("draw", {"seat": seat, "source": "stock", "stock": len(s.stock)}))
+        events.append(Event("drew", {"seat": seat, "card": card.text}, SEAT, seat))
+    else:
+        if s.stock_only:
+            raise WrongPhaseError(
+                "both players passed the upcard: the non-dealer must draw from the stock"
+            )
+        if not s.discard:
+            raise EmptyPileError("the discard pile is empty")
+        card = s.discard.pop()
+        s.hands[seat].append(card)
+        s.taken = card
+        s.known[seat].append(card)
+        emit(s, events, Event("draw", {"seat": seat, "source": "discard", "card": card.text}))
+    s.phase = next_phase
+
+
+def need_card(s: GameState, seat: int, card: Card) -> None:
+    if card not in s.hands[seat]:
+        raise CardNotInHandError(f"{card} is not in seat {seat}'s hand")
+
+
+def remove_card(s: GameState, seat: int, card: Card) -> None:
+    """Take ``card`` out of the seat's hand (and out of its publicly known cards)."""
+    s.hands[seat].remove(card)
+    if card in s.known[seat]:
+        s.known[seat].remove(card)
+
+
+def check_discard(s: GameState, seat: int, card: Card) -> None:
+    """``card`` may leave the hand face up: held, and not just taken from the discard pile."""
+    need_card(s, seat, card)
+    if card is s.taken:
+        raise CannotDiscardTakenCardError(
+            f"{card} was just taken from the discard pile and may not be discarded this turn"
+        )
+
+
+def meld_text(mm: int) -> str:
+    return ",".join(c.text for c in cards_of(mm))
