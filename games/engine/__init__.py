@@ -5,6 +5,7 @@ See docs/engine.md for the API, action spellings and rule choices.
 
 from .actions import Action, ActionKind
 from .cards import RANKS, SUITS, Card, full_deck, shuffled_deck
+from .dealing import new_game
 from .errors import (
     CannotDiscardTakenCardError,
     CardNotInHandError,
@@ -26,6 +27,7 @@ from .errors import (
 )
 from .events import Event, Visibility
 from .layoffs import LayoffResult, best_layoffs
+from .legality import legal_actions
 from .melds import (
     Meld,
     MeldResult,
@@ -46,19 +48,10 @@ from .modes import (
     StraightGin,
     get_mode,
 )
+from .play import apply, is_legal
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
-from .state import (
-    ApplyResult,
-    Deal,
-    GameState,
-    Phase,
-    apply,
-    is_legal,
-    legal_actions,
-    new_game,
-    spectator_view,
-    view_for,
-)
+from .state import ApplyResult, Deal, GameState, Phase
+from .views import spectator_view, view_for
 
 __all__ = [
     "Action",

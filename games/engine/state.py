@@ -4,12 +4,14 @@ This module holds the state and its serialisation; the rules live beside it, one
 concern: ``dealing`` (new games and hands), ``legality`` (the legal actions of each phase),
 ``play`` (``apply`` and ``is_legal``), ``gin`` and ``rummy`` (the actions of each family,
 one handler per phase and action), ``scoring`` (hand and game results) and ``views`` (what a
-seat or a spectator may see). The public functions are importable from here as well.
+seat or a spectator may see). ``games.engine`` exports them all; this module imports none of
+them, so the rules import the state without a circle.
 
 ``legal_actions(state)`` is the single source of legality, ``apply(state, action, seat=)``
 returns ``(new_state, events)`` and never mutates its input; an illegal action raises a
 specific ``IllegalActionError`` and changes nothing.
 
+>>> from games.engine import apply, legal_actions, new_game
 >>> s = new_game("classic", seed=7)
 >>> s.phase, s.to_act in (0, 1), len(legal_actions(s))
 (<Phase.OFFER: 'offer'>, True, 2)
@@ -37,12 +39,6 @@ __all__ = [
     "Showdown",
     "GameState",
     "ApplyResult",
-    "new_game",
-    "legal_actions",
-    "is_legal",
-    "apply",
-    "view_for",
-    "spectator_view",
 ]
 
 PUBLIC = Visibility.PUBLIC
@@ -474,10 +470,3 @@ def emit(s: GameState, events: list[Event], ev: Event) -> None:
     """Add ``ev`` to this action's events and, if public, to the game's history."""
     events.append(ev)
     s._log(ev)
-
-
-# The public functions of the rules, importable from here (the modules below import this one).
-from .dealing import new_game  # noqa: E402
-from .legality import legal_actions  # noqa: E402
-from .play import apply, is_legal  # noqa: E402
-from .views import spectator_view, view_for  # noqa: E402
