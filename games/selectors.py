@@ -9,6 +9,8 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
+from games import engine as E
+
 from . import frames, hooks
 from .models import ChatMessage, Game, GamePlayer, Room, Seat, Table, TableStatus
 
@@ -199,22 +201,21 @@ def score_sheet(game: Game) -> dict[str, Any]:
     result = (game.final or {}).get("result") or {}
     columns = result.get("columns") or []
     ncols = max(1, len(columns)) if game.mode == "hollywood" else 1
-    running = [[0] * len(players) for _ in range(ncols)]
-    rows = []
-    for hand in game.hands:
+
+    def scored(hand):
         winner = hand.get("winner")
-        points = hand.get("points", 0)
-        cols = hand.get("columns") or ([0] if winner is not None else [])
-        cells = []
-        for c in range(ncols):
-            if winner is not None and c in cols and points:
-                running[c][winner] += points
-            cells.append(list(running[c]))
+        return (winner, hand.get("points", 0),
+                hand.get("columns") or ([0] if winner is not None else []))
+
+    totals = E.running_totals(map(scored, game.hands), ncols, len(players))
+    rows = []
+    for hand, cells in zip(game.hands, totals, strict=True):
+        winner = hand.get("winner")
         rows.append({
             "hand": hand.get("hand_number", len(rows) + 1),
             "outcome": hand.get("outcome", ""),
             "winner": names[winner] if winner is not None and winner < len(names) else None,
-            "points": points,
+            "points": hand.get("points", 0),
             "columns": cells,
         })
     return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}

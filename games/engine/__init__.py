@@ -51,7 +51,7 @@ from .modes import (
 from .play import apply, is_legal
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
 from .state import ApplyResult, Deal, GameState, Phase
-from .views import spectator_view, view_for
+from .views import running_totals, spectator_view, view_for
 
 __all__ = [
     "Action",
@@ -110,6 +110,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "shuffled_deck",
+    "running_totals",
     "spectator_view",
     "view_for",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .errors import EngineError
@@ -98,23 +99,39 @@ def _public_showdown(s: GameState) -> dict[str, Any] | None:
     return {k: sd[k] for k in _PUBLIC_SHOWDOWN}
 
 
-def _sheet_rows(results: list[HandResult], columns: int, seats: int) -> list[dict[str, Any]]:
-    """One row per hand played; ``running`` holds, per score-sheet column, every seat's total
-    in that column after the hand (a hand that did not score in a column repeats it)."""
+def running_totals(
+    hands: Iterable[tuple[int | None, int, Sequence[int]]], columns: int, seats: int
+) -> list[list[list[int]]]:
+    """The score sheet's running totals, computed here once for the live view and the game
+    page: for each hand ``(winner, points, columns it scored in)``, per score-sheet column,
+    every seat's total in that column after the hand (a hand that did not score in a column
+    repeats it).
+
+    >>> running_totals([(0, 20, [0]), (None, 0, []), (1, 35, [0])], columns=1, seats=2)
+    [[[20, 0]], [[20, 0]], [[20, 35]]]
+    """
     running = [[0] * seats for _ in range(columns)]
-    rows = []
-    for h in results:
-        if h.winner is not None:
-            for c in h.columns:
-                running[c][h.winner] += h.points
-        rows.append(
-            {
-                "hand": h.hand_number,
-                "outcome": h.outcome.value,
-                "winner": h.winner,
-                "points": h.points,
-                "columns": list(h.columns),
-                "running": [list(t) for t in running],
-            }
-        )
-    return rows
+    out = []
+    for winner, points, scored in hands:
+        if winner is not None:
+            for c in scored:
+                if c < columns:
+                    running[c][winner] += points
+        out.append([list(t) for t in running])
+    return out
+
+
+def _sheet_rows(results: list[HandResult], columns: int, seats: int) -> list[dict[str, Any]]:
+    """One row per hand played, with its ``running`` totals (``running_totals``)."""
+    totals = running_totals(((h.winner, h.points, h.columns) for h in results), columns, seats)
+    return [
+        {
+            "hand": h.hand_number,
+            "outcome": h.outcome.value,
+            "winner": h.winner,
+            "points": h.points,
+            "columns": list(h.columns),
+            "running": running,
+        }
+        for h, running in zip(results, totals, strict=True)
+    ]
