@@ -28,8 +28,8 @@ from .errors import (
 from .events import Event, Visibility
 from .layoffs import LayoffResult, best_layoffs
 from .legality import legal_actions
+from .meld import Meld
 from .melds import (
-    Meld,
     MeldResult,
     best_discards,
     best_melds,

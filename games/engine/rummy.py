@@ -14,7 +14,7 @@ from .cards import FULL_MASK, LANE_MASK, mask_of
 from .errors import IllegalActionError, IllegalMeldError, InvalidLayoffError, MustGoOutError
 from .events import Event
 from .layoffs import layoff_closure
-from .melds import MELDS, attach_mask
+from .meld import MELDS, attach_mask
 from .modes import RummyMode
 from .scoring import score_out, score_stalemate
 from .state import GameState, Phase, emit

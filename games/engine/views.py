@@ -6,7 +6,7 @@ from typing import Any
 
 from .errors import EngineError
 from .legality import legal_actions
-from .melds import sorted_meld_cards
+from .meld import sorted_meld_cards
 from .results import HandResult
 from .state import GameState, Phase
 
