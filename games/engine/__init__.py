@@ -50,7 +50,8 @@ from .modes import (
 )
 from .play import apply, is_legal
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
-from .state import ApplyResult, Deal, GameState, Phase
+from .state import ApplyResult, GameState
+from .stateparts import Deal, Phase
 from .views import spectator_view, view_for
 
 __all__ = [

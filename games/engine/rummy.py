@@ -17,7 +17,8 @@ from .layoffs import layoff_closure
 from .meld import MELDS, attach_mask
 from .modes import RummyMode
 from .scoring import score_out, score_stalemate
-from .state import GameState, Phase, emit
+from .state import GameState, emit
+from .stateparts import Phase
 from .turn import check_discard, draw, meld_text, need_card, remove_card
 
 __all__ = ["RULES"]
