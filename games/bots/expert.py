@@ -16,14 +16,8 @@ discard that Hard's rules are unsure about) the Expert lists a few candidates, t
 
 and replaces Hard's choice by the candidate with the best average only when its gain is clear
 (above ``min_gain`` points and ``confidence`` standard errors of the paired differences).
-By default a decision is bounded by samples, not by the clock: ``max_samples`` (and
-``extend_samples``) decide when a search ends, so a seeded Expert decides the same however
-loaded the machine is. ``hard_limit`` (seconds) is a safety net only: a decision that reaches
-it stops sampling and is counted in ``cut_short`` (the server logs it). A ``time_budget``
-(seconds) may be given to cap a decision by time instead, after at least ``min_samples``
-(benchmarks that trade strength for speed use it). A search that ends its ``max_samples``
-undecided (a candidate ahead by ``extend_from`` to ``confidence`` standard errors) samples on to
-``extend_samples`` and is judged again, so the extra time goes to the close decisions.
+Its parameters, sample budget (bounded by samples, not by the clock, so a seeded Expert decides
+the same however loaded the machine is), valuation and statistics are in ``expert_search.py``.
 The samples and playouts are in ``gin_search.py``; in Basic Rummy the Expert searches its
 discards the same way (see ``rummy_search.py``).
 """
@@ -33,214 +27,25 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from games.engine.actions import Action
 
-from .cardmath import BIT_VALUE, bits_of, dw, related
-from .equity import GameEquity
-from .gin import (
-    GinParams,
-    knock_pays,
-    rank_discards,
-    sample_opponent,
-)
-from .gin_search import Rules, choose_throw, knock_points, playout, sample_consistent
+from .cardmath import BIT_VALUE, dw, related
+from .expert_search import PairedStats, SearchingBot
+from .gin import knock_pays, rank_discards
+from .gin_search import choose_throw, knock_points, playout
 from .knowledge import Knowledge
-from .levels import HardBot, _txt
+from .levels import _txt
 from .rummy_search import rummy_playout, sample_deal
 
 __all__ = ["ExpertBot"]
 
 
-class _Stats:
-    """Running paired differences of each candidate against candidate 0 (Hard's choice)."""
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-        self.n = 0
-        self.diff = [0.0] * k
-        self.diff_sq = [0.0] * k
-
-    def add(self, vals: Sequence[float]) -> None:
-        base = vals[0]
-        for i in range(1, self.k):
-            d = vals[i] - base
-            self.diff[i] += d
-            self.diff_sq[i] += d * d
-        self.n += 1
-
-    def _gains(self, min_gain: float):
-        """(candidate, mean paired gain, its standard error) of those gaining over ``min_gain``."""
-        n = max(self.n, 1)
-        for i in range(1, self.k):
-            mean = self.diff[i] / n
-            if mean > min_gain:
-                var = max(self.diff_sq[i] / n - mean * mean, 0.0)
-                yield i, mean, (var / n) ** 0.5
-
-    def best_t(self, min_gain: float) -> float:
-        """The largest t (mean / standard error) of a candidate gaining over ``min_gain``."""
-        return max(
-            (mean / se if se > 0 else float("inf") for _i, mean, se in self._gains(min_gain)),
-            default=0.0,
-        )
-
-    def winner(self, min_gain: float, confidence: float) -> int:
-        """The candidate with the best mean gain clearing ``confidence`` errors, else 0."""
-        best, best_mean = 0, 0.0
-        for i, mean, se in self._gains(min_gain):
-            if mean > confidence * se and mean > best_mean:
-                best, best_mean = i, mean
-        return best
-
-
-class ExpertBot(HardBot):
+class ExpertBot(SearchingBot):
     """Hard + sampling search on discard, knock and draw decisions (``time_budget`` seconds)."""
 
     name = "expert"
-
-    def __init__(
-        self,
-        rng: random.Random | None = None,
-        params: GinParams | None = None,
-        time_budget: float | None = None,
-        max_samples: int = 48,
-        min_samples: int = 16,
-        candidates: int = 4,
-        margin: float = 8.0,
-        knock_samples: int = 24,
-        min_gain: float = 0.25,
-        confidence: float = 1.5,
-        search_draws: bool = True,
-        search_knocks: bool = True,
-        sim_danger: float = 4.0,
-        sim_margin: float = 8.0,
-        sim_noise: float = 6.0,
-        rummy_candidates: int = 3,
-        rummy_min_gain: float = 0.5,
-        rummy_confidence: float = 1.5,
-        consistent: bool = True,
-        score_aware: bool = True,
-        knock_margin: float | None = None,
-        hard_limit: float = 3.0,
-        extend_samples: int = 144,
-        extend_from: float = 0.75,
-        **options: Any,
-    ) -> None:
-        if knock_margin is not None:
-            params = replace(params or GinParams(), knock_margin=float(knock_margin))
-        super().__init__(rng, params=params, **options)
-        self.time_budget = None if time_budget is None else float(time_budget)
-        self.max_samples = int(max_samples)
-        self.min_samples = min(int(min_samples), self.max_samples)
-        self.candidates = candidates
-        self.margin = margin
-        self.knock_samples = knock_samples
-        self.min_gain = min_gain
-        self.confidence = confidence
-        self.search_draws = search_draws
-        self.search_knocks = search_knocks
-        self.sim = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
-        self.rummy_candidates = rummy_candidates
-        self.rummy_min_gain = rummy_min_gain
-        self.rummy_confidence = rummy_confidence
-        self.sampler = sample_consistent if consistent else sample_opponent
-        self.samples_used = 0  # samples of the last decision's search (0: no search)
-        self.score_aware = score_aware
-        # Seconds after which a decision stops sampling even below ``min_samples``: a safety
-        # net for a machine so loaded that the sample budget would take too long. Decisions
-        # it cut short are counted (they are the only ones that depend on the machine).
-        self.hard_limit = float(hard_limit)
-        self.cut_short = 0
-        # Gin searches that end ``max_samples`` undecided (a candidate ahead of Hard's choice
-        # by ``extend_from`` to ``confidence`` standard errors) go on to ``extend_samples``
-        # samples, within the same time budget, and are then judged once more.
-        self.extend_samples = max(int(extend_samples), self.max_samples)
-        self.extend_from = float(extend_from)
-        self._started = time.perf_counter()
-        self._value: Any = None
-
-    # ------------------------------------------------------------------ helpers
-    def _rules(self, know: Knowledge) -> Rules:
-        return (
-            know.knock_limit,
-            know.multiplier,
-            know.gin_bonus,
-            know.big_gin_bonus,
-            know.undercut_bonus,
-            know.big_gin,
-        )
-
-    def _set_value(self, view: dict[str, Any], know: Knowledge) -> None:
-        """How this decision's searches value a hand result (points, mine positive).
-
-        Classic, Straight and Oklahoma: the chance of winning the game from the new score
-        (``equity.GameEquity``, in points at the current score). Hollywood: what the hand adds
-        to the three-game total difference: its points, the line bonus and, if it carries a
-        column to the target, the game bonus, in every column the winner's hand counts in.
-        Otherwise (or with ``score_aware=False``) the hand's points."""
-        self._value = None
-        if not self.score_aware or know.num_players != 2:
-            return
-        seat = know.seat
-        scores = know.scores or [0, 0]
-        if know.mode == "hollywood":
-            self._value = know.hand_value  # equity.hollywood_value
-            return
-        if know.mode in ("classic", "straight", "oklahoma"):
-            eq = GameEquity(know.mode, know.target, scores[seat], scores[1 - seat])
-            self._value = eq.value
-
-    def _val(self, points: int) -> float:
-        f = self._value
-        return points if f is None else f(points)
-
-    def _draws(self, know: Knowledge) -> tuple[int, int]:
-        """(my draws, opponent's draws) this hand, for the playouts' early-knock rule."""
-        opp = know.opponent()
-        return know.my_draws, opp.stock_draws + opp.took.bit_count()
-
-    def _gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
-        """One (opponent hand, shuffled stock) consistent with what ``know`` holds."""
-        opp, stock_mask = self.sampler(know, rng)
-        stock = list(bits_of(stock_mask))
-        rng.shuffle(stock)
-        return opp, stock
-
-    def _samples(self, know: Knowledge, stats: _Stats | None = None, draw=None):
-        """Yield samples (``draw(know, rng)``, by default an opponent hand and a shuffled
-        stock) until the time budget or the cap is reached; sets ``samples_used``.
-
-        With ``stats``, a search still undecided at ``max_samples`` goes on to
-        ``extend_samples`` (see ``__init__``)."""
-        draw = draw or self._gin_sample
-        now = time.perf_counter()
-        t_end = None if self.time_budget is None else now + self.time_budget
-        t_stop = self._started + self.hard_limit
-        rng = self.rng
-        n = 0
-        cap = self.max_samples
-        while True:
-            if n >= cap:
-                undecided = (
-                    stats is not None
-                    and cap < self.extend_samples
-                    and self.extend_from <= stats.best_t(self.min_gain) < self.confidence
-                )
-                if not undecided:
-                    break
-                cap = self.extend_samples
-            if t_end is not None and n >= self.min_samples and time.perf_counter() > t_end:
-                break
-            if n >= 2 and time.perf_counter() > t_stop:
-                self.cut_short += 1
-                break
-            sample = draw(know, rng)
-            n += 1
-            self.samples_used = n
-            yield sample
 
     # ------------------------------------------------------------------ draw
     def _take(self, know: Knowledge) -> bool:
@@ -264,7 +69,7 @@ class ExpertBot(HardBot):
         mine, theirs = self._draws(know)
         sim = self.sim
         pile_after = know.pile[:-1]
-        stats = _Stats(2)
+        stats = PairedStats(2)
         rng = self.rng
         danger = sim["danger"]
         drawn = know.drawn_hand_stock
@@ -368,7 +173,7 @@ class ExpertBot(HardBot):
         """Index of the best candidate by paired playouts (0, Hard's, unless clearly beaten)."""
         rules = self._rules(know)
         mine, theirs = self._draws(know)
-        stats = _Stats(len(cands))
+        stats = PairedStats(len(cands))
         rng = self.rng
         sim = self.sim
         val = self._val
@@ -430,7 +235,7 @@ class ExpertBot(HardBot):
         ``flags[seat]``: that seat has melded or laid off this hand (no going rummy)."""
         me = know.seat
         n = know.num_players
-        stats = _Stats(len(cands))
+        stats = PairedStats(len(cands))
         for opp_hands, stock in self._samples(know, draw=sample_deal):
             vals = []
             for b in cands:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.melds import Meld
+from games.engine.meld import Meld
 from games.engine.modes import MODES, get_mode, mode_from_dict
 
 from .cardmath import FULL_MASK, card_bit, mask_from

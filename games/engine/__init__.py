@@ -28,8 +28,8 @@ from .errors import (
 from .events import Event, Visibility
 from .layoffs import LayoffResult, best_layoffs
 from .legality import legal_actions
+from .meld import Meld
 from .melds import (
-    Meld,
     MeldResult,
     best_discards,
     best_melds,
@@ -50,7 +50,8 @@ from .modes import (
 )
 from .play import apply, is_legal
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
-from .state import ApplyResult, Deal, GameState, Phase
+from .state import ApplyResult, GameState
+from .stateparts import Deal, Phase
 from .views import running_totals, spectator_view, view_for
 
 __all__ = [

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .errors import InvalidActionError, InvalidCardError, InvalidMeldError
-from .melds import Meld, meld_key
+from .meld import Meld, meld_key
 
 __all__ = ["Action", "ActionKind"]
 

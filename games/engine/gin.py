@@ -21,9 +21,11 @@ from .errors import (
 )
 from .events import Event
 from .layoffs import best_layoffs
-from .melds import MELDS, MeldResult, attach_mask, best_melds, deadwood_of_mask
+from .meld import MELDS, attach_mask
+from .melds import MeldResult, best_melds, deadwood_of_mask
 from .scoring import score_drawn, score_gin, score_knock
-from .state import GameState, Phase, Showdown, emit
+from .state import GameState, emit
+from .stateparts import Phase, Showdown
 from .turn import check_discard, draw, meld_text, need_card, remove_card
 
 __all__ = ["RULES"]

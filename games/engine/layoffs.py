@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 
 from .cards import BY_BIT, Card, mask_of
 from .errors import InvalidCardError
-from .melds import Meld, MeldResult, attach_mask, best_melds, deadwood_of_mask, sorted_meld_cards
+from .meld import Meld, attach_mask, sorted_meld_cards
+from .melds import MeldResult, best_melds, deadwood_of_mask
 
 __all__ = ["LayoffResult", "best_layoffs", "layoff_closure"]
 

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from .actions import Action, ActionKind
 from .cards import LANE_MASK, RANK_ALL, cards_of
 from .errors import IllegalActionError, WrongPhaseError
-from .melds import RUN_BLOCKS, attach_mask, deadwood_of_mask
-from .state import GameState, Phase
+from .meld import RUN_BLOCKS, attach_mask
+from .melds import deadwood_of_mask
+from .state import GameState
+from .stateparts import Phase
 
 __all__ = ["legal_actions", "possible_melds", "wrong_phase"]
 

@@ -24,7 +24,8 @@ from .events import Event
 from .modes import get_mode, mode_from_dict
 from .play import apply
 from .results import GameResult, HandResult
-from .state import Deal, GameState
+from .state import GameState
+from .stateparts import Deal
 
 __all__ = ["GameRecord", "Move", "replay", "iter_replay", "RecordError"]
 

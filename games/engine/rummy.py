@@ -14,10 +14,11 @@ from .cards import FULL_MASK, LANE_MASK, mask_of
 from .errors import IllegalActionError, IllegalMeldError, InvalidLayoffError, MustGoOutError
 from .events import Event
 from .layoffs import layoff_closure
-from .melds import MELDS, attach_mask
+from .meld import MELDS, attach_mask
 from .modes import RummyMode
 from .scoring import score_out, score_stalemate
-from .state import GameState, Phase, emit
+from .state import GameState, emit
+from .stateparts import Phase
 from .turn import check_discard, draw, meld_text, need_card, remove_card
 
 __all__ = ["RULES"]

@@ -11,7 +11,8 @@ from .events import Event
 from .melds import MeldResult, best_melds
 from .modes import GinMode, RummyMode
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
-from .state import GameState, Phase, emit
+from .state import GameState, emit
+from .stateparts import Phase
 
 __all__ = [
     "finish_hand",

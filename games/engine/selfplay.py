@@ -17,7 +17,8 @@ from .errors import EngineError, IllegalActionError
 from .legality import legal_actions
 from .melds import deadwood_of_mask
 from .play import apply, is_legal
-from .state import GameState, Phase
+from .state import GameState
+from .stateparts import Phase
 from .views import view_for
 
 __all__ = ["random_policy", "play_game", "run_selfplay", "SelfplayStats", "InvariantError"]

@@ -1,7 +1,8 @@
 """Game states: a whole game (every hand up to the target) as one state machine.
 
-This module holds the state and its serialisation; the rules live beside it, one room per
-concern: ``dealing`` (new games and hands), ``legality`` (the legal actions of each phase),
+This module holds the state and its serialisation (the values it holds besides cards, its
+``Phase``, ``Deal`` and ``Showdown``, are in stateparts.py); the rules live beside it, one
+room per concern: ``dealing`` (new games and hands), ``legality`` (the legal actions of each phase),
 ``play`` (``apply`` and ``is_legal``), ``gin`` and ``rummy`` (the actions of each family,
 one handler per phase and action), ``scoring`` (hand and game results) and ``views`` (what a
 seat or a spectator may see). ``games.engine`` exports them all; this module imports none of
@@ -22,9 +23,6 @@ specific ``IllegalActionError`` and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from .cards import FULL_MASK, Card, cards_of, mask_of
@@ -32,125 +30,14 @@ from .errors import EngineError
 from .events import Event, Visibility
 from .modes import Mode, mode_from_dict
 from .results import GameResult, HandResult
+from .stateparts import Deal, Phase, Showdown
 
 __all__ = [
-    "Phase",
-    "Deal",
-    "Showdown",
     "GameState",
     "ApplyResult",
 ]
 
 PUBLIC = Visibility.PUBLIC
-
-
-class Phase(StrEnum):
-    OFFER = "offer"  # gin: the upcard is offered (non-dealer first, then dealer)
-    DRAW = "draw"  # draw from stock or discard pile
-    DISCARD = "discard"  # gin: discard, knock, gin or big gin
-    LAYOFF = "layoff"  # gin: the defender lays off after a knock
-    PLAY = "play"  # rummy: meld, lay off, discard or go out
-    OVER = "over"
-
-
-@dataclass(frozen=True)
-class Deal:
-    """An explicit deal for tests and puzzles: each seat's cards, the upcard, the stock's top.
-
-    ``stock`` lists the top of the stock first; cards not named anywhere follow below it in
-    a seeded order.
-    """
-
-    hands: tuple[tuple[str, ...], ...]
-    upcard: str
-    stock: tuple[str, ...] = ()
-
-    @classmethod
-    def make(
-        cls,
-        hands: Sequence[Iterable[str | Card]],
-        upcard: str | Card,
-        stock: Iterable[str | Card] = (),
-    ) -> Deal:
-        return cls(
-            tuple(tuple(str(Card.parse(c)) for c in h) for h in hands),
-            str(Card.parse(upcard)),
-            tuple(str(Card.parse(c)) for c in stock),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "hands": [list(h) for h in self.hands],
-            "upcard": self.upcard,
-            "stock": list(self.stock),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any] | Deal) -> Deal:
-        if isinstance(d, Deal):
-            return d
-        return cls.make(d["hands"], d["upcard"], d.get("stock", ()))
-
-
-@dataclass(slots=True)
-class Showdown:
-    """A gin hand's showdown in progress: the knocker's melds are on the table and the
-    defender may lay off onto them. ``to_dict`` is its stored (and public) form."""
-
-    knocker: int
-    defender: int
-    kind: str  # "knock", "gin" or "big_gin"
-    knock_card: str | None  # the face-down discard (None for big gin)
-    knocker_melds: list[list[str]]
-    knocker_deadwood_cards: list[str]
-    knocker_deadwood: int
-    layoffs: list[list[Any]]  # [card, meld index] per card laid off, in order
-
-    def copy(self) -> Showdown:
-        return Showdown(
-            self.knocker,
-            self.defender,
-            self.kind,
-            self.knock_card,
-            self.knocker_melds,
-            self.knocker_deadwood_cards,
-            self.knocker_deadwood,
-            list(self.layoffs),
-        )
-
-    def __getitem__(self, key: str) -> Any:
-        """Read a field by its key in ``to_dict`` (``state.showdown["knocker"]``)."""
-        if key not in _SHOWDOWN_KEYS:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "knocker": self.knocker,
-            "defender": self.defender,
-            "kind": self.kind,
-            "knock_card": self.knock_card,
-            "knocker_melds": self.knocker_melds,
-            "knocker_deadwood_cards": self.knocker_deadwood_cards,
-            "knocker_deadwood": self.knocker_deadwood,
-            "layoffs": [list(x) for x in self.layoffs],
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Showdown:
-        return cls(
-            d["knocker"],
-            d["defender"],
-            d["kind"],
-            d["knock_card"],
-            d["knocker_melds"],
-            d["knocker_deadwood_cards"],
-            d["knocker_deadwood"],
-            [list(x) for x in d["layoffs"]],
-        )
-
-
-_SHOWDOWN_KEYS = frozenset(f.name for f in fields(Showdown))
 
 
 class ApplyResult(NamedTuple):

@@ -6,7 +6,8 @@ from .actions import Action, ActionKind
 from .cards import Card, cards_of
 from .errors import CannotDiscardTakenCardError, CardNotInHandError, EmptyPileError, WrongPhaseError
 from .events import Event, Visibility
-from .state import GameState, Phase, emit
+from .state import GameState, emit
+from .stateparts import Phase
 
 __all__ = ["draw", "need_card", "remove_card", "check_discard", "meld_text"]
 

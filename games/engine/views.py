@@ -7,9 +7,10 @@ from typing import Any
 
 from .errors import EngineError
 from .legality import legal_actions
-from .melds import sorted_meld_cards
+from .meld import sorted_meld_cards
 from .results import HandResult
-from .state import GameState, Phase
+from .state import GameState
+from .stateparts import Phase
 
 __all__ = ["view_for", "spectator_view"]
 

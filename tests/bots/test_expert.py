@@ -12,7 +12,7 @@ import pytest
 
 from games.bots import get_bot
 from games.bots.cardmath import BIT_VALUE, bits_of, dw, mask_from
-from games.bots.expert import knock_points, playout, sample_consistent
+from games.bots.gin_search import knock_points, playout, sample_consistent
 from games.bots.knowledge import from_view
 from games.bots.rummy_search import rummy_playout, sample_deal
 from games.engine import legal_actions, view_for

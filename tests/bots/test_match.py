@@ -8,7 +8,8 @@ import math
 import pytest
 from django.core.management import call_command
 
-from games.bots.match import _arrangements, main, percentile, run_match, wilson
+from games.bots.match import _arrangements, main, run_match
+from games.bots.match_stats import percentile, wilson
 
 
 def test_wilson_matches_known_values():

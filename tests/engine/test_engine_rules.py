@@ -525,7 +525,7 @@ def test_rummy_reshuffle_once_then_stalemate_on_second_exhaustion():
 
 
 def test_rummy_stalemate_when_nobody_can_ever_go_out():
-    from games.engine.melds import Meld
+    from games.engine.meld import Meld
 
     table = [
         "4C,4D,4S",

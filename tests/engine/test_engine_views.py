@@ -197,8 +197,10 @@ def test_cli_melds_and_selfplay():
     assert summary["games"] == 2 and summary["hands"] > 0 and summary["actions"] > 0
 
 
-@pytest.mark.parametrize("name", ["cards", "melds", "modes", "actions", "state", "record",
-                                  "views"])
+@pytest.mark.parametrize(
+    "name",
+    ["cards", "meld", "melds", "modes", "actions", "state", "stateparts", "record", "views"],
+)
 def test_docstring_examples_run(name):
     import doctest
     import importlib
