@@ -14,7 +14,6 @@ from .cards import Card, mask_of
 from .errors import (
     IllegalActionError,
     IllegalMeldError,
-    InvalidLayoffError,
     InvalidMeldError,
     KnockTooHighError,
     NotGinError,
@@ -26,7 +25,7 @@ from .melds import MeldResult, best_melds, deadwood_of_mask
 from .scoring import score_drawn, score_gin, score_knock
 from .state import GameState, emit
 from .stateparts import Phase, Showdown
-from .turn import check_discard, draw, meld_text, need_card, remove_card
+from .turn import check_discard, draw, layoff_meld, remove_card
 
 __all__ = ["RULES"]
 
@@ -200,13 +199,8 @@ def _showdown(
 def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     card = act.card
-    need_card(s, seat, card)
     i = act.target
-    if i is None or i >= len(s.table):
-        raise InvalidLayoffError(f"there is no meld {i} on the table (0..{len(s.table) - 1})")
-    kind, mm = s.table[i]
-    if not attach_mask(kind, mm) & card.bit:
-        raise InvalidLayoffError(f"{card} cannot be laid off onto meld {i} ({meld_text(mm)})")
+    mm = layoff_meld(s, seat, card, i)
     remove_card(s, seat, card)
     s.table[i][1] = mm | card.bit
     s.showdown.layoffs.append([card.text, i])

@@ -11,15 +11,15 @@ from collections.abc import Callable
 
 from .actions import Action, ActionKind
 from .cards import FULL_MASK, LANE_MASK, mask_of
-from .errors import IllegalActionError, IllegalMeldError, InvalidLayoffError, MustGoOutError
+from .errors import IllegalActionError, IllegalMeldError, MustGoOutError
 from .events import Event
 from .layoffs import layoff_closure
-from .meld import MELDS, attach_mask
+from .meld import MELDS
 from .modes import RummyMode
 from .scoring import score_out, score_stalemate
 from .state import GameState, emit
 from .stateparts import Phase
-from .turn import check_discard, draw, meld_text, need_card, remove_card
+from .turn import check_discard, draw, layoff_meld, meld_text, need_card, remove_card
 
 __all__ = ["RULES"]
 
@@ -63,13 +63,8 @@ def _meld(s: GameState, act: Action, events: list[Event]) -> None:
 def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     card = act.card
-    need_card(s, seat, card)
     i = act.target
-    if i is None or i >= len(s.table):
-        raise InvalidLayoffError(f"there is no meld {i} on the table")
-    kind, mm = s.table[i]
-    if not attach_mask(kind, mm) & card.bit:
-        raise InvalidLayoffError(f"{card} cannot be laid off onto meld {i} ({meld_text(mm)})")
+    mm = layoff_meld(s, seat, card, i)
     _check_strand(s, seat, 1, card.bit)
     remove_card(s, seat, card)
     s.table[i][1] = mm | card.bit

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind
 from .cards import Card, cards_of
-from .errors import CannotDiscardTakenCardError, CardNotInHandError, EmptyPileError, WrongPhaseError
+from .errors import (
+    CannotDiscardTakenCardError,
+    CardNotInHandError,
+    EmptyPileError,
+    InvalidLayoffError,
+    WrongPhaseError,
+)
 from .events import Event, Visibility
+from .meld import attach_mask
 from .state import GameState, emit
 from .stateparts import Phase
 
@@ -60,6 +67,18 @@ def check_discard(s: GameState, seat: int, card: Card) -> None:
         raise CannotDiscardTakenCardError(
             f"{card} was just taken from the discard pile and may not be discarded this turn"
         )
+
+
+def layoff_meld(s: GameState, seat: int, card: Card, i: int | None) -> int:
+    """The table meld ``i`` that ``card`` (held by ``seat``) may be laid off onto, as a mask;
+    both families' lay-offs check this first."""
+    need_card(s, seat, card)
+    if i is None or i >= len(s.table):
+        raise InvalidLayoffError(f"there is no meld {i} on the table (0..{len(s.table) - 1})")
+    kind, mm = s.table[i]
+    if not attach_mask(kind, mm) & card.bit:
+        raise InvalidLayoffError(f"{card} cannot be laid off onto meld {i} ({meld_text(mm)})")
+    return mm
 
 
 def meld_text(mm: int) -> str:
