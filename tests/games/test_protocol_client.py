@@ -245,6 +245,18 @@ def make_player(make_user, username: str):
     return user
 
 
+async def resign_unless_over(client: TableClient) -> int:
+    """Resign, and return the table's version after it; when the last move ended the game in
+    the meantime (its frame still on the way), the refusal says so and carries the version."""
+    try:
+        return (await client.request({"type": "resign", "id": "bye"}))["version"]
+    except AssertionError as exc:
+        reply = exc.args[0][2] if exc.args and isinstance(exc.args[0], tuple) else {}
+        if not isinstance(reply, dict) or reply.get("code") != "not_playing":
+            raise
+        return reply["version"]
+
+
 async def play_game(players: dict[int, TableClient], watchers: list[TableClient],
                     version: int, rng: random.Random, checks: bool = True,
                     stop_after: int | None = None) -> int:
@@ -723,8 +735,8 @@ def test_three_player_rummy_against_bots_over_real_sockets(server, make_user):
             await play_game({0: c}, [w], version, random.Random(3), checks=False,
                             stop_after=90)
             if c.latest["table"]["status"] == "playing":
-                ack = await c.request({"type": "resign", "id": "bye"})
-                assert ack["version"] > c.latest["version"] - 1
+                # the computers move on their own: one may end the game meanwhile
+                await resign_unless_over(c)
             # Bots move on their own: wait until both connections saw the end.
             for x in (c, w):
                 await x.wait_for(lambda f: f["type"] in ("state", "snapshot")

@@ -21,6 +21,7 @@ from tests.games.test_protocol_client import (
     check_versions,
     make_player,
     play_game,
+    resign_unless_over,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,18 +46,6 @@ def servers(rooms, tmp_path):
         for srv in started:
             print(f"--- {srv.log_path.name} ---\n" + srv.log_tail(2000))
         wait_for_other_db_sessions_to_end()
-
-
-async def _resign(client) -> int:
-    """Resign, and return the table's version after it; when the last move ended the game in
-    the meantime (its frame still on the way), the refusal says so and carries the version."""
-    try:
-        return (await client.request({"type": "resign", "id": "bye"}))["version"]
-    except AssertionError as exc:
-        reply = exc.args[0][2] if exc.args and isinstance(exc.args[0], tuple) else {}
-        if not isinstance(reply, dict) or reply.get("code") != "not_playing":
-            raise
-        return reply["version"]
 
 
 def _people(make_user, base):
@@ -103,7 +92,7 @@ def test_two_daphne_processes_share_one_game(servers, make_user):
             version = await play_game({0: a, 1: b}, [], version, random.Random(11),
                                       checks=False, stop_after=MOVES)
             if a.latest["table"]["status"] == "playing":
-                version = await _resign(b)
+                version = await resign_unless_over(b)
                 for c in (a, b):
                     await c.wait_version(version)
             assert a.latest["table"]["status"] == b.latest["table"]["status"] == "finished"
@@ -162,7 +151,7 @@ def test_a_killed_server_resumes_every_seat(servers, make_user):
             last = await play_game({0: a, 1: b}, [], version, random.Random(3),
                                    stop_after=MOVES)
             if a.latest["table"]["status"] == "playing":
-                last = await _resign(a)
+                last = await resign_unless_over(a)
                 for c in (a, b):
                     await c.wait_version(last)
             assert a.latest["table"]["status"] == b.latest["table"]["status"] == "finished"
