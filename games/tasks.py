@@ -12,6 +12,7 @@ from . import services
 # does nothing once the table has moved on); if every try fails, the bot's turn deadline
 # brings the sweep, which plays the move.
 RETRIED = (DatabaseError, RedisError, ConnectionError, TimeoutError)
+SWEEP_LOCK_SECONDS = 5  # beat runs the sweep every 2 s; a run takes milliseconds
 
 
 @shared_task(name="games.table_bot_move", autoretry_for=RETRIED, max_retries=5,
@@ -31,9 +32,12 @@ def table_presence(table_id: int) -> None:
 def sweep() -> dict | None:
     """Periodic (beat, every 2 s): turn deadlines of tables no seated player is connected to
     (and any missed across a restart), presence, stale open tables. A cache lock keeps two
-    runs from overlapping."""
+    runs from overlapping. It lasts a few seconds only: a worker killed during a run leaves
+    it behind, and with 60 s the next runs (and a late computer's move) waited that long;
+    a run that outlasts it overlaps the next one, which is safe (every step re-checks under
+    the table's row lock)."""
     try:
-        if not cache.add("games:sweep-lock", 1, 60):
+        if not cache.add("games:sweep-lock", 1, SWEEP_LOCK_SECONDS):
             return None
     except RedisError:  # the cache is down: sweep anyway (every step locks its table row)
         return services.tables_sweep()

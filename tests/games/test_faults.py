@@ -767,17 +767,27 @@ def test_a_killed_worker_during_a_computers_turn(site, make_user):
     try:
         computer_tables = [g.table_id for g in games if len(g.players) == 1]
         deadline = time.monotonic() + 30
+        def computers_turn(table_id: int) -> int | None:
+            """The version at which the computer of this table is to move, if it is."""
+            t = Table.objects.get(pk=table_id)
+            to_act = states.load(t.state).to_act if t.status == "playing" else None
+            return t.version if to_act == 1 else None
+
         caught = None
         while caught is None:
             assert time.monotonic() < deadline, "no computer's turn seen"
             for table_id in computer_tables:
-                t = Table.objects.get(pk=table_id)
-                if t.status == "playing" and states.load(t.state).to_act == 1:
-                    caught = (table_id, t.version)
+                version = computers_turn(table_id)
+                if version is None:
+                    continue
+                time.sleep(0.2)  # the worker holds the move's task (it waits out its think time)
+                # ... unless the turn was seen late (a loaded machine) and the move is made:
+                # then wait for another turn, so the kill always lands during one
+                if computers_turn(table_id) == version:
+                    caught = (table_id, version)
                     break
             else:
                 time.sleep(0.05)
-        time.sleep(0.2)  # the worker holds the move's task (it waits out its think time)
         site.worker.kill()
         killed_at, killed_wall = time.monotonic(), timezone.now()
         table_id, version = caught

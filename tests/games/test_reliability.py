@@ -179,3 +179,23 @@ def test_a_crashed_player_is_gone_sixty_seconds_after_the_last_ping(rooms, two_p
     seat.last_seen = now - timedelta(seconds=61)
     assert seat.is_gone(now)
     assert table.status == TableStatus.PLAYING
+
+
+@pytest.mark.django_db
+def test_a_sweep_lock_left_by_a_killed_worker_lapses_within_seconds(monkeypatch, settings):
+    """A worker killed while it swept leaves the lock behind: the next runs skip only until
+    it lapses (a few seconds), not for a minute, so a late computer's move is not held up.
+    (On the local-memory cache, whose clock the test can move.)"""
+    from django.core.cache import cache
+    from django.core.cache.backends import locmem
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "sweep-lock-test"}}
+    cache.delete("games:sweep-lock")
+    assert tasks.sweep() is not None  # a run: the lock is taken and given back
+    assert cache.add("games:sweep-lock", 1, tasks.SWEEP_LOCK_SECONDS)  # ... then killed
+    assert tasks.sweep() is None  # the next run skips
+    now = locmem.time.time()
+    monkeypatch.setattr(locmem.time, "time", lambda: now + 10)  # 10 s on
+    assert tasks.sweep() is not None  # the lock has lapsed: the sweep runs again
+    cache.delete("games:sweep-lock")
