@@ -139,8 +139,8 @@ def _update_public(public: set[str], before: GameState, a: Action, after: GameSt
     elif k in ("knock", "gin", "big_gin"):
         seat = before.turn
         public.update(c.text for c in before.hands[seat] if a.card is None or c != a.card)
-    elif k == "accept_layoffs":
-        public.update(c.text for c, _ in after.showdown["layoffs"]) if after.showdown else None
+    elif k == "accept_layoffs" and after.showdown is not None:
+        public.update(text for text, _ in after.showdown.layoffs)
 
 
 @dataclass

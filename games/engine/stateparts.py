@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -91,12 +91,6 @@ class Showdown:
             list(self.layoffs),
         )
 
-    def __getitem__(self, key: str) -> Any:
-        """Read a field by its key in ``to_dict`` (``state.showdown["knocker"]``)."""
-        if key not in _SHOWDOWN_KEYS:
-            raise KeyError(key)
-        return getattr(self, key)
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "knocker": self.knocker,
@@ -123,4 +117,3 @@ class Showdown:
         )
 
 
-_SHOWDOWN_KEYS = frozenset(f.name for f in fields(Showdown))

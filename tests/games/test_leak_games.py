@@ -205,7 +205,7 @@ class Harness:
         before (taken from the discard pile)."""
         if state.phase is not E.Phase.LAYOFF or not state.face_down:
             return
-        knocker = state.showdown["knocker"]
+        knocker = state.showdown.knocker
         self.scan.seen["lay-off phase frames"] += 1
         if r == knocker:
             return

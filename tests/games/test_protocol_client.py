@@ -355,7 +355,7 @@ def hidden_cards(state: E.GameState, seat: int | None) -> set[str]:
     hidden = {c.text for c in state.stock} if not state.reshuffles else set()
     knocker = None
     if state.phase is E.Phase.LAYOFF and state.showdown:
-        knocker = state.showdown["knocker"]
+        knocker = state.showdown.knocker
     for other, hand in enumerate(state.hands):
         if other == seat or other == knocker:
             continue
