@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
-from . import broadcast, conf, frames, hooks, selectors, services
+from . import broadcast, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
@@ -125,9 +125,6 @@ class TableConsumer(FramedConsumer):
                 await self.channel_layer.group_add(group, self.channel_name)
 
     # ------------------------------------------------------------------ client → server
-
-    def flood(self) -> tuple[int, float]:
-        return conf.get("WS_FLOOD")
 
     async def _call(self, fn, message_id=None, **kwargs):
         """Run a service; turn its refusal into an error frame. Returns (ok, result).

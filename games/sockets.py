@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Self
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from . import conf
+
 # Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
 # ``close(code=1008)`` (policy violation) raises inside the server and the client only sees
 # 1011. 4000 + 1008 keeps the meaning.
@@ -81,8 +83,9 @@ class FramedConsumer(AsyncWebsocketConsumer):
         self._recent_frames: deque[float] = deque()
 
     def flood(self) -> tuple[int, float]:
-        """(frames, seconds): more frames than this within the window close the socket."""
-        raise NotImplementedError
+        """(frames, seconds): more frames than this within the window close the socket
+        (``GAMES_WS_FLOOD``, the table socket's; a socket with other limits overrides it)."""
+        return conf.get("WS_FLOOD")
 
     async def receive(self, text_data=None, bytes_data=None):
         if self._flooding():
@@ -130,5 +133,9 @@ class FramedConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(frame, separators=(",", ":")))
 
     async def _error(self, code: str, message: str | None = None, reply_to=None):
-        """Send an ``error`` frame; consumers add their correlation field (``reply_to``)."""
-        raise NotImplementedError
+        """Send an ``error`` frame, with ``id`` when it answers a message that had one;
+        a consumer with more to say (a version, another id field) overrides it."""
+        frame = {"type": "error", "code": code, "message": message or "Refused."}
+        if reply_to is not None:
+            frame["id"] = reply_to
+        await self._send(frame)
