@@ -11,21 +11,30 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+
 from . import policy, tables
-from .models import Invitation, InvitationStatus
-from .selectors import relations_with
+from .models import Block, ContactRequest, Invitation, InvitationStatus
+from .selectors import Relation
 
 
 def profile_actions(*, viewer, person, next_url: str = "") -> dict[str, Any] | None:
     """The state of the buttons for ``viewer`` on ``person``'s profile, or None (visitors,
-    your own profile, an inactive account)."""
+    your own profile, an inactive account). Two queries (the policy's facts, the contact
+    requests both ways), one more under a block, three more for a contact (the pending
+    invitation, the open tables)."""
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return None
     if viewer.pk == person.pk or not person.is_active:
         return None
-    rel = relations_with(viewer, [person.pk])[person.pk]
-    message = policy.can_message(viewer, person)
-    blocked = message.reason == policy.Reason.BLOCKED or rel.blocking
+    blocked_either_way, contact, message = policy.profile_facts(viewer, person)
+    requests = dict(ContactRequest.objects.filter(
+        Q(from_user=viewer, to_user=person) | Q(from_user=person, to_user=viewer)
+    ).values_list("from_user_id", "id"))
+    blocking = blocked_either_way and Block.objects.filter(blocker=viewer,
+                                                           blocked=person).exists()
+    rel = Relation(contact, requests.get(viewer.pk), requests.get(person.pk), blocking)
+    blocked = blocked_either_way
     # a rate limit passes: it is only a wait, and the conversation page says how long
     can_message = message.allowed or message.reason == policy.Reason.RATE_LIMITED
     invite_tables: list[tables.TableInfo] = []
