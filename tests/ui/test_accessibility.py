@@ -109,6 +109,8 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp
         page.goto(server + "/help/")
         page.wait_for_selector("#rummy")
         check("rules and help")
+        # the rules read on a phone without sideways scrolling
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:
         ctx.close()
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
