@@ -139,6 +139,8 @@ def table(request, table_id):
         # The computer levels, as the server names them (the add-computer menu lists these).
         "bot_levels": [[level.number, level.name] for level in LEVEL_TABLE],
         "room_url": table.room.get_absolute_url(),
+        # the rules of the table's mode, linked from the score sheet (open during play)
+        "rules_url": f"{reverse('rules')}#{table.mode}",
     }
     invite_link = None
     if table.private and (seat is not None or request.user.pk == table.created_by_id):

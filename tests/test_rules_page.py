@@ -75,3 +75,5 @@ def test_the_table_links_the_rules_of_its_mode(client, make_user):
     client.force_login(ann)
     html = client.get(f"/tables/{table.pk}/").content.decode()
     assert 'href="/rules/#oklahoma"' in html
+    # during play on a phone the header is hidden: the score sheet links the rules
+    assert '"rules_url": "/rules/#oklahoma"' in html
