@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods
 from . import selectors, services
 from .forms import ProfileForm
 from .models import User
+from .profile_actions import profile_actions_for
 from .profile_sections import profile_sections_for
 
 
@@ -27,6 +28,9 @@ def profile(request, username):
             "profile": selectors.profile_get_public(user=profile_user),
             "is_own_profile": request.user.is_authenticated and request.user.pk == profile_user.pk,
             "profile_sections": profile_sections_for(
+                profile_user=profile_user, viewer=request.user
+            ),
+            "profile_actions": profile_actions_for(
                 profile_user=profile_user, viewer=request.user
             ),
         },

@@ -16,7 +16,10 @@ class GamesConfig(AppConfig):
             key="recent-games", title="Recent games",
             template_name="games/_profile_recent_games.html",
             get_context=lambda *, profile_user, viewer: {
-                "games": list(selectors.archive_games(player=profile_user, viewer=viewer)[:5]),
+                "games": [
+                    (gp, selectors.game_summary(gp))
+                    for gp in selectors.archive_games(player=profile_user, viewer=viewer)[:5]
+                ],
             },
             order=38,
         ))

@@ -67,6 +67,11 @@ def table_meta(table: Table) -> dict[str, Any]:
                 finish["rating_changes"] = {
                     str(p.seat): changes[p.user_id] for p in players if p.user_id in changes
                 }
+                # Why a game created rated changes no rating ("ended before both players
+                # moved"), from the ratings app's one rule; absent when it counts.
+                reason = hooks.unrated_reasons([game]).get(game.pk)
+                if reason:
+                    finish["unrated"] = reason
     rematch_url = table.rematch_table.get_absolute_url() if table.rematch_table_id else None
     return {
         "id": table.pk, "mode": table.mode, "mode_name": table.get_mode_display(),

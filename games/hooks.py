@@ -108,7 +108,7 @@ def hidden_senders_changed(user_ids: Iterable[int]) -> None:
 
 # ------------------------------------------------------------------------ ratings
 #
-# ``leaderboards`` (above ``games``) keeps the ratings and registers three answers in its
+# ``leaderboards`` (above ``games``) keeps the ratings and registers four answers in its
 # ``ready()``; with nothing registered tables have no rating conditions and names no ratings.
 #
 # * a **rated seat check** ``fn(table, user) -> str | None`` is asked before ``user`` takes a
@@ -118,14 +118,19 @@ def hidden_senders_changed(user_ids: Iterable[int]) -> None:
 #   rating) for names in lists, seats and game pages.
 # * **rating changes** ``fn(game_ids) -> {game_id: {user_id: change}}``: the rating change of
 #   each player of each rated game, for the game page and the game list.
+# * **unrated reasons** ``fn(games) -> {game_id: "ended before both players moved"}``: why a
+#   game created rated changes no rating (the ratings app's one rule), for the game-over
+#   panel, the game page and the archive. Games missing from the answer count.
 
 RatedSeatCheck = Callable[[Any, Any], "str | None"]
 RatingLabels = Callable[[Iterable[int], str], "dict[int, str]"]
 RatingChanges = Callable[[Iterable[int]], "dict[int, dict[int, int]]"]
+UnratedReasons = Callable[[list], "dict[int, str]"]
 
 _rated_seat_checks: list[RatedSeatCheck] = []
 _rating_labels: list[RatingLabels] = []
 _rating_changes: list[RatingChanges] = []
+_unrated_reasons: list[UnratedReasons] = []
 
 
 def register_rated_seat_check(fn: RatedSeatCheck) -> RatedSeatCheck:
@@ -146,9 +151,15 @@ def register_rating_changes(fn: RatingChanges) -> RatingChanges:
     return fn
 
 
+def register_unrated_reasons(fn: UnratedReasons) -> UnratedReasons:
+    if fn not in _unrated_reasons:
+        _unrated_reasons.append(fn)
+    return fn
+
+
 def unregister_ratings(fn: Callable) -> None:
-    """Remove ``fn`` from the three rating registries (tests)."""
-    for registry in (_rated_seat_checks, _rating_labels, _rating_changes):
+    """Remove ``fn`` from the rating registries (tests)."""
+    for registry in (_rated_seat_checks, _rating_labels, _rating_changes, _unrated_reasons):
         while fn in registry:
             registry.remove(fn)
 
@@ -197,3 +208,19 @@ def rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, int]]:
         except Exception:
             log.exception("rating changes %r failed", fn)
     return changes
+
+
+def unrated_reasons(games: Iterable[Any]) -> dict[int, str]:
+    """``{game_id: reason}`` for those of these finished games (``Game`` rows, players
+    prefetched if many) that were created rated but change no rating. Empty when nothing is
+    registered; a failing answer gives no reason rather than breaking a page."""
+    games = [g for g in games if g is not None and getattr(g, "rated", False)]
+    reasons: dict[int, str] = {}
+    if not games:
+        return reasons
+    for fn in list(_unrated_reasons):
+        try:
+            reasons.update(fn(games))
+        except Exception:
+            log.exception("unrated reasons %r failed", fn)
+    return reasons

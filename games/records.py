@@ -3,16 +3,60 @@ see docs/engine.md), with the site's players and how the game ended."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from games import engine as E
 
+from .bots.levels import LEVEL_TABLE, computer_name
 from .models import Game
+
+# Records written before computers were named alike in both formats called them "bot-easy"
+# in the engine record (the text form's Players header): read as "Computer (Easy)".
+LEGACY_COMPUTER = re.compile("bot-(" + "|".join(level.key for level in LEVEL_TABLE) + ")")
+LEVEL_BY_KEY = {level.key: level.number for level in LEVEL_TABLE}
+
+
+def computer_names(names: list[str], computers: set[int] | None = None) -> list[str]:
+    """``names`` with old "bot-<level>" computer names replaced by the site's computer names,
+    numbered per level as at a table ("Computer (Easy)", "Computer 2 (Easy)"). When the
+    computer seats are known (``computers``, a stored game), only those are renamed, so a
+    person whose username looks like an old computer name keeps it.
+
+    >>> computer_names(["ann", "bot-easy", "bot-easy", "bot-hard"])
+    ['ann', 'Computer (Easy)', 'Computer 2 (Easy)', 'Computer (Hard)']
+    >>> computer_names(["bot-easy", "bot-easy"], computers={1})
+    ['bot-easy', 'Computer (Easy)']
+    """
+    count: dict[int, int] = {}
+    out = []
+    for seat, name in enumerate(names):
+        match = LEGACY_COMPUTER.fullmatch(name)
+        if match is None or (computers is not None and seat not in computers):
+            out.append(name)
+            continue
+        level = LEVEL_BY_KEY[match.group(1)]
+        count[level] = count.get(level, 0) + 1
+        out.append(computer_name(level, count[level]))
+    return out
+
+
+def _named(record: E.GameRecord, computers: set[int] | None = None) -> E.GameRecord:
+    record.players = computer_names(list(record.players), computers)
+    return record
+
+
+def _computer_seats(game: Game) -> set[int]:
+    return {p.get("seat") for p in (game.record or {}).get("players") or []
+            if isinstance(p, dict) and p.get("bot_level") is not None}
 
 
 def record_json(game: Game) -> dict[str, Any]:
     """The stored record: site fields plus ``engine`` (the engine's replayable record)."""
     data = dict(game.record or {})
+    if isinstance(data.get("engine"), dict) and isinstance(data["engine"].get("players"), list):
+        data["engine"] = {**data["engine"], "players": computer_names(
+            [str(p) for p in data["engine"]["players"]], _computer_seats(game))}
     data["game_id"] = game.pk
     data["finished_at"] = game.finished_at.isoformat().replace("+00:00", "Z")
     return data
@@ -23,7 +67,7 @@ def engine_record(game: Game) -> E.GameRecord | None:
     if not data:
         return None
     try:
-        return E.GameRecord.from_dict(data)
+        return _named(E.GameRecord.from_dict(data), _computer_seats(game))
     except E.EngineError:
         return None
 
@@ -108,6 +152,11 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
         totals = list(final.result.totals) if final.result else list(final.scores)
         if site.get("totals") is not None and list(site["totals"]) != totals:
             raise RecordImportError("The record's totals differ from the replay of its moves.")
+    computers = None
+    if site is not None:  # the site's players say which seats were computers
+        computers = {i for i, p in enumerate(site.get("players") or [])
+                     if isinstance(p, dict) and p.get("bot_level") is not None}
+    _named(record, computers)
     if names is None or len(names) != record.num_players:
         names = list(record.players)
     return record, names

@@ -299,3 +299,47 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
         Prefetch("game", queryset=Game.objects.defer(*ARCHIVE_DEFERRED)),
         Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")),
     ).order_by("-game_id")  # = finishing order (see GamePlayer's index)
+
+
+# ------------------------------------------------------------------------ one game in a list
+
+FORFEIT_VERB = {"resignation": "resigned", "timeout": "timed out", "abandonment": "left"}
+
+
+def _and_list(names: list[str]) -> str:
+    """'ann', 'ann and bob', 'ann, bob and cy'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def game_summary(gp: GamePlayer) -> dict[str, Any]:
+    """How one player's finished game reads in a short list (the profile's recent games):
+    ``result`` (won, lost, tied), ``opponents`` ("carol3", "ann and bob"), ``score`` ("112
+    to 35", "150 to 40 and 12"; empty when nobody scored a point) and ``ending`` ("carol3
+    resigned", "ann timed out before anyone scored"; empty for a game played to the end).
+    Reads ``gp.game`` and its players as ``archive_games`` prefetches them."""
+    game = gp.game
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    others = [p for p in players if p.seat != gp.seat]
+    if gp.won:
+        result = "won"
+    elif game.winner_seat is None and gp.place == 1:
+        result = "tied"
+    else:
+        result = "lost"
+    scored = any(p.score for p in players)
+    score = ""
+    if scored:
+        score = f"{gp.score} to {_and_list([str(p.score) for p in others])}"
+    ending = ""
+    verb = FORFEIT_VERB.get(game.ending)
+    if verb:
+        loser = next((p for p in players if p.seat == game.loser_seat), None)
+        ending = f"{loser.name} {verb}" if loser is not None else f"ended by {game.ending}"
+        if not scored:
+            ending += " before anyone scored"
+    elif not scored:
+        ending = "nobody scored"
+    return {"result": result, "opponents": _and_list([p.name for p in others]),
+            "score": score, "ending": ending}

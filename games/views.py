@@ -139,6 +139,8 @@ def table(request, table_id):
         # The computer levels, as the server names them (the add-computer menu lists these).
         "bot_levels": [[level.number, level.name] for level in LEVEL_TABLE],
         "room_url": table.room.get_absolute_url(),
+        # the rules of the table's mode, linked from the score sheet (open during play)
+        "rules_url": f"{reverse('rules')}#{table.mode}",
     }
     invite_link = None
     if table.private and (seat is not None or request.user.pk == table.created_by_id):
@@ -237,8 +239,10 @@ def _archive(request, player, *, own: bool):
         games = selectors.archive_games(player=player, viewer=request.user, **filters)
     page = Paginator(games, ARCHIVE_PAGE).get_page(request.GET.get("page"))
     changes = hooks.rating_changes([gp.game_id for gp in page.object_list])
+    unrated = hooks.unrated_reasons([gp.game for gp in page.object_list])
     for gp in page.object_list:
         gp.rating_change = changes.get(gp.game_id, {}).get(player.pk)
+        gp.unrated = unrated.get(gp.game_id)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "games/my_games.html", {
@@ -276,7 +280,12 @@ def game(request, game_id):
         raise Http404("No such game.")
     players = sorted(game.players.all(), key=lambda p: p.seat)
     changes = hooks.rating_changes([game.pk]).get(game.pk, {})
-    labels = hooks.rating_labels([p.user_id for p in players if p.user_id], game.mode)
+    unrated = hooks.unrated_reasons([game]).get(game.pk)
+    # Ratings belong on a game that counts: a casual game, a game with a computer or one that
+    # ended before both players moved shows no "rated 1416?" (only why it is not rated).
+    counts = game.rated and unrated is None
+    labels = (hooks.rating_labels([p.user_id for p in players if p.user_id], game.mode)
+              if counts else {})
     for p in players:
         p.rating_change = changes.get(p.user_id)
         p.rating_label = labels.get(p.user_id)
@@ -290,6 +299,7 @@ def game(request, game_id):
     return render(request, "games/game.html", {
         "game": game,
         "players": players,
+        "unrated": unrated,
         "sheet": selectors.score_sheet(game),
         "replay": data,
     })

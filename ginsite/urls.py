@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.static import serve as static_serve
 
+from . import rules as rules_page
 from . import views
 
 urlpatterns = [
@@ -11,6 +12,8 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("favicon.ico", views.favicon),
     path("admin/", admin.site.urls),
+    path("rules/", rules_page.rules, name="rules"),
+    path("help/", rules_page.help_page, name="help"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

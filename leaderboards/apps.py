@@ -15,4 +15,5 @@ class LeaderboardsConfig(AppConfig):
         hooks.register_rated_seat_check(checks.rated_seat_refusal)
         hooks.register_rating_labels(selectors.rating_labels)
         hooks.register_rating_changes(checks.rating_changes)
+        hooks.register_unrated_reasons(checks.unrated_reasons)
         profile.register()

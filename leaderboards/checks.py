@@ -48,3 +48,28 @@ def rating_changes(game_ids) -> dict[int, dict[int, int]]:
         game_id: {user_id: c["delta"] for user_id, c in per_user.items()}
         for game_id, per_user in selectors.game_changes(game_ids).items()
     }
+
+
+def unrated_reasons(games) -> dict[int, str]:
+    """``{game_id: reason}`` for the games created rated that change no rating
+    (``services.unrated_reason``, the one rule). Games whose moves were left out of the
+    query (the archive defers them) get them in one query, and only those that need them:
+    rated games between people that did not end normally."""
+    from games.models import Ending, Game
+
+    from .services import unrated_reason
+
+    games = [g for g in games if g.rated]
+    missing = [g for g in games
+               if g.ending != Ending.NORMAL and "actions" in g.get_deferred_fields()]
+    if missing:
+        actions = dict(Game.objects.filter(pk__in=[g.pk for g in missing])
+                       .values_list("pk", "actions"))
+        for g in missing:
+            g.actions = actions.get(g.pk) or []
+    reasons = {}
+    for g in games:
+        reason = unrated_reason(g, list(g.players.all()))
+        if reason is not None:
+            reasons[g.pk] = reason
+    return reasons

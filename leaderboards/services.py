@@ -75,16 +75,34 @@ def is_aborted(game: Game, players: list[GamePlayer]) -> bool:
     return not all(human_moved(game, p.seat) for p in players)
 
 
-def rated_entries(game: Game, players: list[GamePlayer]) -> list[Entry] | None:
-    """The players to rate, or None when the game does not count: casual, aborted, a
-    computer (or a deleted account) in a seat, fewer than two players."""
-    if not game.rated or game.mode not in skill.MODELS or len(players) < 2:
-        return None
-    if any(p.user_id is None or p.bot_level is not None for p in players):
-        return None
+def unrated_reason(game: Game, players: list[GamePlayer]) -> str | None:
+    """Why ``game`` changes no rating, as shown to players ("ended before both players
+    moved"), or None when it counts. The one rule: the rating task, the rebuild, the
+    game-over panel, the game page, the archive and the tournament requirement all read it.
+
+    Cheap checks first: ``game.actions`` is read only for a rated game between people that
+    did not end normally."""
+    if not game.rated:
+        return "casual game"
+    if game.mode not in skill.MODELS:
+        return "this mode has no ratings"
+    if len(players) < 2:
+        return "fewer than two players"
+    if any(p.bot_level is not None for p in players):
+        return "a computer played"
+    if any(p.user_id is None for p in players):
+        return "a player's account was deleted"
     if len({p.user_id for p in players}) != len(players):
-        return None
+        return "one player held two seats"
     if is_aborted(game, players):
+        everyone = "both players" if len(players) == 2 else "every player"
+        return f"ended before {everyone} moved"
+    return None
+
+
+def rated_entries(game: Game, players: list[GamePlayer]) -> list[Entry] | None:
+    """The players to rate, or None when the game does not count (``unrated_reason``)."""
+    if unrated_reason(game, players) is not None:
         return None
     return [Entry(p.user_id, p.seat, p.place) for p in sorted(players, key=lambda p: p.seat)]
 

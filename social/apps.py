@@ -7,11 +7,17 @@ class SocialConfig(AppConfig):
     verbose_name = "Contacts and messages"
 
     def ready(self):
+        from accounts.profile_actions import ProfileActions, profile_actions_register
         from games import hooks
 
-        from . import policy, receivers
+        from . import policy, profile, receivers
 
         receivers.connect()
+        # Message, Add contact, Invite to a table on other players' profiles
+        profile_actions_register(ProfileActions(
+            key="social", template_name="social/_profile_actions.html",
+            get_context=profile.profile_actions_section, order=10,
+        ))
         # Blocks reach the tables: no seat at a private table with someone blocked either way,
         # and no table chat from them (games asks through its hooks; it never imports social).
         hooks.register_seat_check(

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import engine as E
 
 from .. import signals, states
-from ..bots.levels import LEVEL_KEYS, computer_name
+from ..bots.levels import computer_name
 from ..exceptions import CannotClaim, InvalidSettings, NotPlaying
 from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableStatus
 from .locking import _lock_in, _on_commit, _seated, _seats
@@ -87,7 +87,10 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
 def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
     seed) with the site's players and how the game ended."""
-    names = [s.user.username if s.user_id else f"bot-{LEVEL_KEYS.get(s.bot_level)}"
+    # Computers carry the same name in the engine record (text and JSON) as in the site's
+    # players list: "Computer (Easy)", "Computer 2 (Easy)" (docs/records.md).
+    bots = Seat.bot_names(seats)
+    names = [s.user.username if s.user_id else bots.get(s.index, computer_name(0))
              for s in seats]
     timestamps = [_ms(a["at"]) for a in game.actions]
     try:
@@ -101,7 +104,6 @@ def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     except E.EngineError:  # the stored move list and the state disagree: keep the moves
         log.exception("engine record of game %s failed", game.pk)
         engine = None
-    bots = Seat.bot_names(seats)
     players = [
         {"seat": s.index, "name": s.user.public_name if s.user_id else bots.get(s.index, ""),
          "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}

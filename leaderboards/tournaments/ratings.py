@@ -19,3 +19,21 @@ def ratings_for(user_ids: Iterable[int], mode: str) -> dict[int, int]:
 
 def playban_until(user) -> datetime | None:
     return selectors.playban_until(user)
+
+
+def rated_games(user, up_to: int) -> int:
+    """How many of ``user``'s games count for ratings, counting at most ``up_to``: the games
+    created rated that the ratings app's one rule rates (a game that ended before both players
+    moved is not counted, as it changes no rating)."""
+    from games.models import Game
+    from leaderboards.services import unrated_reason
+
+    counted = 0
+    games = (Game.objects.filter(players__user=user, rated=True)
+             .prefetch_related("players").order_by("-id"))
+    for game in games.iterator(chunk_size=50):
+        if unrated_reason(game, list(game.players.all())) is None:
+            counted += 1
+            if counted >= up_to:
+                break
+    return counted

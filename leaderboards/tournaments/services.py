@@ -86,7 +86,11 @@ def no_show_seconds() -> int:
 
 
 def rated_games(user) -> int:
-    return GamePlayer.objects.filter(user=user, game__rated=True).count()
+    """The user's rated games towards ``min_rated_games`` (counted up to it): those the
+    ratings rule rates, so a game that ended before both players moved does not count."""
+    if user is None or not user.is_authenticated:
+        return 0
+    return ratings.rated_games(user, up_to=min_rated_games())
 
 
 def can_create(user) -> bool:
@@ -216,7 +220,8 @@ def tournament_create(
             raise NotAllowed("Log in to create a tournament.")
         if not can_create(user):
             raise NotAllowed(
-                f"Play {min_rated_games()} rated games before creating a tournament.")
+                f"Play {min_rated_games()} rated games before creating a tournament (you have "
+                f"{rated_games(user)} of {min_rated_games()} rated games).")
     data = _validate(
         name=name, mode=mode, format=format, target=target, capacity=capacity, rounds=rounds,
         duration_minutes=duration_minutes, seconds_per_turn=seconds_per_turn,

@@ -75,6 +75,7 @@ def tournament_list(request):
         **selectors.tournament_lists(request.user),
         "can_create": services.can_create(request.user),
         "min_rated_games": services.min_rated_games(),
+        "rated_count": services.rated_games(request.user),
     })
 
 
@@ -97,6 +98,7 @@ def tournament_new(request):
         status = 403 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {
         "form": form, "allowed": allowed, "min_rated_games": services.min_rated_games(),
+        "rated_count": services.rated_games(request.user),
     }, status=status)
 
 

@@ -67,21 +67,16 @@ def presence_label(presence) -> str:
 
 @register.inclusion_tag("social/_profile_actions.html", takes_context=True)
 def social_actions(context, person):
-    """Buttons for a profile page: message, add contact (or its state), block/unblock.
+    """Buttons for a profile page: message, add contact (or its state), invite to a table,
+    block/unblock (``social.profile.profile_actions``, as the profile page shows them).
 
     Usage: ``{% load social_tags %}{% social_actions profile_user %}``. Renders nothing for
     anonymous visitors or on your own profile.
     """
-    from social.selectors import relations_with
+    from social.profile import profile_actions
 
     request = context.get("request")
     viewer = getattr(request, "user", None)
-    if viewer is None or not viewer.is_authenticated or viewer.pk == person.pk:
-        return {"show": False}
-    return {
-        "show": True,
-        "person": person,
-        "rel": relations_with(viewer, [person.pk])[person.pk],
-        "csrf_token": context.get("csrf_token"),
-        "next": request.get_full_path(),
-    }
+    actions = profile_actions(viewer=viewer, person=person,
+                              next_url=request.get_full_path() if request else "")
+    return {"actions": actions, "csrf_token": context.get("csrf_token")}

@@ -1,6 +1,6 @@
 """An accessibility pass with axe-core (vendored in static/vendor/axe-core/, injected here by
 Playwright; users are never sent it): no serious or critical violation on the home, lobby,
-table, profile, messages and game pages, logged out and in, on a desktop and a phone."""
+table, profile, messages, game and rules pages, logged out and in, on a desktop and a phone."""
 from __future__ import annotations
 
 import os
@@ -67,6 +67,8 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp
     try:
         page.goto(server + "/")
         check("home, logged out")
+        page.goto(server + "/rules/")
+        check("rules and help, logged out")
         page.goto(server + "/accounts/login/")
         check("log in")
         page.fill("input[name=login]", "anna")
@@ -104,6 +106,11 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp
         check("messages")
         page.goto(server + "/messages/with/ben/")
         check("conversation")
+        page.goto(server + "/help/")
+        page.wait_for_selector("#rummy")
+        check("rules and help")
+        # the rules read on a phone without sideways scrolling
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:
         ctx.close()
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

@@ -51,6 +51,14 @@ export function endingText(fin, ctx) {
   return `Ended ${how}${loser ? `: ${loser === "You" ? "you" : loser}` : ""}.`;
 }
 
+/** The rating line of the game-over panel: each change once the game is rated, or why a game
+ * created rated changes no rating (``finish.unrated``, from the server's one rule), else "". */
+export function ratingText(fin, changes, ctx) {
+  if (changes.length) return `Rating: ${changes.map(([i, c]) => `${seatName(i, ctx)} ${c}`).join(" · ")}`;
+  if (fin && typeof fin.unrated === "string" && fin.unrated) return `Not rated: ${fin.unrated}.`;
+  return "";
+}
+
 export function renderPanel(ctrl) {
   const p = ctrl.el.panel;
   const v = ctrl.view;
@@ -182,7 +190,8 @@ function gameOverContent(ctrl) {
     if (res && res.margin) kids.push(h("p", { class: "muted", text: `Margin ${res.margin} · ${plural(res.hands_played, "hand")} played` }));
   }
   const rc = ctrl.ratings.changeList();
-  if (rc.length) kids.push(h("p", { class: "rating-changes", text: `Rating: ${rc.map(([i, c]) => `${seatName(i, ctx)} ${c}`).join(" · ")}` }));
+  const rating = ratingText(fin, rc, ctx);
+  if (rating) kids.push(h("p", { class: rc.length ? "rating-changes" : "rating-changes rating-unrated", text: rating }));
   const actions = h("div", { class: "tbl-actions" });
   const rm = f.table.rematch || { offers: [] };
   if (ctrl.mySeat !== null) {

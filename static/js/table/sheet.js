@@ -89,6 +89,7 @@ export function openSheet(ctrl) {
     h("h2", { text: "Score sheet", attrs: { id: "tbl-sheet-title" } }),
     h("div", { class: `sheet-cols sheet-cols-${tables.length}` }, tables),
     h("p", { class: "muted", text: sheetNote(v, names) }),
+    ctrl.data && ctrl.data.rules_url ? h("p", {}, h("a", { text: "How scoring works (opens the rules)", attrs: { href: ctrl.data.rules_url, target: "_blank", rel: "noopener" } })) : null,
     h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),
   );
   openDialog(d);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, panelKey, scoreText } from "../results.js";
+import { endingText, gameOverTitle, panelKey, ratingText, scoreText } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -39,4 +39,11 @@ test("the game-over title and how the game ended", () => {
   assert.equal(endingText({ ending: "resignation", loser_seat: 0 }, ctx), "Ended by resignation: you.");
   assert.equal(endingText({ ending: "abandonment", loser_seat: 1 }, ctx), "Ended by abandonment: ann.");
   assert.equal(endingText({ ending: "timeout", loser_seat: null }, ctx), "Ended on time (three timeouts in a row).");
+});
+
+test("the rating line: the changes, or why a rated game is not rated", () => {
+  assert.equal(ratingText({ unrated: "ended before both players moved" }, [], ctx), "Not rated: ended before both players moved.");
+  assert.equal(ratingText({}, [[0, "+12"], [1, "\u221212"]], ctx), "Rating: You +12 · ann \u221212");
+  assert.equal(ratingText({}, [], ctx), "");
+  assert.equal(ratingText(null, [], ctx), "");
 });

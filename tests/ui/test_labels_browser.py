@@ -1,0 +1,120 @@
+"""Issue 19, items 6-8 in a phone-sized browser (390x844), on the site started as the README
+says (`bash scripts/run.sh`, the ``site`` fixture of test_run_command): a rated game resigned
+before both players moved says "Not rated: ended before both players moved" on the game-over
+panel (live, over the socket), the game page and the archive; a casual game against the
+computer shows no "rated 1416?" under Final scores; the profile's recent games read
+"won against anna · anna resigned before anyone scored", not "won against anna, , 0 to 0/"."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from .conftest import CHROMIUM, ROOT
+from .test_run_command import PASSWORD, site  # noqa: F401  (the run.sh fixture)
+
+pytestmark = pytest.mark.browser
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+REASON = "ended before both players moved"
+SETUP = f"""
+from django.contrib.auth import get_user_model
+from allauth.account.models import EmailAddress
+from games import services, states, timeouts
+from games.models import Game, Room, Table
+from games.rooms import ensure_default_rooms
+ensure_default_rooms(Room)
+users = []
+for name in ("anna", "ben"):
+    u = get_user_model().objects.create_user(name, name + "@example.com", "{PASSWORD}")
+    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
+    users.append(u)
+t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
+services.table_sit(table_id=t.pk, user=users[1])
+tb = Table.objects.get(pk=t.pk)
+st = states.load(tb.state)
+services.table_act(table_id=t.pk, user=users[st.to_act], action=timeouts.safe_action(st),
+                   expected_version=tb.version)
+c = services.play_computer(user=users[0], mode="classic", level=1)
+services.table_resign(table_id=c.pk, user=users[0])
+print("TABLE", t.pk, "COMPUTER", Game.objects.get(table_id=c.pk).pk)
+"""
+
+
+def _manage_env(run) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
+                        "GINSITE_RELAY_URL")}
+    env.update({"GINSITE_VAR_DIR": str(run["tmp"] / "var"),
+                "DJANGO_SETTINGS_MODULE": "ginsite.settings"})
+    return env
+
+
+def _text(page, selector: str) -> str:
+    return re.sub(r"\s+", " ", page.text_content(selector) or "").strip()
+
+
+def test_unrated_reason_and_labels_on_a_phone(site, chromium):  # noqa: F811
+    base = site["base"]
+    out = subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP],
+        cwd=ROOT, env=_manage_env(site), check=True, timeout=120, capture_output=True, text=True,
+    ).stdout
+    found = re.search(r"TABLE (\d+) COMPUTER (\d+)", out)
+    table_id, computer_game = int(found.group(1)), int(found.group(2))
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                               is_mobile=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(base + "/accounts/login/")
+        page.fill("input[name=login]", "anna")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_load_state()
+        # 6: the game-over panel, live
+        page.goto(f"{base}/tables/{table_id}/")
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        page.click(".tbl-tool-danger")
+        page.click("dialog .button-danger")
+        page.wait_for_selector(".tbl-panel[data-kind=game-over] .rating-unrated", timeout=15000)
+        assert _text(page, ".rating-unrated") == f"Not rated: {REASON}."
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # ... the game page and the archive say the same
+        page.click(".tbl-panel a:has-text('Game record')")
+        page.wait_for_selector("#final-title")
+        assert f"not rated: {REASON}" in _text(page, "main")
+        assert not re.search(r"rated 1\d{3}", _text(page, "main"))
+        page.goto(base + "/games/")
+        rows = page.eval_on_selector_all("td[data-label=Game]",
+                                         "els => els.map(e => e.textContent)")
+        assert any(f"not rated: {REASON}" in r for r in rows), rows
+        assert not any(r.strip().endswith("· rated") for r in rows), rows
+        # 8: a casual game against the computer shows no rating
+        page.goto(f"{base}/games/{computer_game}/")
+        page.wait_for_selector(".final-list")
+        final = _text(page, ".final-list")
+        assert "Computer (Easy)" in final and "rated" not in final, final
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # 7: ben sat in the last seat; his profile's line has no stray separators
+        page.goto(base + "/u/ben/")
+        line = _text(page, ".recent-games li")
+        assert re.fullmatch(r"Classic Gin: won against anna · anna resigned before anyone scored"
+                            r" · \d+ \w+ \d{4}", line), line
+        page.goto(base + "/u/anna/")
+        lines = page.eval_on_selector_all(".recent-games li", "els => els.map(e => e.textContent)")
+        lines = [re.sub(r"\s+", " ", x).strip() for x in lines]
+        assert lines[0].startswith("Classic Gin: lost against ben · anna resigned before"), lines
+        assert lines[1].startswith(
+            "Classic Gin: lost against Computer (Easy) · anna resigned"), lines
+        assert not any(", ," in x or "/ ·" in x for x in lines), lines
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not errors, errors
+    finally:
+        ctx.close()
