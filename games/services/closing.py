@@ -36,17 +36,15 @@ def table_close(*, table_id: int, user, resign: bool = False) -> Table:
     raise NotPlaying("This table is already closed.")
 
 
-def _left_by_people(since):
-    """Playing tables with a computer seat whose every person was last seen before ``since``."""
-    return Table.objects.filter(status=TableStatus.PLAYING).filter(
-        Exists(Seat.objects.filter(table=OuterRef("pk"), bot_level__isnull=False)),
-        Exists(Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)),
-    ).exclude(
-        Exists(Seat.objects.filter(table=OuterRef("pk"), user__isnull=False,
-                                   last_seen__gte=since))
-    ).exclude(
-        Exists(Seat.objects.filter(table=OuterRef("pk"), user__isnull=False,
-                                   last_seen__isnull=True))
+def _candidates(since) -> list[int]:
+    """Playing tables with a computer seat and a person last seen before ``since`` (the
+    cheap first cut: normally none; each is checked under its row lock)."""
+    return list(
+        Seat.objects.filter(
+            user__isnull=False, last_seen__lt=since, table__status=TableStatus.PLAYING,
+        ).filter(
+            Exists(Seat.objects.filter(table=OuterRef("table"), bot_level__isnull=False))
+        ).values_list("table_id", flat=True).distinct()[:100]
     )
 
 
@@ -57,7 +55,7 @@ def tables_close_left(now) -> int:
     count it as any abandoned game). Re-checked under the row lock."""
     since = now - timedelta(seconds=conf.get("COMPUTER_TABLE_LEFT"))
     closed = 0
-    for table_id in _left_by_people(since).values_list("pk", flat=True)[:100]:
+    for table_id in _candidates(since):
         try:
             with transaction.atomic():
                 table = _lock(table_id)
