@@ -68,3 +68,25 @@ class ProfileForm(forms.Form):
                 "Choose either a new picture or removing the current one, not both.",
             )
         return cleaned
+
+
+class AlertPreferencesForm(forms.Form):
+    """The alerts page: each kind of alert on or off (a checkbox left out means off)."""
+
+    alert_title = forms.BooleanField(
+        label="Show it in the tab's title", required=False,
+        help_text="“Your turn - Gin Rummy” while it is your turn.",
+    )
+    alert_sound = forms.BooleanField(
+        label="Play a short sound", required=False,
+        help_text="When the site's tab is in the background.",
+    )
+    alert_vibrate = forms.BooleanField(
+        label="Vibrate (phones)", required=False,
+        help_text="A short buzz when it is your turn, a match is ready or a message arrives.",
+    )
+    alert_notifications = forms.BooleanField(
+        label="Show a notification", required=False,
+        help_text="When the tab is in the background, once you allow notifications for this "
+                  "site in this browser (the button below asks).",
+    )

@@ -27,11 +27,26 @@ class User(AbstractUser):
         max_length=64, default=DEFAULT_TIME_ZONE, validators=[validate_time_zone]
     )
 
+    # What tells this player that the site needs them (your turn, a tournament match ready,
+    # a new message) while they look elsewhere: static/js/attention.js, /settings/alerts/.
+    alert_sound = models.BooleanField("sound", default=True)
+    alert_vibrate = models.BooleanField("vibration", default=True)
+    alert_notifications = models.BooleanField("notifications", default=True)
+    alert_title = models.BooleanField("tab title", default=True)
+
     class Meta:
         ordering = ["username"]
 
     def __str__(self):
         return self.username
+
+    @property
+    def alert_preferences(self) -> dict[str, bool]:
+        """The alerts this player wants, as the page's script reads them."""
+        return {
+            "sound": self.alert_sound, "vibrate": self.alert_vibrate,
+            "notifications": self.alert_notifications, "title": self.alert_title,
+        }
 
     @property
     def public_name(self) -> str:

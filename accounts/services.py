@@ -91,3 +91,19 @@ def profile_update(
         setattr(user, field, getattr(locked, field))
     user.avatar = locked.avatar.name
     return user
+
+
+ALERT_FIELDS = ("alert_sound", "alert_vibrate", "alert_notifications", "alert_title")
+
+
+def alert_preferences_update(*, user: User, **choices: bool) -> User:
+    """Save which alerts ``user`` wants (``alert_sound``, ``alert_vibrate``,
+    ``alert_notifications``, ``alert_title``); a field not given is left as it is."""
+    unknown = set(choices) - set(ALERT_FIELDS)
+    if unknown:
+        raise ValidationError(f"Unknown alert settings: {', '.join(sorted(unknown))}.")
+    for name, value in choices.items():
+        setattr(user, name, bool(value))
+    if choices:
+        user.save(update_fields=list(choices))
+    return user

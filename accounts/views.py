@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from . import selectors, services
-from .forms import ProfileForm
+from .forms import AlertPreferencesForm, ProfileForm
 from .models import User
 from .profile_actions import profile_actions_for
 from .profile_sections import profile_sections_for
@@ -72,3 +72,21 @@ def profile_edit(request):
             }
         )
     return render(request, "accounts/profile_edit.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def alerts_edit(request):
+    """Which alerts say that the site needs you: your turn, a match ready, a new message."""
+    user = request.user
+    if request.method == "POST":
+        form = AlertPreferencesForm(request.POST)
+        if form.is_valid():
+            services.alert_preferences_update(user=user, **form.cleaned_data)
+            messages.success(request, "Your alert settings have been saved.")
+            return redirect("accounts:alerts")
+        return render(request, "accounts/alerts_edit.html", {"form": form}, status=400)
+    form = AlertPreferencesForm(initial={
+        name: getattr(user, name) for name in services.ALERT_FIELDS
+    })
+    return render(request, "accounts/alerts_edit.html", {"form": form})

@@ -30,6 +30,15 @@ DEFAULTS: dict[str, Any] = {
     "OUTAGE_GIVE_BACK_MAX": 300,
     # Open tables with no change for this long (seconds) are closed by the sweep.
     "OPEN_TABLE_TTL": 3 * 3600,
+    # Waiting (not yet started) tables a player may hold a seat at: creating or sitting at
+    # one more is refused until one starts or is closed. Keeps one player from filling the
+    # room with tables nobody will come to (tables against the computer start at once and
+    # are not counted).
+    "MAX_WAITING_TABLES": 3,
+    # A game against the computer whose people have all been away this long (seconds: no
+    # socket ping, no page) is closed by the sweep as an abandonment by the player, so it
+    # does not stay under "Playing now" for ever (untimed games never time out).
+    "COMPUTER_TABLE_LEFT": 600,
     # Table socket frames a connection may send: at most this many per this many seconds.
     "WS_FLOOD": (100, 20.0),
 }

@@ -107,3 +107,13 @@ class ChatTooLong(GameServiceError):
 class RateLimited(GameServiceError):
     code = "rate_limited"
     default_message = "You are sending messages too fast."
+
+
+class TooManyTables(GameServiceError):
+    """The player already holds seats at ``GAMES_MAX_WAITING_TABLES`` waiting tables."""
+
+    code = "too_many_tables"
+    default_message = (
+        "You already have the most tables waiting for players: start, close or leave one "
+        "first (Your tables, on the Play page)."
+    )

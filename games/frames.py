@@ -15,16 +15,20 @@ from django.utils import timezone
 from games import engine as E
 
 from . import hooks, states
-from .bots.levels import computer_name
+from .bots.levels import computer_name, computer_short_name
 from .models import Seat, Table, TableStatus
 
 
-def seat_data(seat: Seat, now: datetime, name: str | None = None) -> dict[str, Any]:
-    """One seat; ``name`` overrides a computer's name (see ``Seat.bot_names``)."""
+def seat_data(seat: Seat, now: datetime, name: str | None = None,
+              short: str | None = None) -> dict[str, Any]:
+    """One seat; ``name`` and ``short`` override a computer's name and short label (see
+    ``Seat.bot_names``). ``short_name`` is what a narrow seat box shows when ``name`` does
+    not fit (a computer's level and number; a person's own name)."""
     if seat.user_id is not None:
         user = seat.user
         return {
             "index": seat.index, "kind": "user", "name": user.public_name,
+            "short_name": user.public_name,
             "username": user.username, "bot_level": None,
             "connected": bool(seat.connected) and not seat.is_gone(now),
             "gone": seat.is_gone(now), "timeouts": seat.timeouts,
@@ -32,19 +36,22 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None) -> dict[str, A
     if seat.bot_level is not None:
         return {
             "index": seat.index, "kind": "bot", "name": name or computer_name(seat.bot_level),
+            "short_name": short or computer_short_name(seat.bot_level),
             "username": None, "bot_level": seat.bot_level, "connected": True, "gone": False,
             "timeouts": 0,
         }
     return {
-        "index": seat.index, "kind": "empty", "name": "", "username": None, "bot_level": None,
+        "index": seat.index, "kind": "empty", "name": "", "short_name": "", "username": None,
+        "bot_level": None,
         "connected": False, "gone": False, "timeouts": 0,
     }
 
 
 def seats_data(seats: list[Seat]) -> list[dict[str, Any]]:
     now = timezone.now()
-    names = Seat.bot_names(seats)
-    return [seat_data(s, now, names.get(s.index)) for s in sorted(seats, key=lambda s: s.index)]
+    names, shorts = Seat.bot_names(seats), Seat.bot_short_names(seats)
+    return [seat_data(s, now, names.get(s.index), shorts.get(s.index))
+            for s in sorted(seats, key=lambda s: s.index)]
 
 
 def table_meta(table: Table) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from games.bots.levels import computer_name
+from games.bots.levels import computer_name, computer_short_name
 
 from . import conf
 
@@ -167,13 +167,25 @@ class Seat(models.Model):
         """Seat index → name of every computer seat among one table's ``seats``, unique at the
         table: computers of the same level are numbered in seat order ("Computer (Medium)",
         "Computer 2 (Medium)", ...)."""
-        names: dict[int, str] = {}
+        return {i: computer_name(level, n) for i, (level, n) in Seat._bot_numbers(seats).items()}
+
+    @staticmethod
+    def bot_short_names(seats) -> dict[int, str]:
+        """Seat index → short label of every computer seat ("Medium", "Medium 2"), numbered
+        as ``bot_names``: what a narrow seat box shows."""
+        return {i: computer_short_name(level, n)
+                for i, (level, n) in Seat._bot_numbers(seats).items()}
+
+    @staticmethod
+    def _bot_numbers(seats) -> dict[int, tuple[int, int]]:
+        """Seat index → (level, number among the table's computers of that level)."""
+        numbers: dict[int, tuple[int, int]] = {}
         count: dict[int, int] = {}
         for seat in sorted(seats, key=lambda s: s.index):
             if seat.user_id is None and seat.bot_level is not None:
                 count[seat.bot_level] = count.get(seat.bot_level, 0) + 1
-                names[seat.index] = computer_name(seat.bot_level, count[seat.bot_level])
-        return names
+                numbers[seat.index] = (seat.bot_level, count[seat.bot_level])
+        return numbers
 
 
 class ActionSource(models.TextChoices):

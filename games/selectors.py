@@ -12,7 +12,16 @@ from django.utils import timezone
 from games import engine as E
 
 from . import frames, hooks
-from .models import ChatMessage, Game, GamePlayer, Room, Seat, Table, TableStatus
+from .models import (
+    ChatMessage,
+    Game,
+    GamePlayer,
+    Room,
+    Seat,
+    Table,
+    TableStatus,
+    grace_seconds,
+)
 
 CHAT_HISTORY = 50
 
@@ -38,10 +47,13 @@ def rooms_overview() -> list[dict[str, Any]]:
         r["pk"]: r for r in Room.objects.annotate(
             open_tables=Count("tables", filter=Q(tables__status=TableStatus.OPEN,
                                                  tables__private=False)),
-            playing_tables=Count("tables", filter=Q(tables__status=TableStatus.PLAYING,
-                                                    tables__private=False)),
-        ).values("pk", "open_tables", "playing_tables")
+        ).values("pk", "open_tables")
     }
+    playing = dict(
+        Table.objects.filter(status=TableStatus.PLAYING, private=False)
+        .exclude(_left_by_people()).values("room").annotate(n=Count("pk"))
+        .values_list("room", "n")
+    )
     out = []
     for room in Room.objects.all():
         out.append({
@@ -49,7 +61,7 @@ def rooms_overview() -> list[dict[str, Any]]:
             "description": room.description, "url": room.get_absolute_url(),
             "online": len(room_online(room)),
             "open_tables": counts[room.pk]["open_tables"],
-            "playing_tables": counts[room.pk]["playing_tables"],
+            "playing_tables": playing.get(room.pk, 0),
         })
     return out
 
@@ -96,7 +108,8 @@ def room_tables(room: Room) -> dict[str, list[dict[str, Any]]]:
         "open": with_ratings([_table_row(t) for t in public.filter(status=TableStatus.OPEN)
                               .order_by("-created_at")[:50]], room.mode),
         "playing": with_ratings([_table_row(t) for t in public.filter(
-            status=TableStatus.PLAYING).order_by("-started_at")[:50]], room.mode),
+            status=TableStatus.PLAYING).exclude(_left_by_people())
+            .order_by("-started_at")[:50]], room.mode),
     }
 
 
@@ -118,12 +131,43 @@ def room_payload(room: Room) -> dict[str, Any]:
     }
 
 
-def user_live_tables(user) -> list[Table]:
+def user_live_tables(user) -> list[dict[str, Any]]:
+    """The user's own tables (Your tables, on the Play page): those they hold a seat at,
+    waiting or in progress, private ones included (with the invite link, which only their
+    players and creator see), newest first."""
     if not user.is_authenticated:
         return []
-    return list(
+    tables = list(
         _tables(seats__user=user, status__in=(TableStatus.OPEN, TableStatus.PLAYING))
         .order_by("-created_at").distinct()[:20]
+    )
+    rows = []
+    for table in tables:
+        row = _table_row(table)
+        mine = next((s for s in table.seats.all() if s.user_id == user.pk), None)
+        alone = not any(s.user_id and s.user_id != user.pk for s in table.seats.all())
+        url = row["url"] + (f"?invite={table.invite_token}" if table.private else "")
+        row.update({
+            "url": url, "private": table.private, "room_name": table.room.name,
+            "waiting": table.status == TableStatus.OPEN,
+            "your_turn": (table.status == TableStatus.PLAYING and mine is not None
+                          and table.deadline_seat == mine.index
+                          and table.turn_deadline is not None),
+            # Close on a waiting table: cancel it when nobody else sits there, else leave it.
+            "close_label": ("Cancel" if alone else "Leave")
+            if table.status == TableStatus.OPEN else "Resign",
+        })
+        rows.append(row)
+    return rows
+
+
+def _left_by_people():
+    """Tables against the computer whose every person is away past the grace period: not
+    "Playing now" (the sweep closes them after ``GAMES_COMPUTER_TABLE_LEFT``)."""
+    since = timezone.now() - timedelta(seconds=grace_seconds())
+    people = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)
+    return Q(Exists(Seat.objects.filter(table=OuterRef("pk"), bot_level__isnull=False))) & ~Q(
+        Exists(people.filter(Q(last_seen__gte=since) | Q(last_seen__isnull=True)))
     )
 
 

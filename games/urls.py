@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<int:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<int:table_id>/leave/", views.table_leave, name="table_leave"),
     path("tables/<int:table_id>/bot/", views.table_bot, name="table_bot"),
+    path("tables/<int:table_id>/close/", views.table_close, name="table_close"),
     path("games/", views.my_games, name="my_games"),
     path("games/import/", views.game_import, name="game_import"),
     path("games/<int:game_id>/", views.game, name="game"),

@@ -27,7 +27,7 @@ from .forms import (
     SitForm,
     TableCreateForm,
 )
-from .models import Room
+from .models import Room, TableStatus
 
 
 @require_GET
@@ -190,6 +190,28 @@ def table_leave(request, table_id):
         return _back(table_id)
     messages.success(request, "You left the table.")
     return redirect(table.room.get_absolute_url())
+
+
+@login_required
+@require_POST
+def table_close(request, table_id):
+    """Close on Your tables: leave or cancel a waiting table; resign a game in progress
+    (only with ``resign=yes``, the confirmation the page asks for)."""
+    resign = request.POST.get("resign") == "yes"
+    try:
+        table = services.table_close(table_id=table_id, user=request.user, resign=resign)
+    except GameServiceError as exc:
+        if exc.code == "not_found":
+            raise Http404(exc.message) from None
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    if table.status == TableStatus.ABANDONED:
+        messages.success(request, f"Table {table.pk} is closed.")
+    elif table.status == TableStatus.FINISHED:
+        messages.success(request, f"You resigned the game at table {table.pk}.")
+    else:
+        messages.success(request, f"You left table {table.pk}.")
+    return redirect("games:lobby")
 
 
 @login_required

@@ -62,6 +62,14 @@ LEVEL_BY_NUMBER = {level.number: level for level in LEVEL_TABLE}
 LEVEL_KEYS = {level.number: level.key for level in LEVEL_TABLE}
 
 
+def computer_short_name(level: int, number: int = 1) -> str:
+    """The label of a computer where a seat's box is narrow (a phone, three or four players):
+    its level, numbered as in ``computer_name`` ("Medium", "Medium 2")."""
+    known = LEVEL_BY_NUMBER.get(level)
+    level_name = known.name if known else str(level)
+    return f"{level_name} {number}" if number > 1 else level_name
+
+
 def computer_name(level: int, number: int = 1) -> str:
     """"Computer (Medium)"; the second Medium computer at a table is "Computer 2 (Medium)"."""
     known = LEVEL_BY_NUMBER.get(level)

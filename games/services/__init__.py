@@ -9,11 +9,13 @@ carries on from the last stored action.
 One module per concern: ``locking`` (the row lock, seats), ``clock`` (deadlines, a computer's
 queued move, stopped clocks), ``publish`` (frames after the commit; ``save_and_publish``, the
 last step of every write), ``tables``, ``moves`` (and timeouts), ``endings`` (the finish
-path), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names below:
+path), ``closing`` (a player's Close, tables their people left), ``rematch``, ``chat``,
+``presence``, ``sweep``. Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
 from .chat import chat_post
 from .clock import table_clock_resume, table_state_undelivered
+from .closing import table_close, tables_close_left
 from .endings import game_finish, table_claim, table_resign
 from .moves import table_act, table_bot_move, table_timeout
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
@@ -39,6 +41,7 @@ __all__ = [
     "table_add_bot",
     "table_bot_move",
     "table_claim",
+    "table_close",
     "table_clock_resume",
     "table_create",
     "table_create_for_players",
@@ -49,5 +52,6 @@ __all__ = [
     "table_sit",
     "table_state_undelivered",
     "table_timeout",
+    "tables_close_left",
     "tables_sweep",
 ]

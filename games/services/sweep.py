@@ -13,6 +13,7 @@ from django.utils import timezone
 from .. import conf
 from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
 from .clock import table_clock_resume
+from .closing import tables_close_left
 from .locking import _lock, _seats
 from .moves import table_timeout
 from .presence import table_presence_publish
@@ -54,10 +55,11 @@ def _give_back_time(since, gap: timedelta) -> int:
 def tables_sweep() -> dict[str, int]:
     """Periodic: apply deadlines missed across a restart (a computer's late move is played
     then), give back time lost to an outage, restart clocks stopped by a lost frame, show
-    players who left, close stale open tables. Safe to run twice (every step re-checks
+    players who left, close games against the computer their people left and stale open
+    tables. Safe to run twice (every step re-checks
     under the row lock)."""
     now = timezone.now()
-    done = {"timeouts": 0, "presence": 0, "closed": 0, "extended": 0, "resumed": 0}
+    done = {"timeouts": 0, "presence": 0, "closed": 0, "extended": 0, "resumed": 0, "left": 0}
     gap = _sweep_gap(now)
     if gap is not None:
         # At most a few minutes: after a long stop the games of then are over anyway.
@@ -92,6 +94,8 @@ def tables_sweep() -> dict[str, int]:
     for table_id in recent_gone:
         table_presence_publish(table_id=table_id)
         done["presence"] += 1
+    # Games against the computer that their people left (closing.py).
+    done["left"] = tables_close_left(now)
     stale = now - timedelta(seconds=conf.get("OPEN_TABLE_TTL"))
     for table_id in Table.objects.filter(
         status=TableStatus.OPEN, updated_at__lt=stale

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import secrets
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from games import engine as E
 
-from .. import hooks, signals, states
+from .. import conf, hooks, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..exceptions import (
     AlreadySeated,
@@ -20,6 +21,7 @@ from ..exceptions import (
     SeatRefused,
     SeatTaken,
     TableFull,
+    TooManyTables,
 )
 from ..models import Room, Seat, Table, TableStatus
 from .clock import _set_clock
@@ -57,6 +59,24 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
 
 
+def _check_waiting_cap(user, *, exclude_table_id: int | None = None) -> None:
+    """Refuse one more waiting table past ``GAMES_MAX_WAITING_TABLES``. Called inside the
+    creating or sitting transaction; the user's row is locked first so that two requests at
+    once cannot both pass the count."""
+    limit = conf.get("MAX_WAITING_TABLES")
+    if not limit:
+        return
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    held = Seat.objects.filter(user=user, table__status=TableStatus.OPEN)
+    if exclude_table_id is not None:
+        held = held.exclude(table_id=exclude_table_id)
+    if held.values("table_id").distinct().count() >= limit:
+        raise TooManyTables(
+            f"You already have {limit} table{'s' if limit != 1 else ''} waiting for players: "
+            "start, close or leave one first (Your tables, on the Play page)."
+        )
+
+
 def table_create(
     *, user, room: Room, seat_count: int = 2, target: int | None = None, rated: bool = False,
     seconds_per_turn: int = 30, private: bool = False, bot_level: int | None = None,
@@ -70,6 +90,8 @@ def table_create(
                        seconds_per_turn=seconds_per_turn, bot_level=bot_level,
                        rating_range=rating_range)
     with transaction.atomic():
+        if bot_level is None:  # a table against the computer starts at once: not waiting
+            _check_waiting_cap(user)
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=seat_count,
             target=target or E.get_mode(room.mode).target_for(seat_count),
@@ -152,6 +174,8 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
             raise AlreadySeated()
         _rated_seat_check(table, user)
         free = [s for s in seats if s.is_empty]
+        if len(free) > 1:  # the last seat starts the game: it is not one more waiting table
+            _check_waiting_cap(user, exclude_table_id=table.pk)
         if not free:
             raise TableFull()
         if seat is None:

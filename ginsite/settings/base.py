@@ -301,7 +301,8 @@ ACCOUNT_RATE_LIMITS = {
 }
 
 # --- Email --------------------------------------------------------------------------------
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Printed on the console with its links framed (accounts/mail.py) unless a backend is given.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "accounts.mail.ConsoleEmailBackend")
 EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "emails"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
@@ -379,5 +380,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    # The periodic tasks (the games sweep every 2 s...) log only runs that did something.
+    "filters": {"quiet_periodic": {"()": "ginsite.logfilters.QuietPeriodicTasks"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        **{name: {"filters": ["quiet_periodic"]}
+           for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace")},
+    },
 }

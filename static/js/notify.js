@@ -11,6 +11,11 @@
 // with the same client_id). User text is only ever put in the page with textContent.
 // Frames: docs/protocol.md, "Notifications socket".
 
+import { attention } from "./attention.js";
+
+// Created at once: the first click or key press on any page lets a later alert make a sound.
+attention();
+
 const badge = document.getElementById("unread-badge");
 let socket = null;
 let attempts = 0;
@@ -141,6 +146,15 @@ function onFrame(frame) {
       break;
     case "message":
       if (frame.unread) setBadge(frame.unread.total);
+      if (!frame.mine && frame.with) {
+        // a buzz, a sound, a notification (the tab is hidden or the player away): attention.js
+        attention().alert("message", {
+          title: `New message from ${frame.with.name}`,
+          body: frame.message.body.length > 140 ? `${frame.message.body.slice(0, 140)}…` : frame.message.body,
+          url: `/messages/with/${encodeURIComponent(frame.with.username)}/`,
+          tag: `message-${frame.with.id}`,
+        });
+      }
       if (!frame.mine && frame.with && !viewingConversationWith(frame.with.id)
           && !document.getElementById("conversation-list")) {
         const body = frame.message.body;
@@ -207,6 +221,11 @@ function tournamentToast(frame) {
   const t = frame.tournament || {};
   if (frame.event === "match" && frame.table) {
     if (window.location.pathname === frame.table.url) return;
+    attention().alert("match", {
+      title: `Your match in ${t.name} is ready`,
+      body: frame.opponent ? `Against ${frame.opponent.name}` : "",
+      url: frame.table.url, tag: `match-${frame.table.url}`,
+    });
     toast({
       title: `Your match in ${t.name} is ready`,
       text: frame.opponent ? `Against ${frame.opponent.name}` : "",

@@ -111,6 +111,16 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp
         check("rules and help")
         # the rules read on a phone without sideways scrolling
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.goto(server + "/settings/alerts/")
+        check("alert settings")
+        page.goto(server + "/play/")
+        page.select_option("select[name=mode]", "classic")
+        page.select_option("select[name=level]", "1")
+        page.click(".computer-form button[type=submit]")
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        page.goto(server + "/play/")
+        page.wait_for_selector("#my-tables")
+        check("lobby with your tables")
     finally:
         ctx.close()
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

@@ -8,8 +8,10 @@ and sent through the page's own move path, so the game ends in a few hands.
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -143,6 +145,53 @@ def test_a_whole_game_against_the_computer_on_the_run_command(site, chromium):
     ctx.close()
     log = site["log"].read_text()
     assert "games.table_bot_move" in log, "the computer's moves ran in the worker"
+
+
+def test_the_console_shows_the_signup_link_and_not_every_sweep(site, chromium):
+    """Issue 19, item 13: a sign-up's verification link stands out on the console, whole,
+    and opening it verifies the address; the sweeps beat sends every 2 s are not logged when
+    they did nothing."""
+    base = site["base"]
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    try:
+        page.goto(base + "/accounts/signup/")
+        page.fill("input[name=username]", "nora")
+        page.fill("input[name=email]", "nora@example.com")
+        page.fill("input[name=password1]", PASSWORD)
+        page.fill("input[name=password2]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_load_state()
+        deadline = time.monotonic() + 20
+        while "Open this link to verify" not in site["log"].read_text():
+            assert time.monotonic() < deadline, site["log"].read_text()[-3000:]
+            time.sleep(0.2)
+        text = site["log"].read_text()
+        framed = re.search(r"^={78}\n  Email to nora@example.com: .*\n"
+                           r"  >>> Open this link to verify: (http://\S+)\n={78}$",
+                           text, re.MULTILINE)
+        assert framed, text[-3000:]
+        page.goto(framed.group(1))
+        page.click("form button[type=submit]")  # allauth confirms on POST
+        page.wait_for_load_state()
+        con = sqlite3.connect(site["db"])
+        try:
+            verified = con.execute("SELECT verified FROM account_emailaddress "
+                                   "WHERE email = 'nora@example.com'").fetchone()[0]
+        finally:
+            con.close()
+        assert verified
+    finally:
+        ctx.close()
+    time.sleep(5)  # a few more runs of each sweep
+    text = site["log"].read_text()
+    assert "celery@" in text and "ready" in text  # the worker's own lines are there
+    assert "Sending due task games-sweep" not in text
+    for line in text.splitlines():  # only runs that did something, with what they did
+        if "games.sweep[" in line:
+            assert "succeeded" in line, line
+            result = ast.literal_eval(line.split("succeeded in ", 1)[1].split(": ", 1)[1])
+            assert any(result.values()), line
 
 
 def test_ctrl_c_stops_the_site_and_the_worker(site):

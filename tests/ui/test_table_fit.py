@@ -334,3 +334,59 @@ def test_the_move_buttons_are_one_tab_or_one_key_away(server, chromium):
         assert page.evaluate("document.activeElement.id") == "tbl-chat-input"
     finally:
         ctx.close()
+
+
+# ------------------------------------------------- issue 19, item 11: names and game-over
+
+LABELS = """() => [...document.querySelectorAll('.tbl-opps .seat-name-text')].map((e) => ({
+  text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
+  label: e.closest('.seat-box').getAttribute('aria-label'),
+}))"""
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_computers_have_whole_distinct_labels_on_a_phone(server, chromium, seats):
+    ctx, page = _start(chromium, server["base"], "rummy", seats)
+    try:
+        for size in ({"width": 390, "height": 844}, {"width": 360, "height": 640},
+                     {"width": 844, "height": 390}):
+            page.set_viewport_size(size)
+            _settle(page)
+            labels = page.evaluate(LABELS)
+            assert len(labels) == seats - 1
+            texts = [x["text"] for x in labels]
+            assert len(set(texts)) == len(texts), (size, texts)
+            shot = server["tmp"] / f"names{seats}-{size['width']}x{size['height']}.png"
+            page.screenshot(path=str(shot))
+            assert not [x for x in labels if x["cut"]], (size, shot, labels)
+            assert all("Easy" in t for t in texts), (size, texts)
+            # the whole name stays for screen readers
+            assert all(x["label"].startswith("Computer") for x in labels), labels
+        page.set_viewport_size({"width": 1280, "height": 800})
+        _settle(page)
+        assert sorted(x["text"] for x in page.evaluate(LABELS))[0] == "Computer (Easy)"
+    finally:
+        ctx.close()
+
+
+def test_the_game_over_buttons_are_on_screen_on_a_phone_on_its_side(server, chromium):
+    ctx, page = _gin_hand(server, chromium, other="2C 5C 9C JC QC 3D 8D TD 9H JH")
+    try:
+        page.wait_for_selector(".tbl-panel[data-kind=game-over] .button")
+        for w, h in ((844, 390), (640, 360), (390, 844), (360, 640)):
+            page.set_viewport_size({"width": w, "height": h})
+            _settle(page)
+            out = page.evaluate("""() => [...document.querySelectorAll(
+                '.tbl-panel[data-kind=game-over] .button')]
+              .filter((b) => b.offsetParent !== null)
+              .map((b) => { const r = b.getBoundingClientRect();
+                return {text: b.textContent.trim(), top: r.top, bottom: r.bottom,
+                        left: r.left, right: r.right}; })""")
+            assert out, f"{w}x{h}: no buttons"
+            off = [b for b in out if b["top"] < -1 or b["bottom"] > h + 1
+                   or b["left"] < -1 or b["right"] > w + 1]
+            shot = server["tmp"] / f"gameover-{w}x{h}.png"
+            page.screenshot(path=str(shot))
+            assert not off, f"{w}x{h} ({shot}): {off}"
+    finally:
+        ctx.close()

@@ -573,7 +573,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         p = turn[0]
         other = b if p is a else a
         assert not seen[other]["acts"]
-        assert seen[p]["title"].startswith("\u25b6 Your turn")
+        assert seen[p]["title"] == "Your turn - Gin Rummy"  # static/js/attention.js
         assert "Your turn" not in seen[other]["title"]
         phase = seen[p]["phase"]
         if phase not in shots and phase in ("discard", "layoff"):

@@ -9,6 +9,7 @@
 // (what to do, the move buttons), handview.js (your hand), clock.js, input.js (clicks, keys,
 // drags), chat.js and notices.js (live region, move log, toasts).
 
+import { attention } from "../attention.js";
 import { describeEvent, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
@@ -50,6 +51,7 @@ export class TableApp {
     this.ratings = new RatingBook();
     this.chat = new Chat(this);
     this.clock = new Clock(this);
+    this.attention = attention(); // your turn: the tab title, a buzz, a sound, a notification
     ensureSprite(document);
     this.el = buildLayout(this);
     this.notices = new Notices(this.el);
@@ -142,7 +144,15 @@ export class TableApp {
     if (this.myTurn && this.lastTurnAnnounced !== frame.version) {
       this.lastTurnAnnounced = frame.version;
       const was = prevView && prevView.to_act === this.mySeat && legalOf(prevView).length;
-      if (!was) this.notices.announce(`Your turn. ${turnPrompt(this.view, this.legal)}`);
+      if (!was) {
+        this.notices.announce(`Your turn. ${turnPrompt(this.view, this.legal)}`);
+        if (frame.table && frame.table.status === "playing") {
+          this.attention.alert("turn", {
+            title: "Your turn", body: turnPrompt(this.view, this.legal),
+            url: window.location.pathname + window.location.search, tag: `turn-${this.data.table_id}`,
+          });
+        }
+      }
     }
     const rm = frame.table && frame.table.rematch;
     if (rm && rm.url && this.mySeat !== null && (!prev || !prev.table.rematch || !prev.table.rematch.url)) {
@@ -234,8 +244,7 @@ export class TableApp {
     this.root.dataset.version = String(f.version);
     this.root.classList.toggle("is-my-turn", this.myTurn);
     // the tab title tells a player whose phone was elsewhere that the table waits for them
-    if (this.baseTitle === undefined) this.baseTitle = document.title;
-    document.title = this.myTurn && f.table.status === "playing" ? `\u25B6 Your turn \u00B7 ${this.baseTitle}` : this.baseTitle;
+    this.attention.turn(this.myTurn && f.table.status === "playing");
     renderTitle(this);
     renderBanner(this);
     renderOpponents(this);

@@ -9,10 +9,16 @@ export function clockOf(frameClock, now) {
   return { seat: frameClock.seat, end: now + (frameClock.remaining_ms || 0), total: (frameClock.seconds_per_turn || 30) * 1000 };
 }
 
-/** What ``seat``'s timer shows at ``now``: null (hidden) or {left, pct, secs, low}. */
+/** What ``seat``'s timer shows at ``now``: null (hidden) or {left, pct, secs, low}.
+ *
+ * The deadline may lie further ahead than one turn: the game's first turn has
+ * ``GAMES_FIRST_TURN_EXTRA`` seconds more (time to load the page), and a turn running during
+ * an outage gets the lost time back. That extra is a wait before the clock starts, not a
+ * longer turn: the timer shows the full turn (never more) until the deadline is one turn
+ * away, then counts down to it. */
 export function timerView(clock, seat, now) {
   if (!clock || clock.seat !== seat) return null;
-  const left = Math.max(0, clock.end - now);
+  const left = Math.max(0, Math.min(clock.total, clock.end - now));
   return {
     left,
     pct: Math.max(0, Math.min(100, (left / clock.total) * 100)),

@@ -5,6 +5,7 @@ import { CHAT_MAX } from "./chat.js";
 import { clear, h } from "./dom.js";
 import { layoutHand } from "./handview.js";
 import { confirmResign } from "./prompt.js";
+import { fitNames } from "./seats.js";
 import { openSheet } from "./sheet.js";
 
 const SORT_LABELS = { melds: "Melds", rank: "Rank", suit: "Suit" };
@@ -81,6 +82,7 @@ export function buildLayout(ctrl) {
   r.append(E.bar, h("div", { class: "tbl-layout" }, E.main, E.side), E.toasts, E.live, E.sheetDialog, E.confirmDialog);
   if (typeof ResizeObserver !== "undefined") {
     new ResizeObserver(() => layoutHand(E.hand)).observe(E.me);
+    new ResizeObserver(() => fitNames(E.opps)).observe(E.opps);
   }
   window.addEventListener("resize", () => layoutHand(E.hand));
   return E;

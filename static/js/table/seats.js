@@ -22,6 +22,22 @@ export function displayNames(seats) {
   return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
+/** The short labels of narrow seat boxes ("Easy 2" for "Computer 2 (Easy)", from the
+ * frame's ``short_name``); a seat whose short label another seat shares keeps its name. */
+export function shortNames(seats, names) {
+  const base = seats.map((s, i) => s.short_name || names[i]);
+  return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? names[i] : n));
+}
+
+/** Each seat name under ``root`` that is cut off shows its short label instead (and its
+ * whole name again once there is room); the box's label keeps the whole name. */
+export function fitNames(root) {
+  for (const el of root.querySelectorAll(".seat-name-text[data-short]")) {
+    if (el.textContent !== el.dataset.full) el.textContent = el.dataset.full;
+    if (el.scrollWidth > el.clientWidth + 1) el.textContent = el.dataset.short;
+  }
+}
+
 /** The other seats, in playing order from the one after ``me`` (all of them for a spectator). */
 export function seatOrder(seats, me) {
   if (me === null) return seats.slice();
@@ -119,7 +135,11 @@ function seatBox(ctrl, s) {
   const isTurn = v && v.to_act === i && !v.is_over;
   const box = h("article", { class: `seat-box${isTurn ? " is-turn" : ""}${s.kind === "empty" ? " is-empty" : ""}`, data: { seat: i } });
   const status = seatStatus(s);
-  const name = h("div", { class: "seat-name" }, h("span", { class: "seat-name-text", text: ctrl.nameOf(i) }), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
+  const full = ctrl.nameOf(i);
+  const short = shortNames(ctrl.frame.seats || [], ctrl.ctx().names)[i];
+  const nameText = h("span", { class: "seat-name-text", text: full, attrs: { title: full } });
+  if (short && short !== full) Object.assign(nameText.dataset, { full, short });
+  const name = h("div", { class: "seat-name" }, nameText, h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
   const meta = h("div", { class: "seat-meta" });
   if (v) {
     meta.append(h("span", { text: `Score ${seatScore(v, i)}` }));
@@ -150,5 +170,6 @@ export function renderOpponents(ctrl) {
   ctrl.el.opps.hidden = !seats.length;
   ctrl.el.opps.dataset.count = String(seats.length);
   setChildren(ctrl.el.opps, seats.map((s) => seatBox(ctrl, s)));
+  fitNames(ctrl.el.opps);
   ctrl.clock.render(); // the timers are born hidden: show them at once, not a tick later
 }

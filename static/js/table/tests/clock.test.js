@@ -18,3 +18,18 @@ test("only the seat to act shows a timer; under ten seconds it is low", () => {
   assert.deepEqual([low.secs, low.low], [10, true]);
   assert.deepEqual(timerView(c, 1, 99999), { left: 0, pct: 0, secs: 0, low: true });
 });
+
+test("the timer never shows more than the turn: extra time is a wait before it starts", () => {
+  // The first turn of a 60 s game has 10 s extra: the frame says 70 s are left.
+  const c = clockOf({ seat: 0, remaining_ms: 70000, seconds_per_turn: 60 }, 0);
+  assert.deepEqual(timerView(c, 0, 0), { left: 60000, pct: 100, secs: 60, low: false });
+  assert.equal(timerView(c, 0, 8000).secs, 60); // still waiting: 62 s to the deadline
+  assert.equal(timerView(c, 0, 10000).secs, 60);
+  assert.equal(timerView(c, 0, 10001).secs, 60); // 59.999 s rounds up to the turn, not past it
+  assert.equal(timerView(c, 0, 11000).secs, 59);
+  for (let t = 0; t <= 70000; t += 250) {
+    const v = timerView(c, 0, t);
+    assert.ok(v.secs <= 60 && v.left <= 60000 && v.pct <= 100, `at ${t} ms: ${JSON.stringify(v)}`);
+  }
+  assert.equal(timerView(c, 0, 70000).secs, 0);
+});

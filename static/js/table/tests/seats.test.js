@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { colourIndex, connectionText, initials, seatOrder, seatScore, seatStatus, titleChips } from "../seats.js";
+import { colourIndex, connectionText, displayNames, initials, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -39,4 +39,18 @@ test("seat status, title chips and the connection line", () => {
   assert.equal(connectionText("offline", 2400), "Connection lost: retrying in 2 s");
   assert.equal(connectionText("offline", 0), "Connection lost: retrying in 1 s");
   assert.equal(connectionText("refused", "Table is full"), "Table is full");
+});
+
+test("narrow seat boxes show a computer's level and number; shared labels keep the name", () => {
+  const seats = [
+    { index: 0, kind: "user", name: "Ann", short_name: "Ann" },
+    { index: 1, kind: "bot", name: "Computer (Easy)", short_name: "Easy" },
+    { index: 2, kind: "bot", name: "Computer 2 (Easy)", short_name: "Easy 2" },
+    { index: 3, kind: "user", name: "Easy", short_name: "Easy" },
+  ];
+  const names = displayNames(seats);
+  assert.deepEqual(shortNames(seats, names), ["Ann", "Computer (Easy)", "Easy 2", "Easy"]);
+  assert.deepEqual(shortNames(seats.slice(0, 3), names), ["Ann", "Easy", "Easy 2"]);
+  // a frame without short names (an older server) shows the names
+  assert.deepEqual(shortNames([{ index: 0, kind: "bot", name: "X" }], ["X"]), ["X"]);
 });

@@ -1,0 +1,129 @@
+"""Issue 19, item 9: a player's own tables (Your tables on the Play page: Resume, Close),
+games against the computer that their people left (not "Playing now", closed by the sweep),
+and the cap on waiting tables."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import conf, selectors, services
+from games.exceptions import TooManyTables
+from games.models import Ending, Game, Seat, Table, TableStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def _waiting(room, user, n, **kw):
+    return [services.table_create(user=user, room=room, seconds_per_turn=30, **kw)
+            for _ in range(n)]
+
+
+def test_waiting_tables_are_capped_per_player(rooms, make_user, client):
+    alice, bob = make_user("alice"), make_user("bob")
+    room = rooms["classic"]
+    limit = conf.get("MAX_WAITING_TABLES")
+    assert limit == 3
+    first = _waiting(room, alice, limit - 1)[0]
+    _waiting(room, alice, 1, private=True)  # private ones count too
+    with pytest.raises(TooManyTables):
+        services.table_create(user=alice, room=room, seconds_per_turn=30)
+    assert Table.objects.filter(created_by=alice).count() == limit
+    # The form says why, and nothing is created.
+    client.force_login(alice)
+    response = client.post(reverse("games:table_create", args=[room.slug]),
+                           {"seats": "2", "seconds_per_turn": "30"})
+    assert response.status_code == 400
+    assert "already have 3 tables waiting" in response.content.decode()
+    assert Table.objects.filter(created_by=alice).count() == limit
+    # Sitting down at a fourth waiting table (three seats: it would not start) is refused too.
+    other = services.table_create(user=bob, room=rooms["rummy"], seat_count=3,
+                                  seconds_per_turn=30)
+    with pytest.raises(TooManyTables):
+        services.table_sit(table_id=other.pk, user=alice)
+    # A game against the computer starts at once: it is not a waiting table.
+    services.play_computer(user=alice, mode="classic", level=1)
+    # Closing one frees a place.
+    services.table_close(table_id=first.pk, user=alice)
+    services.table_sit(table_id=other.pk, user=alice)
+
+
+def test_your_tables_lists_own_waiting_private_tables_with_resume_and_close(
+        rooms, make_user, client):
+    alice, bob = make_user("alice"), make_user("bob")
+    private = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30,
+                                    private=True)
+    game = services.play_computer(user=alice, mode="classic", level=1)
+    client.force_login(alice)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert f"?invite={private.invite_token}" in page  # Resume goes back in, invite and all
+    assert f"Cancel table {private.pk}" in page and f"Resign at table {game.pk}" in page
+    assert page.count(">Resume</a>") == 2
+    client.force_login(bob)
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert private.invite_token not in page and "Your tables" not in page
+    # Bob cannot close Alice's table.
+    response = client.post(reverse("games:table_close", args=[private.pk]))
+    assert response.status_code == 302
+    assert Table.objects.get(pk=private.pk).status == TableStatus.OPEN
+
+    client.force_login(alice)
+    # A game in progress is closed only with the confirmation: a resignation.
+    client.post(reverse("games:table_close", args=[game.pk]))
+    assert Table.objects.get(pk=game.pk).status == TableStatus.PLAYING
+    client.post(reverse("games:table_close", args=[game.pk]), {"resign": "yes"})
+    assert Game.objects.get(table=game).ending == Ending.RESIGNATION
+    # A waiting table with nobody else at it is cancelled.
+    response = client.post(reverse("games:table_close", args=[private.pk]))
+    assert response.status_code == 302 and response.url == reverse("games:lobby")
+    assert Table.objects.get(pk=private.pk).status == TableStatus.ABANDONED
+    assert "Your tables" not in client.get(reverse("games:lobby")).content.decode()
+    assert client.post(reverse("games:table_close", args=[999999])).status_code == 404
+
+
+def _away(table, seconds):
+    Seat.objects.filter(table=table, user__isnull=False).update(
+        connected=False, last_seen=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_a_computer_game_its_player_left_leaves_playing_now_then_the_sweep_closes_it(
+        rooms, make_user):
+    alice = make_user("alice")
+    table = services.play_computer(user=alice, mode="classic", level=1)
+    room = rooms["classic"]
+
+    def playing_now():
+        return [t["id"] for t in selectors.room_tables(room)["playing"]]
+
+    def overview():
+        return next(r for r in selectors.rooms_overview() if r["slug"] == "classic")
+
+    assert playing_now() == [table.pk] and overview()["playing_tables"] == 1
+    _away(table, 30)  # within the grace period: still playing
+    assert playing_now() == [table.pk]
+    _away(table, 120)  # left: not "Playing now" any more, though not closed yet
+    assert playing_now() == [] and overview()["playing_tables"] == 0
+    assert services.tables_sweep()["left"] == 0
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+    _away(table, conf.get("COMPUTER_TABLE_LEFT") + 5)
+    assert services.tables_sweep()["left"] == 1
+    table.refresh_from_db()
+    assert table.status == TableStatus.FINISHED
+    game = Game.objects.get(table=table)
+    assert (game.ending, game.loser_seat) == (Ending.ABANDONMENT, 0)
+    assert game.record["forfeit"]["reason"] == Ending.ABANDONMENT
+    assert services.tables_sweep()["left"] == 0
+
+
+def test_the_sweep_leaves_games_of_people_who_are_here(rooms, make_user):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    mine = services.play_computer(user=alice, mode="classic", level=1)
+    people = services.table_create(user=bob, room=rooms["classic"], seconds_per_turn=30)
+    services.table_sit(table_id=people.pk, user=carol)
+    _away(people, 3600)  # people only: their clocks and claims end that game, not this step
+    Seat.objects.filter(table=mine).update(last_seen=timezone.now())
+    assert services.tables_sweep()["left"] == 0
+    assert Table.objects.get(pk=mine.pk).status == TableStatus.PLAYING
+    assert Table.objects.get(pk=people.pk).status == TableStatus.PLAYING
