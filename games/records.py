@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core import jsonlimits
 from games import engine as E
 
 from .models import Game
@@ -52,6 +53,7 @@ def record_text(game: Game) -> str:
 
 
 MAX_IMPORT_MOVES = 5_000  # long Rummy games have about 2,000
+MAX_IMPORT_DEPTH = 16  # a site record nests 5 levels deep
 
 
 class RecordImportError(ValueError):
@@ -73,7 +75,7 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     site = None
     try:
         if text.startswith("{"):
-            data = json.loads(text)
+            data = jsonlimits.loads(text, max_depth=MAX_IMPORT_DEPTH)
             if not isinstance(data, dict):
                 raise RecordImportError("The JSON is not a game record.")
             if data.get("format") == "ginsite-game/1":
@@ -89,6 +91,9 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
             record = E.GameRecord.from_text(text)
     except json.JSONDecodeError as exc:
         raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
+    except jsonlimits.JSONTooDeep:
+        raise RecordImportError(f"The JSON is nested more than {MAX_IMPORT_DEPTH} levels "
+                                "deep: not a game record.") from None
     except E.RecordError as exc:
         raise RecordImportError(f"The record is not valid: {exc}") from None
     except E.EngineError as exc:
