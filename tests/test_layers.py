@@ -143,5 +143,5 @@ def test_accounts_sits_under_the_apps():
 
 
 def test_core_is_the_floor_under_every_app():
-    assert "core.jsonlimits" in MODULES
+    assert "core.locks" in MODULES and "core.jsonlimits" in MODULES
     assert _offenders("core", ("accounts", "games", "social", "leaderboards", "ginsite")) == {}
