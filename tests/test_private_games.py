@@ -9,6 +9,7 @@ each pattern with parameters must have an entry in ``FILLED`` (the values to put
 page cannot be added without the scan covering it."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -20,8 +21,9 @@ from games import services as games_services
 from games.models import Game, GamePlayer, Room, Table
 from games.rooms import ensure_default_rooms
 from leaderboards import tasks as leaderboards_tasks
-from leaderboards.models import RatingChange
+from leaderboards.models import LeaderboardEntry, Rating, RatingChange
 from leaderboards.tournaments import services as tournaments_services
+from social import notify as social_notify
 from social import services as social_services
 from social.presence import presence_of
 from tests.games.conftest import play_one
@@ -165,9 +167,17 @@ def _befriend(a, b):
 
 
 @pytest.mark.django_db
-def test_a_private_game_is_invisible_to_everybody_else(make_user,
+def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
                                                        django_capture_on_commit_callbacks):
     ensure_default_rooms(Room)
+    # Every notification frame sent to anybody (the notification sockets' only source).
+    notified: dict[int, list[dict]] = {}
+
+    async def record(user_ids, frame):
+        for uid in user_ids:
+            notified.setdefault(int(uid), []).append(frame)
+
+    monkeypatch.setattr(social_notify, "anotify_users", record)
     a = make_user("zeldaprivate", display_name="Zelda Quiet")
     b = make_user("yurisecret", display_name="Yuri Hush")
     watcher = make_user("watcher")
@@ -217,8 +227,11 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user,
         for callback in callbacks:
             callback()
     assert RatingChange.objects.filter(game=game).count() == 2  # it was rated
+    # Established players, so that they are on the leaderboards the scan reads.
+    Rating.objects.filter(user__in=[a, b]).update(provisional=False)
     with django_capture_on_commit_callbacks(execute=True):
         leaderboards_tasks.compute()
+    assert LeaderboardEntry.objects.filter(user__in=[a, b]).exists()
     scenario["game"] = game
     assert Table.objects.get(pk=table.pk).private
 
@@ -227,6 +240,12 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user,
     own.force_login(a)
     mine = own.get(f"/u/{a.username}/").content.decode()
     assert f"/games/{game.pk}/" in mine and f"{when:%d %b %Y}" in mine
+
+    # What the watcher's notification socket was sent, all along: presence, but no table.
+    frames = notified.get(watcher.pk, [])
+    assert any(f.get("type") == "presence" and f.get("state") == "playing" for f in frames)
+    for frame in frames:
+        assert not _leaks(json.dumps(frame), scenario, "/ws/notify/"), frame
 
     problems = _scan(Client(), scenario, "anonymous")
     third = Client()
