@@ -22,6 +22,7 @@ from games.models import Game, GamePlayer, Room, Table
 from games.rooms import ensure_default_rooms
 from leaderboards import tasks as leaderboards_tasks
 from leaderboards.models import LeaderboardEntry, Rating, RatingChange
+from leaderboards.stats.models import PlayerStats
 from leaderboards.tournaments import services as tournaments_services
 from social import notify as social_notify
 from social import services as social_services
@@ -184,7 +185,8 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     staff = make_user("organiser", is_staff=True)
     for other in (a, b):
         _befriend(watcher, other)
-    # A public game of each player against someone else, so their charts and archives exist.
+    # A public game of each player against someone else, so their charts and archives exist;
+    # Zelda loses hers, so that the private game is her best game in her statistics.
     somebody = make_user("somebody")
     room = Room.objects.get(slug="classic")
     with django_capture_on_commit_callbacks(execute=True):
@@ -193,7 +195,7 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
             games_services.table_sit(table_id=t.pk, user=somebody)
             for _ in range(2):
                 play_one(t.pk, {0: p, 1: somebody})
-            games_services.table_resign(table_id=t.pk, user=somebody)
+            games_services.table_resign(table_id=t.pk, user=a if p == a else somebody)
     tournament = tournaments_services.tournament_create(
         user=staff, name="Open Cup", starts_at=timezone.now() + timedelta(minutes=30))
 
@@ -227,6 +229,7 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
         for callback in callbacks:
             callback()
     assert RatingChange.objects.filter(game=game).count() == 2  # it was rated
+    assert PlayerStats.objects.filter(user=a, best_game=game).exists()
     # Established players, so that they are on the leaderboards the scan reads.
     Rating.objects.filter(user__in=[a, b]).update(provisional=False)
     with django_capture_on_commit_callbacks(execute=True):
@@ -251,4 +254,10 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     third = Client()
     third.force_login(watcher)
     problems += _scan(third, scenario, "watcher")
+    assert not problems, "\n".join(problems)
+
+    # The privacy is the game's own (copied on its seats), not only its table's: with the
+    # table row gone (deleted in the admin), the game stays private.
+    Table.objects.filter(pk=table.pk).delete()
+    problems = _scan(Client(), scenario, "anonymous, table deleted")
     assert not problems, "\n".join(problems)
