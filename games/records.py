@@ -111,7 +111,7 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
         if site.get("result") is not None and site.get("result") != result:
             raise RecordImportError("The record's result differs from the replay of its moves.")
         totals = list(final.result.totals) if final.result else list(final.scores)
-        if site.get("totals") is not None and list(site["totals"]) != totals:
+        if site.get("totals") is not None and site["totals"] != totals:
             raise RecordImportError("The record's totals differ from the replay of its moves.")
     if names is None or len(names) != record.num_players:
         names = list(record.players)

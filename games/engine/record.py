@@ -248,6 +248,8 @@ class GameRecord:
                 raise ValueError("Players must be a JSON list")
             seed = int(headers["seed"])
             changed = json.loads(headers["settings"]) if "settings" in headers else {}
+            if not isinstance(changed, dict):
+                raise ValueError("Settings must be a JSON object")
             settings = get_mode(mode, **changed).to_dict()
             dealer = int(headers["dealer"]) if "dealer" in headers else None
         except (ValueError, EngineError) as exc:

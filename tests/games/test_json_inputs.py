@@ -9,7 +9,7 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core import jsonlimits
@@ -128,11 +128,31 @@ def test_import_nesting_attacks(client, depth, kind, where):
 @pytest.mark.django_db
 @FAST
 @given(path=st.sampled_from(PATHS), value=JSON)
+@example(path=("totals",), value=True)  # found by longer runs: each was a 500
+@example(path=("engine", "seed"), value=[1])
+@example(path=("engine", "settings"), value={"game_bonus": None})
+@example(path=("engine", "dealer"), value="0")
 def test_import_type_attacks(client, path, value):
     _refused_with_reason(_upload(client, json.dumps(_replaced(SITE, path, value))))
     _refused_with_reason(_upload(client, json.dumps(_replaced(SITE, path, value)["engine"])
                                  if isinstance(_replaced(SITE, path, value).get("engine"), dict)
                                  else json.dumps(value)))
+
+
+HEADERS = ["Mode", "Players", "Seed", "Settings", "Dealer", "Deal 1", "Result", "Format"]
+
+
+@pytest.mark.django_db
+@FAST
+@given(header=st.sampled_from(HEADERS), value=JSON | st.text(max_size=30),
+       as_json=st.booleans())
+@example(header="Settings", value=None, as_json=True)  # found by a longer run: was a 500
+def test_import_text_form_type_attacks(client, header, value, as_json):
+    """The text form's headers carry JSON (players, settings, deals) and numbers."""
+    shown = json.dumps(value) if as_json or not isinstance(value, str) else value
+    shown = shown.replace("\n", " ").replace("\r", " ")
+    lines = [line for line in TEXT.splitlines() if not line.startswith(f"{header}:")]
+    _refused_with_reason(_upload(client, f"{header}: {shown}\n" + "\n".join(lines)))
 
 
 @pytest.mark.django_db
