@@ -83,6 +83,8 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
                 if not isinstance(data.get("engine"), dict):
                     raise RecordImportError("This record holds no replayable moves.")
                 players = data.get("players") or []
+                if not isinstance(players, list):
+                    raise RecordImportError("The record's players are not a list.")
                 names = [str(p.get("name") or p.get("username") or f"Seat {i + 1}")
                          if isinstance(p, dict) else str(p) for i, p in enumerate(players)]
                 data = data["engine"]

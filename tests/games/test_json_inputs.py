@@ -129,6 +129,7 @@ def test_import_nesting_attacks(client, depth, kind, where):
 @FAST
 @given(path=st.sampled_from(PATHS), value=JSON)
 @example(path=("totals",), value=True)  # found by longer runs: each was a 500
+@example(path=("players",), value=1)
 @example(path=("engine", "seed"), value=[1])
 @example(path=("engine", "settings"), value={"game_bonus": None})
 @example(path=("engine", "dealer"), value="0")
