@@ -189,13 +189,19 @@ def test_swiss_pairs_rounds_without_repeats(make_user, staff):
     assert sum(e.score for e in rows) == 3 * 3  # two games and a bye a round
 
 
-def test_arena_pairs_again_at_once_and_ends(make_user, staff):
-    a, b, c, d = _players(make_user, 4)
+def _started_arena(make_user, staff):
+    """A 30-minute arena of four players, started (two matches playing)."""
+    players = _players(make_user, 4)
     t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=10, target=50)
-    for u in (a, b, c, d):
+    for u in players:
         S.tournament_enter(tournament_id=t.pk, user=u)
     _due(t)
     S.tournament_start(tournament_id=t.pk)
+    return t, players
+
+
+def test_arena_pairs_again_at_once_and_ends(make_user, staff):
+    t, _ = _started_arena(make_user, staff)
     first = list(Match.objects.filter(tournament=t))
     assert len(first) == 2
     m = first[0]
@@ -448,12 +454,7 @@ def test_an_absent_arena_player_is_not_paired_again(make_user, staff):
 
 
 def test_arena_performance_is_stored_exactly_and_shown_rounded(make_user, staff, client):
-    a, b, c, d = _players(make_user, 4)
-    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=10, target=50)
-    for u in (a, b, c, d):
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    t, (a, b, c, d) = _started_arena(make_user, staff)
     for _ in range(2):  # two waves: everybody plays two games
         for m in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING):
             _resign(m, m.player_b_id)
