@@ -29,6 +29,10 @@ loopback interface; the run stops by itself (hard limit: duration + 120 s), stop
 it started and deletes its users and tables. With Redis, turn deadlines go through the broker
 to a Celery worker the bench starts (as in production); on the embedded default the servers
 run Celery eagerly (each move's deadline check, a no-op until the deadline, runs in-process).
+
+A run that cannot measure says so on stderr and exits 1: without the development requirements
+(the ``websockets`` client) before starting anything, and after the run when a table could not
+connect or no action was played (the report is printed, but is not a measurement).
 """
 from __future__ import annotations
 
@@ -55,6 +59,34 @@ BENCH_SECRET_KEY = "bench-" + secrets.token_urlsafe(48)
 # Sockets opening at once: a browser crowd arrives spread out, and Daphne drops a handshake
 # the application has not accepted within 5 s (each accept costs database work).
 CONNECTING = asyncio.Semaphore(int(os.environ.get("WSLOAD_CONNECTING", "8")))
+
+
+class CannotRun(Exception):
+    """The benchmark cannot run, or did not measure what was asked: the message says why.
+    ``main`` prints it and exits 1 (never a report of "0 actions" with exit status 0)."""
+
+
+def require_client() -> None:
+    """The socket client is a development requirement: check it before starting anything."""
+    try:
+        import websockets.asyncio.client  # noqa: F401
+    except ImportError as exc:
+        raise CannotRun(f"the WebSocket client is missing ({exc}); install the development "
+                        "requirements: .venv/bin/pip install -r requirements-dev.txt") from None
+
+
+def failure(stats: Stats, tables: int) -> str | None:
+    """Why a finished run measured nothing worth reporting, or None. Every table must have
+    connected (fewer tables is a lighter load than the one asked for) and actions must have
+    been played and acknowledged."""
+    failed = {k: v for k, v in stats.errors.items() if k.startswith("connect:")}
+    if failed:
+        causes = ", ".join(f"{k.split(':', 1)[1]} x{v}" for k, v in sorted(failed.items()))
+        return f"{sum(failed.values())} of {tables} tables could not connect ({causes})"
+    if stats.actions == 0:
+        return "no action was played and acknowledged (errors: " + \
+            (", ".join(f"{k} x{v}" for k, v in sorted(stats.errors.items())) or "none") + ")"
+    return None
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -511,7 +543,7 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     return stats, time.monotonic() - started - warmup, cpu
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--rate", type=float, default=1.0,
@@ -523,6 +555,11 @@ def main() -> None:
                         help="seconds of play before measuring (default 3)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    try:
+        require_client()
+    except CannotRun as exc:
+        print(f"ws_load: cannot run: {exc}", file=sys.stderr)
+        return 1
     rate = MAX_RATE if args.rate <= 0 else min(args.rate, MAX_RATE)
     sqlite_path = None
     if not os.environ.get("DATABASE_URL"):
@@ -586,7 +623,13 @@ def main() -> None:
     else:
         for k, v in report.items():
             print(f"{k:>20}: {v}")
+    problem = failure(stats, args.tables)
+    if problem:
+        print(f"ws_load: the run failed, its figures are not a measurement: {problem}",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -6,6 +6,7 @@ import json
 import re
 from typing import Any
 
+from core import jsonlimits
 from games import engine as E
 
 from .bots.levels import LEVEL_TABLE, computer_name
@@ -96,6 +97,7 @@ def record_text(game: Game) -> str:
 
 
 MAX_IMPORT_MOVES = 5_000  # long Rummy games have about 2,000
+MAX_IMPORT_DEPTH = 16  # a site record nests 5 levels deep
 
 
 class RecordImportError(ValueError):
@@ -117,7 +119,7 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     site = None
     try:
         if text.startswith("{"):
-            data = json.loads(text)
+            data = jsonlimits.loads(text, max_depth=MAX_IMPORT_DEPTH)
             if not isinstance(data, dict):
                 raise RecordImportError("The JSON is not a game record.")
             if data.get("format") == "ginsite-game/1":
@@ -125,6 +127,8 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
                 if not isinstance(data.get("engine"), dict):
                     raise RecordImportError("This record holds no replayable moves.")
                 players = data.get("players") or []
+                if not isinstance(players, list):
+                    raise RecordImportError("The record's players are not a list.")
                 names = [str(p.get("name") or p.get("username") or f"Seat {i + 1}")
                          if isinstance(p, dict) else str(p) for i, p in enumerate(players)]
                 data = data["engine"]
@@ -133,6 +137,9 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
             record = E.GameRecord.from_text(text)
     except json.JSONDecodeError as exc:
         raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
+    except jsonlimits.JSONTooDeep:
+        raise RecordImportError(f"The JSON is nested more than {MAX_IMPORT_DEPTH} levels "
+                                "deep: not a game record.") from None
     except E.RecordError as exc:
         raise RecordImportError(f"The record is not valid: {exc}") from None
     except E.EngineError as exc:
@@ -150,7 +157,7 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
         if site.get("result") is not None and site.get("result") != result:
             raise RecordImportError("The record's result differs from the replay of its moves.")
         totals = list(final.result.totals) if final.result else list(final.scores)
-        if site.get("totals") is not None and list(site["totals"]) != totals:
+        if site.get("totals") is not None and site["totals"] != totals:
             raise RecordImportError("The record's totals differ from the replay of its moves.")
     computers = None
     if site is not None:  # the site's players say which seats were computers

@@ -269,13 +269,15 @@ def score_sheet(game: Game) -> dict[str, Any]:
 
 
 def game_visible(game: Game, viewer) -> bool:
-    """Private tables' games are for their players only."""
+    """Private tables' games are for their players only. The privacy is read from the seats'
+    copy (``GamePlayer.private``) as well as the table, so it outlives the table's row."""
+    players = game.players.all()
     table = game.table
-    if table is None or not table.private:
+    if not (table is not None and table.private) and not any(p.private for p in players):
         return True
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return False
-    return any(p.user_id == viewer.pk for p in game.players.all())
+    return any(p.user_id == viewer.pk for p in players)
 
 
 def game_for_viewer(game_id: int, viewer) -> Game | None:

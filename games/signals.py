@@ -3,8 +3,9 @@ tournaments) subscribe; games never imports them.
 
 All are sent after the transaction commits, with ``sender`` the model class:
 
-- ``player_seated(sender=Table, table_id, user_id, url)``: a user took a seat (also for the
-  players of a rematch and of "play the computer").
+- ``player_seated(sender=Table, table_id, user_id, url, private)``: a user took a seat (also
+  for the players of a rematch and of "play the computer"); ``private`` for a private table,
+  which nobody else may learn of (presence then says "playing" without the table).
 - ``player_left(sender=Table, table_id, user_id)``: a user left a seat before the start.
 - ``game_finished(sender=Game, game_id, table_id)``: a game ended and its ``Game`` record is
   stored (every ending goes through ``games.services.endings._finish``).

@@ -21,12 +21,16 @@ from typing import Any, ClassVar, Self
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from core import jsonlimits
+
 from . import conf
 
 # Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
 # ``close(code=1008)`` (policy violation) raises inside the server and the client only sees
 # 1011. 4000 + 1008 keeps the meaning.
 FLOOD_CLOSE = 4008
+# Client frames nest 2 levels (an object with a list or object inside); deeper is refused.
+FRAME_MAX_DEPTH = 8
 
 
 class BadMessage(Exception):
@@ -100,8 +104,8 @@ class FramedConsumer(AsyncWebsocketConsumer):
             await self._error("too_large", f"Frames are at most {self.max_frame} bytes.")
             return
         try:
-            data = json.loads(text_data)
-        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep
+            data = jsonlimits.loads(text_data, max_depth=FRAME_MAX_DEPTH)
+        except ValueError:  # not JSON, or nested too deep (jsonlimits.JSONTooDeep)
             data = None
         if not isinstance(data, dict):
             await self._error("bad_json", "Frames must be JSON objects.")

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.core.cache import cache
 from django.db import DatabaseError
 from redis.exceptions import RedisError
+
+from core.locks import beat_period, lock_seconds, periodic_lock
 
 from . import services
 
@@ -12,7 +13,8 @@ from . import services
 # does nothing once the table has moved on); if every try fails, the bot's turn deadline
 # brings the sweep, which plays the move.
 RETRIED = (DatabaseError, RedisError, ConnectionError, TimeoutError)
-SWEEP_LOCK_SECONDS = 5  # beat runs the sweep every 2 s; a run takes milliseconds
+SWEEP_LOCK = "games:sweep-lock"
+SWEEP_LOCK_SECONDS = lock_seconds(beat_period("games.sweep"))  # 3 s: every 2 s, in milliseconds
 
 
 @shared_task(name="games.table_bot_move", autoretry_for=RETRIED, max_retries=5,
@@ -32,19 +34,9 @@ def table_presence(table_id: int) -> None:
 def sweep() -> dict | None:
     """Periodic (beat, every 2 s): turn deadlines of tables no seated player is connected to
     (and any missed across a restart), presence, stale open tables. A cache lock keeps two
-    runs from overlapping. It lasts a few seconds only: a worker killed during a run leaves
-    it behind, and with 60 s the next runs (and a late computer's move) waited that long;
-    a run that outlasts it overlaps the next one, which is safe (every step re-checks under
-    the table's row lock)."""
-    try:
-        if not cache.add("games:sweep-lock", 1, SWEEP_LOCK_SECONDS):
-            return None
-    except RedisError:  # the cache is down: sweep anyway (every step locks its table row)
-        return services.tables_sweep()
-    try:
-        return services.tables_sweep()
-    finally:
-        try:
-            cache.delete("games:sweep-lock")
-        except RedisError:
-            pass
+    runs from overlapping (``core.locks``). It lasts a period and a half only: a worker killed
+    during a run leaves it behind, and with 60 s the next runs (and a late computer's move)
+    waited that long; a run that outlasts it overlaps the next one, which is safe (every step
+    re-checks under the table's row lock). With the cache down it sweeps anyway."""
+    with periodic_lock(SWEEP_LOCK, beat_period("games.sweep")) as held:
+        return services.tables_sweep() if held else None

@@ -1,6 +1,7 @@
 """The "Ratings" section of the public profile: the player's rating per mode and a rating
 history chart per mode, drawn on the server as SVG (one linked point per game, with a
-tooltip), so no chart library and no inline script are needed."""
+tooltip), so no chart library and no inline script are needed. Games at private tables are
+charted for the player only."""
 from __future__ import annotations
 
 from typing import Any
@@ -60,11 +61,15 @@ def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
 
 
 def section_context(*, profile_user, viewer) -> dict[str, Any]:
+    """The player sees every rated game on their chart; anybody else only the games of
+    public tables: a private game's point would tell whom the player met, when, and who lost.
+    The rating itself (and the count of rated games) includes them."""
+    own = viewer is not None and viewer.is_authenticated and viewer.pk == profile_user.pk
     modes = selectors.user_ratings(profile_user)
     for m in modes:
-        m["chart"] = history_chart(selectors.rating_history(profile_user, m["mode"])) \
-            if m["games"] else None
-    return {"modes": modes, "any_games": any(m["games"] for m in modes),
+        m["chart"] = history_chart(selectors.rating_history(
+            profile_user, m["mode"], public_only=not own)) if m["games"] else None
+    return {"modes": modes, "any_games": any(m["games"] for m in modes), "own": own,
             "threshold": int(skill.PROVISIONAL_SIGMA), "games_needed": skill.PROVISIONAL_GAMES}
 
 

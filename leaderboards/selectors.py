@@ -5,10 +5,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import Mode
+from games.models import GamePlayer, Mode
 
 from . import skill
 from .models import (
@@ -76,12 +76,17 @@ def user_ratings(user) -> list[dict[str, Any]]:
     return out
 
 
-def rating_history(user, mode: str, limit: int = 500) -> list[RatingChange]:
-    """The user's last ``limit`` rating changes in ``mode``, oldest first."""
-    rows = list(
-        RatingChange.objects.filter(user=user, mode=mode)
-        .order_by("-finished_at", "-game_id")[:limit]
-    )
+def rating_history(user, mode: str, limit: int = 500, *,
+                   public_only: bool = False) -> list[RatingChange]:
+    """The user's last ``limit`` rating changes in ``mode``, oldest first. ``public_only``
+    leaves out the games played at private tables (what anybody but the player may see)."""
+    qs = RatingChange.objects.filter(user=user, mode=mode)
+    if public_only:
+        # GamePlayer.private is the game's privacy, copied on each seat by the finish path
+        # (it stays when the table row is gone); one index probe per row.
+        qs = qs.exclude(Exists(GamePlayer.objects.filter(game_id=OuterRef("game_id"),
+                                                         private=True)))
+    rows = list(qs.order_by("-finished_at", "-game_id")[:limit])
     rows.reverse()
     return rows
 

@@ -1,13 +1,16 @@
 """Celery tasks of ratings and leaderboards. Each takes ids, re-fetches, and is safe to run
-twice; the periodic ones take a cache lock so two runs never overlap."""
+twice; the periodic ones take a cache lock (``core.locks``, lasting a period and a half) so
+two runs never overlap."""
 from __future__ import annotations
 
 from celery import shared_task
-from django.core.cache import cache
+
+from core.locks import beat_period, periodic_lock
 
 from . import services
 
 LEADERBOARD_LOCK = "leaderboards:compute-lock"
+CATCH_UP_LOCK = "leaderboards:catch-up-lock"
 
 
 @shared_task(name="leaderboards.game_rated")
@@ -22,20 +25,12 @@ def game_rated(game_id: int) -> int:
 @shared_task(name="leaderboards.catch_up")
 def catch_up() -> int | None:
     """Periodic: rate games whose task was lost (within the catch-up window)."""
-    if not cache.add("leaderboards:catch-up-lock", 1, 300):
-        return None
-    try:
-        return services.ratings_catch_up()
-    finally:
-        cache.delete("leaderboards:catch-up-lock")
+    with periodic_lock(CATCH_UP_LOCK, beat_period("leaderboards.catch_up")) as held:
+        return services.ratings_catch_up() if held else None
 
 
 @shared_task(name="leaderboards.compute")
 def compute() -> dict | None:
     """Periodic (beat): recompute every mode's leaderboard snapshot under a lock."""
-    if not cache.add(LEADERBOARD_LOCK, 1, 600):
-        return None
-    try:
-        return services.leaderboards_compute_all()
-    finally:
-        cache.delete(LEADERBOARD_LOCK)
+    with periodic_lock(LEADERBOARD_LOCK, beat_period("leaderboards.compute")) as held:
+        return services.leaderboards_compute_all() if held else None

@@ -64,10 +64,12 @@ class Presence:
     last_seen: datetime | None = None
 
     def as_frame(self) -> dict:
+        """The ``presence`` fields; a private table (no ``table_url``) is not named."""
         return {
             "state": self.state,
             "table": (
-                {"id": self.table_id, "url": self.table_url} if self.state == PLAYING else None
+                {"id": self.table_id, "url": self.table_url}
+                if self.state == PLAYING and self.table_url else None
             ),
             "last_seen": self.last_seen.isoformat() if self.last_seen else None,
         }
@@ -268,7 +270,8 @@ def presence_sweep() -> list[int]:
 # --- Playing (hook for the games app) -------------------------------------------------------
 
 def presence_set_playing(user_id: int, table_id: int, url: str) -> None:
-    """Mark ``user_id`` as playing at table ``table_id`` (watchable at ``url``)."""
+    """Mark ``user_id`` as playing at table ``table_id`` (watchable at ``url``; an empty
+    ``url`` for a private table, which the contacts are then not told of)."""
     cache.set(_PLAYING.format(user_id), {"table_id": int(table_id), "url": str(url)}, PLAYING_TTL)
     transaction.on_commit(lambda: broadcast_presence(user_id))
 

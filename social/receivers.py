@@ -11,9 +11,10 @@ from .presence import presence_clear_playing, presence_set_playing
 logger = logging.getLogger(__name__)
 
 
-def on_player_seated(sender, *, table_id, user_id, url, **kwargs):
+def on_player_seated(sender, *, table_id, user_id, url, private=False, **kwargs):
     try:
-        presence_set_playing(user_id, table_id, url)
+        # A private table is the players' business: contacts see "playing", not where.
+        presence_set_playing(user_id, table_id, "" if private else url)
     except Exception:  # presence must never break play
         logger.exception("presence_set_playing failed for user %s", user_id)
 

@@ -1,5 +1,6 @@
 """The layers point one way (engine < bots < games < social < leaderboards, accounts under
-all the apps) and no module imports itself back through others (docs/architecture.md).
+all the apps, ``core`` under everything but the engine) and no module imports itself back
+through others (docs/architecture.md).
 
 Read from the source, imports inside functions included: an import hidden in a function is
 still a circle, only one that Python forgives at import time.
@@ -10,7 +11,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("games", "social", "leaderboards", "accounts", "ginsite")
+APPS = ("core", "games", "social", "leaderboards", "accounts", "ginsite")
 
 
 def _modules() -> dict[str, Path]:
@@ -115,7 +116,7 @@ def test_no_module_imports_itself_back():
 def test_the_engine_is_a_pure_library():
     assert _offenders("games.engine", ("django", "channels", "celery", "games.bots",
                                        "games.models", "social", "leaderboards",
-                                       "accounts", "ginsite")) == {}
+                                       "accounts", "ginsite", "core")) == {}
     inside = {t for n, ts in GRAPH.items() if n.startswith("games.engine") for t in ts
               if t.startswith("games.") and not t.startswith("games.engine")}
     assert inside == set()
@@ -139,3 +140,8 @@ def test_social_never_imports_leaderboards():
 
 def test_accounts_sits_under_the_apps():
     assert _offenders("accounts", ("games", "social", "leaderboards")) == {}
+
+
+def test_core_is_the_floor_under_every_app():
+    assert "core.locks" in MODULES and "core.jsonlimits" in MODULES
+    assert _offenders("core", ("accounts", "games", "social", "leaderboards", "ginsite")) == {}

@@ -119,6 +119,26 @@ def test_https_switch_turns_on_redirects_and_secure_cookies():
     assert tls.stdout.split() == ["False", "True", "True", "True", "True"]
 
 
+def test_https_redirects_everything_but_the_health_check():
+    """A load balancer checks each process over plain http (docs/operations.md): with
+    ``HTTPS=1`` every page is sent to https, ``/healthz`` answers itself (200, or 503
+    naming what is down), so the check does not fail on a 301."""
+    code = (
+        "from django.test import Client;"
+        "c = Client();"
+        "print(*(c.get(p).status_code for p in ('/healthz', '/healthz?x=1', '/', '/play/',"
+        " '/healthz/', '/xhealthz')));"
+        "print(c.get('/play/').headers['Location'])"
+    )
+    result = run_manage("shell", "--no-imports", "-c", code, DEBUG="0", HTTPS="1",
+                        ALLOWED_HOSTS="testserver")
+    assert result.returncode == 0, result.stderr
+    health, query, home, play, slash, other = result.stdout.split()[:6]
+    assert health in ("200", "503") and query in ("200", "503")
+    assert home == play == slash == other == "301"
+    assert result.stdout.split()[6:] == ["https://testserver/play/"]
+
+
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="needs PostgreSQL (DATABASE_URL)")
 def test_db_pool_serves_queries_and_discards_dead_connections():
     """DB_POOL turns on psycopg's pool: queries work through it, and connections that died

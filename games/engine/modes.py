@@ -204,8 +204,29 @@ def get_mode(name: str | Mode, **overrides: Any) -> Mode:
     if "name" in overrides and overrides["name"] != base.name:
         raise EngineError("the mode name cannot be overridden")
     if "targets" in overrides:
-        overrides["targets"] = tuple(tuple(x) for x in overrides["targets"])
+        overrides["targets"] = _targets(overrides["targets"])
+    for key, value in overrides.items():
+        default = getattr(base, key)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise EngineError(f"setting {key} must be true or false")
+        elif isinstance(default, int):
+            if type(value) is not int or not 0 <= value <= SETTING_MAX:
+                raise EngineError(f"setting {key} must be a whole number from 0 to {SETTING_MAX}")
     return dataclasses.replace(base, **overrides)
+
+
+SETTING_MAX = 10_000  # no setting of any mode (targets, bonuses, sizes) comes near it
+
+
+def _targets(value: Any) -> tuple[tuple[int, int], ...]:
+    """Rummy's ``[[players, target], ...]``, checked (it comes from records and forms)."""
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(x, (list, tuple)) and len(x) == 2
+        and all(type(n) is int and 0 < n <= SETTING_MAX for n in x) for x in value
+    ):
+        raise EngineError("setting targets must be [players, target] pairs of whole numbers")
+    return tuple(tuple(x) for x in value)
 
 
 def mode_from_dict(d: dict[str, Any]) -> Mode:

@@ -42,6 +42,13 @@ class Move:
     line: int | None = field(default=None, compare=False)  # source line when read from text
 
 
+def _dealer(value: Any) -> int | None:
+    """A record's first dealer: a seat number or null."""
+    if value is not None and type(value) is not int:
+        raise RecordError(f"dealer must be a seat number, not {value!r}")
+    return value
+
+
 @dataclass
 class GameRecord:
     """Mode and settings, players, seed, every move, each hand's result and the final result."""
@@ -140,7 +147,7 @@ class GameRecord:
                 moves=moves,
                 hand_results=[HandResult.from_dict(h) for h in d.get("hand_results", [])],
                 result=GameResult.from_dict(d["result"]) if d.get("result") else None,
-                dealer=d.get("dealer"),
+                dealer=_dealer(d.get("dealer")),
                 deals=[Deal.from_dict(x) for x in d.get("deals", [])],
             )
         except RecordError:
@@ -154,6 +161,8 @@ class GameRecord:
             d = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"record is not JSON (line {exc.lineno}): {exc.msg}") from None
+        except RecursionError:
+            raise RecordError("record JSON is nested too deep") from None
         if not isinstance(d, dict):
             raise RecordError("record JSON must be an object")
         return cls.from_dict(d)
@@ -212,6 +221,8 @@ class GameRecord:
                         deals[int(key[5:])] = Deal.from_dict(json.loads(value))
                     except (ValueError, KeyError, TypeError, EngineError) as exc:
                         raise RecordError(f"line {lineno}: bad deal: {exc}") from None
+                    except RecursionError:
+                        raise RecordError(f"line {lineno}: bad deal: nested too deep") from None
                 else:
                     headers[key] = value.strip()
                 continue
@@ -237,10 +248,14 @@ class GameRecord:
                 raise ValueError("Players must be a JSON list")
             seed = int(headers["seed"])
             changed = json.loads(headers["settings"]) if "settings" in headers else {}
+            if not isinstance(changed, dict):
+                raise ValueError("Settings must be a JSON object")
             settings = get_mode(mode, **changed).to_dict()
             dealer = int(headers["dealer"]) if "dealer" in headers else None
         except (ValueError, EngineError) as exc:
             raise RecordError(f"record header is not valid: {exc}") from None
+        except RecursionError:
+            raise RecordError("record header is not valid: JSON nested too deep") from None
         rec = cls(
             mode=mode,
             settings=settings,

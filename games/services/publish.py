@@ -40,9 +40,9 @@ def _publish_presence(table: Table, seats: list[Seat]) -> None:
 
 
 def _announce_seated(table: Table, user_id: int) -> None:
-    table_id, url = table.pk, table.get_absolute_url()
+    table_id, url, private = table.pk, table.get_absolute_url(), table.private
     _on_commit(
         lambda: signals.player_seated.send(
-            sender=Table, table_id=table_id, user_id=user_id, url=url
+            sender=Table, table_id=table_id, user_id=user_id, url=url, private=private
         )
     )

@@ -354,6 +354,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 HTTPS = env_bool("HTTPS", False)
 if HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # A load balancer's health check speaks plain http to each process: a 301 would fail it.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

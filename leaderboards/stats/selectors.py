@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Exists, OuterRef, Sum
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games.bots.levels import LEVEL_TABLE
-from games.models import Mode
+from games.models import GamePlayer, Mode
 
 from .models import ALL_MODES, PEOPLE, GameFacts, Opponent, PlayerStats
 
@@ -61,7 +61,7 @@ def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
     if s.best_margin is not None:
         best = f"won by {s.best_margin}"
         game = s.best_game
-        if game is not None and (own or game.table is None or not game.table.private):
+        if game is not None and (own or not getattr(s, "best_private", True)):
             link = game.get_absolute_url()
     out += [
         ("Best game", best, link),
@@ -100,9 +100,11 @@ def stats_tables(*, user, opponents: tuple[str, ...] = (PEOPLE,),
     private games). One query."""
     rows = list(
         PlayerStats.objects.filter(user=user, opponents__in=opponents)
-        .select_related("best_game__table")
-        .only(*STATS_FIELDS, "best_game__id", "best_game__table__id",
-              "best_game__table__private")
+        .select_related("best_game")
+        .only(*STATS_FIELDS, "best_game__id")
+        # the game's privacy as its seats keep it (it outlives the table's row)
+        .annotate(best_private=Exists(GamePlayer.objects.filter(
+            game_id=OuterRef("best_game_id"), private=True)))
     )
     out = []
     for kind in opponents:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 
+from core.locks import lease
 from games.models import Game, GamePlayer
 
 from .facts import PlayerFacts, accumulate, accumulate_opponent, game_facts
@@ -21,8 +21,11 @@ def _facts_row(f: PlayerFacts) -> GameFacts:
     )
 
 
-# held while stats_rebuild runs: the task waits for it (see tasks.game_record)
+# held while stats_rebuild runs: the task waits for it (see tasks.game_record). Not a
+# periodic job, so a lease renewed after every batch (a batch takes about a second): a killed
+# rebuild holds the tasks up for two minutes, not six hours.
 REBUILD_LOCK = "stats:rebuild-lock"
+REBUILD_LEASE_SECONDS = 120
 
 # what the statistics never read (the record alone is most of a game's bytes)
 UNREAD = ("record", "settings", "final")
@@ -82,15 +85,14 @@ def stats_rebuild(*, progress: Callable[[int, int], None] | None = None,
     Returns the number of games read. ``progress(done, total)`` is called along the way.
     Holds a cache lock meanwhile: a second rebuild is refused, and games that finish in
     the meantime are counted after it (their tasks wait)."""
-    if not cache.add(REBUILD_LOCK, 1, 6 * 3600):
-        raise RebuildRunning("a statistics rebuild is already running")
-    try:
-        return _rebuild(progress, batch)
-    finally:
-        cache.delete(REBUILD_LOCK)
+    with lease(REBUILD_LOCK, REBUILD_LEASE_SECONDS) as held:
+        if not held.held:
+            raise RebuildRunning("a statistics rebuild is already running")
+        return _rebuild(progress, batch, held.renew)
 
 
-def _rebuild(progress: Callable[[int, int], None] | None, batch: int) -> int:
+def _rebuild(progress: Callable[[int, int], None] | None, batch: int,
+             alive: Callable[[], None] = lambda: None) -> int:
     games = Game.objects.order_by("finished_at", "pk")
     total = games.count()
     rows: dict[tuple[int, str, str], PlayerStats] = {}
@@ -131,6 +133,7 @@ def _rebuild(progress: Callable[[int, int], None] | None, batch: int) -> int:
                 done += 1
             GameFacts.objects.bulk_create(ledger, batch_size=1000)
             ledger = []
+            alive()
             if progress:
                 progress(done, total)
         PlayerStats.objects.bulk_create(rows.values(), batch_size=1000)

@@ -521,15 +521,16 @@ def arena_standings(players: Iterable[int], games: Mapping[int, Sequence[tuple[s
                     ) -> list[Standing]:
     """Points, then performance (the mean over a player's games of the opponent's rating
     +500 for a win, -500 for a loss), then games played. ``games[p]`` is p's matches in
-    order as ``(outcome, opponent_rating)``."""
+    order as ``(outcome, opponent_rating)``. The performance is the exact mean (pages round
+    it for display), so 1746.48 ranks above 1746.2."""
     rows = []
     for p in players:
         played = list(games.get(p, ()))
         points, _ = arena_points(o for o, _ in played)
         perf = (
-            round(sum(r + (500 if o == "win" else -500 if o == "loss" else 0)
-                      for o, r in played) / len(played))
-            if played else 0
+            sum(r + (500 if o == "win" else -500 if o == "loss" else 0)
+                for o, r in played) / len(played)
+            if played else 0.0
         )
         rows.append((p, (points, perf, len(played))))
     rows.sort(key=lambda r: (tuple(-x for x in r[1]), r[0]))

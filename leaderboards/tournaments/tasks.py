@@ -1,25 +1,26 @@
 """Celery tasks of tournaments. Each takes ids, re-fetches, and is safe to run twice (the
 services lock the tournament row and re-check its state); the start and the sweep also take a
-cache lock so two workers never run the same one at once."""
+cache lock (``core.locks``) so two workers never run the same one at once."""
 from __future__ import annotations
 
 from celery import shared_task
-from django.core.cache import cache
+
+from core.locks import beat_period, periodic_lock
 
 from . import services
+
+SWEEP_LOCK = "tournaments:sweep-lock"
 
 
 @shared_task(name="tournaments.start")
 def tournament_start(tournament_id: int) -> bool | None:
     """Queued for ``starts_at`` when the tournament is created (the sweep also starts any
-    tournament that is due, if this task was lost or came early)."""
-    key = f"tournaments:start-lock:{tournament_id}"
-    if not cache.add(key, 1, 120):
-        return None
-    try:
-        return services.tournament_start(tournament_id=tournament_id)
-    finally:
-        cache.delete(key)
+    tournament that is due, if this task was lost or came early). Its lock is the sweep's
+    kind: the sweep retries a start every period, so a start left locked by a killed worker
+    waits no longer than the sweep would."""
+    with periodic_lock(f"tournaments:start-lock:{tournament_id}",
+                       beat_period("tournaments.sweep")) as held:
+        return services.tournament_start(tournament_id=tournament_id) if held else None
 
 
 @shared_task(name="tournaments.match_finished")
@@ -31,10 +32,8 @@ def match_finished(table_id: int) -> bool:
 @shared_task(name="tournaments.sweep")
 def sweep() -> dict | None:
     """Periodic (beat, every 5 s): due starts, no-shows, arena waves and ends, scheduled
-    editions. A cache lock keeps two runs from overlapping."""
-    if not cache.add("tournaments:sweep-lock", 1, 120):
-        return None
-    try:
-        return services.tournaments_sweep()
-    finally:
-        cache.delete("tournaments:sweep-lock")
+    editions. A cache lock keeps two runs from overlapping; it lasts 7.5 s (a period and a
+    half, ``core.locks``), so a worker killed mid-sweep holds the tournaments up that long,
+    not two minutes."""
+    with periodic_lock(SWEEP_LOCK, beat_period("tournaments.sweep")) as held:
+        return services.tournaments_sweep() if held else None

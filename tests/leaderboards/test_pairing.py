@@ -269,3 +269,16 @@ def test_arena_points_and_performance():
     rows = P.arena_standings([1, 2], {1: [("win", 1600), ("loss", 1400)], 2: []})
     assert rows[0].player == 1 and rows[0].score == 2 and rows[0].tiebreak1 == 1500
     assert rows[1].tiebreak2 == 0
+
+
+def test_arena_performance_is_the_exact_mean():
+    """docs/tournaments.md: the mean, not the mean rounded (1746.48 was kept as 1746.0, and
+    two players 0.4 apart tied on it)."""
+    rows = P.arena_standings([1, 2], {
+        1: [("win", 1600), ("loss", 1401), ("draw", 1500)],  # (2100 + 901 + 1500) / 3
+        2: [("win", 1600), ("loss", 1400), ("draw", 1500)],  # 1500
+    })
+    assert rows[0].player == 1 and rows[0].tiebreak1 == 4501 / 3
+    assert rows[1].player == 2 and rows[1].tiebreak1 == 1500
+    assert (rows[0].place, rows[1].place) == (1, 2)  # equal points, the exact mean decides
+    assert P.arena_standings([1], {1: [("win", 1246.48)]})[0].tiebreak1 == 1746.48

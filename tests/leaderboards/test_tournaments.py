@@ -189,13 +189,19 @@ def test_swiss_pairs_rounds_without_repeats(make_user, staff):
     assert sum(e.score for e in rows) == 3 * 3  # two games and a bye a round
 
 
-def test_arena_pairs_again_at_once_and_ends(make_user, staff):
-    a, b, c, d = _players(make_user, 4)
+def _started_arena(make_user, staff):
+    """A 30-minute arena of four players, started (two matches playing)."""
+    players = _players(make_user, 4)
     t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=10, target=50)
-    for u in (a, b, c, d):
+    for u in players:
         S.tournament_enter(tournament_id=t.pk, user=u)
     _due(t)
     S.tournament_start(tournament_id=t.pk)
+    return t, players
+
+
+def test_arena_pairs_again_at_once_and_ends(make_user, staff):
+    t, _ = _started_arena(make_user, staff)
     first = list(Match.objects.filter(tournament=t))
     assert len(first) == 2
     m = first[0]
@@ -445,3 +451,28 @@ def test_an_absent_arena_player_is_not_paired_again(make_user, staff):
     _resign(m2, m2.player_b_id)
     playing = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
     assert all(m1.player_b_id not in (m.player_a_id, m.player_b_id) for m in playing)
+
+
+def test_arena_performance_is_stored_exactly_and_shown_rounded(make_user, staff, client):
+    t, (a, b, c, d) = _started_arena(make_user, staff)
+    for _ in range(2):  # two waves: everybody plays two games
+        for m in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING):
+            _resign(m, m.player_b_id)
+    # Ratings that make means with halves: 1501 + 1520 is odd.
+    for u, r in zip((a, b, c, d), (1501, 1510, 1520, 1530), strict=True):
+        Entry.objects.filter(tournament=t, user=u).update(rating=r)
+    S._refresh_standings(t)
+    rating = dict(Entry.objects.filter(tournament=t).values_list("user_id", "rating"))
+    expected = {}
+    for m in Match.objects.filter(tournament=t, status=MatchStatus.FINISHED):
+        for me, them in ((m.player_a_id, m.player_b_id), (m.player_b_id, m.player_a_id)):
+            bonus = 500 if m.winner_id == me else -500
+            expected.setdefault(me, []).append(rating[them] + bonus)
+    stored = dict(Entry.objects.filter(tournament=t).values_list("user_id", "tiebreak1"))
+    assert stored == {u: sum(v) / len(v) for u, v in expected.items()}
+    halves = [v for v in stored.values() if v != int(v)]
+    assert halves, stored  # some mean is not a whole number, and it is kept so
+    page = client.get(t.get_absolute_url()).content.decode()
+    for v in halves:
+        assert f"<td>{int(v + 0.5)}</td>" in page  # shown rounded (half up)
+        assert f"{v:.1f}" not in page

@@ -146,6 +146,8 @@ async def test_read_frame_marks_read_and_updates_other_tabs(alice, bob, carol):
         ('{"type": "read", "conversation": 1, "up_to": -1}', "bad_message"),
         ('{"type": "read", "conversation": 999999}', "not_found"),
         (json.dumps({"type": "ping", "pad": "x" * 17000}), "too_large"),
+        ("[" * 5000 + "]" * 5000, "bad_json"),  # nested too deep for Python's parser
+        ('{"type": "ping", "pad": ' + "[" * 20 + "]" * 20 + "}", "bad_json"),  # > 8 levels
     ],
 )
 async def test_bad_frames_get_error_frames(alice, raw, code):

@@ -1,0 +1,48 @@
+"""``bench/ws_load.py`` that cannot run says so and exits 1: without the development
+requirements it reported "0 actions" (the connect error hidden in its ``errors``) with exit
+status 0, which reads as a measurement."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SPEC = importlib.util.spec_from_file_location("ws_load", ROOT / "bench" / "ws_load.py")
+ws_load = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(ws_load)
+
+
+def test_without_the_websocket_client_it_exits_1_with_the_reason(tmp_path):
+    # A ``websockets`` that cannot be imported, ahead of the installed one on the path.
+    (tmp_path / "websockets").mkdir()
+    (tmp_path / "websockets" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'websockets'\", name='websockets')\n")
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}}
+    env["PYTHONPATH"] = str(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "bench/ws_load.py", "--tables", "1", "--duration", "0.5",
+         "--warmup", "0", "--json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "cannot run" in result.stderr and "requirements-dev.txt" in result.stderr
+    assert '"actions"' not in result.stdout  # no report that looks like a measurement
+
+
+def test_a_run_that_measured_nothing_is_a_failure():
+    stats = ws_load.Stats()
+    stats.errors = {"connect:ModuleNotFoundError": 50}
+    assert ws_load.failure(stats, 50) == \
+        "50 of 50 tables could not connect (ModuleNotFoundError x50)"
+    stats = ws_load.Stats()
+    stats.errors = {"connect:TimeoutError": 2}
+    stats.actions = 400
+    assert "2 of 10 tables could not connect" in ws_load.failure(stats, 10)
+    stats = ws_load.Stats()
+    stats.errors = {"no_ack": 3}
+    assert ws_load.failure(stats, 5) == "no action was played and acknowledged (errors: no_ack x3)"
+    stats.actions = 10
+    assert ws_load.failure(stats, 5) is None

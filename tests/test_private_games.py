@@ -1,0 +1,271 @@
+"""A game at a private table is nobody else's business: after one is played to the end (rated,
+through the services, with every receiver and task run), no page or JSON answer that a
+non-player can reach (anonymous, or logged in as a third person who is a contact of both
+players) shows its id, its date or who played whom. While it is being played, the contacts'
+presence does not point at the table either.
+
+Every URL pattern of the site is enumerated: parameter-free ones are requested as they are;
+each pattern with parameters must have an entry in ``FILLED`` (the values to put in), so a new
+page cannot be added without the scan covering it."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from games import services as games_services
+from games.models import Game, GamePlayer, Room, Table
+from games.rooms import ensure_default_rooms
+from leaderboards import tasks as leaderboards_tasks
+from leaderboards.models import LeaderboardEntry, Rating, RatingChange
+from leaderboards.stats.models import PlayerStats
+from leaderboards.tournaments import services as tournaments_services
+from social import notify as social_notify
+from social import services as social_services
+from social.presence import presence_of
+from tests.games.conftest import play_one
+
+# Patterns skipped, with the reason. Nothing else may be skipped.
+SKIPPED_PREFIXES = {
+    "admin/": "staff only: everybody else is sent to the admin's login page",
+    "media/": "uploaded avatars, files named by their owner",
+}
+
+# Values for the patterns with parameters: pattern (as written, without the leading "/")
+# -> a function of the scenario giving the paths to request.
+FILLED = {
+    "u/<str:username>/": lambda s: [f"/u/{u.username}/" for u in s["people"]],
+    "u/<str:username>/games/": lambda s: [f"/u/{u.username}/games/" for u in s["people"]]
+    + [f"/u/{s['a'].username}/games/?opponent={s['b'].username}"],
+    "play/<slug:slug>/": lambda s: ["/play/classic/"],
+    "play/<slug:slug>/tables.json": lambda s: ["/play/classic/tables.json"],
+    "play/<slug:slug>/new/": lambda s: ["/play/classic/new/"],
+    "tables/<int:table_id>/": lambda s: [f"/tables/{s['table'].pk}/"],
+    "tables/<int:table_id>/sit/": lambda s: [f"/tables/{s['table'].pk}/sit/"],
+    "tables/<int:table_id>/leave/": lambda s: [f"/tables/{s['table'].pk}/leave/"],
+    "tables/<int:table_id>/bot/": lambda s: [f"/tables/{s['table'].pk}/bot/"],
+    "games/<int:game_id>/": lambda s: [f"/games/{_game_id(s)}/"],
+    "games/<int:game_id>/record.json": lambda s: [f"/games/{_game_id(s)}/record.json"],
+    "games/<int:game_id>/record.txt": lambda s: [f"/games/{_game_id(s)}/record.txt"],
+    "messages/with/<str:username>/": lambda s: [f"/messages/with/{u.username}/"
+                                                for u in s["players"]],
+    "messages/c/<int:conversation_id>/history/": lambda s: ["/messages/c/1/history/"],
+    "messages/c/<int:conversation_id>/read/": lambda s: ["/messages/c/1/read/"],
+    "messages/c/<int:conversation_id>/delete/": lambda s: ["/messages/c/1/delete/"],
+    "contacts/add/<str:username>/": lambda s: [f"/contacts/add/{s['a'].username}/"],
+    "contacts/requests/<int:request_id>/accept/": lambda s: ["/contacts/requests/1/accept/"],
+    "contacts/requests/<int:request_id>/decline/": lambda s: ["/contacts/requests/1/decline/"],
+    "contacts/requests/<int:request_id>/cancel/": lambda s: ["/contacts/requests/1/cancel/"],
+    "contacts/remove/<str:username>/": lambda s: [f"/contacts/remove/{s['a'].username}/"],
+    "contacts/block/<str:username>/": lambda s: [f"/contacts/block/{s['a'].username}/"],
+    "contacts/unblock/<str:username>/": lambda s: [f"/contacts/unblock/{s['a'].username}/"],
+    "invitations/<int:invitation_id>/accept/": lambda s: ["/invitations/1/accept/"],
+    "invitations/<int:invitation_id>/decline/": lambda s: ["/invitations/1/decline/"],
+    "invitations/<int:invitation_id>/cancel/": lambda s: ["/invitations/1/cancel/"],
+    "tournaments/<int:tournament_id>/": lambda s: [s["tournament"].get_absolute_url()],
+    "tournaments/<int:tournament_id>/live/": lambda s: [
+        f"/tournaments/{s['tournament'].pk}/live/"],
+    "tournaments/<int:tournament_id>/enter/": lambda s: [
+        f"/tournaments/{s['tournament'].pk}/enter/"],
+    "tournaments/<int:tournament_id>/withdraw/": lambda s: [
+        f"/tournaments/{s['tournament'].pk}/withdraw/"],
+    "tournaments/<int:tournament_id>/cancel/": lambda s: [
+        f"/tournaments/{s['tournament'].pk}/cancel/"],
+    # allauth's pages with keys: a wrong key is all a visitor can have.
+    r"accounts/confirm-email/(?P<key>[-:\w]+)/": lambda s: ["/accounts/confirm-email/nokey/"],
+    "accounts/password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/": lambda s: [
+        "/accounts/password/reset/key/1-nokey/"],
+}
+
+# Requests that end the third person's session: asked last.
+LAST = {"accounts/logout/"}
+
+
+def _game_id(scenario) -> int:
+    """The private game's id (while it is played: an id no game has)."""
+    return scenario["game"].pk if scenario.get("game") else 999_999
+
+
+def _patterns(resolver=None, prefix=""):
+    resolver = resolver or get_resolver()
+    for p in resolver.url_patterns:
+        route = prefix + str(p.pattern).lstrip("^").rstrip("$")
+        if isinstance(p, URLResolver):
+            yield from _patterns(p, route)
+        elif isinstance(p, URLPattern):
+            yield route
+
+
+def _has_params(route: str) -> bool:
+    return "<" in route or "(" in route or "\\" in route or "[" in route
+
+
+def _paths(scenario) -> list[str]:
+    paths, unknown, last = [], [], []
+    for route in dict.fromkeys(_patterns()):
+        if any(route.startswith(p) for p in SKIPPED_PREFIXES):
+            continue
+        if route in FILLED:
+            paths.extend(FILLED[route](scenario))
+        elif _has_params(route):
+            unknown.append(route)
+        elif route in LAST:
+            last.append("/" + route)
+        else:
+            paths.append("/" + route)
+    assert not unknown, f"URL patterns the privacy scan does not cover (add to FILLED): {unknown}"
+    return paths + last
+
+
+def _date_strings(when) -> list[str]:
+    local = timezone.localtime(when)
+    return [f"{local:%d %b %Y}", f"{local.day} {local:%b %Y}", f"{local:%Y-%m-%d}",
+            f"{local.day} {local:%b}<", f"{local:%d %b}<", f"{local:%b} {local.day},"]
+
+
+def _leaks(body: str, scenario, path: str) -> list[str]:
+    game, table = scenario.get("game"), scenario["table"]
+    needles = [scenario["invite"]]
+    if game is not None:
+        needles += [f"/games/{game.pk}/", f"game {game.pk}<", f"game {game.pk}\"",
+                    f"\"game_id\": {game.pk}", f"\"game\": {game.pk}"]
+    if not path.startswith(f"/tables/{table.pk}/"):  # (the table's own pages name themselves)
+        needles.append(f"/tables/{table.pk}/")
+    found = [n for n in needles if n in body]
+    if game is not None:
+        found += [d for d in _date_strings(game.finished_at) if d in body]
+    a, b = scenario["a"], scenario["b"]
+    for me, other in ((a, b), (b, a)):
+        # (a query string's own words, such as ?opponent=, are echoed in the filter form)
+        if "?" not in path and path.startswith((f"/u/{me.username}/",
+                                                f"/messages/with/{me.username}/")):
+            found += [n for n in (other.username, other.public_name) if n in body]
+    if path.startswith((f"/tables/{table.pk}/", f"/games/{_game_id(scenario)}/")):
+        found += [n for u in (a, b) for n in (u.username, u.public_name) if n in body]
+    return found
+
+
+def _scan(client: Client, scenario, who: str) -> list[str]:
+    problems = []
+    for path in _paths(scenario):
+        for method in ("get", "post"):
+            if method == "post" and (path in ("/accounts/logout/",) or
+                                     path.startswith("/contacts/")):
+                continue  # a POST here would change the third person's own data
+            response = getattr(client, method)(path, HTTP_ACCEPT="application/json"
+                                               if path.endswith(".json") else "text/html")
+            assert response.status_code < 500, (who, method, path, response.status_code)
+            body = b"".join(response.streaming_content) if response.streaming \
+                else response.content
+            text = body.decode("utf-8", "replace")
+            text += " " + response.get("Location", "")
+            leaks = _leaks(text, scenario, path)
+            if leaks:
+                problems.append(f"{who} {method.upper()} {path} ({response.status_code}): {leaks}")
+    return problems
+
+
+def _befriend(a, b):
+    social_services.contact_request_send(sender=a, recipient=b)
+    req = b.contact_requests_received.get()
+    social_services.contact_request_accept(user=b, request_id=req.pk)
+
+
+@pytest.mark.django_db
+def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
+                                                       django_capture_on_commit_callbacks):
+    ensure_default_rooms(Room)
+    # Every notification frame sent to anybody (the notification sockets' only source).
+    notified: dict[int, list[dict]] = {}
+
+    async def record(user_ids, frame):
+        for uid in user_ids:
+            notified.setdefault(int(uid), []).append(frame)
+
+    monkeypatch.setattr(social_notify, "anotify_users", record)
+    a = make_user("zeldaprivate", display_name="Zelda Quiet")
+    b = make_user("yurisecret", display_name="Yuri Hush")
+    watcher = make_user("watcher")
+    staff = make_user("organiser", is_staff=True)
+    for other in (a, b):
+        _befriend(watcher, other)
+    # A public game of each player against someone else, so their charts and archives exist;
+    # Zelda loses hers, so that the private game is her best game in her statistics.
+    somebody = make_user("somebody")
+    room = Room.objects.get(slug="classic")
+    with django_capture_on_commit_callbacks(execute=True):
+        for p in (a, b):
+            t = games_services.table_create(user=p, room=room, rated=True)
+            games_services.table_sit(table_id=t.pk, user=somebody)
+            for _ in range(2):
+                play_one(t.pk, {0: p, 1: somebody})
+            games_services.table_resign(table_id=t.pk, user=a if p == a else somebody)
+    tournament = tournaments_services.tournament_create(
+        user=staff, name="Open Cup", starts_at=timezone.now() + timedelta(minutes=30))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        table = games_services.table_create(user=a, room=room, rated=True, private=True)
+        games_services.table_sit(table_id=table.pk, user=b, invite=table.invite_token)
+        for _ in range(2):
+            play_one(table.pk, {0: a, 1: b})
+    # While it is played, the contacts see "playing", never the table.
+    scenario = {"a": a, "b": b, "players": [a, b], "people": [a, b, watcher],
+                "table": table, "invite": table.invite_token, "tournament": tournament}
+    for presence in presence_of([a.pk, b.pk]).values():
+        assert presence.state == "playing"
+        assert presence.as_frame()["table"] is None, presence
+    watching = Client()
+    watching.force_login(watcher)
+    problems = _scan(Client(), scenario, "anonymous, while played")
+    problems += _scan(watching, scenario, "watcher, while played")
+    assert not problems, "\n".join(problems)
+
+    # The game ends three days ago (a date nothing else on the pages carries), then the
+    # receivers and their tasks run.
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        games_services.table_resign(table_id=table.pk, user=b)
+    game = Game.objects.get(table=table)
+    when = (timezone.now() - timedelta(days=3)).replace(hour=4, minute=37)
+    Game.objects.filter(pk=game.pk).update(finished_at=when)
+    GamePlayer.objects.filter(game=game).update(finished_at=when, private=True)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in callbacks:
+            callback()
+    assert RatingChange.objects.filter(game=game).count() == 2  # it was rated
+    assert PlayerStats.objects.filter(user=a, best_game=game).exists()
+    # Established players, so that they are on the leaderboards the scan reads.
+    Rating.objects.filter(user__in=[a, b]).update(provisional=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        leaderboards_tasks.compute()
+    assert LeaderboardEntry.objects.filter(user__in=[a, b]).exists()
+    scenario["game"] = game
+    assert Table.objects.get(pk=table.pk).private
+
+    # The players themselves still see it on their own profile.
+    own = Client()
+    own.force_login(a)
+    mine = own.get(f"/u/{a.username}/").content.decode()
+    assert f"/games/{game.pk}/" in mine and f"{when:%d %b %Y}" in mine
+
+    # What the watcher's notification socket was sent, all along: presence, but no table.
+    frames = notified.get(watcher.pk, [])
+    assert any(f.get("type") == "presence" and f.get("state") == "playing" for f in frames)
+    for frame in frames:
+        assert not _leaks(json.dumps(frame), scenario, "/ws/notify/"), frame
+
+    problems = _scan(Client(), scenario, "anonymous")
+    third = Client()
+    third.force_login(watcher)
+    problems += _scan(third, scenario, "watcher")
+    assert not problems, "\n".join(problems)
+
+    # The privacy is the game's own (copied on its seats), not only its table's: with the
+    # table row gone (deleted in the admin), the game stays private.
+    Table.objects.filter(pk=table.pk).delete()
+    problems = _scan(Client(), scenario, "anonymous, table deleted")
+    assert not problems, "\n".join(problems)
