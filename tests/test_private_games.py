@@ -48,6 +48,7 @@ FILLED = {
     "tables/<int:table_id>/sit/": lambda s: [f"/tables/{s['table'].pk}/sit/"],
     "tables/<int:table_id>/leave/": lambda s: [f"/tables/{s['table'].pk}/leave/"],
     "tables/<int:table_id>/bot/": lambda s: [f"/tables/{s['table'].pk}/bot/"],
+    "tables/<int:table_id>/close/": lambda s: [f"/tables/{s['table'].pk}/close/"],
     "games/<int:game_id>/": lambda s: [f"/games/{_game_id(s)}/"],
     "games/<int:game_id>/record.json": lambda s: [f"/games/{_game_id(s)}/record.json"],
     "games/<int:game_id>/record.txt": lambda s: [f"/games/{_game_id(s)}/record.txt"],
