@@ -13,7 +13,7 @@ path), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names bel
 ``from games import services; services.table_act(...)``.
 """
 from .chat import chat_post
-from .clock import table_clock_resume, table_state_undelivered
+from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .endings import game_finish, table_claim, table_resign
 from .moves import table_act, table_bot_move, table_timeout
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
@@ -30,6 +30,7 @@ from .tables import (
 
 __all__ = [
     "chat_post",
+    "clocks_watched",
     "game_finish",
     "play_computer",
     "room_presence_mark",
