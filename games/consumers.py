@@ -102,6 +102,7 @@ class TableConsumer(FramedConsumer):
     user_group: str | None = None
     deadline_timer: asyncio.TimerHandle | None = None
     counted = False  # counted among this process's seated sockets (the clocks heartbeat)
+    pinging: asyncio.Future | None = None  # the ping being answered
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -278,12 +279,24 @@ class TableConsumer(FramedConsumer):
     async def on_ping(self, message: Ping):
         """A heartbeat (a player's seat is marked seen) answered with the table's version, so
         a client that missed a frame notices and asks for a snapshot. Answered within
-        ``ANSWER_WITHIN`` seconds (``version`` null when the database does not answer)."""
+        ``ANSWER_WITHIN`` seconds (``version`` null when the database does not answer), off
+        the socket's message loop: a move sent after a ping never waits behind it. One at a
+        time: a ping that comes while the previous one waits on the database gets ``pong``
+        at once, with ``version`` null."""
+        if self.pinging is not None and not self.pinging.done():
+            await self._send({"type": "pong", "t": message.t, "version": None})
+            return
+        self.pinging = asyncio.ensure_future(self._pong(message.t))
+
+    async def _pong(self, t):
         try:
             version = await _within(_db(self._ping)())
         except INFRASTRUCTURE_ERRORS:
             version = None
-        await self._send({"type": "pong", "t": message.t, "version": version})
+        try:
+            await self._send({"type": "pong", "t": t, "version": version})
+        except Exception:  # the socket closed meanwhile
+            pass
 
     def _ping(self):
         if self.seat is not None:
