@@ -7,9 +7,10 @@ commit. Nothing is cached in memory: the stored state is the truth, so a restart
 carries on from the last stored action.
 
 One module per concern: ``locking`` (the row lock, seats), ``clock`` (deadlines, a computer's
-queued move, stopped clocks), ``publish`` (frames after the commit; ``save_and_publish``, the
-last step of every write), ``tables``, ``moves`` (and timeouts), ``endings`` (the finish
-path), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names below:
+queued move, stopped clocks, time given back after an outage), ``publish`` (frames after the
+commit; ``save_and_publish``, the last step of every write), ``tables``, ``moves`` (and
+timeouts), ``endings`` (the finish path), ``rematch``, ``chat``, ``presence``, ``sweep``.
+Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
 from .chat import chat_post
