@@ -38,6 +38,7 @@ import contextlib
 import glob
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
@@ -163,7 +164,15 @@ class PostgresCluster:
 
     @staticmethod
     def available() -> bool:
-        return bool(PG_BIN) and (os.geteuid() != 0 or shutil.which("runuser") is not None)
+        if not PG_BIN:
+            return False
+        if os.geteuid() != 0:
+            return True
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return False
+        return shutil.which("runuser") is not None
 
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         command = [f"{PG_BIN}/{args[0]}", *args[1:]]
