@@ -103,6 +103,7 @@ class TableConsumer(FramedConsumer):
     deadline_timer: asyncio.TimerHandle | None = None
     counted = False  # counted among this process's seated sockets (the clocks heartbeat)
     pinging: asyncio.Future | None = None  # the ping being answered
+    gone = False  # disconnected: timers must not start again
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -132,7 +133,13 @@ class TableConsumer(FramedConsumer):
             self.user_group = broadcast.user_tables_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         if self.seat is not None:
-            await self._mark_present()
+            try:
+                await self._mark_present()
+            except INFRASTRUCTURE_ERRORS:
+                log.warning("table %s: socket closed, the database is not answering",
+                            self.table_id)
+                await self.close(code=UNAVAILABLE_CLOSE)
+                return
         await self._send_snapshot(reload_hidden=False)
 
     def _count_seated(self, seated: bool) -> None:
@@ -158,6 +165,7 @@ class TableConsumer(FramedConsumer):
         return allowed, seat, hooks.hidden_senders(self.user) if allowed else frozenset()
 
     async def disconnect(self, code):
+        self.gone = True
         self._watch_clock(None)
         self._count_seated(False)
         for group in self.joined:
@@ -376,17 +384,18 @@ class TableConsumer(FramedConsumer):
     async def _apply_deadline(self):
         try:
             applied = await _db(services.table_timeout)(table_id=self.table_id)
-        except Exception as exc:  # never let a timer kill the connection
-            if isinstance(exc, INFRASTRUCTURE_ERRORS):
-                log.warning("deadline of table %s: the database is not answering (%r); "
-                            "trying again", self.table_id, exc)
-            else:
-                log.exception("deadline of table %s failed", self.table_id)
-            if self.deadline_timer is None and self.seat is not None:
+        except INFRASTRUCTURE_ERRORS as exc:
+            log.warning("deadline of table %s: the database is not answering (%r); trying "
+                        "again", self.table_id, exc)
+            if self.deadline_timer is None and self.seat is not None and not self.gone:
                 self.deadline_timer = asyncio.get_running_loop().call_later(
                     DEADLINE_RETRY, self._deadline_due)
             return
-        if not applied and self.deadline_timer is None and self.seat is not None:
+        except Exception:  # the sweep applies it; never let a timer kill the connection
+            log.exception("deadline of table %s failed", self.table_id)
+            return
+        if (not applied and self.deadline_timer is None and self.seat is not None
+                and not self.gone):
             # The deadline moved (time given back after an outage, a fresh turn for a player
             # not heard from) and no frame has said so: show the clock as it now is.
             await self._send_snapshot()

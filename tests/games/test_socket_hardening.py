@@ -154,3 +154,44 @@ async def test_a_move_the_database_does_not_answer_is_refused_within_the_bound(
     finally:
         release.set()
         await comm.disconnect()
+
+
+async def test_a_deadline_due_after_an_outage_gives_the_time_back_on_the_socket(
+    rooms, two_players
+):
+    """PostgreSQL was down for 15 s (no process could stamp the clocks heartbeat) and the
+    player's socket timer fires on the deadline it was shown before: the time is given back
+    before the deadline is checked, no timeout is played, and the player gets a fresh
+    ``snapshot`` with the new clock (and the socket watches that one)."""
+    from datetime import timedelta
+
+    from channels.db import database_sync_to_async
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Heartbeat, Table
+
+    alice, bob = two_players
+    table = await database_sync_to_async(start_table)(rooms["classic"], [alice, bob])
+    to_act = (await database_sync_to_async(state_of)(table.pk)).to_act
+
+    def outage():
+        services.clocks_watched()
+        Heartbeat.objects.filter(name="clocks").update(
+            at=timezone.now() - timedelta(seconds=15))
+        Table.objects.filter(pk=table.pk).update(
+            turn_deadline=timezone.now() + timedelta(seconds=0.3))
+
+    await database_sync_to_async(outage)()
+    comm = await connect(table.pk, alice if to_act == 0 else bob)
+    try:
+        first = await recv(comm, "snapshot")
+        assert first["clock"]["remaining_ms"] <= 300
+        again = await recv(comm, "snapshot", timeout=5)  # the timer fired: no timeout
+        assert again["version"] == first["version"]
+        assert again["clock"]["remaining_ms"] > 9000
+        count = await database_sync_to_async(
+            TableAction.objects.filter(table_id=table.pk, source="timeout").count)()
+        assert count == 0
+    finally:
+        await comm.disconnect()
