@@ -24,10 +24,18 @@ DEFAULTS: dict[str, Any] = {
     "MAX_TIMEOUTS": 3,
     # Chat lines per user: at most this many per this many seconds.
     "CHAT_RATE": (5, 10),
-    # The sweep found its previous run older than this (seconds): the clocks went unwatched.
-    "OUTAGE_GAP": 10,
-    # ... and gives the turns running then at most this much time back (seconds).
+    # Each Daphne process with seated table sockets stamps the clocks heartbeat this often
+    # (seconds; 0: never, as in the test suite, where no process outlives its test).
+    "CLOCKS_BEAT": 1.0,
+    # The clocks heartbeat (stamped every second by each Daphne with table sockets and every
+    # 2 s by the sweep) older than this (seconds): the site was down (its database, or every
+    # process), so the clocks went unwatched ...
+    "OUTAGE_GAP": 4,
+    # ... and the turns running then get that time back, at most this much (seconds) ...
     "OUTAGE_GIVE_BACK_MAX": 300,
+    # ... and at least this long from the end of the gap (seconds), so that a move refused
+    # as unavailable during the outage can be sent again (clients retry after 1, 2 and 4 s).
+    "OUTAGE_RESUME": 10,
     # Open tables with no change for this long (seconds) are closed by the sweep.
     "OPEN_TABLE_TTL": 3 * 3600,
     # Waiting (not yet started) tables a player may hold a seat at: creating or sitting at

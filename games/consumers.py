@@ -14,27 +14,73 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import DatabaseError
-from redis.exceptions import RedisError
 
-from . import broadcast, frames, hooks, selectors, services
+from . import broadcast, conf, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
-from .sockets import FramedConsumer, Message
+from .sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
 log = logging.getLogger(__name__)
-
-# Failures of the services under the site, not of the request: answered with ``unavailable``.
-INFRASTRUCTURE_ERRORS = (DatabaseError, RedisError, ConnectionError, TimeoutError, OSError)
 
 # A seated connection applies the deadline it was shown this long after it falls due (the
 # service accepts it from 0.5 s before; the margin absorbs clock differences).
 DEADLINE_SLACK = 0.25
+# A deadline check that failed (the database is not answering) is tried again this much later.
+DEADLINE_RETRY = 2.0
 # Close code when the site cannot serve the socket right now (database or channel layer
 # down): the client reconnects with its usual backoff.
 UNAVAILABLE_CLOSE = 4503
-UNAVAILABLE = "The server could not do this right now; try again (same id)."
+# A client message's database work that has not answered within this many seconds is
+# answered ``unavailable`` (within the 3 s docs/protocol.md promises, whatever the thread
+# pool or the connection pool hold during an outage); the work itself goes on and its frames
+# are published when it ends, so a move may still be applied: sent again with the same id,
+# it gets ``duplicate`` then.
+ANSWER_WITHIN = 2.5
+
+
+class NoAnswer(TimeoutError):
+    """The database work did not answer within ``ANSWER_WITHIN`` seconds."""
+
+
+async def _within(awaitable, seconds: float = ANSWER_WITHIN, on_late=None):
+    """The result of ``awaitable``, or ``NoAnswer`` after ``seconds``. The work is not
+    cancelled (it may hold the table's row lock, or be about to commit): ``on_late`` gets its
+    task when it is answered too late, to publish what it did."""
+    job = asyncio.ensure_future(awaitable)
+    try:
+        return await asyncio.wait_for(asyncio.shield(job), seconds)
+    except TimeoutError:
+        if on_late is not None:
+            job.add_done_callback(on_late)
+        else:  # retrieve the outcome, so a failure is not reported as never retrieved
+            job.add_done_callback(lambda j: j.cancelled() or j.exception())
+        raise NoAnswer() from None
+
+
+# The clocks heartbeat of this process (``GAMES_CLOCKS_BEAT``): each Daphne with seated table
+# sockets stamps it, the proof that the site watches clocks (``services.clocks_watched``).
+_seated_sockets = 0
+_beat: asyncio.Task | None = None
+
+
+async def _clocks_beat():
+    while _seated_sockets > 0:
+        try:
+            await _db(services.clocks_watched)()
+        except Exception as exc:  # the database is down: the gap is what the stamp records
+            log.debug("clocks heartbeat failed: %r", exc)
+        await asyncio.sleep(conf.get("CLOCKS_BEAT"))
+
+
+def _seated_socket(delta: int) -> None:
+    global _seated_sockets, _beat
+    _seated_sockets = max(0, _seated_sockets + delta)
+    loop = asyncio.get_running_loop()
+    if _seated_sockets > 0 and conf.get("CLOCKS_BEAT") > 0 and (
+        _beat is None or _beat.done() or _beat.get_loop() is not loop
+    ):
+        _beat = loop.create_task(_clocks_beat())
 
 
 def _db(fn):
@@ -55,6 +101,9 @@ class TableConsumer(FramedConsumer):
     hidden: frozenset[int] = frozenset()
     user_group: str | None = None
     deadline_timer: asyncio.TimerHandle | None = None
+    counted = False  # counted among this process's seated sockets (the clocks heartbeat)
+    pinging: asyncio.Future | None = None  # the ping being answered
+    gone = False  # disconnected: timers must not start again
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -84,11 +133,24 @@ class TableConsumer(FramedConsumer):
             self.user_group = broadcast.user_tables_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         if self.seat is not None:
-            await self._mark_present()
+            try:
+                await self._mark_present()
+            except INFRASTRUCTURE_ERRORS:
+                log.warning("table %s: socket closed, the database is not answering",
+                            self.table_id)
+                await self.close(code=UNAVAILABLE_CLOSE)
+                return
         await self._send_snapshot(reload_hidden=False)
+
+    def _count_seated(self, seated: bool) -> None:
+        """Keep the process's clocks heartbeat running while it has seated sockets."""
+        if seated != self.counted:
+            self.counted = seated
+            _seated_socket(1 if seated else -1)
 
     async def _mark_present(self):
         """This connection holds a seat: mark it connected and tell the table."""
+        self._count_seated(True)
         await _db(services.seat_presence)(
             table_id=self.table_id, user=self.user, connected=True
         )
@@ -103,7 +165,9 @@ class TableConsumer(FramedConsumer):
         return allowed, seat, hooks.hidden_senders(self.user) if allowed else frozenset()
 
     async def disconnect(self, code):
+        self.gone = True
         self._watch_clock(None)
+        self._count_seated(False)
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = ()
@@ -138,19 +202,27 @@ class TableConsumer(FramedConsumer):
                 finally:
                     outbox.extend(messages)
 
+        def late(job):
+            # Answered ``unavailable`` already; what the work did is published now.
+            if not job.cancelled() and job.exception() is None:
+                asyncio.ensure_future(self._deliver(outbox))
+            elif not job.cancelled():
+                log.info("table %s: late %s ended with %r", self.table_id,
+                         getattr(fn, "__name__", fn), job.exception())
+
         try:
-            try:
-                result = await _db(run)()
-            finally:
-                await self._deliver(outbox)
+            result = await _within(_db(run)(), on_late=late)
+            await self._deliver(outbox)
         except GameServiceError as exc:
+            await self._deliver(outbox)
             await self._error(exc.code, exc.message, message_id, with_version=True)
             if exc.code in ("stale_version", "duplicate"):
                 await self._send_snapshot()
             return False, None
         except INFRASTRUCTURE_ERRORS as exc:
-            # Nothing was stored (the service's transaction failed), so the same move may
-            # be sent again with the same id; ``duplicate`` then means it was applied.
+            # The service's transaction failed (nothing was stored) or has not answered in
+            # time (it may still be applied): the same move may be sent again with the same
+            # id; ``duplicate`` then means it was applied.
             log.warning("table %s: %s refused, infrastructure error: %r",
                         self.table_id, getattr(fn, "__name__", fn), exc)
             await self._error("unavailable", UNAVAILABLE, message_id)
@@ -214,12 +286,25 @@ class TableConsumer(FramedConsumer):
 
     async def on_ping(self, message: Ping):
         """A heartbeat (a player's seat is marked seen) answered with the table's version, so
-        a client that missed a frame notices and asks for a snapshot."""
+        a client that missed a frame notices and asks for a snapshot. Answered within
+        ``ANSWER_WITHIN`` seconds (``version`` null when the database does not answer), off
+        the socket's message loop: a move sent after a ping never waits behind it. One at a
+        time: a ping that comes while the previous one waits on the database gets ``pong``
+        at once, with ``version`` null."""
+        if self.pinging is not None and not self.pinging.done():
+            await self._send({"type": "pong", "t": message.t, "version": None})
+            return
+        self.pinging = asyncio.ensure_future(self._pong(message.t))
+
+    async def _pong(self, t):
         try:
-            version = await _db(self._ping)()
+            version = await _within(_db(self._ping)())
         except INFRASTRUCTURE_ERRORS:
             version = None
-        await self._send({"type": "pong", "t": message.t, "version": version})
+        try:
+            await self._send({"type": "pong", "t": t, "version": version})
+        except Exception:  # the socket closed meanwhile
+            pass
 
     def _ping(self):
         if self.seat is not None:
@@ -248,7 +333,7 @@ class TableConsumer(FramedConsumer):
                  "message": message or "Refused.", "id": message_id}
         if with_version:
             try:
-                frame["version"] = await _db(self._version)()
+                frame["version"] = await _within(_db(self._version)(), 1.0)
             except INFRASTRUCTURE_ERRORS:
                 frame["version"] = None
         await self._send(frame)
@@ -266,7 +351,7 @@ class TableConsumer(FramedConsumer):
 
     async def _send_snapshot(self, reload_hidden: bool = True):
         try:
-            snapshot, self.hidden = await _db(self._snapshot)(reload_hidden)
+            snapshot, self.hidden = await _within(_db(self._snapshot)(reload_hidden))
         except INFRASTRUCTURE_ERRORS:
             await self._error("unavailable", "The table could not be loaded right now; "
                               "ask again in a moment.")
@@ -298,9 +383,22 @@ class TableConsumer(FramedConsumer):
 
     async def _apply_deadline(self):
         try:
-            await _db(services.table_timeout)(table_id=self.table_id)
-        except Exception:  # the sweep retries; never let a timer kill the connection
+            applied = await _db(services.table_timeout)(table_id=self.table_id)
+        except INFRASTRUCTURE_ERRORS as exc:
+            log.warning("deadline of table %s: the database is not answering (%r); trying "
+                        "again", self.table_id, exc)
+            if self.deadline_timer is None and self.seat is not None and not self.gone:
+                self.deadline_timer = asyncio.get_running_loop().call_later(
+                    DEADLINE_RETRY, self._deadline_due)
+            return
+        except Exception:  # the sweep applies it; never let a timer kill the connection
             log.exception("deadline of table %s failed", self.table_id)
+            return
+        if (not applied and self.deadline_timer is None and self.seat is not None
+                and not self.gone):
+            # The deadline moved (time given back after an outage, a fresh turn for a player
+            # not heard from) and no frame has said so: show the clock as it now is.
+            await self._send_snapshot()
 
     def _my_seat_in(self, seats):
         if not self.user or not self.user.is_authenticated:
@@ -318,6 +416,8 @@ class TableConsumer(FramedConsumer):
             self.seat = seat_now
             if seat_now is not None:
                 await self._mark_present()
+            else:
+                self._count_seated(False)
             await self._send_snapshot()
             return
         frame = frames.for_connection(frame, user=self.user, seat=self.seat)

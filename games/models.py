@@ -314,9 +314,11 @@ class GamePlayer(models.Model):
 
 
 class Heartbeat(models.Model):
-    """When a periodic job last completed (``sweep``: the games sweep, run by a Celery worker
-    every 2 s through beat). ``/healthz`` reports a worker not heard from, and the sweep
-    notices a gap in its own runs (an outage) and gives the clocks that time back."""
+    """When a periodic job last completed. ``sweep``: the games sweep, run by a Celery worker
+    every 2 s through beat (``/healthz`` reports a worker not heard from). ``clocks``: the
+    last time any process watching clocks reached the database (each Daphne with seated
+    sockets, every second, and the sweep); a gap in it is an outage, whose time the running
+    turns get back before any deadline is applied (``services.clock.clocks_watched``)."""
 
     name = models.CharField(max_length=40, primary_key=True)
     at = models.DateTimeField()

@@ -20,10 +20,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import DatabaseError
+from redis.exceptions import RedisError
 
 from core import jsonlimits
 
 from . import conf
+
+# Failures of the services under the site, not of the request: answered with ``unavailable``
+# (the socket stays open), never a 1011 close.
+INFRASTRUCTURE_ERRORS = (DatabaseError, RedisError, ConnectionError, TimeoutError, OSError)
+UNAVAILABLE = "The server could not do this right now; try again (same id)."
 
 # Daphne (autobahn) refuses application close codes other than 1000 and 3000-4999: a
 # ``close(code=1008)`` (policy violation) raises inside the server and the client only sees
@@ -122,7 +129,12 @@ class FramedConsumer(AsyncWebsocketConsumer):
         except BadMessage as exc:
             await self._error("bad_message", str(exc), exc.reply_to)
             return
-        await handler(self, message)
+        try:
+            await handler(self, message)
+        except INFRASTRUCTURE_ERRORS:
+            # The database or Redis failed under a handler that did not expect it: the
+            # socket survives (an exception here would close it with 1011).
+            await self._error("unavailable", UNAVAILABLE, _reply_to(message))
 
     def _flooding(self) -> bool:
         limit, window = self.flood()
@@ -143,3 +155,8 @@ class FramedConsumer(AsyncWebsocketConsumer):
         if reply_to is not None:
             frame["id"] = reply_to
         await self._send(frame)
+
+
+def _reply_to(message: Message):
+    """The correlation an answer to ``message`` carries (a table ``id``, a ``client_id``)."""
+    return getattr(message, "id", None) or getattr(message, "client_id", None)

@@ -1,9 +1,11 @@
 """ASGI entry point: Daphne serves HTTP and WebSockets from here.
 
-HTTP goes to Django (static files through WhiteNoise's middleware), except the embedded
-default's relay endpoint (``ginsite.relay``); WebSockets go through the allowed-hosts origin
-check (the Origin's host and port must be the site's: ``ginsite.origin``) and the allowed-hosts
-check, then the session/auth middleware, then the URL router; ``ginsite.wsguard`` answers
+HTTP goes to Django (static files through WhiteNoise's middleware), except ``/healthz``,
+answered before Django so that it never waits on the thread or connection pools an outage
+fills (``ginsite.health``), and the embedded default's relay endpoint (``ginsite.relay``);
+WebSockets go through the allowed-hosts origin check (the Origin's host and port must be the
+site's: ``ginsite.origin``) and the allowed-hosts check, then the session/auth middleware,
+then the URL router; ``ginsite.wsguard`` answers
 handshakes that fail before a consumer takes them.
 """
 import os
@@ -20,6 +22,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from ginsite.health import HealthEndpoint  # noqa: E402
 from ginsite.origin import SameOriginValidator  # noqa: E402
 from ginsite.relay import RelayEndpoint  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
@@ -30,7 +33,7 @@ mark_web_process()
 
 application = ProtocolTypeRouter(
     {
-        "http": RelayEndpoint(django_asgi_app),
+        "http": HealthEndpoint(RelayEndpoint(django_asgi_app)),
         "websocket": HandshakeGuard(SameOriginValidator(AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ))),

@@ -1,55 +1,93 @@
-"""Health probes for /healthz: each returns None when the service answers, else a reason.
+"""Health probes for /healthz: each returns None when its service answers, else a reason.
 
-The probes run at the same time, in threads of their own (never the threads that serve play),
-and the whole answer takes at most ``TIMEOUT`` seconds whatever is down: a probe that has not
-answered by then reports ``timeout``.
+Daphne answers ``/healthz`` here, before Django (``HealthEndpoint``): no middleware, no
+request signals, nothing that waits on the process's shared sync thread, its thread pool or
+its database connection pool, which an outage under play traffic fills. The probes run at
+the same time and the whole answer takes at most ``TIMEOUT`` seconds whatever is down (a
+probe that has not answered by then reports ``timeout``), and each reports only its own
+dependency:
+
+- ``database``: a connection of its own (never a pooled one) on PostgreSQL, opened on the
+  event loop with a short timeout; on SQLite a query in a thread of its own;
+- ``cache`` and ``broker``: each in a thread of its own; a poll that comes while the
+  previous probe of the same service is still running waits for that one instead of
+  starting another, so a hung service never piles up threads or delays the others;
+- ``channel_layer``: on Redis, a PING on a connection of its own to each of the layer's
+  servers (a round trip through the layer's shared connection can queue behind play's
+  frames and gave false failures under load); otherwise a message sent to a new channel of
+  the layer and received back;
+- ``worker`` (advisory): the age of the sweep's heartbeat, read on the database probe's
+  connection (``unknown`` while the database does not answer).
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection
 from django.utils import timezone
 
-TIMEOUT = 0.9
+TIMEOUT = 0.8
 # The worker is "not heard from" when the sweep it runs every 2 s is older than this.
 WORKER_SILENCE = 30
-_executor = ThreadPoolExecutor(max_workers=6, thread_name_prefix="healthz")
+REDIS_LAYERS = ("channels_redis.core.RedisChannelLayer",
+                "channels_redis.pubsub.RedisPubSubChannelLayer")
 
 
-def check_database() -> str | None:
-    close_old_connections()
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except Exception as exc:  # any driver error means "not answering"
-        connection.close()  # a broken connection is not kept for the next probe
-        return f"{type(exc).__name__}: {exc}"
-    finally:
-        close_old_connections()
-    return None
+def _postgresql() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
 
-def worker_silence() -> float | None:
-    """Seconds since a Celery worker last completed the games sweep (None: never)."""
+def _pg_params() -> dict:
+    """The database settings as psycopg connection parameters, without the pool."""
+    db = settings.DATABASES["default"]
+    options = {k: v for k, v in db.get("OPTIONS", {}).items()
+               if k not in ("pool", "isolation_level", "server_side_binding", "assume_role",
+                            "connect_timeout")}
+    params = {"dbname": db.get("NAME") or "postgres", **options}
+    for key, name in (("USER", "user"), ("PASSWORD", "password"), ("HOST", "host"),
+                      ("PORT", "port")):
+        if db.get(key):
+            params[name] = str(db[key])
+    return params
+
+
+async def _pg_probe() -> object:
+    """``SELECT 1`` and the sweep's heartbeat on a fresh connection of the probe's own."""
+    import psycopg
+
     from games.models import Heartbeat
 
+    conn = await psycopg.AsyncConnection.connect(**_pg_params(), connect_timeout=2,
+                                                 autocommit=True)
     try:
-        at = Heartbeat.objects.filter(name="sweep").values_list("at", flat=True).first()
+        cursor = await conn.execute(
+            f'SELECT at FROM "{Heartbeat._meta.db_table}" WHERE name = %s', ["sweep"])
+        row = await cursor.fetchone()
+    finally:
+        await conn.close()
+    return row[0] if row else None
+
+
+def _sqlite_probe() -> object:
+    from games.models import Heartbeat
+
+    close_old_connections()
+    try:
+        return Heartbeat.objects.filter(name="sweep").values_list("at", flat=True).first()
     finally:
         connection.close()
-    return None if at is None else max(0.0, (timezone.now() - at).total_seconds())
 
 
-def check_worker() -> str | None:
-    silence = worker_silence()
-    if silence is None:
+def worker_verdict(at) -> str | None:
+    """The worker's state from the time of the last sweep (None: it never ran)."""
+    if at is None:
         return "no worker has run the sweep yet"
+    silence = max(0.0, (timezone.now() - at).total_seconds())
     if silence > WORKER_SILENCE:
         return f"no worker heard from for {silence:.0f} s"
     return None
@@ -66,24 +104,6 @@ def check_cache() -> str | None:
     return None if value == "ok" else "cache did not return the value it stored"
 
 
-async def check_channel_layer() -> str | None:
-    """A message sent to a new channel of this process's layer and received back, on the
-    server's own event loop (a sync wrapper would block with the list-based Redis layer
-    while sockets are open)."""
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    if layer is None:
-        return "no channel layer configured"
-    try:
-        channel = await layer.new_channel("healthz.")
-        await layer.send(channel, {"type": "healthz.ping"})
-        message = await layer.receive(channel)
-    except Exception as exc:
-        return f"{type(exc).__name__}: {exc}"
-    return None if message.get("type") == "healthz.ping" else "unexpected message"
-
-
 def check_broker() -> str | None:
     """Open a fresh connection to the configured Celery broker and declare a queue."""
     from kombu import Connection
@@ -91,10 +111,11 @@ def check_broker() -> str | None:
     conn = Connection(
         settings.CELERY_BROKER_URL,
         transport_options=getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", {}),
-        connect_timeout=3,
+        connect_timeout=TIMEOUT,
     )
     try:
-        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=3)
+        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0,
+                               timeout=TIMEOUT)
         # A real round trip: declaring a queue fails when the broker does not answer.
         conn.default_channel.queue_declare(queue="healthz", durable=False, auto_delete=True)
     except Exception as exc:
@@ -104,37 +125,81 @@ def check_broker() -> str | None:
     return None
 
 
+async def check_channel_layer() -> str | None:
+    layer_settings = settings.CHANNEL_LAYERS["default"]
+    if layer_settings["BACKEND"] in REDIS_LAYERS:
+        import redis.asyncio as aioredis
+
+        for host in layer_settings.get("CONFIG", {}).get("hosts", []):
+            address = host["address"] if isinstance(host, dict) else host
+            client = aioredis.Redis.from_url(address, socket_connect_timeout=TIMEOUT,
+                                             socket_timeout=TIMEOUT)
+            try:
+                await client.ping()
+            finally:
+                await client.aclose()
+        return None
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return "no channel layer configured"
+    channel = await layer.new_channel("healthz.")
+    await layer.send(channel, {"type": "healthz.ping"})
+    message = await layer.receive(channel)
+    return None if message.get("type") == "healthz.ping" else "unexpected message"
+
+
+class _Threaded:
+    """A blocking probe in a thread of its own; at most one run at a time, shared by the
+    polls that come meanwhile."""
+
+    def __init__(self, name: str, probe):
+        self.probe = probe
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"healthz-{name}")
+        self.running: Future | None = None
+
+    def __call__(self) -> asyncio.Future:
+        if self.running is None or self.running.done():
+            self.running = self.executor.submit(self.probe)
+        return asyncio.shield(asyncio.wrap_future(self.running))
+
+
+_cache_probe = _Threaded("cache", check_cache)
+_broker_probe = _Threaded("broker", check_broker)
+_sqlite = _Threaded("database", _sqlite_probe)
+
 # Checks whose failure makes this process unable to serve play (503 for a load balancer).
-CHECKS = {
-    "database": check_database,
-    "cache": check_cache,
-    "channel_layer": check_channel_layer,
-    "broker": check_broker,
-}
+REQUIRED = ("database", "cache", "channel_layer", "broker")
 # Reported, but a web process still serves without it (200, status "degraded").
-ADVISORY = {"worker": check_worker}
+ADVISORY = ("worker",)
 
 
-async def _run(check) -> str | None:
-    loop = asyncio.get_running_loop()
-    if asyncio.iscoroutinefunction(check):
-        call = check()
-    else:
-        call = loop.run_in_executor(_executor, check)
+async def _bounded(awaitable) -> tuple[str | None, object]:
+    """(error, value) of a probe, the error ``timeout`` after ``TIMEOUT`` seconds."""
     try:
-        return await asyncio.wait_for(call, TIMEOUT)
+        return None, await asyncio.wait_for(awaitable, TIMEOUT)
     except TimeoutError:
-        return f"timeout: no answer within {TIMEOUT} s"
-    except Exception as exc:
-        return f"{type(exc).__name__}: {exc}"
+        return f"timeout: no answer within {TIMEOUT} s", None
+    except Exception as exc:  # any driver error means "not answering"
+        return f"{type(exc).__name__}: {exc}", None
 
 
 async def run_checks() -> dict[str, str | None]:
     """Every check at once, the whole within ``TIMEOUT`` seconds."""
-    names = [*CHECKS, *ADVISORY]
-    checks = {**CHECKS, **ADVISORY}
-    results = await asyncio.gather(*(_run(checks[name]) for name in names))
-    return dict(zip(names, results, strict=True))
+    database = _pg_probe() if _postgresql() else _sqlite()
+    (db_error, sweep_at), cache_, layer, broker = await asyncio.gather(
+        _bounded(database), _bounded(_cache_probe()), _bounded(check_channel_layer()),
+        _bounded(_broker_probe()),
+    )
+    return {
+        "database": db_error,
+        "cache": cache_[0] or cache_[1],
+        "channel_layer": layer[0] or layer[1],
+        "broker": broker[0] or broker[1],
+        "worker": ("unknown: the database does not answer" if db_error
+                   else worker_verdict(sweep_at)),
+    }
 
 
 def describe_backends() -> dict[str, str]:
@@ -145,3 +210,43 @@ def describe_backends() -> dict[str, str]:
         "broker": settings.CELERY_BROKER_URL.split("://", 1)[0],
         "worker": "celery",
     }
+
+
+async def report() -> tuple[int, dict]:
+    """(HTTP status, body) of ``/healthz``: 503 when a service this process needs does not
+    answer (database, cache, channel layer, broker); a worker not heard from is reported
+    (status ``degraded``) with 200, since this process still serves."""
+    results = await run_checks()
+    backends = describe_backends()
+    failed = sorted(name for name, error in results.items() if error)
+    required = [name for name in failed if name in REQUIRED]
+    status = "unavailable" if required else ("degraded" if failed else "ok")
+    checks = {}
+    for name, error in results.items():
+        checks[name] = {"ok": error is None, "backend": backends[name]}
+        if error:
+            checks[name]["error"] = error
+    body = {"status": status, "failed": failed, "checks": checks}
+    return (503 if required else 200), body
+
+
+class HealthEndpoint:
+    """ASGI: ``GET``/``HEAD /healthz`` answered here (``report``); everything else goes to
+    ``app``."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if (scope["type"] != "http" or scope["path"] != "/healthz"
+                or scope["method"] not in ("GET", "HEAD")):
+            return await self.app(scope, receive, send)
+        status, body = await report()
+        data = json.dumps(body).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(data)).encode()),
+            (b"cache-control", b"max-age=0, no-cache, no-store, must-revalidate, private"),
+        ]})
+        await send({"type": "http.response.body",
+                    "body": b"" if scope["method"] == "HEAD" else data})

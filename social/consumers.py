@@ -19,12 +19,22 @@ from typing import Self
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
-from games.sockets import BadMessage, FramedConsumer, Message, is_int, text_id
+from games.sockets import (
+    INFRASTRUCTURE_ERRORS,
+    BadMessage,
+    FramedConsumer,
+    Message,
+    is_int,
+    text_id,
+)
 
 from . import conf, presence, selectors, services
 from .notify import user_group
 
 CLOSE_UNAUTHENTICATED = 4401
+# The site cannot serve the socket right now (its database or Redis is down): the client
+# reconnects with its usual backoff.
+CLOSE_UNAVAILABLE = 4503
 CLIENT_ID_MAX = 64
 
 
@@ -85,16 +95,30 @@ class NotifyConsumer(FramedConsumer):
             return
         self.user = user
         self.group = user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            came_online, unread = await self._on_connect()
+        except INFRASTRUCTURE_ERRORS:
+            self.user = None  # nothing to undo in disconnect
+            await self.accept()
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
         await self.accept()
-        came_online, unread = await self._on_connect()
         await self._send({
             "type": "hello",
             "unread": unread,
             "heartbeat": conf.get("HEARTBEAT"),
         })
         if came_online:
+            await self._broadcast_presence()
+
+    async def _broadcast_presence(self):
+        """Tell the user's contacts; if Redis or the database is down they learn it from
+        the next heartbeat that finds the user lapsed (presence catches up)."""
+        try:
             await database_sync_to_async(presence.broadcast_presence)(self.user.pk)
+        except INFRASTRUCTURE_ERRORS:
+            pass
 
     @database_sync_to_async
     def _on_connect(self):
@@ -115,12 +139,15 @@ class NotifyConsumer(FramedConsumer):
     async def disconnect(self, code):
         if self.user is None:
             return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        went_offline = await database_sync_to_async(presence.presence_disconnect)(
-            self.user.pk, self.channel_name
-        )
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            went_offline = await database_sync_to_async(presence.presence_disconnect)(
+                self.user.pk, self.channel_name
+            )
+        except INFRASTRUCTURE_ERRORS:
+            return  # the connection's entry expires with its heartbeat (presence sweep)
         if went_offline:
-            await database_sync_to_async(presence.broadcast_presence)(self.user.pk)
+            await self._broadcast_presence()
 
     # --- incoming frames -------------------------------------------------------------------
 
@@ -132,12 +159,19 @@ class NotifyConsumer(FramedConsumer):
         return conf.get("FRAME_MAX_BYTES")
 
     async def on_ping(self, message: Message):
-        lapsed = await database_sync_to_async(presence.presence_heartbeat)(
-            self.user.pk, self.channel_name
-        )
+        """Refresh presence and answer ``pong``. With Redis or the database down the socket
+        stays open (a 1011 close made every tournament player reconnect on a Redis restart):
+        the heartbeat is skipped, and the next one after the outage registers the connection
+        again (Redis lost it) and tells the contacts."""
+        try:
+            lapsed = await database_sync_to_async(presence.presence_heartbeat)(
+                self.user.pk, self.channel_name
+            )
+        except INFRASTRUCTURE_ERRORS:
+            lapsed = False
         await self._send({"type": "pong"})
         if lapsed:
-            await database_sync_to_async(presence.broadcast_presence)(self.user.pk)
+            await self._broadcast_presence()
 
     async def on_read(self, message: Read):
         try:

@@ -74,6 +74,80 @@ def test_healthz_names_an_unreachable_broker(client, settings):
     assert body["checks"]["database"]["ok"] is True
 
 
+@pytest.mark.django_db(transaction=True)
+def test_healthz_a_hung_service_delays_no_poll_and_fails_no_other_check(client, monkeypatch):
+    """A service that hangs (the cache here) reports ``timeout`` on every poll, each poll
+    still answers within a second, and no other check reports a failure: the hung probe's
+    runs are shared by the polls that come meanwhile instead of filling a thread pool that
+    the others wait behind (which made the drill's polls report the broker and the cache
+    down while a PostgreSQL outage held the database probes)."""
+    import threading
+    import time
+
+    from ginsite import health
+
+    _worker_heard()
+    release = threading.Event()
+
+    def hung():
+        release.wait(20)
+        return None
+
+    monkeypatch.setattr(health._cache_probe, "probe", hung)
+    try:
+        for _ in range(8):
+            started = time.monotonic()
+            response = client.get(reverse("healthz"))
+            took = time.monotonic() - started
+            body = response.json()
+            assert response.status_code == 503 and body["failed"] == ["cache"], body
+            assert body["checks"]["cache"]["error"].startswith("timeout")
+            assert took < 1.0 + 0.5, took  # the probes' 0.8 s budget, plus the request
+    finally:
+        release.set()
+
+
+def test_healthz_is_answered_before_django(monkeypatch):
+    """Under Daphne, ``/healthz`` never goes through Django's middleware, request signals
+    or sync thread (all of which an outage under play traffic fills); other paths do."""
+    import asyncio
+
+    from ginsite.health import HealthEndpoint
+
+    seen = []
+
+    async def django_app(scope, receive, send):
+        seen.append(scope["path"])
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def call(path, method="GET"):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await HealthEndpoint(django_app)(
+            {"type": "http", "path": path, "method": method, "headers": []}, receive, send)
+        return sent
+
+    async def probe_report():
+        return 200, {"status": "ok"}
+
+    import ginsite.health as health
+
+    monkeypatch.setattr(health, "report", probe_report)
+    answer = asyncio.run(call("/healthz"))
+    assert answer[0]["status"] == 200 and b'"ok"' in answer[1]["body"]
+    assert asyncio.run(call("/healthz", "HEAD"))[1]["body"] == b""
+    assert asyncio.run(call("/healthz", "POST"))[0]["status"] == 204  # Django's 405
+    assert asyncio.run(call("/play/"))[0]["status"] == 204
+    assert seen == ["/healthz", "/play/"]
+
+
 @pytest.mark.django_db
 def test_favicon_ico_points_at_the_svg_icon(client):
     response = client.get("/favicon.ico")

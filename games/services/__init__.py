@@ -7,14 +7,14 @@ commit. Nothing is cached in memory: the stored state is the truth, so a restart
 carries on from the last stored action.
 
 One module per concern: ``locking`` (the row lock, seats), ``clock`` (deadlines, a computer's
-queued move, stopped clocks), ``publish`` (frames after the commit; ``save_and_publish``, the
-last step of every write), ``tables``, ``moves`` (and timeouts), ``endings`` (the finish
-path), ``closing`` (a player's Close, tables their people left), ``rematch``, ``chat``,
-``presence``, ``sweep``. Callers use the names below:
+queued move, stopped clocks, time given back after an outage), ``publish`` (frames after the
+commit; ``save_and_publish``, the last step of every write), ``tables``, ``moves`` (and
+timeouts), ``endings`` (the finish path), ``closing`` (a player's Close, tables their people
+left), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
 from .chat import chat_post
-from .clock import table_clock_resume, table_state_undelivered
+from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .closing import table_close, tables_close_left
 from .endings import game_finish, table_claim, table_resign
 from .moves import table_act, table_bot_move, table_timeout
@@ -32,6 +32,7 @@ from .tables import (
 
 __all__ = [
     "chat_post",
+    "clocks_watched",
     "game_finish",
     "play_computer",
     "room_presence_mark",

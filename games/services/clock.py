@@ -1,5 +1,6 @@
 """Who is on the clock and until when; a computer's move queued after the commit; a clock
-stopped when its frame was lost, and started again.
+stopped when its frame was lost, and started again; the site's own liveness, and the time
+given back after a gap in it (before any deadline is applied).
 """
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import random
 from datetime import timedelta
 
 from celery import current_app
-from django.db import DatabaseError
-from django.db.models import Exists, OuterRef
+from django.db import DatabaseError, transaction
+from django.db.models import DateTimeField, Exists, F, OuterRef, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from .. import conf
-from ..models import Seat, Table, TableStatus
+from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
 from .locking import _on_commit
 
 log = logging.getLogger(__name__)
@@ -117,3 +119,72 @@ def table_clock_resume(*, table_id: int, seat: int | None) -> bool:
         return False
     deadline = timezone.now() + timedelta(seconds=seconds)
     return bool(stopped.update(turn_deadline=deadline))
+
+
+# ---------------------------------------------------------------- the site's own liveness
+#
+# Every process that watches clocks (each Daphne with open table sockets, every second, and
+# the sweep, every 2 s) stamps the ``clocks`` heartbeat row. A stamp older than
+# ``GAMES_OUTAGE_GAP`` means nothing could reach the database (a PostgreSQL outage, a restart
+# of every process): the turns that were running get that time back, in the same transaction
+# that stamps the row again. Every deadline check (``table_timeout``: a socket's timer or the
+# sweep) first makes sure the stamp is fresh, so no deadline is applied before the time lost
+# to the outage is given back. Race-free: the give-back and the new stamp commit together
+# under the heartbeat row's lock, so a fresh stamp proves the give-back is committed.
+
+CLOCKS = "clocks"
+
+
+def _give_back_time(since, back: timedelta, now) -> int:
+    """The site was down since ``since``: every person's turn that was running then gets
+    ``back`` more and at least ``GAMES_OUTAGE_RESUME`` seconds from ``now`` (so a move refused
+    as ``unavailable`` can still be sent again), computers' turns are not extended (their
+    deadline brings their move), and every player's last sign of life moves on by as much, so
+    nobody looks gone (and claimable) for pings the site could not take."""
+    Seat.objects.filter(
+        table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
+        last_seen__gt=since - timedelta(seconds=grace_seconds()),
+    ).update(last_seen=F("last_seen") + back)
+    resume = Value(now + timedelta(seconds=conf.get("OUTAGE_RESUME")),
+                   output_field=DateTimeField())
+    return Table.objects.filter(
+        status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
+    ).exclude(
+        Exists(Seat.objects.filter(
+            table=OuterRef("pk"), index=OuterRef("deadline_seat"), bot_level__isnull=False,
+        ))
+    ).update(turn_deadline=Greatest(F("turn_deadline") + back, resume,
+                                    output_field=DateTimeField()))
+
+
+def clocks_watched() -> dict | None:
+    """Stamp the ``clocks`` heartbeat; if the previous stamp is older than
+    ``GAMES_OUTAGE_GAP``, first give the running turns that time back (at most
+    ``GAMES_OUTAGE_GIVE_BACK_MAX``). Returns ``{"gap": seconds, "extended": turns}`` after a
+    gap, else None."""
+    with transaction.atomic():
+        Heartbeat.objects.bulk_create([Heartbeat(name=CLOCKS, at=timezone.now())],
+                                      ignore_conflicts=True)
+        previous = (Heartbeat.objects.select_for_update().filter(name=CLOCKS)
+                    .values_list("at", flat=True).get())
+        now = timezone.now()  # read under the lock: a wait for it is part of the gap
+        if now <= previous:
+            return None
+        Heartbeat.objects.filter(name=CLOCKS).update(at=now)
+        gap = now - previous
+        if gap <= timedelta(seconds=conf.get("OUTAGE_GAP")):
+            return None
+        # At most a few minutes: after a long stop the games of then are over anyway.
+        back = min(gap, timedelta(seconds=conf.get("OUTAGE_GIVE_BACK_MAX")))
+        extended = _give_back_time(previous, back, now)
+    log.warning("the clocks were not watched for %.1f s: %s turns got that time back",
+                gap.total_seconds(), extended)
+    return {"gap": gap.total_seconds(), "extended": extended}
+
+
+def clocks_fresh() -> None:
+    """Before a deadline is applied: make sure no gap in the site's liveness is still to be
+    given back (a cheap read when the stamp is fresh, else ``clocks_watched``)."""
+    at = Heartbeat.objects.filter(name=CLOCKS).values_list("at", flat=True).first()
+    if at is None or timezone.now() - at > timedelta(seconds=conf.get("OUTAGE_GAP")):
+        clocks_watched()

@@ -23,7 +23,7 @@ from ..exceptions import (
     StaleVersion,
 )
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
-from .clock import _set_clock
+from .clock import _set_clock, clocks_fresh
 from .endings import _finish
 from .locking import _lock, _lock_in, _seated, _seats
 from .publish import save_and_publish
@@ -148,8 +148,12 @@ def table_timeout(*, table_id: int) -> bool:
 
     A computer's deadline means its move was lost (see ``_set_clock``): it is played now. A
     connected player the server has not heard from lately gets a fresh turn instead of a
-    timeout (``_unheard``); once they are gone, timeouts apply as usual."""
+    timeout (``_unheard``); once they are gone, timeouts apply as usual. Time lost to an
+    outage of the site is given back first (``clock.clocks_fresh``)."""
     tolerance = timedelta(seconds=0.5)
+    # First the time lost to a gap in the site's liveness (a database outage, a restart) is
+    # given back: a deadline that passed while nobody could move is not a timeout.
+    clocks_fresh()
     with transaction.atomic():
         table = _lock(table_id)
         now = timezone.now()

@@ -1,5 +1,5 @@
-"""The periodic sweep: deadlines nobody applied, time given back after an outage, clocks
-restarted, presence, stale open tables.
+"""The periodic sweep: deadlines nobody applied (after the time lost to an outage is given
+back: ``clock.clocks_watched``), clocks restarted, presence, stale open tables.
 """
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from .. import conf
 from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
-from .clock import table_clock_resume
+from .clock import clocks_watched, table_clock_resume
 from .closing import tables_close_left
 from .locking import _lock, _seats
 from .moves import table_timeout
@@ -22,34 +21,9 @@ from .publish import save_and_publish
 log = logging.getLogger(__name__)
 
 
-def _sweep_gap(now) -> timedelta | None:
-    """Record this run of the sweep; return how long the clocks went unwatched when the
-    previous run is older than ``GAMES_OUTAGE_GAP`` (the database, the broker or every worker
-    was down), else None."""
-    previous = Heartbeat.objects.filter(name="sweep").values_list("at", flat=True).first()
+def _sweep_done(now) -> None:
+    """Record this run of the sweep (``/healthz`` reports the worker's age from it)."""
     Heartbeat.objects.update_or_create(name="sweep", defaults={"at": now})
-    if previous is None:
-        return None
-    gap = now - previous
-    return gap if gap > timedelta(seconds=conf.get("OUTAGE_GAP")) else None
-
-
-def _give_back_time(since, gap: timedelta) -> int:
-    """The site was down for ``gap``: every person's turn that was running then gets that
-    time back, so nobody's clock runs out because of the site (computers' turns are not
-    extended: their deadline brings their move), and every player's last sign of life moves
-    on by as much, so nobody looks gone (and claimable) for pings the site could not take."""
-    Seat.objects.filter(
-        table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
-        last_seen__gt=since - timedelta(seconds=grace_seconds()),
-    ).update(last_seen=F("last_seen") + gap)
-    return Table.objects.filter(
-        status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
-    ).exclude(
-        Exists(Seat.objects.filter(
-            table=OuterRef("pk"), index=OuterRef("deadline_seat"), bot_level__isnull=False,
-        ))
-    ).update(turn_deadline=F("turn_deadline") + gap)
 
 
 def tables_sweep() -> dict[str, int]:
@@ -60,13 +34,11 @@ def tables_sweep() -> dict[str, int]:
     under the row lock)."""
     now = timezone.now()
     done = {"timeouts": 0, "presence": 0, "closed": 0, "extended": 0, "resumed": 0, "left": 0}
-    gap = _sweep_gap(now)
-    if gap is not None:
-        # At most a few minutes: after a long stop the games of then are over anyway.
-        back = min(gap, timedelta(seconds=conf.get("OUTAGE_GIVE_BACK_MAX")))
-        done["extended"] = _give_back_time(now - gap, back)
-        log.warning("the sweep had not run for %.1f s: %s turns got that time back",
-                    gap.total_seconds(), done["extended"])
+    _sweep_done(now)
+    # The time lost to a gap in the site's liveness is given back before any deadline.
+    outage = clocks_watched()
+    if outage is not None:
+        done["extended"] = outage["extended"]
     late = Table.objects.filter(
         status=TableStatus.PLAYING, turn_deadline__lt=now - timedelta(seconds=1)
     ).values_list("pk", flat=True)

@@ -127,8 +127,14 @@ if DATABASE_URL:
         # the pool its ``check`` from this setting; a ``check`` in the pool options too is a
         # TypeError on every connection.)
         DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+        # A request waits at most 3 s for a connection, so a move refused because the
+        # database is down is answered within the connect timeout. A connection that cannot
+        # be made is retried for 2 s, then given up: the next request tries at once. (With
+        # psycopg's default of 5 minutes of retries doubling their delay, the pool came back
+        # up to 16 s after a 15 s PostgreSQL outage ended.)
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 2, "max_size": int(os.environ["DB_POOL"]), "timeout": 10,
+            "min_size": 2, "max_size": int(os.environ["DB_POOL"]), "timeout": 3,
+            "reconnect_timeout": 2,
         }
     # Connecting to a database that is down fails after 3 s instead of hanging.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)

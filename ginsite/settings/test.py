@@ -21,6 +21,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
 GAMES_BOT_DELAY = (0, 0)
+# No clocks heartbeat from in-process sockets: a stamp written after a test's flush would
+# make the next test see an outage (tests/games/test_reliability.py turns it on).
+GAMES_CLOCKS_BEAT = 0
 MEDIA_ROOT = VAR_DIR / "test-media"
 if not DATABASE_URL:
     # One file per test process, so that several runs on one machine never share it.

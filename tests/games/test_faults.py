@@ -12,14 +12,20 @@ tables against the computer. While they play:
 1. one Daphne is killed with SIGKILL (its players reconnect to the other one);
 2. Redis is killed and started again on the same port 10 s later;
 3. the worker (and its beat) is killed with SIGKILL while a computer is to move, and started
-   again 2 s later, as a supervisor would.
+   again 2 s later, as a supervisor would;
+4. PostgreSQL (a cluster of the test's own, ``initdb`` on a free port) is stopped for 15 s,
+   a whole turn, while everyone keeps their sockets open;
+5. every process of the site (both Daphnes, the worker, Redis, PostgreSQL) gets SIGTERM, or
+   SIGKILL, and all start again on their ports 15 s later.
 
-After each fault: no move lost or applied twice (each table's stored actions have contiguous
-versions, replay to its stored state, and no client id is stored twice), no table stuck
-(every seat of every table moves again soon after the fault), no timeout charged to a
-connected player, every connection's frames are the true view of its seat, and every player
-ends at the stored version. During the Redis outage ``/healthz`` answers 503 on both Daphnes,
-and 200 within 5 s once Redis is back. The figures (recovery times, reconnections, retried
+Every person also keeps a notification socket open. After each fault: no move lost or
+applied twice (each table's stored actions have contiguous versions, replay to its stored
+state, and no client id is stored twice), no table stuck (every seat of every table moves
+again soon after the fault), no timeout charged to a connected player, every connection's
+frames are the true view of its seat, every player ends at the stored version, no socket of
+either kind closes with 1011, every move is answered (``unavailable`` within 3 s). During a
+Redis or PostgreSQL outage ``/healthz`` answers 503 on both Daphnes, every poll within 1 s,
+and 200 within 5 s once it is back. The figures (recovery times, reconnections, retried
 moves, worker restarts) are printed.
 
 Runs only on PostgreSQL + Redis (CI's second pass): the embedded default has one Daphne and
@@ -28,27 +34,36 @@ no Redis to restart.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import glob
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import redis
+from django.db import connection
 from django.utils import timezone
+from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from games import frames, states
-from games.models import ActionSource, Heartbeat, Seat, Table, TableAction
+from games.models import ActionSource, Heartbeat, Room, Seat, Table, TableAction
+from games.rooms import ensure_default_rooms
 from tests.games.conftest import (
     ROOT,
     DaphneServer,
@@ -81,8 +96,12 @@ pytestmark = [
 TURN_SECONDS = 15  # the shortest clock: a timeout charged by a fault shows up soonest
 THINK = 0.4  # seconds a scripted player waits before its move
 MOVING_WITHIN = 25.0  # bound on the wait for every seat to move again after a fault
-HEALTHY_WITHIN = 5.0  # /healthz must answer 200 this soon after Redis is back
+HEALTHY_WITHIN = 5.0  # /healthz must answer 200 this soon after the fault ends
+HEALTH_ANSWER = 1.0  # ... and answer every poll within this many seconds
+REFUSED_WITHIN = 3.0  # a move refused for an infrastructure reason is answered this soon
+OUTAGE = 15.0  # seconds PostgreSQL, or every process, is down: a whole turn
 REFUSALS_ALLOWED = {"unavailable", "duplicate", "stale_version"}
+PG_BIN = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), "")
 
 
 # ============================================================================ the processes
@@ -130,6 +149,117 @@ class RedisServer:
             self.proc.wait(timeout=10)
 
 
+class PostgresCluster:
+    """A PostgreSQL cluster of the test's own (``initdb`` on a free port), so that the test
+    may stop, kill and start it: never the machine's server. Run as the ``postgres`` user
+    when the test runs as root (PostgreSQL refuses root)."""
+
+    def __init__(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="gin-faults-pg-"))
+        self.data = self.dir / "data"
+        self.log_path = self.dir / "postgres.log"
+        self.port = free_port()
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres")
+
+    @staticmethod
+    def available() -> bool:
+        if not PG_BIN:
+            return False
+        if os.geteuid() != 0:
+            return True
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return False
+        return shutil.which("runuser") is not None
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        command = [f"{PG_BIN}/{args[0]}", *args[1:]]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        return subprocess.run(command, capture_output=True, text=True, check=check,
+                              timeout=60)
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/gin"
+
+    def create(self, source_url: str) -> None:
+        """initdb, start, and copy the schema and rows of ``source_url`` (the test
+        database, migrated, with the test's rooms) into a database ``gin``."""
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres",
+                  "--no-sync", "-E", "UTF8")
+        self.start()
+        self._run("psql", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                  "-d", "postgres", "-qc", "CREATE DATABASE gin")
+        dump = subprocess.run([f"{PG_BIN}/pg_dump", "--no-owner", "--no-privileges",
+                               "-d", source_url], capture_output=True, check=True,
+                              timeout=60)
+        load = subprocess.run([f"{PG_BIN}/psql", "-h", "127.0.0.1", "-p", str(self.port),
+                               "-U", "postgres", "-d", "gin", "-q", "-v", "ON_ERROR_STOP=1"],
+                              input=dump.stdout, capture_output=True, timeout=60)
+        assert load.returncode == 0, load.stderr.decode()[-2000:]
+
+    def start(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log_path), "-w", "-t", "60",
+                  # fsync off: a killed server loses nothing committed (only a machine
+                  # crash would); synchronous_commit stays on, as in production, or a
+                  # kill -9 would lose moves already acknowledged
+                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+                  "-c fsync=off -c full_page_writes=off", "start")
+
+    def stop(self, mode: str = "immediate") -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop",
+                  check=False)
+
+    def _pid(self) -> int | None:
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def signal_all(self, sig: int) -> None:
+        """``sig`` to the postmaster (SIGTERM: its own shutdown) or, for SIGKILL, to it and
+        every backend it started, like an OOM kill of the whole service."""
+        pid = self._pid()
+        if pid is None:
+            return
+        victims = [pid]
+        if sig == signal.SIGKILL:
+            for stat in glob.glob("/proc/[0-9]*/stat"):
+                try:
+                    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == pid:
+                    victims.append(int(stat.split("/")[2]))
+        for victim in victims:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(victim, sig)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(v) for v in victims):
+            time.sleep(0.05)
+
+    def destroy(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def log_tail(self, n: int = 2000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-n:]
+        except OSError:
+            return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 class Worker:
     """``celery -A ginsite worker --beat`` in a process group of its own, under a supervisor
     thread that starts it again 2 s after it exits, whatever the cause (as run.sh and the
@@ -144,6 +274,7 @@ class Worker:
         self.exits: list[int | None] = []  # exit codes of the runs that ended on their own
         self.killed = 0
         self._lock = threading.Lock()
+        self._paused = False
         self._stopping = threading.Event()
         self._supervisor = threading.Thread(target=self._supervise, daemon=True)
 
@@ -168,7 +299,7 @@ class Worker:
         while not self._stopping.wait(0.2):
             with self._lock:
                 proc = self.proc
-                if proc is None or proc.poll() is None:
+                if proc is None or proc.poll() is None or self._paused:
                     continue
                 if not getattr(proc, "killed_by_test", False):
                     self.exits.append(proc.returncode)
@@ -177,8 +308,19 @@ class Worker:
             if self._stopping.wait(2.0):
                 return
             with self._lock:
-                if not self._stopping.is_set():
+                if not self._stopping.is_set() and not self._paused and self.proc is None:
                     self._spawn()
+
+    def pause(self) -> None:
+        """No restarts until ``resume`` (every process of the site is being stopped)."""
+        self._paused = True
+
+    def resume(self) -> None:
+        with self._lock:
+            self._paused = False
+            if self.proc is None or self.proc.poll() is not None:
+                self.proc = None
+                self._spawn()
 
     def kill(self) -> None:
         """SIGKILL to the worker, its pool and its beat, like an OOM kill of the unit."""
@@ -228,6 +370,11 @@ class Site:
     redis: RedisServer
     daphnes: list[DaphneServer]
     worker: Worker
+    env: dict[str, str]
+    worker_env: dict[str, str]
+    tmp: Path
+    pg: PostgresCluster | None = None
+    notifiers: list[Notifier] = field(default_factory=list)
 
     def wait_for_worker(self, timeout: float = 90.0) -> None:
         """Until a worker has completed a sweep since now (beat runs it every 2 s)."""
@@ -240,11 +387,49 @@ class Site:
             time.sleep(0.25)
         raise AssertionError("no worker ran the sweep:\n" + self.worker.log_tail())
 
+    def stop_everything(self, sig: int) -> None:
+        """``sig`` (SIGTERM or SIGKILL) to every process of the site at once: both Daphnes,
+        the worker (pool and beat), Redis and PostgreSQL; nothing restarts them until
+        ``start_everything``."""
+        connection.close()  # the test's own session (a smart shutdown waits for it)
+        self.worker.pause()
+        procs = [srv.proc for srv in self.daphnes] + [self.redis.proc]
+        worker = self.worker.proc
+        for proc in procs:
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(sig)
+        if worker is not None and worker.poll() is None:
+            worker.killed_by_test = True
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, sig)
+        self.pg.signal_all(sig)
+        for proc in [*procs, worker]:
+            if proc is None:
+                continue
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+        if worker is not None:
+            _kill_group(worker)  # what the worker left behind
+        for srv in self.daphnes:
+            srv.stop()  # its log file
 
-@pytest.fixture
-def site(rooms, tmp_path):
-    """Redis, two Daphnes and a supervised worker on this test's database; all stopped, and
-    their logs printed (shown when the test fails), at the end."""
+    def start_everything(self) -> None:
+        """Start PostgreSQL, Redis, the worker and the Daphnes again on their ports, as
+        their supervisors would."""
+        self.pg.start()
+        self.redis.start()
+        self.worker.resume()
+        self.daphnes = [DaphneServer(self.env, srv.log_path, port=srv.port).start()
+                        for srv in self.daphnes]
+
+
+@contextlib.contextmanager
+def running_site(tmp_path, database_url: str | None = None, pg: PostgresCluster | None = None):
+    """Redis, two Daphnes and a supervised worker; all stopped, and their logs printed
+    (shown when the test fails), at the end."""
     store = RedisServer(tmp_path)
     store.start()
     env = server_env()
@@ -257,25 +442,64 @@ def site(rooms, tmp_path):
         "CHANNEL_PREFIX": "asgi-faults",
         "GINSITE_VAR_DIR": str(tmp_path / "var"),
     })
+    if database_url:
+        env["DATABASE_URL"] = database_url
     worker_env = {k: v for k, v in env.items() if k != "DB_POOL"}
     daphnes: list[DaphneServer] = []
     worker = Worker(worker_env, tmp_path)
+    site = Site(store, daphnes, worker, env, worker_env, tmp_path, pg)
     try:
         worker.start()
         for n in (1, 2):
             daphnes.append(DaphneServer(env, tmp_path / f"daphne-{n}.log").start())
-        site = Site(store, daphnes, worker)
         site.wait_for_worker()
         yield site
     finally:
         worker.stop()
-        for srv in daphnes:
+        for srv in site.daphnes:
             srv.stop()
         store.kill()
-        for srv in daphnes:
+        for srv in site.daphnes:
             print(f"--- {srv.log_path.name} ---\n" + srv.log_tail(3000))
         print("--- worker.log ---\n" + worker.log_tail(4000))
+        if pg is not None:
+            print("--- postgres.log ---\n" + pg.log_tail())
+
+
+@pytest.fixture
+def site(rooms, tmp_path):
+    """The site on this test's database (the machine's PostgreSQL)."""
+    try:
+        with running_site(tmp_path) as site:
+            yield site
+    finally:
         wait_for_other_db_sessions_to_end()
+
+
+@pytest.fixture
+def pg_site(rooms, tmp_path):
+    """The site on a PostgreSQL cluster of the test's own, which the test may stop or kill:
+    a copy of the test database (migrated, with the rooms); the test's own queries go there
+    too while it runs."""
+    if not PostgresCluster.available():
+        pytest.skip("needs PostgreSQL's initdb and pg_ctl (and runuser when run as root)")
+    pg = PostgresCluster()
+    saved = dict(connection.settings_dict)
+    try:
+        parts = urlsplit(os.environ["DATABASE_URL"])
+        pg.create(parts._replace(path="/" + saved["NAME"]).geturl())
+        connection.close()
+        connection.settings_dict.update({"NAME": "gin", "HOST": "127.0.0.1",
+                                         "PORT": str(pg.port), "USER": "postgres",
+                                         "PASSWORD": ""})
+        ensure_default_rooms(Room)
+        with running_site(tmp_path, pg.url, pg) as site:
+            yield site
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+        pg.destroy()
 
 
 # ============================================================================== the players
@@ -313,6 +537,8 @@ class Player:
     refusals: Counter = field(default_factory=Counter)
     unexpected: list[dict] = field(default_factory=list)
     failed_connects: int = 0
+    answers: list = field(default_factory=list)  # (code, seconds from send to answer)
+    unanswered: int = 0  # moves given up on with the socket open
     _ids: int = 0
     _shown: int = 0  # the newest version this connection has shown
     _acked: int = 0  # the version of the last ack: no move until a frame shows it
@@ -390,6 +616,7 @@ class Player:
                 await c.send({"type": "action", "action": p.action, "version": p.version,
                               "id": p.id})
             elif p is not None and p.retry_at is None and now - p.sent_at > self.MOVE_TIMEOUT:
+                self.unanswered += 1
                 self.pending = None  # no answer: forget the move and ask for the truth
                 await c.send({"type": "snapshot"})
             waiting = c.latest["table"]["status"] == "playing" and not self.my_turn()
@@ -427,6 +654,7 @@ class Player:
                 await c.send({"type": "snapshot"})  # frames were lost on the way
         elif kind == "ack":
             if p is not None and frame.get("id") == p.id:
+                self.answers.append(("ack", time.monotonic() - p.sent_at))
                 self.pending = None
             if frame.get("id") in self._sent:
                 self.moves += 1
@@ -437,6 +665,7 @@ class Player:
         elif kind == "error":
             code = frame.get("code")
             if p is not None and frame.get("id") == p.id:
+                self.answers.append((code, time.monotonic() - p.sent_at))
                 self.refusals[code] += 1
                 if code not in REFUSALS_ALLOWED:
                     self.unexpected.append(frame)
@@ -459,12 +688,58 @@ class Player:
         return {c: self.seat for c in self.connections}
 
 
+@dataclass
+class Notifier:
+    """A person's notification socket (``/ws/notify/``), open the whole game as a page's
+    would be: pings on the documented heartbeat, reconnects (to the next server) when it
+    closes; keeps every close code."""
+
+    name: str
+    http: Http
+    servers: list[DaphneServer]
+    closed: bool = False
+    codes: list = field(default_factory=list)
+    pongs: int = 0
+
+    async def run(self) -> None:
+        n = 0
+        while not self.closed:
+            srv = self.servers[n % len(self.servers)]
+            n += 1
+            try:
+                ws = await ws_connect(f"{srv.ws_base}/ws/notify/", origin=srv.base,
+                                      additional_headers=self.http.ws_headers(),
+                                      open_timeout=5)
+            except (OSError, InvalidHandshake, TimeoutError):
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                while not self.closed:
+                    await ws.send(json.dumps({"type": "ping"}))
+                    deadline = time.monotonic() + 2.0
+                    while time.monotonic() < deadline and not self.closed:
+                        try:
+                            frame = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                        except TimeoutError:
+                            continue
+                        self.pongs += frame.get("type") == "pong"
+            except ConnectionClosed:
+                pass
+            finally:
+                if self.closed:
+                    await ws.close()
+                else:
+                    self.codes.append(ws.close_code)
+                    await asyncio.sleep(0.5)
+
+
 class Crowd:
     """The players' event loop, in a thread of its own, so the test drives the faults and
     reads the database in its own thread meanwhile."""
 
-    def __init__(self, players: list[Player]):
+    def __init__(self, players: list[Player], notifiers: list[Notifier] = ()):
         self.players = players
+        self.notifiers = list(notifiers)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.tasks = []
@@ -474,14 +749,16 @@ class Crowd:
         self.thread.start()
         for p in self.players:
             self.tasks.append(asyncio.run_coroutine_threadsafe(p.run(), self.loop))
+        self.notifier_tasks = [asyncio.run_coroutine_threadsafe(n.run(), self.loop)
+                               for n in self.notifiers]
 
     def stop(self) -> None:
         if self.stopped:
             return
         self.stopped = True
-        for p in self.players:
+        for p in [*self.players, *self.notifiers]:
             p.closed = True
-        for t in self.tasks:
+        for t in [*self.tasks, *self.notifier_tasks]:
             try:
                 t.result(timeout=15)
             except Exception as exc:  # noqa: BLE001 - reported, then the checks decide
@@ -627,6 +904,20 @@ def settle_and_check(crowd: Crowd, games: list[Game]) -> dict[str, int]:
     crowd.stop()
     assert not crowd.failures(), crowd.failures()
     assert not behind, f"players not at the stored version (name, shown, stored): {behind}"
+    # No socket of either kind closed with 1011 (an exception in the server).
+    closes = Counter(c.closed_code for p in crowd.players for c in p.connections)
+    closes.update(code for n in crowd.notifiers for code in n.codes)
+    assert 1011 not in closes, f"sockets closed with 1011: {dict(closes)}"
+    # Every move was answered, and a refusal for an infrastructure reason soon.
+    slow = [(p.name, code, round(t, 2)) for p in crowd.players for code, t in p.answers
+            if code == "unavailable" and t > REFUSED_WITHIN]
+    assert not slow, f"unavailable answered later than {REFUSED_WITHIN} s: {slow}"
+    unanswered = {p.name: p.unanswered for p in crowd.players if p.unanswered}
+    assert not unanswered, f"moves with no answer within {Player.MOVE_TIMEOUT} s: {unanswered}"
+    refused = [t for p in crowd.players for code, t in p.answers if code == "unavailable"]
+    print(f"socket closes: {dict(closes)}; notification pongs: "
+          f"{sum(n.pongs for n in crowd.notifiers)}; unavailable answers: {len(refused)}, "
+          f"slowest {max(refused, default=0):.2f} s")
 
     totals = Counter()
     for g in games:
@@ -667,7 +958,10 @@ def settle_and_check(crowd: Crowd, games: list[Game]) -> dict[str, int]:
 
 def _start(site: Site, make_user) -> tuple[list[Game], Crowd]:
     games = _games(site, make_user)
-    crowd = Crowd([p for g in games for p in g.players])
+    players = [p for g in games for p in g.players]
+    # Each person also keeps the notification socket open, as every page does.
+    notifiers = [Notifier(p.name, p.http, p.servers) for p in players]
+    crowd = Crowd(players, notifiers)
     crowd.start()
     # Every seat of every table moves before the fault (the game is under way).
     wait_all_seats_move(games, _versions(games), "warm-up", timeout=60)
@@ -715,9 +1009,7 @@ def test_redis_restarted(site, make_user):
     try:
         for srv in site.daphnes:
             assert _health(srv.base)[0] == 200
-        probes = [HealthProbe(srv.base) for srv in site.daphnes]
-        for probe in probes:
-            probe.start()
+        probes = _probe_health(site)
         down_at, down_wall = time.monotonic(), timezone.now()
         site.redis.kill()
         time.sleep(10)
@@ -728,26 +1020,7 @@ def test_redis_restarted(site, make_user):
             created_at__lt=up_wall,
         ).values_list("source", flat=True)
         print(f"moves stored while Redis was down: {dict(Counter(during))}")
-        healthy = {}
-        while len(healthy) < len(probes) and time.monotonic() - up_at < HEALTHY_WITHIN + 5:
-            for probe in probes:
-                ok = probe.first_ok_after(up_at)
-                if ok is not None:
-                    healthy[probe.base] = ok - up_at
-            time.sleep(0.1)
-        for probe in probes:
-            probe.stop()
-        for probe in probes:
-            during = [(round(t0 - down_at, 1), code) for t0, t1, code in probe.samples
-                      if t0 >= down_at + 0.5 and t1 <= up_at]
-            again = healthy.get(probe.base)
-            print(f"{probe.base}/healthz: {len(during)} answers during the outage "
-                  f"{dict(Counter(code for _, code in during))}, slowest answer "
-                  f"{probe.slowest():.2f} s, 200 again "
-                  + (f"{again:.2f} s after Redis was back" if again is not None else "never"))
-            assert during and all(code == 503 for _, code in during), during
-            assert probe.base in healthy, f"{probe.base}: no 200 after Redis came back"
-            assert healthy[probe.base] <= HEALTHY_WITHIN, healthy
+        _check_health(probes, down_at, up_at)
         wait_all_seats_move(games, _versions(games), "after Redis came back")
         wait_all_seats_move(games, _versions(games), "and again")
         print(f"worker: {site.worker.starts} starts, exits on its own: {site.worker.exits}")
@@ -806,6 +1079,97 @@ def test_a_killed_worker_during_a_computers_turn(site, make_user):
     settle_and_check(crowd, games)
 
 
+def _probe_health(site: Site) -> list[HealthProbe]:
+    probes = [HealthProbe(srv.base) for srv in site.daphnes]
+    for probe in probes:
+        probe.start()
+    return probes
+
+
+def _check_health(probes: list[HealthProbe], down_at: float, up_at: float,
+                  during_code: int | None = 503, fault_end: float | None = None) -> None:
+    """Every poll answered within ``HEALTH_ANSWER`` (``during_code`` from ``down_at`` until
+    ``fault_end``: 503, or no connection at all while the Daphnes were down) and 200 within
+    ``HEALTHY_WITHIN`` seconds of ``up_at``, when everything is back."""
+    fault_end = up_at if fault_end is None else fault_end
+    deadline = time.monotonic() + HEALTHY_WITHIN + 5
+    while time.monotonic() < deadline and not all(p.first_ok_after(up_at) for p in probes):
+        time.sleep(0.1)
+    for probe in probes:
+        probe.stop()
+    for probe in probes:
+        during = [(round(t0 - down_at, 1), code) for t0, t1, code in probe.samples
+                  if t0 >= down_at + 0.5 and t1 <= fault_end]
+        ok = probe.first_ok_after(up_at)
+        answered = [t1 - t0 for t0, t1, code in probe.samples if code is not None]
+        print(f"{probe.base}/healthz: {len(probe.samples)} polls, during the fault "
+              f"{dict(Counter(code for _, code in during))}, slowest answer "
+              f"{max(answered, default=0):.2f} s, 200 again "
+              + (f"{ok - up_at:.2f} s after the fault" if ok is not None else "never"))
+        assert during and all(code == during_code for _, code in during), during
+        slow = [round(t, 2) for t in answered if t > HEALTH_ANSWER]
+        assert not slow, f"{probe.base}/healthz answers slower than {HEALTH_ANSWER} s: {slow}"
+        assert ok is not None and ok - up_at <= HEALTHY_WITHIN, (probe.base, ok, up_at)
+
+
+def test_postgresql_stopped_for_a_turn(pg_site, make_user):
+    """PostgreSQL stopped (``pg_ctl stop -m immediate``) for 15 s, a whole turn, while
+    everyone keeps their sockets open, then started again: nobody is charged a timeout (the
+    time is given back before any deadline is applied, on the sockets, the sweep or the
+    worker), every move refused meanwhile is answered within 3 s and wins when sent again,
+    /healthz answers every poll within 1 s (503 during, 200 within 5 s after), no socket
+    closes with 1011, and every table moves on."""
+    site = pg_site
+    games, crowd = _start(site, make_user)
+    try:
+        probes = _probe_health(site)
+        connection.close()
+        down_at = time.monotonic()
+        site.pg.stop("immediate")
+        time.sleep(OUTAGE)
+        up_at = time.monotonic()
+        site.pg.start()
+        _check_health(probes, down_at, up_at)
+        wait_all_seats_move(games, _versions(games), "after PostgreSQL came back")
+        wait_all_seats_move(games, _versions(games), "and again")
+        # the connected players' sockets stayed open through the outage
+        reconnected = [p.name for g in games for p in g.players if len(p.connections) > 1]
+        assert not reconnected, f"sockets that closed: {reconnected}"
+    except BaseException:
+        crowd.stop()
+        raise
+    settle_and_check(crowd, games)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "kill-9"])
+def test_every_process_stopped_and_started_again(pg_site, make_user, sig):
+    """Every process of the site (both Daphnes, the worker and its beat, Redis and
+    PostgreSQL) gets SIGTERM, or SIGKILL, with games in progress; 15 s later all start again
+    on their ports, as their supervisors would. The players reconnect on their own: nobody is
+    charged a timeout for the time the site was away, /healthz answers within 1 s and 200
+    within 5 s of the restart, no socket closes with 1011, and every table moves on."""
+    site = pg_site
+    games, crowd = _start(site, make_user)
+    try:
+        probes = _probe_health(site)
+        down_at = time.monotonic()
+        site.stop_everything(sig)
+        time.sleep(max(0.0, OUTAGE - (time.monotonic() - down_at)))
+        restart_at = time.monotonic()
+        site.start_everything()
+        up_at = time.monotonic()
+        print(f"every process stopped for {restart_at - down_at:.1f} s, back in "
+              f"{up_at - restart_at:.1f} s")
+        # the new Daphnes are on the same ports: the probes carry on
+        _check_health(probes, down_at, up_at, during_code=None, fault_end=restart_at)
+        wait_all_seats_move(games, _versions(games), "after the restart")
+        wait_all_seats_move(games, _versions(games), "and again")
+    except BaseException:
+        crowd.stop()
+        raise
+    settle_and_check(crowd, games)
+
+
 # ============================================================================== /healthz
 
 
@@ -842,6 +1206,3 @@ class HealthProbe(threading.Thread):
     def first_ok_after(self, t: float) -> float | None:
         return next((t1 for t0, t1, code in list(self.samples) if t0 >= t and code == 200),
                     None)
-
-    def slowest(self) -> float:
-        return max((t1 - t0 for t0, t1, _ in self.samples), default=0.0)

@@ -120,6 +120,13 @@ def test_publishing_failure_stops_the_clock(rooms, two_players, monkeypatch):
     assert table.turn_deadline is None and table.deadline_seat is not None
 
 
+def _outage(seconds):
+    """Nothing stamped the clocks heartbeat for ``seconds`` (the database or every process
+    was down)."""
+    Heartbeat.objects.filter(name="clocks").update(
+        at=timezone.now() - timedelta(seconds=seconds))
+
+
 def test_an_outage_gives_the_time_back(rooms, two_players, make_user, settings):
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob])
@@ -127,9 +134,9 @@ def test_an_outage_gives_the_time_back(rooms, two_players, make_user, settings):
     deadline = table.turn_deadline
     services.tables_sweep()  # a first run: no gap known
     assert Table.objects.get(pk=table.pk).turn_deadline == deadline
-    # the sweep last ran 40 s ago (the database or every worker was down since); bob's
+    # nothing watched the clocks for 40 s (the database or every process was down); bob's
     # pings could not be stored meanwhile
-    Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(seconds=40))
+    _outage(40)
     Seat.objects.filter(table=table, user=bob).update(
         connected=True, last_seen=timezone.now() - timedelta(seconds=45))
     done = services.tables_sweep()
@@ -140,11 +147,51 @@ def test_an_outage_gives_the_time_back(rooms, two_players, make_user, settings):
     quiet = timezone.now() - Seat.objects.get(table=table, user=bob).last_seen
     assert quiet < timedelta(seconds=10)
     # a turn whose deadline had passed before the outage gets nothing back
-    Heartbeat.objects.filter(name="sweep").update(at=timezone.now() - timedelta(seconds=40))
+    _outage(40)
     Table.objects.filter(pk=table.pk).update(
         turn_deadline=timezone.now() - timedelta(seconds=50)
     )
     assert services.tables_sweep()["extended"] == 0
+
+
+def test_a_deadline_after_an_outage_is_not_applied_before_the_time_is_given_back(
+        rooms, two_players):
+    """The race of the fault drill: PostgreSQL returns, a player's socket timer fires on the
+    deadline it was shown before the sweep ran. The give-back comes first, inside the
+    deadline check: no timeout, and the turn has at least ``GAMES_OUTAGE_RESUME`` seconds,
+    so the move refused as unavailable during the outage can be sent again and win."""
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    services.clocks_watched()  # the site was alive ...
+    _outage(15)  # ... until 15 s ago; the turn had 1 s left then
+    Table.objects.filter(pk=table.pk).update(
+        turn_deadline=timezone.now() - timedelta(seconds=14))
+    table.refresh_from_db()
+    version, to_act = table.version, table.deadline_seat
+    assert services.table_timeout(table_id=table.pk) is False  # the socket's timer
+    table.refresh_from_db()
+    assert table.version == version
+    assert not TableAction.objects.filter(table=table, source=ActionSource.TIMEOUT).exists()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 9 < left <= 10
+    # the move sent during the outage, sent again with its id, is played
+    user = alice if to_act == 0 else bob
+    state = state_of(table.pk)
+    from games.timeouts import safe_action
+    assert services.table_act(table_id=table.pk, user=user, action=safe_action(state),
+                              expected_version=version, client_id="m-1") == version + 1
+    # and a gap is given back once: a second check finds the stamp fresh
+    assert services.clocks_watched() is None
+
+
+def test_an_outage_shorter_than_the_gap_gives_nothing_back(rooms, two_players):
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    services.clocks_watched()
+    _outage(2)
+    deadline = Table.objects.get(pk=table.pk).turn_deadline
+    assert services.clocks_watched() is None
+    assert Table.objects.get(pk=table.pk).turn_deadline == deadline
 
 
 def test_a_connected_player_not_heard_from_gets_the_turn_again(rooms, two_players):

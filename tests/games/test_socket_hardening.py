@@ -103,3 +103,95 @@ async def test_a_database_failure_answers_unavailable_and_keeps_the_socket(
         assert ack["id"] == "m1" and ack["version"] == snap["version"] + 1
     finally:
         await comm.disconnect()
+
+
+async def test_a_move_the_database_does_not_answer_is_refused_within_the_bound(
+    rooms, two_players, monkeypatch
+):
+    """The database hangs (a PostgreSQL outage: the connection pool waits, the thread pool
+    fills): the move is answered ``unavailable`` within 3 s all the same. The work goes on;
+    when it ends, its frames are published, and the same move sent again gets ``duplicate``
+    (it was applied, once)."""
+    import threading
+    import time
+
+    from channels.db import database_sync_to_async
+
+    from games import consumers, services
+
+    alice, bob = two_players
+    table = await database_sync_to_async(start_table)(rooms["classic"], [alice, bob])
+    to_act = (await database_sync_to_async(state_of)(table.pk)).to_act
+    comm = await connect(table.pk, alice if to_act == 0 else bob)
+    release = threading.Event()
+    real_act = services.table_act
+
+    def hanging(**kwargs):
+        release.wait(10)  # the database answers only when the test says so
+        return real_act(**kwargs)
+
+    try:
+        snap = await recv(comm, "snapshot")
+        monkeypatch.setattr(services, "table_act", hanging)
+        action = snap["view"]["legal_actions"][0]
+        sent = time.monotonic()
+        await send(comm, {"type": "action", "id": "m1", "action": action,
+                          "version": snap["version"]})
+        frame = await recv(comm, "error", timeout=5)
+        took = time.monotonic() - sent
+        assert frame["code"] == "unavailable" and frame["id"] == "m1"
+        assert consumers.ANSWER_WITHIN - 0.1 < took < 3.0, took
+        release.set()  # the database answers: the move is applied after all
+        state = await recv(comm, "state")
+        assert state["version"] == snap["version"] + 1
+        monkeypatch.undo()
+        await send(comm, {"type": "action", "id": "m1", "action": action,
+                          "version": snap["version"]})
+        assert (await recv(comm, "error"))["code"] == "duplicate"
+        count = await database_sync_to_async(
+            TableAction.objects.filter(table_id=table.pk, client_id="m1").count)()
+        assert count == 1
+    finally:
+        release.set()
+        await comm.disconnect()
+
+
+async def test_a_deadline_due_after_an_outage_gives_the_time_back_on_the_socket(
+    rooms, two_players
+):
+    """PostgreSQL was down for 15 s (no process could stamp the clocks heartbeat) and the
+    player's socket timer fires on the deadline it was shown before: the time is given back
+    before the deadline is checked, no timeout is played, and the player gets a fresh
+    ``snapshot`` with the new clock (and the socket watches that one)."""
+    from datetime import timedelta
+
+    from channels.db import database_sync_to_async
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Heartbeat, Table
+
+    alice, bob = two_players
+    table = await database_sync_to_async(start_table)(rooms["classic"], [alice, bob])
+    to_act = (await database_sync_to_async(state_of)(table.pk)).to_act
+
+    def outage():
+        services.clocks_watched()
+        Heartbeat.objects.filter(name="clocks").update(
+            at=timezone.now() - timedelta(seconds=15))
+        Table.objects.filter(pk=table.pk).update(
+            turn_deadline=timezone.now() + timedelta(seconds=0.3))
+
+    await database_sync_to_async(outage)()
+    comm = await connect(table.pk, alice if to_act == 0 else bob)
+    try:
+        first = await recv(comm, "snapshot")
+        assert first["clock"]["remaining_ms"] <= 300
+        again = await recv(comm, "snapshot", timeout=5)  # the timer fired: no timeout
+        assert again["version"] == first["version"]
+        assert again["clock"]["remaining_ms"] > 9000
+        count = await database_sync_to_async(
+            TableAction.objects.filter(table_id=table.pk, source="timeout").count)()
+        assert count == 0
+    finally:
+        await comm.disconnect()

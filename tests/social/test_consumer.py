@@ -406,3 +406,46 @@ async def test_send_frame_from_an_account_deactivated_since_connecting_is_refuse
     finally:
         await alice_tab.disconnect()
         await bob_tab.disconnect()
+
+
+class _RedisDown:
+    """The presence store while Redis restarts (as the worker saw it: Error 111)."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            from redis.exceptions import ConnectionError as RedisConnectionError
+
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Refused.")
+        return fail
+
+
+async def test_a_redis_restart_keeps_the_socket_open_and_presence_catches_up(contacts,
+                                                                           monkeypatch):
+    alice, bob = contacts
+    watcher, _ = await open_ready(bob)
+    tab, _ = await open_ready(alice)
+    try:
+        assert (await next_of(watcher, "presence"))["state"] == "online"
+        real_store = presence._store
+        monkeypatch.setattr(presence, "_store", lambda: _RedisDown())
+        await tab.send_json_to({"type": "ping"})
+        assert (await tab.receive_json_from(timeout=WAIT)) == {"type": "pong"}  # not 1011
+        # Redis is back: the next heartbeat refreshes the connection (registers it again
+        # when Redis lost it, and tells the contacts then)
+        monkeypatch.setattr(presence, "_store", real_store)
+        await tab.send_json_to({"type": "ping"})
+        assert (await tab.receive_json_from(timeout=WAIT)) == {"type": "pong"}
+        states = await sync_to_async(presence.presence_of)([alice.pk])
+        assert states[alice.pk].state == "online"
+    finally:
+        await tab.disconnect()
+        await watcher.disconnect()
+
+
+async def test_a_handshake_while_redis_is_down_closes_with_4503(alice, monkeypatch):
+    monkeypatch.setattr(presence, "_store", lambda: _RedisDown())
+    comm, connected, _ = await open_tab(alice)
+    assert connected
+    assert (await comm.receive_output(timeout=WAIT)) == {"type": "websocket.close",
+                                                         "code": 4503}
+    await comm.disconnect()
