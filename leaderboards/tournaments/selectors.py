@@ -7,7 +7,6 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from . import frames
 from .formats import bracket, format_for
 from .models import Entry, Match, MatchStatus, Status, Tournament
 
@@ -148,6 +147,3 @@ def user_results(user, limit: int = 10) -> list[Entry]:
         .select_related("tournament").order_by("-tournament__finished_at")[:limit]
     )
 
-
-def live_state(t: Tournament) -> dict:
-    return frames.live_state(t)
