@@ -1,7 +1,7 @@
 """What every format's pure algorithms share: errors, seeding, results and places."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -32,7 +32,7 @@ class Standing:
     place: int
 
 
-def shared_places(rows: list[tuple[int, tuple]]) -> dict[int, int]:
+def shared_places(rows: Sequence[tuple[int, tuple[float, ...]]]) -> dict[int, int]:
     """Places from (player, key) rows sorted best first: equal keys share a place."""
     places: dict[int, int] = {}
     for i, (p, key) in enumerate(rows):

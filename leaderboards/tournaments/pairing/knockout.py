@@ -148,9 +148,6 @@ class Resolved:
         return self.state in ("bye", "done", "empty", "skipped")
 
 
-_ABSENT = object()
-
-
 def resolve(specs: Sequence[MatchSpec], seeds: Sequence[int],
             results: Mapping[str, int]) -> dict[str, Resolved]:
     """Every match of the bracket given the seeded players and the ``results`` so far
@@ -158,24 +155,26 @@ def resolve(specs: Sequence[MatchSpec], seeds: Sequence[int],
     ready or a winner who is not in it."""
     out: dict[str, Resolved] = {}
 
-    def side(src: Source):
+    def side(src: Source) -> tuple[bool, int | None]:
+        """``(known, player)``: not known while the match it comes from is undecided."""
         if src.kind == "seed":
-            return seeds[src.ref] if src.ref < len(seeds) else None
-        m = out[src.ref]
+            i = int(src.ref)
+            return True, seeds[i] if i < len(seeds) else None
+        m = out[str(src.ref)]
         if not m.decided:
-            return _ABSENT
-        return m.winner if src.kind == "winner" else m.loser
+            return False, None
+        return True, m.winner if src.kind == "winner" else m.loser
 
     for spec in specs:
-        a, b = side(spec.a), side(spec.b)
+        (known_a, a), (known_b, b) = side(spec.a), side(spec.b)
         m = Resolved(spec)
         out[spec.key] = m
-        if a is _ABSENT or b is _ABSENT:
+        if not (known_a and known_b):
             if spec.key in results:
                 raise PairingError(f"Match {spec.key} is not ready.")
             continue
         m.a, m.b = a, b
-        if spec.reset and out[spec.a.ref].winner == out[spec.a.ref].a:
+        if spec.reset and out[str(spec.a.ref)].winner == out[str(spec.a.ref)].a:
             m.state, m.winner = "skipped", a
         elif a is None and b is None:
             m.state = "empty"
@@ -221,7 +220,7 @@ def elimination_places(specs: Sequence[MatchSpec],
         out_at[m.loser] = spec.stage
     players = {p for spec in specs if spec.a.kind == "seed"
                for p in (resolved[spec.key].a, resolved[spec.key].b) if p is not None}
-    complete = {}
+    complete: dict[int, bool] = {}
     for spec in specs:
         if double and spec.bracket == "W":
             continue

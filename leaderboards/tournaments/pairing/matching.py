@@ -6,7 +6,7 @@ good enough (``strict``) is merged with the next one. Swiss and arena pair throu
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import networkx as nx
 
@@ -14,8 +14,13 @@ BLOCK = 32
 FULL_LIMIT = 300
 BYE = -1  # the matching's stand-in for "no opponent"
 
+Pairs = list[tuple[int, int]]
+Weight = Callable[[int, int], int]
+Allowed = Callable[[int, int], bool]
 
-def match_blocks(order: Sequence[int], weight, allowed, *, bye: bool, strict) -> list:
+
+def match_blocks(order: Sequence[int], weight: Weight, allowed: Allowed, *, bye: bool,
+                 strict: Callable[[Pairs], bool]) -> Pairs:
     """Pairs of ``order`` (players in standings order) by maximum-weight matching in blocks.
 
     ``weight(a, b)`` (b may be :data:`BYE`) is the gain of a pair; ``allowed(a, b)`` false
@@ -43,7 +48,7 @@ def match_blocks(order: Sequence[int], weight, allowed, *, bye: bool, strict) ->
     return pairs
 
 
-def match_all(players: list[int], weight, allowed, with_bye: bool) -> list[tuple[int, int]]:
+def match_all(players: list[int], weight: Weight, allowed: Allowed, with_bye: bool) -> Pairs:
     g = nx.Graph()
     nodes = players + ([BYE] if with_bye else [])
     g.add_nodes_from(nodes)

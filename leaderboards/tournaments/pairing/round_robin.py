@@ -13,13 +13,14 @@ def round_robin(players: Sequence[int]) -> list[list[tuple[int, int | None]]]:
     n = len(ring)
     rounds = []
     for r in range(n - 1):
-        pairs = []
+        pairs: list[tuple[int, int | None]] = []
         for i in range(n // 2):
             a, b = ring[i], ring[n - 1 - i]
             if a is None:
                 a, b = b, a
             elif b is not None and (r + i) % 2:
                 a, b = b, a  # alternate who is listed first
+            assert a is not None  # one None (the bye) in the ring at most
             pairs.append((a, b))
         rounds.append(pairs)
         ring = [ring[0], ring[-1], *ring[1:-1]]

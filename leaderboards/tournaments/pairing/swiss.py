@@ -65,7 +65,7 @@ def swiss_pairings(players: Sequence[SwissPlayer]) -> tuple[list[tuple[int, int]
         w = q_max - deficit(*((a, b) if b == BYE or a != BYE else (b, a)))
         return w if repeat(a, b) else w + big
 
-    def no_repeats(pairs) -> bool:
+    def no_repeats(pairs: list[tuple[int, int]]) -> bool:
         return not any(repeat(a, b) for a, b in pairs)
 
     order = [p.id for p in ranked]
