@@ -17,7 +17,8 @@ def notice(event: str, t: Tournament, **extra: Any) -> dict[str, Any]:
     return {"type": "tournament", "event": event, "tournament": tournament_ref(t), **extra}
 
 
-def match_notice(t: Tournament, *, table, opponent: dict, round: int) -> dict[str, Any]:
+def match_notice(t: Tournament, *, table: Any, opponent: dict[str, Any],
+                 round: int) -> dict[str, Any]:
     """Your match is ready: the table's link and your opponent (``social.notify.user_ref``)."""
     return notice("match", t, table={"id": table.pk, "url": table.get_absolute_url()},
                   opponent=opponent, round=round)

@@ -11,13 +11,14 @@ the next round; a result whose task was lost is recorded by the sweep.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
 
-def task_after_commit(task, game_id: int) -> None:
+def task_after_commit(task: Any, game_id: int) -> None:
     """Queue ``task.delay(game_id)`` once the current transaction commits (at once outside
     one). Robust: neither registering nor queueing can raise into the caller; the task must
     be idempotent, keyed by the game."""
@@ -34,7 +35,8 @@ def task_after_commit(task, game_id: int) -> None:
         log.exception("queueing %s for game %s failed", getattr(task, "name", task), game_id)
 
 
-def on_game_finished(sender, *, game_id, table_id=None, **kwargs):
+def on_game_finished(sender: object, *, game_id: int, table_id: int | None = None,
+                     **kwargs: object) -> None:
     from . import tasks
 
     task_after_commit(tasks.game_finished, game_id)

@@ -40,7 +40,8 @@ class Arena(TournamentFormat):
     withdraws_absent = True
     paired_by_clock = True
 
-    def options(self, *, capacity, rounds, duration_minutes):
+    def options(self, *, capacity: int | None, rounds: int | None,
+                duration_minutes: int | None) -> tuple[int | None, int | None]:
         super().options(capacity=capacity, rounds=rounds, duration_minutes=duration_minutes)
         duration_minutes = duration_minutes or 60
         if not MINUTES[0] <= duration_minutes <= MINUTES[1]:
@@ -56,7 +57,7 @@ class Arena(TournamentFormat):
         playing = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
         if t.ends_at is not None and now >= t.ends_at:
             return not playing.exists()
-        busy = set()
+        busy: set[int | None] = set()
         for a, b in playing.values_list("player_a_id", "player_b_id"):
             busy.update((a, b))
         played, last = games(t)

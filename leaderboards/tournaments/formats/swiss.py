@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from .. import pairing as P
 from ..exceptions import TournamentError
@@ -17,7 +18,8 @@ class Swiss(RoundsFormat):
     key = Format.SWISS
     capacity = (2, 1000)
 
-    def options(self, *, capacity, rounds, duration_minutes):
+    def options(self, *, capacity: int | None, rounds: int | None,
+                duration_minutes: int | None) -> tuple[int | None, int | None]:
         super().options(capacity=capacity, rounds=rounds, duration_minutes=duration_minutes)
         assert capacity is not None  # checked above
         rounds = rounds or min(ROUNDS[1], max(3, math.ceil(math.log2(capacity)) + 1))
@@ -33,7 +35,7 @@ class Swiss(RoundsFormat):
         return pairs, [bye] if bye is not None else []
 
 
-def players(t: Tournament, exclude=()) -> list[P.SwissPlayer]:
+def players(t: Tournament, exclude: Collection[int] = ()) -> list[P.SwissPlayer]:
     """The seeded players with their scores, opponents and byes so far."""
     entries = {e.user_id: e for e in Entry.objects.filter(tournament=t, seed__isnull=False)}
     score = dict.fromkeys(entries, 0.0)

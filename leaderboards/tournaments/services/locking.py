@@ -1,13 +1,15 @@
 """The tournament row lock every write takes first, the version bump, the room of a mode."""
 from __future__ import annotations
 
+from typing import Any
+
 from games.models import Room
 
 from ..exceptions import NotFound, TournamentError
 from ..models import Tournament
 
 
-def tournament_lock(tournament_id) -> Tournament:
+def tournament_lock(tournament_id: Any) -> Tournament:
     """The tournament, its row locked (``select_for_update``) until the transaction ends."""
     try:
         pk = int(tournament_id)

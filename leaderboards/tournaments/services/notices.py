@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 
 
-def notify_after_commit(user_ids: Iterable[int | None], frame: dict) -> None:
+def notify_after_commit(user_ids: Iterable[int | None], frame: dict[str, Any]) -> None:
     ids = [u for u in user_ids if u is not None]
     if not ids:
         return
 
-    def send():
+    def send() -> None:
         from social.notify import notify_users
 
         try:
