@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
-from . import services
-from .models import Entry, Format, Match, MatchStatus, Status, Tournament
+from .formats import bracket, format_for
+from .models import Entry, Match, MatchStatus, Status, Tournament
 
 FINISHED_LISTED = 20
 
@@ -95,11 +95,7 @@ def page_data(t: Tournament, user=None) -> dict:
         "t": t, "entries": entries, "me": me, "my_match": my_match,
         "entrants": sum(1 for e in entries if not e.withdrawn),
         "rounds": [], "bracket": None,
-        "tiebreaks": {
-            Format.SWISS: ("Buchholz", "Sonneborn-Berger"),
-            Format.ROBIN: ("Buchholz", "Sonneborn-Berger"),
-            Format.ARENA: ("Performance", "Games"),
-        }.get(t.format),
+        "tiebreaks": format_for(t).tiebreak_labels,
     }
     if t.status != Status.SCHEDULED and t.is_elimination and any(e.seed for e in entries):
         data["bracket"] = _bracket_columns(t, matches)
@@ -113,7 +109,7 @@ def page_data(t: Tournament, user=None) -> dict:
 
 def _bracket_columns(t: Tournament, matches: list[Match]) -> list[dict]:
     """Columns of the bracket drawing: one per (bracket, round), each a list of boxes."""
-    specs, resolved = services.bracket(t)
+    specs, resolved = bracket(t)
     stored = {m.key: m for m in matches}
     users = _names({p for m in resolved.values() for p in (m.a, m.b)})
     columns: dict[tuple[str, int], dict] = {}
@@ -151,6 +147,3 @@ def user_results(user, limit: int = 10) -> list[Entry]:
         .select_related("tournament").order_by("-tournament__finished_at")[:limit]
     )
 
-
-def live_state(t: Tournament) -> dict:
-    return {"id": t.pk, "version": t.version, "status": t.status}

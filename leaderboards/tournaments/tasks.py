@@ -23,10 +23,12 @@ def tournament_start(tournament_id: int) -> bool | None:
         return services.tournament_start(tournament_id=tournament_id) if held else None
 
 
-@shared_task(name="tournaments.match_finished")
-def match_finished(table_id: int) -> bool:
-    """A game at a tournament table ended: record it and build what comes next."""
-    return services.match_result(table_id=table_id)
+@shared_task(name="tournaments.game_finished")
+def game_finished(game_id: int) -> bool:
+    """A game ended (queued by ``receivers`` after the commit, for every game): if it was
+    played at a tournament table, record its match and build what comes next. Keyed by the
+    game and safe to run twice (a match already recorded is left alone)."""
+    return services.game_result(game_id=game_id)
 
 
 @shared_task(name="tournaments.sweep")

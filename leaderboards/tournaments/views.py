@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.timezones import get_zone
 
-from . import selectors, services
+from . import frames, selectors, services
 from .forms import TournamentCreateForm
 from .models import Tournament
 
@@ -114,7 +114,7 @@ def _page_context(request, t: Tournament) -> dict:
         "invite_link": (request.build_absolute_uri(services.invite_url(t))
                         if t.private and request.user.is_authenticated
                         and request.user.pk == t.created_by_id else ""),
-        "entry_refusal": (services._entry_refusal(t, request.user, invite)
+        "entry_refusal": (services.entry_refusal(t, request.user, invite)
                           if request.user.is_authenticated else None),
         "can_cancel": request.user.is_authenticated and (
             request.user.is_staff
@@ -135,7 +135,7 @@ def tournament_detail(request, tournament_id: int):
 def tournament_live(request, tournament_id: int):
     """``{"version", "status"}``, plus ``html`` (the page's live part) when ``?v=`` is older."""
     t = _visible(request, tournament_id)
-    state = selectors.live_state(t)
+    state = frames.live_state(t)
     try:
         known = int(request.GET.get("v", "0"))
     except ValueError:

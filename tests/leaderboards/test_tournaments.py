@@ -461,7 +461,7 @@ def test_arena_performance_is_stored_exactly_and_shown_rounded(make_user, staff,
     # Ratings that make means with halves: 1501 + 1520 is odd.
     for u, r in zip((a, b, c, d), (1501, 1510, 1520, 1530), strict=True):
         Entry.objects.filter(tournament=t, user=u).update(rating=r)
-    S._refresh_standings(t)
+    S.standings_refresh(t)
     rating = dict(Entry.objects.filter(tournament=t).values_list("user_id", "rating"))
     expected = {}
     for m in Match.objects.filter(tournament=t, status=MatchStatus.FINISHED):

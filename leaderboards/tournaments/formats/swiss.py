@@ -1,0 +1,54 @@
+"""Swiss: a set number of rounds, each paired by maximum-weight matching on the scores so far
+(``pairing.swiss``)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+
+from .. import pairing as P
+from ..exceptions import TournamentError
+from ..models import Entry, Format, Tournament
+from . import store
+from .rounds import Pairs, RoundsFormat
+
+ROUNDS = (1, 15)
+
+
+class Swiss(RoundsFormat):
+    key = Format.SWISS
+    capacity = (2, 1000)
+
+    def options(self, *, capacity: int | None, rounds: int | None,
+                duration_minutes: int | None) -> tuple[int | None, int | None]:
+        super().options(capacity=capacity, rounds=rounds, duration_minutes=duration_minutes)
+        assert capacity is not None  # checked above
+        rounds = rounds or min(ROUNDS[1], max(3, math.ceil(math.log2(capacity)) + 1))
+        if not ROUNDS[0] <= rounds <= ROUNDS[1]:
+            raise TournamentError(f"A Swiss has {ROUNDS[0]} to {ROUNDS[1]} rounds.")
+        return rounds, None
+
+    def total_rounds(self, t: Tournament) -> int:
+        return min(t.rounds or 1, max(1, len(store.seeds(t)) - 1))
+
+    def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
+        pairs, bye = P.swiss_pairings(players(t, exclude=gone))
+        return pairs, [bye] if bye is not None else []
+
+
+def players(t: Tournament, exclude: Collection[int] = ()) -> list[P.SwissPlayer]:
+    """The seeded players with their scores, opponents and byes so far."""
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=t, seed__isnull=False)}
+    score = dict.fromkeys(entries, 0.0)
+    met: dict[int, set[int]] = {u: set() for u in entries}
+    byes: set[int] = set()
+    for r in store.points_results(t):
+        if r.b is None:
+            score[r.a] = score.get(r.a, 0) + 1
+            byes.add(r.a)
+            continue
+        for me, them in ((r.a, r.b), (r.b, r.a)):
+            if me in score:
+                score[me] += 1 if r.winner == me else 0.5 if r.winner is None else 0
+                met[me].add(them)
+    return [P.SwissPlayer(u, score[u], e.rating or 0, frozenset(met[u]), u in byes)
+            for u, e in entries.items() if u not in exclude]

@@ -1,0 +1,175 @@
+"""A tournament's life: create, enter, withdraw, cancel, start."""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from celery import current_app
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Mode
+
+from .. import conf, frames, pairing, ratings
+from ..exceptions import NotAllowed, TournamentError
+from ..formats import format_for
+from ..models import (
+    Entry,
+    Format,
+    Match,
+    MatchEnding,
+    MatchStatus,
+    Status,
+    Tournament,
+    TournamentSchedule,
+)
+from .advancing import tournament_advance
+from .locking import room_for, tournament_lock, version_bump
+from .matches import DESK, match_forfeit
+from .notices import notify_after_commit
+from .policy import can_create, entry_refusal, rated_games
+from .validation import tournament_settings_check
+
+
+def tournament_create(
+    *, user, name: str, mode: str = Mode.CLASSIC, format: str = Format.SINGLE,
+    target: int | None = None, capacity: int = 8, rounds: int | None = None,
+    duration_minutes: int | None = None, seconds_per_turn: int = 30, starts_at: datetime,
+    entry_opens_at: datetime | None = None, rating_min: int | None = None,
+    rating_max: int | None = None, private: bool = False,
+    schedule: TournamentSchedule | None = None,
+) -> Tournament:
+    """Create a tournament. Players need ``TOURNAMENTS_MIN_RATED_GAMES`` rated games; staff
+    and schedules (``user`` None) need none."""
+    if schedule is None:
+        if user is None or not user.is_authenticated:
+            raise NotAllowed("Log in to create a tournament.")
+        if not can_create(user):
+            need = conf.min_rated_games()
+            raise NotAllowed(
+                f"Play {need} rated games before creating a tournament (you have "
+                f"{rated_games(user)} of {need} rated games).")
+    data = tournament_settings_check(
+        name=name, mode=mode, format=format, target=target, capacity=capacity, rounds=rounds,
+        duration_minutes=duration_minutes, seconds_per_turn=seconds_per_turn,
+        starts_at=starts_at, entry_opens_at=entry_opens_at, rating_min=rating_min,
+        rating_max=rating_max, now=timezone.now(),
+    )
+    room = room_for(mode)
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            **data, rated=room.allow_rated, private=bool(private),
+            invite_token=secrets.token_urlsafe(16) if private else "",
+            created_by=user if user is not None and user.is_authenticated else None,
+            schedule=schedule,
+        )
+        start_queue(t)
+    return t
+
+
+def start_queue(t: Tournament) -> None:
+    """Queue ``tournaments.start`` for ``starts_at``, after the commit."""
+    # by name: the tasks call these services, and the services never import the tasks
+    start = current_app.signature("tournaments.start", args=(t.pk,))
+    eta = t.starts_at
+    transaction.on_commit(lambda: start.apply_async(eta=eta))
+
+
+def tournament_enter(*, tournament_id, user, invite: str = "") -> Entry:
+    with transaction.atomic():
+        t = tournament_lock(tournament_id)
+        reason = entry_refusal(t, user, invite)
+        if reason:
+            raise NotAllowed(reason)
+        if Entry.objects.filter(tournament=t, user=user).exists():
+            raise TournamentError("You have already entered.", "already")
+        if Entry.objects.filter(tournament=t).count() >= t.capacity:
+            raise TournamentError("The tournament is full.", "full")
+        entry = Entry.objects.create(tournament=t, user=user)
+        version_bump(t)
+    return entry
+
+
+def tournament_withdraw(*, tournament_id, user) -> None:
+    """Before the start the entry goes; during the event the player forfeits their match in
+    play and every match after it."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("Log in first.")
+    with transaction.atomic():
+        t = tournament_lock(tournament_id)
+        entry = Entry.objects.filter(tournament=t, user=user).first()
+        if entry is None or entry.withdrawn:
+            raise TournamentError("You are not in this tournament.", "not_entered")
+        if t.status == Status.SCHEDULED:
+            entry.delete()
+            version_bump(t)
+            return
+        if t.status != Status.RUNNING:
+            raise TournamentError("The tournament is over.", "over")
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+        for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING).filter(
+            Q(player_a=user) | Q(player_b=user)
+        ):
+            match_forfeit(t, match, loser_id=user.pk, ending=MatchEnding.WITHDRAWAL)
+        tournament_advance(t)
+        version_bump(t)
+
+
+def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
+    """The creator (before the start) or staff (any time before the end) cancels, saying
+    why. Matches in play are left to finish as ordinary games."""
+    reason = " ".join(str(reason or "").split())[:200]
+    with transaction.atomic():
+        t = tournament_lock(tournament_id)
+        staff = user is not None and user.is_authenticated and user.is_staff
+        creator = user is not None and user.is_authenticated and user.pk == t.created_by_id
+        if not (staff or (creator and t.status == Status.SCHEDULED)):
+            raise NotAllowed("Only its creator, before the start, or staff may cancel it.")
+        if t.status not in (Status.SCHEDULED, Status.RUNNING):
+            raise TournamentError("The tournament is over.", "over")
+        cancel(t, reason or "Cancelled by the organiser.")
+    return t
+
+
+def cancel(t: Tournament, reason: str) -> None:
+    """Cancel the locked ``t`` and tell its entrants why."""
+    t.status = Status.CANCELLED
+    t.cancel_reason = reason
+    t.finished_at = timezone.now()
+    version_bump(t)
+    notify_after_commit(Entry.objects.filter(tournament=t).values_list("user_id", flat=True),
+                        frames.notice("cancelled", t, reason=reason))
+
+
+def tournament_start(*, tournament_id) -> bool:
+    """At the start: seed the entrants by rating, build the bracket or first round, open a
+    table per match and tell the players. Does nothing before ``starts_at`` or once started
+    (safe to run twice, from several workers)."""
+    with transaction.atomic():
+        t = tournament_lock(tournament_id)
+        now = timezone.now()
+        if t.status != Status.SCHEDULED or t.starts_at > now + timedelta(seconds=1):
+            return False
+        entries = list(Entry.objects.filter(tournament=t, withdrawn=False).select_related("user"))
+        if len(entries) < 2:
+            cancel(t, f"Not enough players: {len(entries)} entered, 2 are needed.")
+            return True
+        rating = ratings.ratings_for([e.user_id for e in entries], t.mode)
+        order = pairing.seed_order({e.user_id: rating.get(e.user_id, 0) for e in entries})
+        by_user = {e.user_id: e for e in entries}
+        for i, uid in enumerate(order):
+            e = by_user[uid]
+            e.seed, e.rating = i + 1, rating.get(uid)
+            e.save(update_fields=["seed", "rating"])
+        fmt = format_for(t)
+        t.status = Status.RUNNING
+        t.started_at = now
+        fmt.begin(t, now)
+        t.save()
+        notify_after_commit(order, frames.notice("started", t))
+        fmt.start(t, DESK)
+        tournament_advance(t)
+        version_bump(t)
+    return True

@@ -1,0 +1,119 @@
+"""A match's table, its result and its forfeit; ``DESK``, the writes the formats ask for.
+
+Tables are opened through ``games.services.table_create_for_players`` (the tournament row is
+locked first, the table's after it, never the other way).
+"""
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import services as games_services
+from games.exceptions import GameServiceError
+from games.models import Ending, Game, GamePlayer, Seat
+
+from .. import frames, ratings
+from ..formats import format_for
+from ..models import Entry, Match, MatchEnding, MatchStatus, Tournament
+from .locking import room_for
+from .notices import notify_after_commit
+
+
+def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
+    """A table for players ``a`` and ``b`` (user ids), and the notice to both. A player
+    playbanned since entering is withdrawn instead (their match, except in an arena, is a
+    forfeit); returns False then."""
+    users = get_user_model().objects.in_bulk([a, b])
+    now = timezone.now()
+    banned = [u for u in (a, b) if (ratings.playban_until(users[u]) or now) > now]
+    if banned:
+        Entry.objects.filter(tournament=t, user_id__in=banned).update(withdrawn=True)
+        fmt = format_for(t)
+        if fmt.forfeits_banned:
+            match_unplayed(t, key=key, round=round, a=a, b=b,
+                           winner=fmt.banned_winner(a, b, banned))
+        return False
+    table = games_services.table_create_for_players(
+        room=room_for(t.mode), players=[users[a], users[b]], target=t.target, rated=t.rated,
+        seconds_per_turn=t.seconds_per_turn, created_by=None,
+    )
+    Match.objects.create(tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
+                         table=table)
+    from social.notify import user_ref
+
+    for me, them in ((a, b), (b, a)):
+        notify_after_commit([me], frames.match_notice(t, table=table,
+                                                      opponent=user_ref(users[them]),
+                                                      round=round))
+    return True
+
+
+def match_record(t: Tournament, match: Match, *, winner_id: int | None, ending: str,
+                 scores: tuple[int | None, int | None] = (None, None)) -> None:
+    match.status = MatchStatus.FINISHED
+    match.winner_id = winner_id
+    match.ending = ending
+    match.score_a, match.score_b = scores
+    match.finished_at = timezone.now()
+    match.save()
+
+
+def match_unplayed(t: Tournament, *, key: str, round: int, a: int, b: int,
+                   winner: int | None) -> None:
+    """A match decided without play: a withdrawn (or playbanned) player's."""
+    match = Match.objects.create(tournament=t, key=key, round=round, player_a_id=a,
+                                 player_b_id=b)
+    match_record(t, match, winner_id=winner, ending=MatchEnding.WITHDRAWAL)
+
+
+def match_bye(t: Tournament, *, key: str, round: int, player: int) -> None:
+    Match.objects.create(tournament=t, key=key, round=round, player_a_id=player,
+                         status=MatchStatus.BYE, winner_id=player, ending=MatchEnding.BYE,
+                         finished_at=timezone.now())
+
+
+def match_forfeit(t: Tournament, match: Match, *, loser_id: int, ending: str) -> None:
+    """``loser_id`` loses ``match`` without playing on; its game ends now as abandoned."""
+    winner_id = match.player_b_id if match.player_a_id == loser_id else match.player_a_id
+    if match.table_id is not None:
+        seat = Seat.objects.filter(table_id=match.table_id, user_id=loser_id).first()
+        try:
+            games_services.game_finish(table_id=match.table_id, ending=Ending.ABANDONMENT,
+                                       loser_seat=seat.index if seat else None)
+        except GameServiceError:
+            pass  # the game had just ended: this result stands instead
+    match_record(t, match, winner_id=winner_id, ending=ending)
+
+
+def match_record_game(t: Tournament, match: Match) -> bool:
+    """Record ``match`` from its stored game (False if it is recorded or not over yet)."""
+    if match.status != MatchStatus.PLAYING or match.table_id is None:
+        return False
+    game = Game.objects.filter(table_id=match.table_id).first()
+    if game is None:
+        return False
+    by_seat = {gp.seat: gp for gp in GamePlayer.objects.filter(game=game)}
+    score = {gp.user_id: gp.score for gp in by_seat.values()}
+    winner = by_seat[game.winner_seat].user_id if game.winner_seat in by_seat else None
+    if winner is None:
+        winner = format_for(t).tied_winner(t, match)
+    match_record(t, match, winner_id=winner, ending=MatchEnding.PLAYED,
+                 scores=(score.get(match.player_a_id), score.get(match.player_b_id)))
+    return True
+
+
+class ServicesDesk:
+    """The ``formats.MatchDesk`` of the services: what a format may write."""
+
+    def open(self, t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
+        return match_open(t, key=key, round=round, a=a, b=b)
+
+    def unplayed(self, t: Tournament, *, key: str, round: int, a: int, b: int,
+                 winner: int | None) -> None:
+        match_unplayed(t, key=key, round=round, a=a, b=b, winner=winner)
+
+    def bye(self, t: Tournament, *, key: str, round: int, player: int) -> None:
+        match_bye(t, key=key, round=round, player=player)
+
+
+DESK = ServicesDesk()

@@ -1,0 +1,84 @@
+"""The beat sweep's work: due starts, missed results, no-shows, arena waves and ends."""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Seat, TableAction
+
+from .. import conf
+from ..formats import format_for
+from ..models import Entry, Match, MatchEnding, MatchStatus, Status, Tournament
+from .advancing import tournament_advance
+from .lifecycle import tournament_start
+from .locking import tournament_lock, version_bump
+from .matches import match_forfeit, match_record_game
+from .schedules import schedules_run
+
+log = logging.getLogger(__name__)
+
+
+def tournament_tick(*, tournament_id) -> dict:
+    """Record games whose result was missed, forfeit no-shows, pair an arena wave, close an
+    arena at its end (safe to repeat)."""
+    done = {"no_shows": 0, "recorded": 0}
+    with transaction.atomic():
+        t = tournament_lock(tournament_id)
+        if t.status != Status.RUNNING:
+            return done
+        fmt = format_for(t)
+        before = (Match.objects.filter(tournament=t).count(), t.status)
+        # Games that ended without their result task having run (a lost task): record now.
+        for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
+                                          table__game__isnull=False):
+            done["recorded"] += match_record_game(t, match)
+        cutoff = timezone.now() - timedelta(seconds=conf.no_show_seconds())
+        for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
+                                          created_at__lt=cutoff, table__isnull=False):
+            absent = absent_players(match)
+            if not absent:
+                continue
+            loser = match.player_b_id if len(absent) == 2 else absent[0]
+            match_forfeit(t, match, loser_id=loser, ending=MatchEnding.NO_SHOW)
+            done["no_shows"] += 1
+            if fmt.withdraws_absent:
+                # Nobody should wait for them again: an absent arena player stops being paired.
+                Entry.objects.filter(tournament=t, user_id__in=absent).update(withdrawn=True)
+        if done["no_shows"] or done["recorded"] or fmt.paired_by_clock:
+            tournament_advance(t)  # (brackets and rounds move on with each result)
+        if done["no_shows"] or done["recorded"] or (
+            Match.objects.filter(tournament=t).count(), t.status
+        ) != before:
+            version_bump(t)
+    return done
+
+
+def absent_players(match: Match) -> list[int]:
+    """The match's players who neither opened their table nor moved."""
+    moved = set(TableAction.objects.filter(table_id=match.table_id, source="player")
+                .values_list("seat", flat=True))
+    return [s.user_id for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False)
+            if s.last_seen is None and s.index not in moved]
+
+
+def tournaments_sweep() -> dict:
+    """Periodic: start the tournaments that are due (a missed or lost start task), tick the
+    running ones, create the scheduled editions."""
+    now = timezone.now()
+    done = {"started": 0, "ticked": 0, "created": schedules_run()}
+    for tid in Tournament.objects.filter(status=Status.SCHEDULED, starts_at__lte=now) \
+            .values_list("pk", flat=True):
+        try:
+            done["started"] += tournament_start(tournament_id=tid)
+        except Exception:
+            log.exception("start of tournament %s failed", tid)
+    for tid in Tournament.objects.filter(status=Status.RUNNING).values_list("pk", flat=True):
+        try:
+            tournament_tick(tournament_id=tid)
+            done["ticked"] += 1
+        except Exception:
+            log.exception("tick of tournament %s failed", tid)
+    return done

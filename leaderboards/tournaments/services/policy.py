@@ -1,0 +1,54 @@
+"""Who may create and enter, and the link a private tournament is seen through."""
+from __future__ import annotations
+
+import secrets
+
+from django.urls import reverse
+from django.utils import timezone
+
+from .. import conf, ratings
+from ..models import Status, Tournament
+
+
+def rated_games(user) -> int:
+    """The user's rated games towards ``min_rated_games`` (counted up to it): those the
+    ratings rule rates, so a game that ended before both players moved does not count."""
+    if user is None or not user.is_authenticated:
+        return 0
+    return ratings.rated_games(user, up_to=conf.min_rated_games())
+
+
+def can_create(user) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_staff or rated_games(user) >= conf.min_rated_games()
+
+
+def entry_refusal(t: Tournament, user, invite: str = "") -> str | None:
+    """Why ``user`` may not enter now (None: they may)."""
+    now = timezone.now()
+    if user is None or not user.is_authenticated:
+        return "Log in to enter."
+    if t.status != Status.SCHEDULED or now >= t.starts_at:
+        return "Entries are closed: the tournament has started."
+    if now < t.entry_opens_at:
+        return f"Entries open at {timezone.localtime(t.entry_opens_at):%H:%M, %d %b}."
+    if t.private and user.pk != t.created_by_id and not (
+        invite and secrets.compare_digest(str(invite), t.invite_token)
+    ):
+        return "This tournament is private: you need its invite link."
+    ban = ratings.playban_until(user)
+    if ban is not None and ban > now:
+        return f"You may not play rated games until {timezone.localtime(ban):%H:%M, %d %b}."
+    if t.rating_min is not None or t.rating_max is not None:
+        rating = ratings.ratings_for([user.pk], t.mode).get(user.pk)
+        if rating is not None and t.rating_min is not None and rating < t.rating_min:
+            return f"Your rating ({rating}) is below this tournament's floor ({t.rating_min})."
+        if rating is not None and t.rating_max is not None and rating > t.rating_max:
+            return f"Your rating ({rating}) is above this tournament's ceiling ({t.rating_max})."
+    return None
+
+
+def invite_url(t: Tournament) -> str:
+    return reverse("tournaments:detail", kwargs={"tournament_id": t.pk}) + (
+        f"?invite={t.invite_token}" if t.private else "")

@@ -1,0 +1,57 @@
+"""The checks of a new tournament's settings, with the messages players see."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from games import engine as E
+from games.models import Mode
+
+from ..exceptions import TournamentError
+from ..formats import format_for
+from ..models import Format
+
+TURN_SECONDS = (15, 30, 60)
+NAME_MAX = 80
+
+
+def default_target(mode: str) -> int:
+    return E.get_mode(mode).target_for(2)
+
+
+def tournament_settings_check(*, name, mode, format, target, capacity, rounds,
+                              duration_minutes, seconds_per_turn, starts_at: datetime,
+                              entry_opens_at: datetime | None, rating_min, rating_max,
+                              now: datetime) -> dict:
+    """The fields to store (normalised, defaults filled in); raises ``TournamentError``."""
+    name = " ".join(str(name or "").split())
+    if not 3 <= len(name) <= NAME_MAX:
+        raise TournamentError(f"The name must have 3 to {NAME_MAX} characters.")
+    if mode not in Mode.values:
+        raise TournamentError("Choose a game.")
+    if format not in Format.values:
+        raise TournamentError("Choose a format.")
+    if target is not None and not 50 <= target <= 500:
+        raise TournamentError("The target score must be between 50 and 500.")
+    rounds, duration_minutes = format_for(format).options(
+        capacity=capacity, rounds=rounds, duration_minutes=duration_minutes)
+    if seconds_per_turn not in TURN_SECONDS:
+        raise TournamentError("Choose 15, 30 or 60 seconds per turn.")
+    if starts_at is None or starts_at < now + timedelta(minutes=1):
+        raise TournamentError("The start must be at least a minute from now.")
+    if starts_at > now + timedelta(days=60):
+        raise TournamentError("The start must be within 60 days.")
+    entry_opens_at = entry_opens_at or now
+    if entry_opens_at >= starts_at:
+        raise TournamentError("Entries must open before the start.")
+    for value in (rating_min, rating_max):
+        if value is not None and not 0 <= value <= 4000:
+            raise TournamentError("Rating limits are between 0 and 4000.")
+    if rating_min is not None and rating_max is not None and rating_min >= rating_max:
+        raise TournamentError("The rating floor must be below the ceiling.")
+    return {
+        "name": name, "mode": mode, "format": format,
+        "target": target or default_target(mode), "capacity": capacity, "rounds": rounds,
+        "duration_minutes": duration_minutes, "seconds_per_turn": seconds_per_turn,
+        "starts_at": starts_at, "entry_opens_at": entry_opens_at,
+        "rating_min": rating_min, "rating_max": rating_max,
+    }
