@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import policy, selectors, services, tables
+from . import frames, policy, selectors, services, tables
 from .models import MESSAGE_MAX_LENGTH, ConversationMember, MessagePolicy
 from .notify import user_ref
 from .presence import presence_of
@@ -241,7 +241,7 @@ def conversation(request, username):
         else:
             if _wants_json(request):
                 return JsonResponse(
-                    {"ok": True, "message": services.message_frame(message, request.user)}
+                    {"ok": True, "message": frames.message_frame(message, request.user)}
                 )
             return HttpResponseRedirect(
                 reverse("social:conversation", kwargs={"username": other.username}) + "#composer"
@@ -295,7 +295,7 @@ def history(request, conversation_id):
     page, has_more = selectors.conversation_history(member, before=before)
     return JsonResponse(
         {
-            "messages": [services.message_frame(m, m.sender) for m in page],
+            "messages": [frames.message_frame(m, m.sender) for m in page],
             "has_more": has_more,
         }
     )
