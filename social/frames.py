@@ -89,6 +89,6 @@ def invitation_event(event: str, invitation, table) -> dict:
     return {"type": "invitation", "event": event, "invitation": invitation_frame(invitation, table)}
 
 
-def presence(user, state) -> dict:
+def presence_changed(user, state) -> dict:
     """``user``'s presence for their contacts; ``state`` is a :class:`Presence`."""
     return {"type": "presence", "user": user_ref(user), **state.as_frame()}

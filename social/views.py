@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from . import frames, policy, selectors, services, tables
 from .models import MESSAGE_MAX_LENGTH, ConversationMember, MessagePolicy
-from .notify import user_ref
 from .presence import presence_of
 
 STATUS = {
@@ -340,8 +339,7 @@ def contacts_json(request):
     return JsonResponse(
         {
             "contacts": [
-                {**user_ref(row.user), **row.presence.as_frame(),
-                 "rating": row.user.rating_label}
+                frames.contact_entry(row.user, row.presence, row.user.rating_label)
                 for row in _with_ratings(selectors.contact_list(request.user))
             ]
         }
