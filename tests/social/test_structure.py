@@ -100,3 +100,18 @@ def test_every_public_function_is_used_somewhere():
                 if len(re.findall(rf"\b{node.name}\b", text)) < 2:
                     unused.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert unused == []
+
+
+def test_no_long_function_in_the_social_script():
+    """static/js/social.js: each top-level function at most 60 lines (a page's setup calls
+    named helpers for its parts; behaviour is the browser test's)."""
+    lines = (ROOT / "static" / "js" / "social.js").read_text().splitlines()
+    long, start = {}, None
+    for number, line in enumerate(lines, 1):
+        if re.match(r"(export )?(async )?function \w+", line):
+            start, name = number, line.split("(")[0].split()[-1]
+        elif line == "}" and start is not None:
+            if number - start + 1 > 60:
+                long[name] = number - start + 1
+            start = None
+    assert long == {}
