@@ -1,7 +1,7 @@
-"""Questions that apps above or beside ``games`` may answer, without ``games`` importing them.
+"""Questions that the apps above ``games`` may answer, without ``games`` importing them.
 
-``games`` and ``social`` sit side by side in the layering: ``games`` must not import
-``social``. Yet blocking reaches the tables (someone you block cannot join your private tables,
+``social`` and ``leaderboards`` sit above ``games`` in the layering: ``games`` must not import
+them. Yet blocking reaches the tables (someone you block cannot join your private tables,
 and you do not see their table chat). So ``games`` asks through this small registry and
 ``social`` registers its answers in ``SocialConfig.ready()``:
 

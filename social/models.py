@@ -212,9 +212,9 @@ class InvitationStatus(models.TextChoices):
 class Invitation(models.Model):
     """An invitation from ``from_user`` to ``to_user`` to sit at table ``table_id``.
 
-    The table lives in the ``games`` app; ``social`` sits beside ``games`` in the layering and
-    keeps the table's id rather than a foreign key, reading and seating through
-    ``social.tables`` (an adapter over ``games.services``).
+    The table lives in the ``games`` app, below ``social`` in the layering; ``social`` keeps
+    the table's id rather than a foreign key and reads and seats through ``social.tables``
+    (its one adapter over ``games``).
     """
 
     from_user = models.ForeignKey(

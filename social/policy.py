@@ -113,15 +113,6 @@ def are_contacts(a_id: int, b_id: int) -> bool:
     return Contact.objects.filter(user_id=a_id, contact_id=b_id).exists()
 
 
-def message_policy_of(user_id: int) -> str:
-    value = (
-        SocialSettings.objects.filter(user_id=user_id)
-        .values_list("message_policy", flat=True)
-        .first()
-    )
-    return value or MessagePolicy.EVERYONE
-
-
 # --- Rate limits (cache counters in fixed windows; shared across processes with Redis) ----
 
 def _rate_key(action: str, user_id: int, window: int, period: int) -> str:
@@ -141,15 +132,6 @@ def rate_limit(action: str, user_id: int, limit: int, period: int, *, hit: bool)
         count = count_hit(key, period * 2)
         return retry if count > limit else None
     return retry if (cache.get(key) or 0) >= limit else None
-
-
-def rate_limit_keys(user_id: int) -> list[str]:
-    """The cache keys the limits of ``user_id`` use right now (tests clear them)."""
-    now = time.time()
-    keys = []
-    for action, period in (("message", 60), ("request", 3600), ("invite", 60)):
-        keys.append(_rate_key(action, user_id, int(now // period), period))
-    return keys
 
 
 def message_rate_for(user) -> int:

@@ -130,10 +130,6 @@ class _RedisConnections:
     def index_members(self) -> list[int]:
         return [int(m) for m in self._client().smembers(self._key(_INDEX))]
 
-    def clear_user(self, user_id: int) -> None:
-        self._client().delete(self._key(_CONNS.format(user_id)))
-        self.index_remove(user_id)
-
 
 class _LocalConnections:
     """The same operations on any Django cache, serialised by a process lock.
@@ -184,10 +180,6 @@ class _LocalConnections:
 
     def index_members(self) -> list[int]:
         return sorted(cache.get(_INDEX) or set())
-
-    def clear_user(self, user_id: int) -> None:
-        cache.delete(_CONNS.format(user_id))
-        self.index_remove(user_id)
 
 
 def _store():
@@ -321,18 +313,13 @@ def presence_of(user_ids) -> dict[int, Presence]:
     return result
 
 
-def presence_clear(user_id: int) -> None:
-    """Forget everything presence knows about ``user_id`` in the cache (tests, account deletion)."""
-    _store().clear_user(user_id)
-    cache.delete_many([_PLAYING.format(user_id), _SEEN_GUARD.format(user_id)])
-
-
 def broadcast_presence(user_id: int) -> None:
     """Tell the contacts of ``user_id`` their current presence (frame ``presence``)."""
     from accounts.models import User
 
+    from . import frames
     from .models import Contact
-    from .notify import notify_users, user_ref
+    from .notify import notify_users
 
     user = User.objects.filter(pk=user_id).only("id", "username", "display_name").first()
     if user is None:
@@ -341,5 +328,4 @@ def broadcast_presence(user_id: int) -> None:
     if not contacts:
         return
     state = presence_of([user_id])[user_id]
-    frame = {"type": "presence", "user": user_ref(user), **state.as_frame()}
-    notify_users(contacts, frame)
+    notify_users(contacts, frames.presence_changed(user, state))

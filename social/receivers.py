@@ -1,10 +1,19 @@
 """Presence follows live play: ``games`` announces seats and endings, ``social`` listens.
 
 ``games`` never imports ``social``; these receivers are connected in ``SocialConfig.ready``.
+
+A finished game clears its players' "playing" mark through the one receiver pattern
+(:func:`core.aftercommit.task_after_commit`: an idempotent task keyed by the game id, queued
+after the commit). A seat taken or left is written at once, in the signal, on purpose: it is
+one cache write with no query, games sends the signal after its commit, and the marks of one
+user must keep the order of their seats (a queued "sat down" could run after a later "left"
+and leave them playing at a table they left). Each is guarded: presence never breaks play.
 """
 from __future__ import annotations
 
 import logging
+
+from core.aftercommit import task_after_commit
 
 from .presence import presence_clear_playing, presence_set_playing
 
@@ -26,17 +35,12 @@ def on_player_left(sender, *, table_id, user_id, **kwargs):
         logger.exception("presence_clear_playing failed for user %s", user_id)
 
 
-def on_game_finished(sender, *, game_id, table_id, **kwargs):
-    from games.models import GamePlayer
+def on_game_finished(sender, *, game_id, table_id=None, **kwargs):
+    """The one receiver pattern for ``game_finished``: nothing done in the signal, the
+    idempotent task ``social.game_finished`` keyed by the game queued after the commit."""
+    from . import tasks
 
-    try:
-        user_ids = GamePlayer.objects.filter(game_id=game_id, user__isnull=False).values_list(
-            "user_id", flat=True
-        )
-        for user_id in user_ids:
-            presence_clear_playing(user_id, table_id)
-    except Exception:
-        logger.exception("clearing presence after game %s failed", game_id)
+    task_after_commit(tasks.game_finished, game_id)
 
 
 def connect() -> None:

@@ -1,8 +1,9 @@
 """The little that ``social`` needs to know about live tables, in one adapter.
 
 Invitations refer to a table by id; reading a table and seating an invitee go through here, so
-the rest of the app never imports ``games`` directly (``games`` and ``social`` sit side by side
-in the layering, and only this module crosses over, read-only plus the seating service).
+the rest of the app never imports ``games``' models or services directly. ``social`` sits above
+``games`` in the layering (``games`` never imports ``social``); this module is where ``social``
+reaches down, read-only plus the seating service.
 """
 from __future__ import annotations
 

@@ -135,175 +135,193 @@ function renderPresence(container, frame) {
 
 // --- Conversation page -----------------------------------------------------------------------
 
-function initConversation(root) {
-  const list = document.getElementById("messages-list");
-  const log = document.getElementById("message-log");
-  const form = document.getElementById("composer");
-  const empty = document.getElementById("conversation-empty");
-  const withId = Number(root.dataset.withId);
-  const meId = Number(root.dataset.meId);
-  let conversationId = Number(root.dataset.conversationId) || null;
-  let pendingRead = 0;
+// A conversation page's state, shared by the functions below: its elements, the two
+// participants, the conversation id (null until the first message) and the highest message
+// id waiting to be marked read.
+function conversationOf(root) {
+  return {
+    root,
+    list: document.getElementById("messages-list"),
+    log: document.getElementById("message-log"),
+    empty: document.getElementById("conversation-empty"),
+    withId: Number(root.dataset.withId),
+    meId: Number(root.dataset.meId),
+    id: Number(root.dataset.conversationId) || null,
+    pendingRead: 0,
+  };
+}
 
-  const nearBottom = () => log.scrollHeight - log.scrollTop - log.clientHeight < 80;
-  const scrollDown = () => { log.scrollTop = log.scrollHeight; };
+const nearBottom = (log) => log.scrollHeight - log.scrollTop - log.clientHeight < 80;
+const scrollDown = (log) => { log.scrollTop = log.scrollHeight; };
 
-  function renderMessage(message) {
-    const mine = message.sender.id === meId;
-    const li = document.createElement("li");
-    li.className = `chat-message${mine ? " is-mine" : ""}`;
-    li.dataset.messageId = String(message.id);
-    const meta = document.createElement("span");
-    meta.className = "chat-meta";
-    const author = document.createElement("span");
-    author.className = "chat-author";
-    author.textContent = mine ? "You" : message.sender.name;
-    const time = document.createElement("time");
-    time.dateTime = message.created_at;
-    time.textContent = timeFormat.format(new Date(message.created_at));
-    meta.append(author, " ", time);
-    const body = document.createElement("p");
-    body.className = "chat-body";
-    body.append(linkify(message.body));
-    li.append(meta, body);
-    return li;
+function renderMessage(message, meId) {
+  const mine = message.sender.id === meId;
+  const li = document.createElement("li");
+  li.className = `chat-message${mine ? " is-mine" : ""}`;
+  li.dataset.messageId = String(message.id);
+  const meta = document.createElement("span");
+  meta.className = "chat-meta";
+  const author = document.createElement("span");
+  author.className = "chat-author";
+  author.textContent = mine ? "You" : message.sender.name;
+  const time = document.createElement("time");
+  time.dateTime = message.created_at;
+  time.textContent = timeFormat.format(new Date(message.created_at));
+  meta.append(author, " ", time);
+  const body = document.createElement("p");
+  body.className = "chat-body";
+  body.append(linkify(message.body));
+  li.append(meta, body);
+  return li;
+}
+
+// Add a message in id order (once), keeping the log at the bottom if it was there.
+function addMessage(conv, message) {
+  if (conv.list.querySelector(`[data-message-id="${message.id}"]`)) return;
+  const stick = nearBottom(conv.log);
+  const node = renderMessage(message, conv.meId);
+  const later = [...conv.list.children].find((li) => Number(li.dataset.messageId) > message.id);
+  conv.list.insertBefore(node, later || null);
+  if (conv.empty) conv.empty.hidden = true;
+  if (stick || message.sender.id === conv.meId) scrollDown(conv.log);
+}
+
+// Mark read up to `upTo` while the page is visible: over the socket, or a form post.
+function markRead(conv, upTo) {
+  conv.pendingRead = Math.max(conv.pendingRead, upTo);
+  if (!conv.id || document.visibilityState !== "visible" || !conv.pendingRead) return;
+  const frame = { type: "read", conversation: conv.id, up_to: conv.pendingRead };
+  document.dispatchEvent(new CustomEvent("notify:send", { detail: frame }));
+  if (!frame.sent && conv.root.dataset.readUrl) {
+    const body = new FormData();
+    body.append("up_to", String(conv.pendingRead));
+    fetch(conv.root.dataset.readUrl, {
+      method: "POST",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
+      body,
+      credentials: "same-origin",
+    });
   }
+  conv.pendingRead = 0;
+}
 
-  function addMessage(message) {
-    if (list.querySelector(`[data-message-id="${message.id}"]`)) return;
-    const stick = nearBottom();
-    const node = renderMessage(message);
-    const later = [...list.children].find((li) => Number(li.dataset.messageId) > message.id);
-    list.insertBefore(node, later || null);
-    if (empty) empty.hidden = true;
-    if (stick || message.sender.id === meId) scrollDown();
-  }
+// The first message made the conversation: learn its id and its endpoints.
+function setConversation(conv, id) {
+  if (conv.id || !id) return;
+  conv.id = id;
+  conv.root.dataset.conversationId = String(id);
+  conv.root.dataset.readUrl = `/messages/c/${id}/read/`;
+  conv.root.dataset.historyUrl = `/messages/c/${id}/history/`;
+}
 
-  function markRead(upTo) {
-    pendingRead = Math.max(pendingRead, upTo);
-    if (!conversationId || document.visibilityState !== "visible" || !pendingRead) return;
-    const frame = { type: "read", conversation: conversationId, up_to: pendingRead };
-    document.dispatchEvent(new CustomEvent("notify:send", { detail: frame }));
-    if (!frame.sent && root.dataset.readUrl) {
-      const body = new FormData();
-      body.append("up_to", String(pendingRead));
-      fetch(root.dataset.readUrl, {
-        method: "POST",
-        headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-        body,
-        credentials: "same-origin",
-      });
+// Send the composer's text: the open socket first (no HTTP request per message), the form
+// post otherwise. Resolves to `{ ok, message }` or `{ ok: false, error }`.
+async function sendMessage(conv, form, text) {
+  const answer = await sendOverSocket(conv.withId, text);
+  if (answer === null) return postForm(window.location.pathname, form);
+  if (answer.type === "ack") return { ok: true, message: answer.message };
+  return { ok: false, error: answer };
+}
+
+function initComposer(conv, form) {
+  const textarea = form.querySelector("textarea");
+  const counter = form.querySelector("[data-counter]");
+  const error = document.getElementById("message-error");
+  const button = form.querySelector("button[type=submit]");
+  const max = Number(textarea.maxLength) || 2000;
+  const count = () => { counter.textContent = String(textarea.value.length); };
+  const fail = (text) => {
+    error.textContent = text;
+    error.hidden = false;
+  };
+  textarea.addEventListener("input", count);
+  count();
+  textarea.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
     }
-    pendingRead = 0;
-  }
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = textarea.value.trim();
+    if (!text) return fail("Write a message first.");
+    if (text.length > max) return fail(`A message can be at most ${max} characters.`);
+    button.disabled = true;
+    try {
+      const data = await sendMessage(conv, form, text);
+      if (data.ok) {
+        error.hidden = true;
+        textarea.value = "";
+        count();
+        setConversation(conv, data.message.conversation);
+        addMessage(conv, data.message);
+      } else {
+        fail((data.error && data.error.message) || "Your message was not sent.");
+      }
+    } catch {
+      fail("Your message was not sent: check your connection and try again.");
+    } finally {
+      button.disabled = false;
+      textarea.focus();
+    }
+  });
+}
 
-  function setConversation(id) {
-    if (conversationId || !id) return;
-    conversationId = id;
-    root.dataset.conversationId = String(id);
-    root.dataset.readUrl = `/messages/c/${id}/read/`;
-    root.dataset.historyUrl = `/messages/c/${id}/history/`;
-  }
+// "Load older": fetch the page before the oldest shown, keeping the view where it was.
+function initLoadOlder(conv, older) {
+  const { root, list, log } = conv;
+  older.addEventListener("click", async (event) => {
+    event.preventDefault();
+    if (!root.dataset.historyUrl) return;
+    older.setAttribute("aria-busy", "true");
+    const url = `${root.dataset.historyUrl}?before=${encodeURIComponent(older.dataset.before)}`;
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    older.removeAttribute("aria-busy");
+    if (!response.ok) return;
+    const data = await response.json();
+    const height = log.scrollHeight;
+    const first = list.firstElementChild;
+    for (const message of data.messages) {
+      if (!list.querySelector(`[data-message-id="${message.id}"]`)) {
+        list.insertBefore(renderMessage(message, conv.meId), first);
+      }
+    }
+    log.scrollTop += log.scrollHeight - height;
+    if (data.messages.length) older.dataset.before = String(data.messages[0].id);
+    older.href = `?before=${older.dataset.before}`;
+    if (!data.has_more) older.parentElement.hidden = true;
+  });
+}
 
+// Live updates: this conversation's messages (read at once when visible), presence.
+function listenConversation(conv) {
   document.addEventListener("notify:message", (event) => {
     const frame = event.detail;
-    if (!frame.with || frame.with.id !== withId) return;
-    setConversation(frame.message.conversation);
-    addMessage(frame.message);
-    if (!frame.mine) markRead(frame.message.id);
+    if (!frame.with || frame.with.id !== conv.withId) return;
+    setConversation(conv, frame.message.conversation);
+    addMessage(conv, frame.message);
+    if (!frame.mine) markRead(conv, frame.message.id);
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && pendingRead) markRead(pendingRead);
+    if (document.visibilityState === "visible" && conv.pendingRead) {
+      markRead(conv, conv.pendingRead);
+    }
   });
-
-  if (form) {
-    const textarea = form.querySelector("textarea");
-    const counter = form.querySelector("[data-counter]");
-    const error = document.getElementById("message-error");
-    const button = form.querySelector("button[type=submit]");
-    const max = Number(textarea.maxLength) || 2000;
-    const count = () => { counter.textContent = String(textarea.value.length); };
-    textarea.addEventListener("input", count);
-    count();
-    textarea.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-        event.preventDefault();
-        form.requestSubmit();
-      }
-    });
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const text = textarea.value.trim();
-      if (!text) {
-        error.textContent = "Write a message first.";
-        error.hidden = false;
-        return;
-      }
-      if (text.length > max) {
-        error.textContent = `A message can be at most ${max} characters.`;
-        error.hidden = false;
-        return;
-      }
-      button.disabled = true;
-      try {
-        // The open socket first (no HTTP request per message); the form post otherwise.
-        const answer = await sendOverSocket(withId, text);
-        const data = answer === null
-          ? await postForm(window.location.pathname, form)
-          : answer.type === "ack"
-            ? { ok: true, message: answer.message }
-            : { ok: false, error: answer };
-        if (data.ok) {
-          error.hidden = true;
-          textarea.value = "";
-          count();
-          setConversation(data.message.conversation);
-          addMessage(data.message);
-        } else {
-          error.textContent = (data.error && data.error.message) || "Your message was not sent.";
-          error.hidden = false;
-        }
-      } catch {
-        error.textContent = "Your message was not sent: check your connection and try again.";
-        error.hidden = false;
-      } finally {
-        button.disabled = false;
-        textarea.focus();
-      }
-    });
-  }
-
-  const older = document.getElementById("load-older");
-  if (older) {
-    older.addEventListener("click", async (event) => {
-      event.preventDefault();
-      if (!root.dataset.historyUrl) return;
-      older.setAttribute("aria-busy", "true");
-      const url = `${root.dataset.historyUrl}?before=${encodeURIComponent(older.dataset.before)}`;
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
-      older.removeAttribute("aria-busy");
-      if (!response.ok) return;
-      const data = await response.json();
-      const height = log.scrollHeight;
-      const first = list.firstElementChild;
-      for (const message of data.messages) {
-        if (!list.querySelector(`[data-message-id="${message.id}"]`)) {
-          list.insertBefore(renderMessage(message), first);
-        }
-      }
-      log.scrollTop += log.scrollHeight - height;
-      if (data.messages.length) older.dataset.before = String(data.messages[0].id);
-      older.href = `?before=${older.dataset.before}`;
-      if (!data.has_more) older.parentElement.hidden = true;
-    });
-  }
-
   document.addEventListener("notify:presence", (event) => {
-    const holder = root.querySelector(`[data-presence-for="${event.detail.user.id}"]`);
+    const holder = conv.root.querySelector(`[data-presence-for="${event.detail.user.id}"]`);
     if (holder) renderPresence(holder, event.detail);
   });
+}
 
-  scrollDown();
+function initConversation(root) {
+  const conv = conversationOf(root);
+  listenConversation(conv);
+  const form = document.getElementById("composer");
+  if (form) initComposer(conv, form);
+  const older = document.getElementById("load-older");
+  if (older) initLoadOlder(conv, older);
+  scrollDown(conv.log);
 }
 
 // --- Inbox -----------------------------------------------------------------------------------
@@ -360,6 +378,48 @@ function initInbox(listEl) {
 
 // --- Contacts page -----------------------------------------------------------------------------
 
+// A contact request row for the "Requests to you" list, from the page's template.
+function incomingRequestRow(template, urls, request) {
+  const row = template.content.firstElementChild.cloneNode(true);
+  row.dataset.requestId = String(request.id);
+  const link = row.querySelector(".person-name a");
+  link.href = request.user.url;
+  link.textContent = request.user.name;
+  row.querySelector(".person-name .muted").textContent = `@${request.user.username}`;
+  row.querySelector("[data-action=accept]").action = urls.accept.replace("/0/", `/${request.id}/`);
+  row.querySelector("[data-action=decline]").action =
+    urls.decline.replace("/0/", `/${request.id}/`);
+  return row;
+}
+
+// A row of the contact list for a `contact` frame (the user and their presence).
+function contactRow(frame) {
+  const row = document.createElement("li");
+  row.className = "person";
+  row.dataset.userId = String(frame.user.id);
+  const name = document.createElement("span");
+  name.className = "person-name";
+  const link = document.createElement("a");
+  link.href = frame.user.url;
+  link.textContent = frame.user.name;
+  const handle = document.createElement("span");
+  handle.className = "muted";
+  handle.textContent = `@${frame.user.username}`;
+  const line = document.createElement("span");
+  line.className = "social-presence-line";
+  renderPresence(line, frame);
+  name.append(link, " ", handle, " ", line);
+  const actions = document.createElement("span");
+  actions.className = "person-actions";
+  const message = document.createElement("a");
+  message.className = "button button-small";
+  message.href = `/messages/with/${encodeURIComponent(frame.user.username)}/`;
+  message.textContent = "Message";
+  actions.append(message);
+  row.append(name, actions);
+  return row;
+}
+
 function initContacts() {
   const incoming = document.getElementById("incoming-list");
   const contactsList = document.getElementById("contact-list");
@@ -391,17 +451,7 @@ function initContacts() {
     const frame = event.detail;
     if (frame.event === "received") {
       if (incoming.querySelector(`[data-request-id="${frame.request.id}"]`)) return;
-      const row = template.content.firstElementChild.cloneNode(true);
-      row.dataset.requestId = String(frame.request.id);
-      const link = row.querySelector(".person-name a");
-      link.href = frame.request.user.url;
-      link.textContent = frame.request.user.name;
-      row.querySelector(".person-name .muted").textContent = `@${frame.request.user.username}`;
-      row.querySelector("[data-action=accept]").action =
-        urls.accept.replace("/0/", `/${frame.request.id}/`);
-      row.querySelector("[data-action=decline]").action =
-        urls.decline.replace("/0/", `/${frame.request.id}/`);
-      incoming.prepend(row);
+      incoming.prepend(incomingRequestRow(template, urls, frame.request));
       say(`New contact request from ${frame.request.user.name}.`);
     } else if (frame.event === "removed") {
       document.querySelectorAll(`[data-request-id="${frame.request.id}"]`)
@@ -417,30 +467,7 @@ function initContacts() {
       if (row) row.remove();
     } else if (frame.event === "added") {
       if (contactsList.querySelector(`[data-user-id="${frame.user.id}"]`)) return;
-      const row = document.createElement("li");
-      row.className = "person";
-      row.dataset.userId = String(frame.user.id);
-      const name = document.createElement("span");
-      name.className = "person-name";
-      const link = document.createElement("a");
-      link.href = frame.user.url;
-      link.textContent = frame.user.name;
-      const handle = document.createElement("span");
-      handle.className = "muted";
-      handle.textContent = `@${frame.user.username}`;
-      const line = document.createElement("span");
-      line.className = "social-presence-line";
-      renderPresence(line, frame);
-      name.append(link, " ", handle, " ", line);
-      const actions = document.createElement("span");
-      actions.className = "person-actions";
-      const message = document.createElement("a");
-      message.className = "button button-small";
-      message.href = `/messages/with/${encodeURIComponent(frame.user.username)}/`;
-      message.textContent = "Message";
-      actions.append(message);
-      row.append(name, actions);
-      contactsList.prepend(row);
+      contactsList.prepend(contactRow(frame));
       say(`${frame.user.name} is now one of your contacts.`);
     }
     syncEmpty();

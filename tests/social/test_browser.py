@@ -26,7 +26,7 @@ from accounts.models import User
 from social import services
 out = {}
 users = {}
-for name in ("anna", "ben"):
+for name in ("anna", "ben", "cleo"):
     user = User.objects.create_user(name, f"{name}@example.com", "x-Strong-pass-1",
                                     display_name=name.title())
     users[name] = user
@@ -39,6 +39,15 @@ for name in ("anna", "ben"):
 services.contact_request_send(sender=users["anna"], recipient=users["ben"])
 services.contact_request_accept(user=users["ben"],
                                 request_id=users["ben"].contact_requests_received.get().pk)
+# Cleo (not a contact) wrote Ben more than a page of messages, all read.
+from social.models import ConversationMember, Message
+services.message_send(sender=users["cleo"], recipient=users["ben"], body="cleo 0")
+member = ConversationMember.objects.get(user=users["ben"])
+Message.objects.bulk_create([Message(conversation=member.conversation, sender=users["cleo"],
+                                     body=f"cleo {i}") for i in range(1, 53)])
+member.conversation.last_message = Message.objects.latest("id")
+member.conversation.save()
+services.conversation_mark_read(user=users["ben"], conversation_id=member.conversation_id)
 print("SESSIONS=" + json.dumps(out))
 """
 
@@ -142,3 +151,54 @@ def test_two_people_chat_live(site, browser):
     finally:
         anna_ctx.close()
         ben_ctx.close()
+
+
+def test_contact_requests_and_older_messages(site, browser):
+    """The contacts page follows requests live (a received request's row with its Accept and
+    Decline forms, a new contact's row with presence and a Message link); a conversation loads
+    its older messages in place."""
+    base, sessions = site
+    errors: list[str] = []
+    ben_ctx, ben = _page(browser, base, sessions["ben"], errors)
+    cleo_ctx, cleo = _page(browser, base, sessions["cleo"], errors)
+    try:
+        ben.goto(f"{base}/contacts/")
+        cleo.goto(f"{base}/contacts/?q=ben")
+        cleo.locator("form", has_text="Add contact").locator("button").click()
+        row = ben.locator("#incoming-list li[data-request-id]", has_text="Cleo")
+        row.wait_for(timeout=WAIT)
+        request_id = row.get_attribute("data-request-id")
+        assert row.locator("a").get_attribute("href") == "/u/cleo/"
+        assert row.locator(".muted").inner_text() == "@cleo"
+        assert row.locator("[data-action=accept]").get_attribute("action") == (
+            f"/contacts/requests/{request_id}/accept/")
+        assert row.locator("[data-action=decline]").get_attribute("action") == (
+            f"/contacts/requests/{request_id}/decline/")
+        assert ben.locator("#contacts-live-note").inner_text() == (
+            "New contact request from Cleo.")
+        assert ben.locator("#incoming-empty").is_hidden()
+
+        cleo.goto(f"{base}/contacts/")
+        row.locator("[data-action=accept] button").click()
+        added = cleo.locator("#contact-list li[data-user-id]", has_text="Ben")
+        added.wait_for(timeout=WAIT)
+        assert added.locator(".person-name .muted").inner_text() == "@ben"
+        assert added.locator(".social-presence-line [data-presence]").count() == 1
+        assert added.locator(".person-actions a").get_attribute("href") == "/messages/with/ben/"
+        assert cleo.locator("#contacts-live-note").inner_text() == (
+            "Ben is now one of your contacts.")
+
+        ben.goto(f"{base}/messages/with/cleo/")
+        shown = ben.locator("#messages-list li")
+        assert shown.count() == 50 and shown.first.inner_text().endswith("cleo 3")
+        ben.click("#load-older")
+        ben.locator("#messages-list li", has_text="cleo 0").wait_for(timeout=WAIT)
+        assert shown.count() == 53
+        assert shown.first.locator(".chat-body").inner_text() == "cleo 0"
+        assert shown.first.locator(".chat-author").inner_text() == "Cleo"
+        assert ben.locator(".load-older").is_hidden()
+        assert not errors, errors
+    finally:
+        ben_ctx.close()
+        cleo_ctx.close()
+

@@ -297,3 +297,35 @@ def test_presence_is_shown_to_contacts_only(client_for, contacts, carol):
     data = client_for(bob).get(reverse("social:contacts_json")).json()
     assert data["contacts"][0]["username"] == "alice" and data["contacts"][0]["state"] == "online"
     assert client_for(carol).get(reverse("social:contacts_json")).json() == {"contacts": []}
+
+
+def test_form_answers_say_what_happened_and_to_whom(client_for, alice, bob):
+    """Each form endpoint returns to its page with a message naming the other person, and
+    refuses with the service's reason (the views share one way of answering)."""
+    from django.contrib.messages import get_messages
+
+    c = client_for(alice)
+
+    def said(response):
+        assert response.status_code == 302
+        return [str(m) for m in get_messages(response.wsgi_request)][-1:]  # the latest
+
+    bob_name = bob.public_name
+    response = c.post(reverse("social:request_send", args=["bob"]))
+    assert said(response) == [f"Contact request sent to {bob_name}."]
+    request = ContactRequest.objects.get()
+    response = client_for(bob).post(reverse("social:request_accept", args=[request.pk]))
+    assert response["Location"] == reverse("social:contacts")
+    assert said(response) == ["Contact request accepted."]
+    response = c.post(reverse("social:contact_remove", args=["bob"]))
+    assert said(response) == [f"{bob_name} is no longer a contact."]
+    response = c.post(reverse("social:block", args=["bob"]))
+    assert response["Location"] == reverse("social:privacy")
+    assert said(response) == [f"You blocked {bob_name}. They are not told."]
+    response = c.post(reverse("social:unblock", args=["bob"]))
+    assert said(response) == [f"You unblocked {bob_name}."]
+    response = c.post(reverse("social:unblock", args=["bob"]), **JSON)
+    assert response.status_code == 404
+    assert response.json()["error"]["message"] == "You are not blocking this person."
+    assert c.post(reverse("social:block", args=["nobody"])).status_code == 404
+    assert not Block.objects.exists()

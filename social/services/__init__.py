@@ -1,0 +1,53 @@
+"""Writes of the social app: each function is one transaction, and the live notifications it
+causes are sent only after that transaction commits (their shapes are built in
+:mod:`social.frames`).
+
+Every function that lets one user reach another asks :mod:`social.policy` first and raises
+:class:`PolicyDenied` with the verdict when refused; a refused call stores nothing.
+
+One module per concern: ``errors`` (:class:`SocialError` and its kinds, the policy check),
+``publish`` (frames after the commit), ``contacts`` (requests and contacts), ``blocks``
+(blocking and who may message you), ``messages`` (private messages and conversations),
+``invitations`` (to a table). Callers use the names below:
+``from social import services; services.message_send(...)``.
+"""
+from ..frames import message_frame  # the socket's ack carries it (social.consumers)
+from .blocks import block_add, block_remove, message_policy_set
+from .contacts import (
+    contact_remove,
+    contact_request_accept,
+    contact_request_cancel,
+    contact_request_decline,
+    contact_request_send,
+)
+from .errors import NotFound, PolicyDenied, SocialError
+from .invitations import invitation_accept, invitation_cancel, invitation_decline, invitation_send
+from .messages import (
+    conversation_delete,
+    conversation_mark_read,
+    message_recipient,
+    message_send,
+)
+
+__all__ = [
+    "NotFound",
+    "PolicyDenied",
+    "SocialError",
+    "block_add",
+    "block_remove",
+    "contact_remove",
+    "contact_request_accept",
+    "contact_request_cancel",
+    "contact_request_decline",
+    "contact_request_send",
+    "conversation_delete",
+    "conversation_mark_read",
+    "invitation_accept",
+    "invitation_cancel",
+    "invitation_decline",
+    "invitation_send",
+    "message_frame",
+    "message_policy_set",
+    "message_recipient",
+    "message_send",
+]

@@ -1,0 +1,63 @@
+"""Blocking someone, unblocking, and who may message you (the privacy page's writes)."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .. import frames
+from ..models import (
+    Block,
+    Contact,
+    ContactRequest,
+    Invitation,
+    InvitationStatus,
+    MessagePolicy,
+    SocialSettings,
+)
+from .errors import NotFound, SocialError
+from .publish import notify_after_commit
+
+
+def block_add(*, user, target) -> Block:
+    """Block ``target``: also ends the contact, pending requests and invitations both ways.
+
+    ``target`` is not told; their pages simply stop showing ``user`` as a contact.
+    """
+    if user.pk == target.pk:
+        raise SocialError("You cannot block yourself.", "self")
+    with transaction.atomic():
+        block, _ = Block.objects.get_or_create(blocker=user, blocked=target)
+        was_contact, _ = Contact.objects.filter(
+            Q(user=user, contact=target) | Q(user=target, contact=user)
+        ).delete()
+        requests = list(
+            ContactRequest.objects.filter(
+                Q(from_user=user, to_user=target) | Q(from_user=target, to_user=user)
+            ).values_list("id", flat=True)
+        )
+        ContactRequest.objects.filter(id__in=requests).delete()
+        Invitation.objects.filter(
+            Q(from_user=user, to_user=target) | Q(from_user=target, to_user=user),
+            status=InvitationStatus.PENDING,
+        ).update(status=InvitationStatus.CANCELLED, responded_at=timezone.now())
+        if was_contact:
+            notify_after_commit([user.pk], frames.contact_removed(target))
+        for rid in requests:
+            notify_after_commit([user.pk], frames.contact_request_removed(rid))
+    return block
+
+
+def block_remove(*, user, target) -> None:
+    deleted, _ = Block.objects.filter(blocker=user, blocked=target).delete()
+    if not deleted:
+        raise NotFound("You are not blocking this person.")
+
+
+def message_policy_set(*, user, policy: str) -> SocialSettings:
+    if policy not in MessagePolicy.values:
+        raise SocialError("Choose who may message you: everyone, contacts or nobody.")
+    settings, _ = SocialSettings.objects.update_or_create(
+        user=user, defaults={"message_policy": policy}
+    )
+    return settings

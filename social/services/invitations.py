@@ -1,0 +1,110 @@
+"""Invitations to a table: send one to a contact, accept (a seat through games), decline,
+cancel. The table is read and the invitee seated through :mod:`social.tables`."""
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import conf, frames, policy, tables
+from ..models import Invitation, InvitationStatus
+from .errors import NotFound, SocialError, policy_check
+from .publish import notify_after_commit
+
+
+def _invitation_expired(invitation: Invitation) -> bool:
+    age = (timezone.now() - invitation.created_at).total_seconds()
+    return age > conf.get("INVITE_TTL")
+
+
+def invitation_send(*, sender, recipient, table_id: int) -> Invitation:
+    """Invite a contact to a table where ``sender`` is seated and a seat is free."""
+    info = tables.table_get(table_id)
+    if info is None or sender.pk not in info.seated_user_ids:
+        raise NotFound("You can only invite people to a table where you are seated.")
+    if not info.open:
+        raise SocialError("This game has already started or is over.", "table_closed")
+    if info.free_seats <= 0:
+        raise SocialError("This table has no free seat.", "table_full")
+    if recipient.pk in info.seated_user_ids:
+        raise SocialError(f"{recipient.public_name} is already at this table.", "already_seated")
+    existing = Invitation.objects.filter(
+        from_user=sender, to_user=recipient, table_id=table_id, status=InvitationStatus.PENDING
+    ).first()
+    if existing and not _invitation_expired(existing):
+        return existing
+    policy_check(policy.can_invite(sender, recipient, hit=True))
+    with transaction.atomic():
+        if existing:
+            Invitation.objects.filter(pk=existing.pk).update(
+                status=InvitationStatus.EXPIRED, responded_at=timezone.now()
+            )
+        invitation = Invitation.objects.create(
+            from_user=sender, to_user=recipient, table_id=table_id
+        )
+        notify_after_commit([recipient.pk], frames.invitation_event("received", invitation, info))
+        notify_after_commit([sender.pk], frames.invitation_event("sent", invitation, info))
+    return invitation
+
+
+def _pending_invitation(invitation_id, **owner) -> Invitation:
+    try:
+        invitation = (
+            Invitation.objects.select_for_update()
+            .select_related("from_user", "to_user")
+            .get(pk=invitation_id, **owner)
+        )
+    except (Invitation.DoesNotExist, ValueError, TypeError):
+        raise NotFound("This invitation does not exist.") from None
+    if invitation.status != InvitationStatus.PENDING:
+        raise SocialError(
+            f"This invitation was already {invitation.get_status_display().lower()}.", "answered"
+        )
+    return invitation
+
+
+def _invitation_close(invitation: Invitation, status: str) -> None:
+    invitation.status = status
+    invitation.responded_at = timezone.now()
+    invitation.save(update_fields=["status", "responded_at"])
+    frame = frames.invitation_event(status, invitation, tables.table_get(invitation.table_id))
+    notify_after_commit([invitation.from_user_id, invitation.to_user_id], frame)
+
+
+def invitation_accept(*, user, invitation_id) -> str:
+    """Accept: seat ``user`` at the table (through the games service); returns its URL.
+
+    An invitation that can no longer be honoured (expired, the table full or started, a block
+    since) is closed and the reason raised as :class:`SocialError`.
+    """
+    error = None
+    with transaction.atomic():
+        invitation = _pending_invitation(invitation_id, to_user=user)
+        if policy.is_blocked_either_way(invitation.from_user_id, user.pk):
+            _invitation_close(invitation, InvitationStatus.CANCELLED)
+            error = NotFound("This invitation does not exist.")
+        elif _invitation_expired(invitation):
+            _invitation_close(invitation, InvitationStatus.EXPIRED)
+            error = SocialError("This invitation has expired.", "expired")
+        else:
+            try:
+                url = tables.table_seat(user=user, table_id=invitation.table_id)
+            except tables.TableUnavailable as exc:
+                _invitation_close(invitation, InvitationStatus.EXPIRED)
+                error = SocialError(str(exc), "table_unavailable")
+            else:
+                _invitation_close(invitation, InvitationStatus.ACCEPTED)
+    if error is not None:
+        raise error
+    return url
+
+
+def invitation_decline(*, user, invitation_id) -> None:
+    with transaction.atomic():
+        invitation = _pending_invitation(invitation_id, to_user=user)
+        _invitation_close(invitation, InvitationStatus.DECLINED)
+
+
+def invitation_cancel(*, user, invitation_id) -> None:
+    with transaction.atomic():
+        invitation = _pending_invitation(invitation_id, from_user=user)
+        _invitation_close(invitation, InvitationStatus.CANCELLED)

@@ -1,0 +1,93 @@
+"""What every social endpoint shares: the user named in the URL, numbers in the query, and
+the one way of answering.
+
+Every endpoint works as a plain form POST (redirect with a flash message) and, when the
+client asks for JSON (``Accept: application/json``), answers JSON for the page scripts. A
+:class:`social.services.SocialError` becomes a 4xx with its code and message, never a 500.
+"""
+from __future__ import annotations
+
+from django.contrib import messages as flash
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from .. import services
+
+STATUS = {
+    "not_found": 404,
+    "rate_limited": 429,
+    "not_allowed": 403,
+    "not_contacts": 403,
+    "self": 400,
+}
+
+
+def wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def active_user(username: str):
+    return get_object_or_404(get_user_model(), username=username, is_active=True)
+
+
+def _back(request, default: str):
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(target)
+    return HttpResponseRedirect(default)
+
+
+def answer(request, default_url: str, *, ok_text: str = "", error=None, data=None):
+    """The common answer of a POST endpoint: JSON for scripts, redirect + flash for forms."""
+    if error is not None:
+        status = STATUS.get(error.code, 400)
+        if wants_json(request):
+            return JsonResponse(
+                {"ok": False, "error": {"code": error.code, "message": str(error)}}, status=status
+            )
+        if status == 404:
+            raise Http404(str(error))
+        flash.error(request, str(error))
+        return _back(request, default_url)
+    if wants_json(request):
+        return JsonResponse({"ok": True, **(data or {})})
+    if ok_text:
+        flash.success(request, ok_text)
+    return _back(request, default_url)
+
+
+def int_param(value):
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+def action_view(service, url_name: str, ok_text: str, *, person: str = ""):
+    """A POST endpoint that calls ``service(user=..., **the URL's ids)`` and answers with
+    ``ok_text`` or the refusal; forms return to ``url_name``. With ``person``, the URL's
+    ``username`` is the active user passed to the service under that name, and ``{name}`` in
+    ``ok_text`` is their public name."""
+
+    @login_required
+    @require_POST
+    def view(request, **ids):
+        name = ""
+        if person:
+            other = active_user(ids.pop("username"))
+            ids[person], name = other, other.public_name
+        try:
+            service(user=request.user, **ids)
+        except services.SocialError as exc:
+            return answer(request, reverse(url_name), error=exc)
+        return answer(request, reverse(url_name), ok_text=ok_text.format(name=name))
+
+    return view

@@ -1,0 +1,79 @@
+"""Presence follows live play through ``games.signals``. A finished game clears its players'
+"playing" mark by the one receiver pattern (docs/architecture.md): nothing done in the signal,
+an idempotent task keyed by the game id (``social.game_finished``) queued after the commit,
+a failure to queue logged, never raised into the end of the game."""
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import services as games_services
+from games import signals
+from games.models import Game, Room
+from games.rooms import ensure_default_rooms
+from social import presence, tasks
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def finished(users):
+    """alice beat bob (bob resigned) at a public table; returns (game, alice, bob)."""
+    ensure_default_rooms(Room)
+    alice, bob = users["alice"], users["bob"]
+    table = games_services.table_create(user=alice, room=Room.objects.get(slug="classic"))
+    games_services.table_sit(table_id=table.pk, user=bob)
+    assert presence.presence_playing(alice.pk)["table_id"] == table.pk
+    assert presence.presence_playing(bob.pk)["table_id"] == table.pk
+    games_services.table_resign(table_id=table.pk, user=bob)
+    return Game.objects.get(table_id=table.pk), alice, bob
+
+
+def test_a_finished_game_clears_its_players_playing(finished):
+    game, alice, bob = finished
+    assert presence.presence_playing(alice.pk) is None
+    assert presence.presence_playing(bob.pk) is None
+    assert presence.presence_of([alice.pk])[alice.pk].state != presence.PLAYING
+
+
+def test_the_signal_only_queues_the_task_keyed_by_the_game_after_the_commit(users, monkeypatch):
+    queued = []
+    monkeypatch.setattr(tasks.game_finished, "delay", queued.append)
+    # Inside a transaction that rolls back: nothing queued.
+    with pytest.raises(RuntimeError), transaction.atomic():
+        signals.game_finished.send(sender=Game, game_id=4242, table_id=7)
+        raise RuntimeError
+    assert queued == []
+    # The signal itself reads nothing; the task is queued with the game's id at the commit.
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as queries:
+            signals.game_finished.send(sender=Game, game_id=4242, table_id=7)
+        assert queued == []
+        assert len(queries) == 0
+    assert queued == [4242]
+
+
+def test_a_failure_to_queue_never_breaks_the_end_of_a_game(users, monkeypatch, caplog):
+    def down(game_id):
+        raise ConnectionError("the broker is down")
+
+    monkeypatch.setattr(tasks.game_finished, "delay", down)
+    with caplog.at_level(logging.ERROR):
+        signals.game_finished.send(sender=Game, game_id=4242, table_id=7)  # does not raise
+    assert any("4242" in r.getMessage() for r in caplog.records)
+
+
+def test_the_task_is_idempotent_and_leaves_other_tables_alone(finished):
+    game, alice, bob = finished
+    # bob already sat down elsewhere when a late (or repeated) task runs: he stays playing.
+    presence.presence_set_playing(bob.pk, game.table_id + 1000, "/tables/elsewhere/")
+    presence.presence_set_playing(alice.pk, game.table_id, "/tables/again/")
+    assert sorted(tasks.game_finished(game.pk)) == sorted([alice.pk, bob.pk])
+    assert presence.presence_playing(alice.pk) is None
+    assert presence.presence_playing(bob.pk)["table_id"] == game.table_id + 1000
+    assert sorted(tasks.game_finished(game.pk)) == sorted([alice.pk, bob.pk])
+    assert presence.presence_playing(bob.pk)["table_id"] == game.table_id + 1000
+    assert tasks.game_finished(10**9) == []  # a game that is gone
