@@ -9,7 +9,7 @@ from .. import broadcast, conf, frames
 from ..cache import count_hit
 from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
 from ..models import ChatMessage, Seat, Table
-from .locking import _on_commit
+from .locking import after_commit
 
 CHAT_MAX = 300
 
@@ -38,7 +38,7 @@ def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
         }
         data = frames.chat_data(message, seat_by_user)
         sender_id = user.pk
-        _on_commit(
+        after_commit(
             lambda: broadcast.send_chat(table_id=table.pk, message=data, sender_id=sender_id)
         )
     return message

@@ -23,9 +23,9 @@ from ..exceptions import (
     StaleVersion,
 )
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
-from .clock import _set_clock, clocks_fresh
-from .endings import _finish
-from .locking import _lock, _lock_in, _seated, _seats
+from .clock import clocks_fresh, set_clock
+from .endings import finish_game
+from .locking import load_seats, lock_table, lock_table_in, require_seat
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
@@ -37,11 +37,11 @@ CLIENT_ID_MAX = 40
 def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last) -> None:
     """Store the new state (finishing the game if it is over), publish, schedule."""
     if state.is_over:
-        _finish(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
+        finish_game(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
                 events=events, last=last)
         return
     table.state = states.dump(state)
-    _set_clock(table, seats, state, prev_to_act)
+    set_clock(table, seats, state, prev_to_act)
     # Moves change only these (a full save would rewrite every column on every move).
     save_and_publish(table, seats, state, events=events, last=last, fields=[
         "state", "version", "turn_deadline", "deadline_seat", "turn_started_at", "updated_at",
@@ -73,10 +73,10 @@ def table_act(
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise StaleVersion("The move must carry the table version it was made at.")
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = _seats(table)
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = load_seats(table)
         if user is not None:
-            mine = _seated(seats, user)
+            mine = require_seat(seats, user)
         else:
             mine = next((s for s in seats if s.index == seat), None)
             if mine is None or mine.bot_level is None:
@@ -146,7 +146,7 @@ def table_timeout(*, table_id: int) -> bool:
     exactly once however often, or however late, it is called (by a socket's timer or the
     sweep).
 
-    A computer's deadline means its move was lost (see ``_set_clock``): it is played now. A
+    A computer's deadline means its move was lost (see ``set_clock``): it is played now. A
     connected player the server has not heard from lately gets a fresh turn instead of a
     timeout (``_unheard``); once they are gone, timeouts apply as usual. Time lost to an
     outage of the site is given back first (``clock.clocks_fresh``)."""
@@ -155,14 +155,14 @@ def table_timeout(*, table_id: int) -> bool:
     # given back: a deadline that passed while nobody could move is not a timeout.
     clocks_fresh()
     with transaction.atomic():
-        table = _lock(table_id)
+        table = lock_table(table_id)
         now = timezone.now()
         if (
             table.status != TableStatus.PLAYING
             or table.turn_deadline is None or table.turn_deadline > now + tolerance
         ):
             return False
-        seats = _seats(table)
+        seats = load_seats(table)
         state = states.load(table.state)
         seat_index = state.to_act
         if seat_index is None:
@@ -191,7 +191,7 @@ def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
     seat.save(update_fields=["timeouts"])
     if seat.timeouts >= conf.get("MAX_TIMEOUTS"):
         table.version += 1
-        _finish(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
+        finish_game(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
         return True
     hand = state.hand_number
     events: list = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from .. import broadcast, frames, signals
 from ..models import Seat, Table
-from .clock import _schedule, table_state_undelivered
-from .locking import _on_commit
+from .clock import schedule_bot_move, table_state_undelivered
+from .locking import after_commit
 
 
 def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), last=None,
@@ -15,11 +15,11 @@ def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), 
     given), then queue for after the commit the ``state`` frames of its version and, if a
     computer is to act, its move."""
     table.save(update_fields=fields)
-    _publish(table, seats, state, events, last)
-    _schedule(table, seats, state)
+    publish_state(table, seats, state, events, last)
+    schedule_bot_move(table, seats, state)
 
 
-def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
+def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
     """Queue the ``state`` frames of the table's current version for after the commit."""
     build = frames.table_state_frames(table, seats, state=state, events=events, last=last)
     table_id, version = table.pk, table.version
@@ -29,19 +29,19 @@ def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) 
         if delivered is False:
             table_state_undelivered(table_id=table_id, version=version)
 
-    _on_commit(send)
+    after_commit(send)
 
 
-def _publish_presence(table: Table, seats: list[Seat]) -> None:
+def publish_presence(table: Table, seats: list[Seat]) -> None:
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
     table_id = table.pk
-    _on_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d))
+    after_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d))
 
 
-def _announce_seated(table: Table, user_id: int) -> None:
+def announce_seated(table: Table, user_id: int) -> None:
     table_id, url, private = table.pk, table.get_absolute_url(), table.private
-    _on_commit(
+    after_commit(
         lambda: signals.player_seated.send(
             sender=Table, table_id=table_id, user_id=user_id, url=url, private=private
         )

@@ -250,7 +250,7 @@ def _queue_start(t: Tournament) -> None:
 # ------------------------------------------------------------------------- enter, withdraw
 
 
-def _entry_refusal(t: Tournament, user, invite: str = "") -> str | None:
+def entry_refusal(t: Tournament, user, invite: str = "") -> str | None:
     """Why ``user`` may not enter now (None: they may)."""
     now = timezone.now()
     if user is None or not user.is_authenticated:
@@ -278,7 +278,7 @@ def _entry_refusal(t: Tournament, user, invite: str = "") -> str | None:
 def tournament_enter(*, tournament_id, user, invite: str = "") -> Entry:
     with transaction.atomic():
         t = _lock(tournament_id)
-        reason = _entry_refusal(t, user, invite)
+        reason = entry_refusal(t, user, invite)
         if reason:
             raise NotAllowed(reason)
         if Entry.objects.filter(tournament=t, user=user).exists():

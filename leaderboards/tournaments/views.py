@@ -114,7 +114,7 @@ def _page_context(request, t: Tournament) -> dict:
         "invite_link": (request.build_absolute_uri(services.invite_url(t))
                         if t.private and request.user.is_authenticated
                         and request.user.pk == t.created_by_id else ""),
-        "entry_refusal": (services._entry_refusal(t, request.user, invite)
+        "entry_refusal": (services.entry_refusal(t, request.user, invite)
                           if request.user.is_authenticated else None),
         "can_cancel": request.user.is_authenticated and (
             request.user.is_staff
