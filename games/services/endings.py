@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
 from games import engine as E
 
 from .. import signals, states
@@ -35,8 +36,9 @@ def _placements(totals: list[int], loser_seat: int | None) -> list[int]:
 
 
 def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: int | None,
-            events=(), last=None) -> Game:
-    """Store the Game, close the table and announce it (the caller bumped the version)."""
+            events=(), last=None, outbox: Outbox | None = None) -> Game:
+    """Store the Game, close the table and announce it (the caller bumped the version).
+    The last frames go into ``outbox`` when the caller gave one."""
     now = timezone.now()
     result = states.game_result(state) if state.is_over else None
     totals = list(result["totals"]) if result else list(state.scores)
@@ -76,7 +78,7 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     table.state = states.dump(state)
     table.turn_deadline = None
     table.deadline_seat = None
-    save_and_publish(table, seats, state, events=events, last=last)
+    save_and_publish(table, seats, state, events=events, last=last, outbox=outbox)
     game_id, table_id = game.pk, table.pk
     after_commit(
         lambda: signals.game_finished.send(sender=Game, game_id=game_id, table_id=table_id)
@@ -156,18 +158,18 @@ def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) ->
                        loser_seat=loser_seat)
 
 
-def table_resign(*, table_id: int, user) -> Table:
+def table_resign(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = load_seats(table)
         mine = require_seat(seats, user)
         table.version += 1
         finish_game(table, seats, states.load(table.state), ending=Ending.RESIGNATION,
-                loser_seat=mine.index)
+                loser_seat=mine.index, outbox=outbox)
     return table
 
 
-def table_claim(*, table_id: int, user) -> Table:
+def table_claim(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     """End the game when an opponent has been gone longer than the grace period."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
@@ -179,5 +181,5 @@ def table_claim(*, table_id: int, user) -> Table:
             raise CannotClaim()
         table.version += 1
         finish_game(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
-                loser_seat=gone[0].index)
+                loser_seat=gone[0].index, outbox=outbox)
     return table

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
 from games import engine as E
 
 from .. import computer, conf, states, timeouts
@@ -34,16 +35,17 @@ ACTION_MAX = 80
 CLIENT_ID_MAX = 40
 
 
-def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last) -> None:
+def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last,
+                  outbox: Outbox | None = None) -> None:
     """Store the new state (finishing the game if it is over), publish, schedule."""
     if state.is_over:
         finish_game(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
-                events=events, last=last)
+                events=events, last=last, outbox=outbox)
         return
     table.state = states.dump(state)
     set_clock(table, seats, state, prev_to_act)
     # Moves change only these (a full save would rewrite every column on every move).
-    save_and_publish(table, seats, state, events=events, last=last, fields=[
+    save_and_publish(table, seats, state, events=events, last=last, outbox=outbox, fields=[
         "state", "version", "turn_deadline", "deadline_seat", "turn_started_at", "updated_at",
     ])
 
@@ -58,9 +60,10 @@ def _store_action(table: Table, seat: int, text: str, source: str, client_id: st
 
 def table_act(
     *, table_id: int, action: Any, expected_version: Any, user=None, seat: int | None = None,
-    source: str = ActionSource.PLAYER, client_id: Any = "",
+    source: str = ActionSource.PLAYER, client_id: Any = "", outbox: Outbox | None = None,
 ) -> int:
-    """Play one move and return the new version.
+    """Play one move and return the new version. Its frames go out after the commit, or
+    into ``outbox`` for the caller to send (a table socket's own move).
 
     ``user`` plays their own seat; the bot task passes ``seat`` with ``source=bot``. Refusals
     raise a ``GameServiceError`` and change nothing: not playing, not seated, a duplicate
@@ -102,7 +105,8 @@ def table_act(
             mine.timeouts = 0
             mine.save(update_fields=["timeouts"])
         _commit_state(table, seats, new, prev_to_act=mine.index, events=events,
-                      last={"seat": mine.index, "action": text, "source": source})
+                      last={"seat": mine.index, "action": text, "source": source},
+                      outbox=outbox)
         return table.version
 
 

@@ -3,6 +3,8 @@ frames, ``player_seated``; and ``save_and_publish``, the last step of every writ
 """
 from __future__ import annotations
 
+from core.channels import Outbox
+
 from .. import broadcast, frames, signals
 from ..models import Seat, Table
 from .clock import schedule_bot_move, table_state_undelivered
@@ -10,33 +12,39 @@ from .locking import after_commit
 
 
 def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), last=None,
-                     fields: list[str] | None = None) -> None:
+                     fields: list[str] | None = None, outbox: Outbox | None = None) -> None:
     """The last step of every write that clients see: save the table (only ``fields``, if
-    given), then queue for after the commit the ``state`` frames of its version and, if a
-    computer is to act, its move."""
+    given), then queue for after the commit the ``state`` frames of its version (into
+    ``outbox`` when the caller gave one: see ``publish_state``) and, if a computer is to
+    act, its move."""
     table.save(update_fields=fields)
-    publish_state(table, seats, state, events, last)
+    publish_state(table, seats, state, events, last, outbox=outbox)
     schedule_bot_move(table, seats, state)
 
 
-def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
-    """Queue the ``state`` frames of the table's current version for after the commit."""
+def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=None, *,
+                  outbox: Outbox | None = None) -> None:
+    """Queue the ``state`` frames of the table's current version for after the commit:
+    sent then, or put in ``outbox`` for the caller to send (a table socket, which stops the
+    clock itself when they cannot be published)."""
     build = frames.table_state_frames(table, seats, state=state, events=events, last=last)
     table_id, version = table.pk, table.version
 
     def send():
-        delivered = broadcast.send_state(table_id=table_id, version=version, frames=build())
+        delivered = broadcast.send_state(table_id=table_id, version=version, frames=build(),
+                                         outbox=outbox)
         if delivered is False:
             table_state_undelivered(table_id=table_id, version=version)
 
     after_commit(send)
 
 
-def publish_presence(table: Table, seats: list[Seat]) -> None:
+def publish_presence(table: Table, seats: list[Seat], *, outbox: Outbox | None = None) -> None:
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
     table_id = table.pk
-    after_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d))
+    after_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d,
+                                                 outbox=outbox))
 
 
 def announce_seated(table: Table, user_id: int) -> None:

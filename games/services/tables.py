@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
 from games import engine as E
 
 from .. import conf, hooks, signals, states
@@ -152,7 +153,8 @@ def _maybe_start(table: Table, seats: list[Seat]):
     return None
 
 
-def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "") -> Table:
+def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "",
+              outbox: Outbox | None = None) -> Table:
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to take a seat.")
@@ -193,12 +195,12 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
         chosen.save()
         table.version += 1
         state = _maybe_start(table, seats)
-        save_and_publish(table, seats, state)
+        save_and_publish(table, seats, state, outbox=outbox)
         announce_seated(table, user.pk)
     return table
 
 
-def table_leave(*, table_id: int, user) -> Table:
+def table_leave(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.OPEN,
@@ -213,7 +215,7 @@ def table_leave(*, table_id: int, user) -> Table:
         if not any(s.user_id for s in seats):
             table.status = TableStatus.ABANDONED
             table.finished_at = timezone.now()
-        save_and_publish(table, seats)
+        save_and_publish(table, seats, outbox=outbox)
         user_id = user.pk
         after_commit(
             lambda: signals.player_left.send(sender=Table, table_id=table.pk, user_id=user_id)
@@ -221,7 +223,8 @@ def table_leave(*, table_id: int, user) -> Table:
     return table
 
 
-def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
+def table_add_bot(*, table_id: int, user, seat: int, level: int,
+                  outbox: Outbox | None = None) -> Table:
     """A seated player fills an empty seat with a computer player."""
     if level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
@@ -240,7 +243,7 @@ def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
         chosen.save()
         table.version += 1
         state = _maybe_start(table, seats)
-        save_and_publish(table, seats, state)
+        save_and_publish(table, seats, state, outbox=outbox)
     return table
 
 
