@@ -16,13 +16,15 @@ that is down costs at most ``sum(RETRY_DELAYS)`` of waiting. Messages to one gro
 their order: after one of them fails, the later ones to that group wait for the next round.
 
 ``Outbox`` is a list of messages a service hands back to its caller instead of sending them
-(a socket that made the change sends them itself, from the event loop, before its reply).
+(a socket that made the change sends them itself, from the event loop, before its reply),
+with the follow-ups that must wait until they are out (a task whose own frames must come
+after them).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,9 +42,11 @@ RETRY_DELAYS = (0.1, 0.5)
 
 @dataclass
 class Outbox:
-    """Channel-layer messages collected, in order, for the caller to send (``asend``)."""
+    """Channel-layer messages collected, in order, for the caller to send (``asend``),
+    and the follow-ups the caller runs once they are sent (``run_after_sent``)."""
 
     messages: list[Message] = field(default_factory=list)
+    after: list[Callable[[], None]] = field(default_factory=list)
 
     def add(self, group: str, message: dict[str, Any]) -> None:
         self.messages.append((group, message))
@@ -54,6 +58,18 @@ class Outbox:
         """The messages collected so far, which the outbox then forgets."""
         taken, self.messages = self.messages, []
         return taken
+
+    def after_sent(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` (sync code) once the messages collected so far have been sent: a
+        follow-up whose own sends must come after them (a computer's move, which an eager
+        Celery runs on the spot)."""
+        self.after.append(fn)
+
+    def run_after_sent(self) -> None:
+        """Run the follow-ups (each once), in order; the caller has sent the messages."""
+        todo, self.after = self.after, []
+        for fn in todo:
+            fn()
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)

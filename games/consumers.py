@@ -237,13 +237,19 @@ class TableConsumer(FramedConsumer):
 
     async def _deliver(self, outbox: Outbox):
         """Publish what the service put in ``outbox``; a ``state`` frame that could not be
-        published stops its player's clock until they are shown the table."""
+        published stops its player's clock until they are shown the table. Then the
+        follow-ups the service left in it (a computer's move to queue)."""
         failed = await channels.asend(outbox.take())
         for table_id, version in broadcast.undelivered_states(failed):
             try:
                 await _db(services.table_state_undelivered)(table_id=table_id, version=version)
             except INFRASTRUCTURE_ERRORS:
                 log.exception("table %s: could not stop the clock", table_id)
+        if outbox.after:
+            try:
+                await _db(outbox.run_after_sent)()
+            except Exception:  # a computer's late move is played by the sweep
+                log.exception("table %s: a follow-up failed", self.table_id)
 
     async def on_action(self, message: Action):
         if self.seat is None:

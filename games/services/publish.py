@@ -19,7 +19,7 @@ def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), 
     act, its move."""
     table.save(update_fields=fields)
     publish_state(table, seats, state, events, last, outbox=outbox)
-    schedule_bot_move(table, seats, state)
+    schedule_bot_move(table, seats, state, outbox=outbox)
 
 
 def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=None, *,
