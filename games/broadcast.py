@@ -3,20 +3,20 @@ only carries frames; ``games.frames`` builds them.
 
 Groups: ``table.<id>`` (every connection to the table: state frames, chat, presence) and
 ``tables.user.<id>`` (every table socket of one user).
+
+Sending, retries included, is ``core.channels``'. A service called by a table socket gets
+that socket's ``Outbox`` (``outbox=``) and these senders put their messages in it: the
+socket sends them itself, on its event loop, after the service returns (its own moves then
+skip the hop from the worker thread back to the loop). Sends happen after commit, so the
+outbox holds only committed changes, also when the service raises after committing.
 """
 from __future__ import annotations
 
-import asyncio
-import logging
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
-log = logging.getLogger(__name__)
+from core import channels
+from core.channels import Message, Outbox
 
 
 def table_group(table_id: int) -> str:
@@ -28,56 +28,7 @@ def user_tables_group(user_id: int) -> str:
     return f"tables.user.{user_id}"
 
 
-_outbox = threading.local()
-
-
-@contextmanager
-def collected() -> Iterator[list[tuple[str, dict[str, Any]]]]:
-    """Inside this block (in a worker thread), sends are collected in the yielded list
-    instead of being sent; the caller, already on the event loop, sends them with
-    ``send_collected`` after the service returns. A socket's own moves then skip the hop from
-    the worker thread back to the loop. Sends happen after commit, so the list holds only
-    committed changes, also when the service raises after committing."""
-    previous = getattr(_outbox, "messages", None)
-    _outbox.messages = messages = []
-    try:
-        yield messages
-    finally:
-        _outbox.messages = previous
-
-
-# Pauses before the second and third tries of a send that failed.
-RETRY_DELAYS = (0.1, 0.5)
-
-
-async def send_collected(
-    messages: list[tuple[str, dict[str, Any]]],
-) -> list[tuple[str, dict[str, Any]]]:
-    """Send each message, trying again twice on failure; returns the ones never sent.
-
-    The layer is not storage: a lost frame is recovered by the clients (a version gap or a
-    ``pong`` ahead of what they show makes them ask for a snapshot), and a lost ``state``
-    frame stops the turn clock until its player has seen the table
-    (``services.table_state_undelivered``)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return []
-    failed = []
-    for group, message in messages:
-        for attempt in range(len(RETRY_DELAYS) + 1):
-            try:
-                await layer.group_send(group, message)
-                break
-            except Exception as exc:
-                if attempt == len(RETRY_DELAYS):
-                    log.error("group_send to %s failed %d times: %s", group, attempt + 1, exc)
-                    failed.append((group, message))
-                else:
-                    await asyncio.sleep(RETRY_DELAYS[attempt])
-    return failed
-
-
-def undelivered_states(failed) -> list[tuple[int, int]]:
+def undelivered_states(failed: Iterable[Message]) -> list[tuple[int, int]]:
     """(table id, version) of the ``state`` frames among messages that were not sent."""
     return [
         (m["table_id"], m["version"]) for _, m in failed
@@ -85,52 +36,47 @@ def undelivered_states(failed) -> list[tuple[int, int]]:
     ]
 
 
-def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> bool | None:
-    """Send to several groups in one trip to the event loop (each ``async_to_sync`` call
-    costs a thread hand-off, so one per frame would triple the cost of a move), or hand
-    them to the ``collected`` block around this call. True when all were sent, False when
-    some failed, None when collected (the collector learns the outcome)."""
-    if not messages:
-        return True
-    outbox = getattr(_outbox, "messages", None)
+def _send_all(messages: list[Message]) -> bool:
+    """Send now, in one trip to the event loop (``core.channels.send_now``): True when
+    all were sent, False when some were not."""
+    return channels.send_now(messages)
+
+
+def _route(messages: list[Message], outbox: Outbox | None) -> bool | None:
+    """Put the messages in the caller's ``outbox`` (None: the caller sends them and learns
+    the outcome), or send them now (``_send_all``)."""
     if outbox is not None:
         outbox.extend(messages)
         return None
-    if get_channel_layer() is None:
-        return True
-    try:
-        return not async_to_sync(send_collected)(messages)
-    except Exception:
-        log.exception("sending %d messages failed", len(messages))
-        return False
+    return _send_all(messages)
 
 
-def _send(group: str, message: dict[str, Any]) -> bool | None:
-    return _send_all([(group, message)])
-
-
-def send_state(*, table_id: int, version: int, frames: dict[str, dict[str, Any]]) -> bool | None:
+def send_state(*, table_id: int, version: int, frames: dict[str, dict[str, Any]],
+               outbox: Outbox | None = None) -> bool | None:
     """The ``state`` frames of one version (``games.frames.state_frames``: each human seat's
     own and the spectators').
 
     They travel as one message to the table's group (one publish per move however many
     seats), and each connection forwards only its own seat's frame (spectators: the public
     one); see ``games.consumers.TableConsumer.table_frames``. The other seats' frames never
-    leave the server. Returns as ``_send_all``."""
+    leave the server. Returns as ``_route``."""
     message = {"type": "table.frames", "frames": frames, "table_id": table_id,
                "version": version}
-    return _send_all([(table_group(table_id), message)])
+    return _route([(table_group(table_id), message)], outbox)
 
 
-def send_chat(*, table_id: int, message: dict, sender_id: int | None = None) -> None:
+def send_chat(*, table_id: int, message: dict, sender_id: int | None = None,
+              outbox: Outbox | None = None) -> None:
     """A chat line to everyone at the table; ``sender_id`` (not sent to clients) lets each
     connection drop lines from the users hidden from it (``games.hooks``)."""
-    _send(table_group(table_id),
-          {"type": "table.chat", "message": message, "sender_id": sender_id})
+    _route([(table_group(table_id),
+             {"type": "table.chat", "message": message, "sender_id": sender_id})], outbox)
 
 
-def send_presence(*, table_id: int, table: dict, seats: list[dict]) -> None:
-    _send(table_group(table_id), {"type": "table.presence", "table": table, "seats": seats})
+def send_presence(*, table_id: int, table: dict, seats: list[dict],
+                  outbox: Outbox | None = None) -> None:
+    _route([(table_group(table_id),
+             {"type": "table.presence", "table": table, "seats": seats})], outbox)
 
 
 def send_hidden_changed(*, user_ids) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
+from core.conf import Settings
 
 DEFAULTS: dict[str, Any] = {
     # A computer "thinks" for a random time in this range (seconds) before its move.
@@ -52,6 +52,6 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def get(name: str) -> Any:
-    """The value of ``GAMES_<name>`` from settings, else the default above."""
-    return getattr(settings, f"GAMES_{name}", DEFAULTS[name])
+SETTINGS = Settings("GAMES", DEFAULTS)
+# ``conf.get("NAME")``: the value of ``GAMES_NAME`` from settings, else the default above.
+get = SETTINGS.get

@@ -1,10 +1,11 @@
 """The table socket (``/ws/table/<id>/``): thin. Parse, check, call a service, send.
 
 Protocol: docs/protocol.md (Tables). The framing (flood close, size limit, JSON, the map from
-message type to a typed message and its handler) is ``games.sockets``, shared with the
+message type to a typed message and its handler) is ``core.sockets``, shared with the
 notification socket. Every service call runs in a worker thread through
-``database_sync_to_async``; frames produced by services reach this consumer through the
-channel-layer groups of ``games.broadcast``.
+``database_sync_to_async`` and hands back the frames it publishes in an ``Outbox``, which
+this consumer sends; frames produced elsewhere reach it through the channel-layer groups of
+``games.broadcast``.
 """
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from core import channels
+from core.channels import Outbox
+from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
+
 from . import broadcast, conf, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
-from .sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +108,10 @@ class TableConsumer(FramedConsumer):
     counted = False  # counted among this process's seated sockets (the clocks heartbeat)
     pinging: asyncio.Future | None = None  # the ping being answered
     gone = False  # disconnected: timers must not start again
+
+    def flood(self) -> tuple[int, float]:
+        """``GAMES_WS_FLOOD``: frames per seconds before the socket is closed."""
+        return conf.get("WS_FLOOD")
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -192,15 +200,13 @@ class TableConsumer(FramedConsumer):
 
     async def _call(self, fn, message_id=None, **kwargs):
         """Run a service; turn its refusal into an error frame. Returns (ok, result).
-        The frames the service publishes are sent from here, before the reply."""
-        outbox: list = []
+        The service puts the frames it publishes after its commit in this call's
+        ``Outbox`` (also when it raises after committing); they are sent from here, on the
+        event loop, before the reply."""
+        outbox = Outbox()
 
         def run():
-            with broadcast.collected() as messages:
-                try:
-                    return fn(**kwargs)
-                finally:
-                    outbox.extend(messages)
+            return fn(outbox=outbox, **kwargs)
 
         def late(job):
             # Answered ``unavailable`` already; what the work did is published now.
@@ -229,15 +235,21 @@ class TableConsumer(FramedConsumer):
             return False, None
         return True, result
 
-    async def _deliver(self, outbox):
-        """Publish what the service collected; a ``state`` frame that could not be published
-        stops its player's clock until they are shown the table."""
-        failed = await broadcast.send_collected(outbox)
+    async def _deliver(self, outbox: Outbox):
+        """Publish what the service put in ``outbox``; a ``state`` frame that could not be
+        published stops its player's clock until they are shown the table. Then the
+        follow-ups the service left in it (a computer's move to queue)."""
+        failed = await channels.asend(outbox.take())
         for table_id, version in broadcast.undelivered_states(failed):
             try:
                 await _db(services.table_state_undelivered)(table_id=table_id, version=version)
             except INFRASTRUCTURE_ERRORS:
                 log.exception("table %s: could not stop the clock", table_id)
+        if outbox.after:
+            try:
+                await _db(outbox.run_after_sent)()
+            except Exception:  # a computer's late move is played by the sweep
+                log.exception("table %s: a follow-up failed", self.table_id)
 
     async def on_action(self, message: Action):
         if self.seat is None:

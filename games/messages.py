@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
-from .sockets import BadMessage, Message, is_int, text_id
+from core.sockets import BadMessage, Message, is_int, text_id
 
 ACTION_ID_MAX = 40
 

@@ -2,7 +2,7 @@
 the defaults live here so the app works with nothing configured."""
 from __future__ import annotations
 
-from django.conf import settings
+from core.conf import Settings
 
 DEFAULTS: dict[str, int] = {
     # Private messages a sender may send per minute (fixed one-minute windows).
@@ -31,6 +31,6 @@ DEFAULTS: dict[str, int] = {
 }
 
 
-def get(name: str) -> int:
-    """The value of ``SOCIAL_<name>`` from settings, else the default above."""
-    return getattr(settings, f"SOCIAL_{name}", DEFAULTS[name])
+SETTINGS = Settings("SOCIAL", DEFAULTS)
+# ``conf.get("NAME")``: the value of ``SOCIAL_NAME`` from settings, else the default above.
+get = SETTINGS.get

@@ -1,7 +1,7 @@
 """The per-user notification socket ``/ws/notify/`` (frames in docs/protocol.md).
 
 Thin on purpose: authenticate, join the user's group, take each incoming frame as a typed
-message (the framing is ``games.sockets``', shared with the table socket), call a presence
+message (the framing is ``core.sockets``', shared with the table socket), call a presence
 function or a service, answer errors with an ``error`` frame. Delivery of messages,
 counts, requests, presence and invitations comes from the services through the channel layer
 (``notify.frame`` events to group ``user.<id>``).
@@ -19,7 +19,7 @@ from typing import Self
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
-from games.sockets import (
+from core.sockets import (
     INFRASTRUCTURE_ERRORS,
     BadMessage,
     FramedConsumer,

@@ -9,13 +9,10 @@ counts from the ``hello`` frame.
 """
 from __future__ import annotations
 
-import logging
-
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.urls import reverse
 
-logger = logging.getLogger(__name__)
+from core import channels
 
 
 def user_group(user_id: int) -> str:
@@ -33,15 +30,10 @@ def user_ref(user) -> dict:
 
 
 async def anotify_users(user_ids, frame: dict) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
+    """Send ``frame`` to each user's group (``core.channels``: retried, then logged; the
+    database stays the truth)."""
     event = {"type": "notify.frame", "frame": frame}
-    for uid in dict.fromkeys(user_ids):
-        try:
-            await layer.group_send(user_group(uid), event)
-        except Exception:  # delivery is best effort; the database stays the truth
-            logger.exception("could not notify user %s", uid)
+    await channels.asend([(user_group(uid), event) for uid in dict.fromkeys(user_ids)])
 
 
 def notify_users(user_ids, frame: dict) -> None:

@@ -30,7 +30,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from games.cache import count_hit
+from core.cache import count_hit
 
 from . import conf
 from .models import Block, Contact, MessagePolicy, SocialSettings

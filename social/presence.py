@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from django.core.cache import cache
 from django.db import transaction
 
-from games.cache import redis_backend
+from core.cache import redis_backend
 
 from . import conf
 

@@ -1,6 +1,7 @@
 """The layers point one way (engine < bots < games < social < leaderboards, accounts under
 all the apps, ``core`` under everything but the engine) and no module imports itself back
-through others (docs/architecture.md).
+through others (docs/architecture.md). What crosses modules has a public name, and the
+sockets' consumers are reached only through routing.
 
 Read from the source, imports inside functions included: an import hidden in a function is
 still a circle, only one that Python forgives at import time.
@@ -143,5 +144,76 @@ def test_accounts_sits_under_the_apps():
 
 
 def test_core_is_the_floor_under_every_app():
-    assert "core.locks" in MODULES and "core.jsonlimits" in MODULES
+    floor = ("core.locks", "core.jsonlimits", "core.sockets", "core.cache", "core.channels",
+             "core.conf")
+    assert all(name in MODULES for name in floor)
     assert _offenders("core", ("accounts", "games", "social", "leaderboards", "ginsite")) == {}
+    # the apps use the floor's one copy (nothing of it is left in games)
+    assert not any(name in MODULES for name in ("games.sockets", "games.cache"))
+    assert "core.sockets" in GRAPH["games.consumers"] & GRAPH["social.consumers"]
+    assert "core.conf" in GRAPH["games.conf"] & GRAPH["social.conf"]
+    senders = ("games.broadcast", "social.notify", "leaderboards.broadcast")
+    assert all("core.channels" in GRAPH[name] for name in senders)
+
+
+def test_only_the_floor_sends_to_channel_layer_groups():
+    """One sender, one retry policy: no app calls ``group_send`` itself (``ginsite.relay``
+    is the layer's transport, not a sender)."""
+    callers = sorted(
+        name for name, path in MODULES.items()
+        if name != "core.channels" and not name.startswith("ginsite.")
+        and any(isinstance(node, ast.Attribute) and node.attr == "group_send"
+                for node in ast.walk(ast.parse(path.read_text())))
+    )
+    assert callers == []
+
+
+def _private_uses(name: str, path: Path) -> list[str]:
+    """``_``-names (not dunders) that ``name`` takes from another first-party module: in
+    ``from x import _y`` and as ``x._y`` on a module it imported."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text())
+    found, modules = [], set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{base}.{node.module}" if node.module else base
+            for alias in node.names:
+                if f"{base}.{alias.name}" in MODULES:
+                    modules.add(alias.asname or alias.name)
+                elif alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"from {base} import {alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in MODULES and alias.asname:
+                    modules.add(alias.asname)
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in modules and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_private_name_crosses_a_module():
+    bad = {name: hits for name, path in MODULES.items() if (hits := _private_uses(name, path))}
+    assert bad == {}
+
+
+def test_the_scan_of_private_names_sees_both_spellings(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from games.services.locking import after_commit, _hidden\n"
+                      "from games import broadcast\nbroadcast._route([], None)\n"
+                      "x = object()\nx._meta\n")
+    assert _private_uses("games.sample", sample) == [
+        "from games.services.locking import _hidden", "broadcast._route"]
+
+
+def test_nothing_imports_a_consumer_but_routing():
+    consumers = {"games.consumers", "social.consumers"}
+    assert consumers <= set(MODULES)
+    importers = sorted(name for name, targets in GRAPH.items()
+                       if targets & consumers and not name.endswith(".routing"))
+    assert importers == []

@@ -36,7 +36,7 @@ from .expert_search import PairedStats, SearchingBot
 from .gin import knock_pays, rank_discards
 from .gin_search import choose_throw, knock_points, playout
 from .knowledge import Knowledge
-from .levels import _txt
+from .levels import card_text
 from .rummy_search import rummy_playout, sample_deal
 
 __all__ = ["ExpertBot"]
@@ -217,13 +217,13 @@ class ExpertBot(SearchingBot):
         hand = know.hand
         ranked = self.rummy.discard_keys(know, hand, know.taken)
         allowed = {str(a) for a in kinds["discard"]}
-        cands = [arg] + [b for _k, b in ranked if b != arg and f"discard:{_txt(b)}" in allowed]
+        cands = [arg] + [b for _k, b in ranked if b != arg and f"discard:{card_text(b)}" in allowed]
         cands = cands[: self.rummy_candidates]
         if len(cands) > 1:
             flags = [bool(x) for x in view.get("placed") or [False] * know.num_players]
             flags[know.seat] = placed or bool(view.get("placed_this_turn"))
             arg = cands[self.search_rummy(know, hand, cands, flags)]
-        text = f"discard:{_txt(arg)}"
+        text = f"discard:{card_text(arg)}"
         for a in kinds["discard"]:
             if str(a) == text:
                 return a

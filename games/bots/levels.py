@@ -77,7 +77,7 @@ def computer_name(level: int, number: int = 1) -> str:
     return f"Computer {number} ({level_name})" if number > 1 else f"Computer ({level_name})"
 
 
-def _txt(b: int) -> str:
+def card_text(b: int) -> str:
     return BY_BIT[b].text
 
 
@@ -154,9 +154,9 @@ class PolicyBot(BaseBot):
             text = "meld:" + ",".join(c.text for c in _cards(arg))
         elif kind == "layoff":
             b, i = arg
-            text = f"layoff:{_txt(b)}>{i}"
+            text = f"layoff:{card_text(b)}>{i}"
         elif kind in ("discard", "go_out"):
-            text = f"{kind}:{_txt(arg)}"
+            text = f"{kind}:{card_text(arg)}"
         for a in legal:
             if str(a) == text:
                 return a
@@ -177,12 +177,12 @@ def _to_action(kind: str, b: int, kinds: dict[str, list[Action]]) -> Action:
     if kind == "big_gin" and "big_gin" in kinds:
         return kinds["big_gin"][0]
     if kind in ("gin", "knock", "discard") and b:
-        text = f"{kind}:{_txt(b)}"
+        text = f"{kind}:{card_text(b)}"
         for a in kinds.get(kind, ()):
             if str(a) == text:
                 return a
         for a in kinds.get("discard", ()):
-            if str(a) == f"discard:{_txt(b)}":
+            if str(a) == f"discard:{card_text(b)}":
                 return a
     return kinds["discard"][0]
 

@@ -5,16 +5,19 @@ from typing import Any
 
 from django.db import transaction
 
+from core.cache import count_hit
+from core.channels import Outbox
+
 from .. import broadcast, conf, frames
-from ..cache import count_hit
 from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
 from ..models import ChatMessage, Seat, Table
-from .locking import _on_commit
+from .locking import after_commit
 
 CHAT_MAX = 300
 
 
-def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
+def chat_post(*, table_id: int, user, text: Any, outbox: Outbox | None = None) -> ChatMessage:
+    """Post a chat line; its frame goes out after the commit (into ``outbox``, if given)."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to chat.")
     if not isinstance(text, str):
@@ -38,7 +41,8 @@ def chat_post(*, table_id: int, user, text: Any) -> ChatMessage:
         }
         data = frames.chat_data(message, seat_by_user)
         sender_id = user.pk
-        _on_commit(
-            lambda: broadcast.send_chat(table_id=table.pk, message=data, sender_id=sender_id)
+        after_commit(
+            lambda: broadcast.send_chat(table_id=table.pk, message=data, sender_id=sender_id,
+                                        outbox=outbox)
         )
     return message

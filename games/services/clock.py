@@ -14,9 +14,11 @@ from django.db.models import DateTimeField, Exists, F, OuterRef, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from core.channels import Outbox
+
 from .. import conf
 from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
-from .locking import _on_commit
+from .locking import after_commit
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +28,7 @@ def _bot_delay() -> float:
     return random.uniform(low, high) if high > 0 else 0.0
 
 
-def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) -> None:
+def set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) -> None:
     """Who is on the clock now, and until when (a turn keeps its deadline across actions)."""
     now = timezone.now()
     to_act = state.to_act if state is not None else None
@@ -57,8 +59,11 @@ def _set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) 
     table.deadline_seat = to_act
 
 
-def _schedule(table: Table, seats: list[Seat], state) -> None:
-    """After commit: the bot's move, the task ``games.table_bot_move`` queued by its name
+def schedule_bot_move(table: Table, seats: list[Seat], state, *,
+                      outbox: Outbox | None = None) -> None:
+    """After commit (and, when the caller collects its frames in ``outbox``, after those are
+    sent: the computer's frames must follow them): the bot's move, the task
+    ``games.table_bot_move`` queued by its name
     (``games.tasks`` calls the services, never the other way round). (Turn deadlines need no
     task per turn: the seated players' connections apply them when due (``games.consumers``),
     and the periodic sweep applies those of tables nobody is connected to.)"""
@@ -80,7 +85,10 @@ def _schedule(table: Table, seats: list[Seat], state) -> None:
             except Exception:  # the broker is down: the bot's deadline brings the sweep
                 log.exception("could not queue the bot move of table %s", table_id)
 
-        _on_commit(enqueue)
+        if outbox is not None:
+            after_commit(lambda: outbox.after_sent(enqueue))
+        else:
+            after_commit(enqueue)
 
 
 def table_state_undelivered(*, table_id: int, version: int) -> bool:

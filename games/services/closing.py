@@ -13,8 +13,8 @@ from django.db.models import Exists, OuterRef
 from .. import conf, states
 from ..exceptions import Forbidden, NotPlaying, TableNotFound
 from ..models import Ending, Seat, Table, TableStatus
-from .endings import _finish, table_resign
-from .locking import _lock, _seats
+from .endings import finish_game, table_resign
+from .locking import load_seats, lock_table
 from .tables import table_leave
 
 log = logging.getLogger(__name__)
@@ -58,16 +58,16 @@ def tables_close_left(now) -> int:
     for table_id in _candidates(since):
         try:
             with transaction.atomic():
-                table = _lock(table_id)
+                table = lock_table(table_id)
                 if table.status != TableStatus.PLAYING:
                     continue
-                seats = _seats(table)
+                seats = load_seats(table)
                 people = [s for s in seats if s.user_id is not None]
                 if any(s.last_seen is None or s.last_seen >= since for s in people):
                     continue
                 gone = min(people, key=lambda s: s.last_seen)
                 table.version += 1
-                _finish(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
+                finish_game(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
                         loser_seat=gone.index)
                 closed += 1
         except Exception:

@@ -1,4 +1,4 @@
-"""The one finishing path (``_finish``): every ending (a normal end, resignation, timeout
+"""The one finishing path (``finish_game``): every ending (a normal end, resignation, timeout
 forfeit, claim of an abandoned game) stores the ``Game`` with its players and record, closes
 the table and, after the commit, sends ``games.signals.game_finished``.
 """
@@ -10,13 +10,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
 from games import engine as E
 
 from .. import signals, states
 from ..bots.levels import computer_name
 from ..exceptions import CannotClaim, InvalidSettings, NotPlaying
 from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableStatus
-from .locking import _lock_in, _on_commit, _seated, _seats
+from .locking import after_commit, load_seats, lock_table_in, require_seat
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
@@ -34,9 +35,10 @@ def _placements(totals: list[int], loser_seat: int | None) -> list[int]:
     return places
 
 
-def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: int | None,
-            events=(), last=None) -> Game:
-    """Store the Game, close the table and announce it (the caller bumped the version)."""
+def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: int | None,
+            events=(), last=None, outbox: Outbox | None = None) -> Game:
+    """Store the Game, close the table and announce it (the caller bumped the version).
+    The last frames go into ``outbox`` when the caller gave one."""
     now = timezone.now()
     result = states.game_result(state) if state.is_over else None
     totals = list(result["totals"]) if result else list(state.scores)
@@ -76,9 +78,9 @@ def _finish(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: 
     table.state = states.dump(state)
     table.turn_deadline = None
     table.deadline_seat = None
-    save_and_publish(table, seats, state, events=events, last=last)
+    save_and_publish(table, seats, state, events=events, last=last, outbox=outbox)
     game_id, table_id = game.pk, table.pk
-    _on_commit(
+    after_commit(
         lambda: signals.game_finished.send(sender=Game, game_id=game_id, table_id=table_id)
     )
     return game
@@ -143,41 +145,41 @@ def _ms(iso: str) -> int:
 
 def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) -> Game:
     """End a playing table with ``ending`` from outside play (a tournament's forfeit,
-    operators, tests). Live play ends games through ``_finish`` directly, in the transaction
+    operators, tests). Live play ends games through ``finish_game`` directly, in the transaction
     of the move that ended them; both store the Game, close the table and send
     ``games.signals.game_finished``."""
     if ending not in Ending.values:
         raise InvalidSettings("Unknown ending.")
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = _seats(table)
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = load_seats(table)
         table.version += 1
-        return _finish(table, seats, states.load(table.state), ending=ending,
+        return finish_game(table, seats, states.load(table.state), ending=ending,
                        loser_seat=loser_seat)
 
 
-def table_resign(*, table_id: int, user) -> Table:
+def table_resign(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = _seats(table)
-        mine = _seated(seats, user)
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = load_seats(table)
+        mine = require_seat(seats, user)
         table.version += 1
-        _finish(table, seats, states.load(table.state), ending=Ending.RESIGNATION,
-                loser_seat=mine.index)
+        finish_game(table, seats, states.load(table.state), ending=Ending.RESIGNATION,
+                loser_seat=mine.index, outbox=outbox)
     return table
 
 
-def table_claim(*, table_id: int, user) -> Table:
+def table_claim(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     """End the game when an opponent has been gone longer than the grace period."""
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = _seats(table)
-        mine = _seated(seats, user)
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = load_seats(table)
+        mine = require_seat(seats, user)
         now = timezone.now()
         gone = [s for s in seats if s.index != mine.index and s.is_gone(now)]
         if not gone:
             raise CannotClaim()
         table.version += 1
-        _finish(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
-                loser_seat=gone[0].index)
+        finish_game(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
+                loser_seat=gone[0].index, outbox=outbox)
     return table

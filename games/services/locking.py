@@ -43,7 +43,7 @@ def _user_with_names(user_id, username, display_name):
 # fields frames use (the others load on access).
 
 
-def _lock(table_id: int) -> Table:
+def lock_table(table_id: int) -> Table:
     """The table row, locked (only that row), with its room and creator."""
     try:
         pk = int(table_id)
@@ -68,7 +68,7 @@ def _lock(table_id: int) -> Table:
     return table
 
 
-def _seats(table: Table) -> list[Seat]:
+def load_seats(table: Table) -> list[Seat]:
     n = _sql_names()
     seats = list(Seat.objects.raw(
         f"SELECT s.*, u.username AS user_username, u.display_name AS user_display_name"
@@ -81,29 +81,29 @@ def _seats(table: Table) -> list[Seat]:
     return seats
 
 
-def _seat_of(seats: list[Seat], user) -> Seat | None:
+def seat_of(seats: list[Seat], user) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
-def _lock_in(table_id: int, status: str, refusal: Exception) -> Table:
-    """The locked table (``_lock``) if it is in ``status``; otherwise ``refusal`` is raised."""
-    table = _lock(table_id)
+def lock_table_in(table_id: int, status: str, refusal: Exception) -> Table:
+    """The locked table (``lock_table``) if it is in ``status``; otherwise ``refusal`` is raised."""
+    table = lock_table(table_id)
     if table.status != status:
         raise refusal
     return table
 
 
-def _seated(seats: list[Seat], user, message: str | None = None) -> Seat:
+def require_seat(seats: list[Seat], user, message: str | None = None) -> Seat:
     """The user's seat; ``NotSeated`` (with ``message``, if given) when they hold none."""
-    mine = _seat_of(seats, user)
+    mine = seat_of(seats, user)
     if mine is None:
         raise NotSeated(message)
     return mine
 
 
-def _on_commit(fn) -> None:
+def after_commit(fn) -> None:
     """Run ``fn`` after the commit. ``robust``: a failing side effect (a broker or channel
     layer that is down) is logged and never turns a committed move into an error; the sweep
     and the clients' snapshots recover what it would have done."""

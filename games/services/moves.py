@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
 from games import engine as E
 
 from .. import computer, conf, states, timeouts
@@ -23,9 +24,9 @@ from ..exceptions import (
     StaleVersion,
 )
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
-from .clock import _set_clock, clocks_fresh
-from .endings import _finish
-from .locking import _lock, _lock_in, _seated, _seats
+from .clock import clocks_fresh, set_clock
+from .endings import finish_game
+from .locking import load_seats, lock_table, lock_table_in, require_seat
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
@@ -34,16 +35,17 @@ ACTION_MAX = 80
 CLIENT_ID_MAX = 40
 
 
-def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last) -> None:
+def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last,
+                  outbox: Outbox | None = None) -> None:
     """Store the new state (finishing the game if it is over), publish, schedule."""
     if state.is_over:
-        _finish(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
-                events=events, last=last)
+        finish_game(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
+                events=events, last=last, outbox=outbox)
         return
     table.state = states.dump(state)
-    _set_clock(table, seats, state, prev_to_act)
+    set_clock(table, seats, state, prev_to_act)
     # Moves change only these (a full save would rewrite every column on every move).
-    save_and_publish(table, seats, state, events=events, last=last, fields=[
+    save_and_publish(table, seats, state, events=events, last=last, outbox=outbox, fields=[
         "state", "version", "turn_deadline", "deadline_seat", "turn_started_at", "updated_at",
     ])
 
@@ -58,9 +60,10 @@ def _store_action(table: Table, seat: int, text: str, source: str, client_id: st
 
 def table_act(
     *, table_id: int, action: Any, expected_version: Any, user=None, seat: int | None = None,
-    source: str = ActionSource.PLAYER, client_id: Any = "",
+    source: str = ActionSource.PLAYER, client_id: Any = "", outbox: Outbox | None = None,
 ) -> int:
-    """Play one move and return the new version.
+    """Play one move and return the new version. Its frames go out after the commit, or
+    into ``outbox`` for the caller to send (a table socket's own move).
 
     ``user`` plays their own seat; the bot task passes ``seat`` with ``source=bot``. Refusals
     raise a ``GameServiceError`` and change nothing: not playing, not seated, a duplicate
@@ -73,10 +76,10 @@ def table_act(
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise StaleVersion("The move must carry the table version it was made at.")
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = _seats(table)
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        seats = load_seats(table)
         if user is not None:
-            mine = _seated(seats, user)
+            mine = require_seat(seats, user)
         else:
             mine = next((s for s in seats if s.index == seat), None)
             if mine is None or mine.bot_level is None:
@@ -102,7 +105,8 @@ def table_act(
             mine.timeouts = 0
             mine.save(update_fields=["timeouts"])
         _commit_state(table, seats, new, prev_to_act=mine.index, events=events,
-                      last={"seat": mine.index, "action": text, "source": source})
+                      last={"seat": mine.index, "action": text, "source": source},
+                      outbox=outbox)
         return table.version
 
 
@@ -146,7 +150,7 @@ def table_timeout(*, table_id: int) -> bool:
     exactly once however often, or however late, it is called (by a socket's timer or the
     sweep).
 
-    A computer's deadline means its move was lost (see ``_set_clock``): it is played now. A
+    A computer's deadline means its move was lost (see ``set_clock``): it is played now. A
     connected player the server has not heard from lately gets a fresh turn instead of a
     timeout (``_unheard``); once they are gone, timeouts apply as usual. Time lost to an
     outage of the site is given back first (``clock.clocks_fresh``)."""
@@ -155,14 +159,14 @@ def table_timeout(*, table_id: int) -> bool:
     # given back: a deadline that passed while nobody could move is not a timeout.
     clocks_fresh()
     with transaction.atomic():
-        table = _lock(table_id)
+        table = lock_table(table_id)
         now = timezone.now()
         if (
             table.status != TableStatus.PLAYING
             or table.turn_deadline is None or table.turn_deadline > now + tolerance
         ):
             return False
-        seats = _seats(table)
+        seats = load_seats(table)
         state = states.load(table.state)
         seat_index = state.to_act
         if seat_index is None:
@@ -191,7 +195,7 @@ def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
     seat.save(update_fields=["timeouts"])
     if seat.timeouts >= conf.get("MAX_TIMEOUTS"):
         table.version += 1
-        _finish(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
+        finish_game(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
         return True
     hand = state.hand_number
     events: list = []

@@ -10,8 +10,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from ..models import Room, Seat, Table, TableStatus, grace_seconds
-from .locking import _on_commit, _seat_of, _seats
-from .publish import _publish_presence
+from .locking import after_commit, load_seats, seat_of
+from .publish import publish_presence
 
 
 def seat_presence(*, table_id: int, user, connected: bool) -> bool:
@@ -22,20 +22,20 @@ def seat_presence(*, table_id: int, user, connected: bool) -> bool:
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
             return False
-        seats = _seats(table)
-        mine = _seat_of(seats, user)
+        seats = load_seats(table)
+        mine = seat_of(seats, user)
         if mine is None:
             return False
         mine.connected = connected
         mine.last_seen = timezone.now()
         mine.save(update_fields=["connected", "last_seen"])
         if table.is_live:
-            _publish_presence(table, seats)
+            publish_presence(table, seats)
         if not connected and table.status == TableStatus.PLAYING:
             # The task by its name: games.tasks calls the services, never the other way round.
             task = current_app.signature("games.table_presence", args=(table_id,))
             countdown = grace_seconds() + 1
-            _on_commit(lambda: task.apply_async(countdown=countdown))
+            after_commit(lambda: task.apply_async(countdown=countdown))
     return True
 
 
@@ -66,7 +66,7 @@ def seat_heartbeat(*, table_id: int, user) -> bool:
         table = Table.objects.select_related("room", "created_by").filter(pk=table_id).first()
         if table is None or not table.is_live:
             return False
-        _publish_presence(table, _seats(table))
+        publish_presence(table, load_seats(table))
     return True
 
 
@@ -76,7 +76,7 @@ def table_presence_publish(*, table_id: int) -> None:
     if table is None or not table.is_live:
         return
     with transaction.atomic():
-        _publish_presence(table, _seats(table))
+        publish_presence(table, load_seats(table))
 
 
 def room_presence_mark(*, room: Room, user) -> None:

@@ -3,45 +3,53 @@ frames, ``player_seated``; and ``save_and_publish``, the last step of every writ
 """
 from __future__ import annotations
 
+from core.channels import Outbox
+
 from .. import broadcast, frames, signals
 from ..models import Seat, Table
-from .clock import _schedule, table_state_undelivered
-from .locking import _on_commit
+from .clock import schedule_bot_move, table_state_undelivered
+from .locking import after_commit
 
 
 def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), last=None,
-                     fields: list[str] | None = None) -> None:
+                     fields: list[str] | None = None, outbox: Outbox | None = None) -> None:
     """The last step of every write that clients see: save the table (only ``fields``, if
-    given), then queue for after the commit the ``state`` frames of its version and, if a
-    computer is to act, its move."""
+    given), then queue for after the commit the ``state`` frames of its version (into
+    ``outbox`` when the caller gave one: see ``publish_state``) and, if a computer is to
+    act, its move."""
     table.save(update_fields=fields)
-    _publish(table, seats, state, events, last)
-    _schedule(table, seats, state)
+    publish_state(table, seats, state, events, last, outbox=outbox)
+    schedule_bot_move(table, seats, state, outbox=outbox)
 
 
-def _publish(table: Table, seats: list[Seat], state=None, events=(), last=None) -> None:
-    """Queue the ``state`` frames of the table's current version for after the commit."""
+def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=None, *,
+                  outbox: Outbox | None = None) -> None:
+    """Queue the ``state`` frames of the table's current version for after the commit:
+    sent then, or put in ``outbox`` for the caller to send (a table socket, which stops the
+    clock itself when they cannot be published)."""
     build = frames.table_state_frames(table, seats, state=state, events=events, last=last)
     table_id, version = table.pk, table.version
 
     def send():
-        delivered = broadcast.send_state(table_id=table_id, version=version, frames=build())
+        delivered = broadcast.send_state(table_id=table_id, version=version, frames=build(),
+                                         outbox=outbox)
         if delivered is False:
             table_state_undelivered(table_id=table_id, version=version)
 
-    _on_commit(send)
+    after_commit(send)
 
 
-def _publish_presence(table: Table, seats: list[Seat]) -> None:
+def publish_presence(table: Table, seats: list[Seat], *, outbox: Outbox | None = None) -> None:
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
     table_id = table.pk
-    _on_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d))
+    after_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d,
+                                                 outbox=outbox))
 
 
-def _announce_seated(table: Table, user_id: int) -> None:
+def announce_seated(table: Table, user_id: int) -> None:
     table_id, url, private = table.pk, table.get_absolute_url(), table.private
-    _on_commit(
+    after_commit(
         lambda: signals.player_seated.send(
             sender=Table, table_id=table_id, user_id=user_id, url=url, private=private
         )

@@ -6,26 +6,29 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
+
 from ..exceptions import NotPlaying
 from ..models import Seat, Table, TableStatus
-from .locking import _lock_in, _seated, _seats
-from .publish import _announce_seated, save_and_publish
-from .tables import _rated_seat_check, _start
+from .locking import load_seats, lock_table_in, require_seat
+from .publish import announce_seated, save_and_publish
+from .tables import rated_seat_check, start_game
 
 
-def table_rematch(*, table_id: int, user, accept: bool = True) -> Table:
+def table_rematch(*, table_id: int, user, accept: bool = True,
+                  outbox: Outbox | None = None) -> Table:
     """Offer (or accept) a rematch; when every human player has, the new table starts.
     ``accept=False`` withdraws or declines: the offers are cleared."""
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.FINISHED,
+        table = lock_table_in(table_id, TableStatus.FINISHED,
                          NotPlaying("A rematch is offered once the game is over."))
-        seats = _seats(table)
-        mine = _seated(seats, user)
+        seats = load_seats(table)
+        mine = require_seat(seats, user)
         if table.rematch_table_id:
             return table.rematch_table
         offers = set(table.rematch_offers or [])
         if accept:
-            _rated_seat_check(table, user)  # a playban also bars a rated rematch
+            rated_seat_check(table, user)  # a playban also bars a rated rematch
             offers.add(mine.index)
         else:
             offers.clear()
@@ -33,13 +36,13 @@ def table_rematch(*, table_id: int, user, accept: bool = True) -> Table:
         table.version += 1
         humans = {s.index for s in seats if s.user_id is not None}
         if accept and humans <= offers:
-            new = _rematch_table(table, seats)
+            new = _rematch_table(table, seats, outbox)
             table.rematch_table = new
-        save_and_publish(table, seats)
+        save_and_publish(table, seats, outbox=outbox)
     return table
 
 
-def _rematch_table(old: Table, seats: list[Seat]) -> Table:
+def _rematch_table(old: Table, seats: list[Seat], outbox: Outbox | None) -> Table:
     table = Table.objects.create(
         room=old.room, mode=old.mode, seat_count=old.seat_count, target=old.target,
         rated=old.rated, seconds_per_turn=old.seconds_per_turn, private=old.private,
@@ -56,10 +59,10 @@ def _rematch_table(old: Table, seats: list[Seat]) -> Table:
             last_seen=timezone.now() if s.user_id else None,
         ))
     new_seats.sort(key=lambda s: s.index)
-    state = _start(table, new_seats)
+    state = start_game(table, new_seats)
     table.version += 1
-    save_and_publish(table, new_seats, state)
+    save_and_publish(table, new_seats, state, outbox=outbox)
     for s in new_seats:
         if s.user_id:
-            _announce_seated(table, s.user_id)
+            announce_seated(table, s.user_id)
     return table

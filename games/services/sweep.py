@@ -13,7 +13,7 @@ from .. import conf
 from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
 from .clock import clocks_watched, table_clock_resume
 from .closing import tables_close_left
-from .locking import _lock, _seats
+from .locking import load_seats, lock_table
 from .moves import table_timeout
 from .presence import table_presence_publish
 from .publish import save_and_publish
@@ -73,11 +73,11 @@ def tables_sweep() -> dict[str, int]:
         status=TableStatus.OPEN, updated_at__lt=stale
     ).values_list("pk", flat=True):
         with transaction.atomic():
-            table = _lock(table_id)
+            table = lock_table(table_id)
             if table.status == TableStatus.OPEN and table.updated_at < stale:
                 table.status = TableStatus.ABANDONED
                 table.finished_at = now
                 table.version += 1
-                save_and_publish(table, _seats(table))
+                save_and_publish(table, load_seats(table))
                 done["closed"] += 1
     return done

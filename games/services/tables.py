@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import Outbox
 from games import engine as E
 
 from .. import conf, hooks, signals, states
@@ -24,9 +25,9 @@ from ..exceptions import (
     TooManyTables,
 )
 from ..models import Room, Seat, Table, TableStatus
-from .clock import _set_clock
-from .locking import _lock_in, _on_commit, _seat_of, _seated, _seats
-from .publish import _announce_seated, save_and_publish
+from .clock import set_clock
+from .locking import after_commit, load_seats, lock_table_in, require_seat, seat_of
+from .publish import announce_seated, save_and_publish
 
 TURN_SECONDS = (0, 15, 30, 60)
 PRIVATE_REFUSAL = "This table is private: you need its invite link."
@@ -99,7 +100,7 @@ def table_create(
             invite_token=secrets.token_urlsafe(16) if private else "",
             seed=secrets.randbits(62), created_by=user, version=1, rating_range=rating_range,
         )
-        _rated_seat_check(table, user)
+        rated_seat_check(table, user)
         seats = [
             Seat.objects.create(
                 table=table, index=i, user=user if i == 0 else None,
@@ -110,9 +111,9 @@ def table_create(
         ]
         state = None
         if bot_level is not None:
-            state = _start(table, seats)
+            state = start_game(table, seats)
         save_and_publish(table, seats, state)
-        _announce_seated(table, user.pk)
+        announce_seated(table, user.pk)
     return table
 
 
@@ -128,17 +129,17 @@ def play_computer(*, user, mode: str, level: int, seat_count: int = 2,
     )
 
 
-def _start(table: Table, seats: list[Seat]):
+def start_game(table: Table, seats: list[Seat]):
     """Deal the game (caller saves and publishes)."""
     state = states.new_state(table.mode, table.seed, table.seat_count, table.target)
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     table.state = states.dump(state)
-    _set_clock(table, seats, state, prev_to_act=None)
+    set_clock(table, seats, state, prev_to_act=None)
     return state
 
 
-def _rated_seat_check(table: Table, user) -> None:
+def rated_seat_check(table: Table, user) -> None:
     """A rated table may refuse the seat (playban, rating range): ``games.hooks``."""
     if table.rated:
         reason = hooks.rated_seat_refusal(table, user)
@@ -148,31 +149,32 @@ def _rated_seat_check(table: Table, user) -> None:
 
 def _maybe_start(table: Table, seats: list[Seat]):
     if all(not s.is_empty for s in seats):
-        return _start(table, seats)
+        return start_game(table, seats)
     return None
 
 
-def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "") -> Table:
+def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "",
+              outbox: Outbox | None = None) -> Table:
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to take a seat.")
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
+        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen())
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
         if table.private and user.pk != table.created_by_id and not (
             invite and secrets.compare_digest(str(invite), table.invite_token)
         ):
             raise Forbidden(PRIVATE_REFUSAL)
-        seats = _seats(table)
+        seats = load_seats(table)
         if table.private and user.pk != table.created_by_id and hooks.seat_refusal(
             table, user, [table.created_by_id, *(s.user_id for s in seats)]
         ):
             # Blocked either way by someone there: the same words as a wrong invite link.
             raise Forbidden(PRIVATE_REFUSAL)
-        if _seat_of(seats, user):
+        if seat_of(seats, user):
             raise AlreadySeated()
-        _rated_seat_check(table, user)
+        rated_seat_check(table, user)
         free = [s for s in seats if s.is_empty]
         if len(free) > 1:  # the last seat starts the game: it is not one more waiting table
             _check_waiting_cap(user, exclude_table_id=table.pk)
@@ -193,18 +195,18 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "")
         chosen.save()
         table.version += 1
         state = _maybe_start(table, seats)
-        save_and_publish(table, seats, state)
-        _announce_seated(table, user.pk)
+        save_and_publish(table, seats, state, outbox=outbox)
+        announce_seated(table, user.pk)
     return table
 
 
-def table_leave(*, table_id: int, user) -> Table:
+def table_leave(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.OPEN,
+        table = lock_table_in(table_id, TableStatus.OPEN,
                          NotOpen("The game has started: resign instead."))
-        seats = _seats(table)
-        mine = _seated(seats, user)
+        seats = load_seats(table)
+        mine = require_seat(seats, user)
         mine.user = None
         mine.connected = False
         mine.last_seen = None
@@ -213,22 +215,23 @@ def table_leave(*, table_id: int, user) -> Table:
         if not any(s.user_id for s in seats):
             table.status = TableStatus.ABANDONED
             table.finished_at = timezone.now()
-        save_and_publish(table, seats)
+        save_and_publish(table, seats, outbox=outbox)
         user_id = user.pk
-        _on_commit(
+        after_commit(
             lambda: signals.player_left.send(sender=Table, table_id=table.pk, user_id=user_id)
         )
     return table
 
 
-def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
+def table_add_bot(*, table_id: int, user, seat: int, level: int,
+                  outbox: Outbox | None = None) -> Table:
     """A seated player fills an empty seat with a computer player."""
     if level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
     with transaction.atomic():
-        table = _lock_in(table_id, TableStatus.OPEN, NotOpen())
-        seats = _seats(table)
-        _seated(seats, user, "Only a player at this table may add a computer player.")
+        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen())
+        seats = load_seats(table)
+        require_seat(seats, user, "Only a player at this table may add a computer player.")
         if table.rated:
             raise Forbidden("Rated games are played by people only.")
         chosen = next((s for s in seats if s.index == seat), None)
@@ -240,7 +243,7 @@ def table_add_bot(*, table_id: int, user, seat: int, level: int) -> Table:
         chosen.save()
         table.version += 1
         state = _maybe_start(table, seats)
-        save_and_publish(table, seats, state)
+        save_and_publish(table, seats, state, outbox=outbox)
     return table
 
 
@@ -267,8 +270,8 @@ def table_create_for_players(
             seed=secrets.randbits(62), created_by=created_by, version=1,
         )
         seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
-        state = _start(table, seats)
+        state = start_game(table, seats)
         save_and_publish(table, seats, state)
         for u in users:
-            _announce_seated(table, u.pk)
+            announce_seated(table, u.pk)
     return table

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from games.cache import count_hit
+from core.cache import count_hit
+from core.sockets import BadMessage
 from games.messages import Action, AddBot, Ping, Rematch, Simple, Sit
-from games.sockets import BadMessage
 
 
 def test_an_action_is_parsed_into_its_fields():

@@ -1,6 +1,6 @@
 """Every input a user sends as JSON: record import (``POST /games/import/``) and the frames
 of both sockets (the table's and the notifications', through the framing of
-``games/sockets.py``). Property tests throw nesting, size and type attacks at them: the
+``core/sockets.py``). Property tests throw nesting, size and type attacks at them: the
 answer is a 4xx (or the socket's error frame) with a reason, never a 500 or an exception."""
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core import jsonlimits
+from core.sockets import FRAME_MAX_DEPTH, FramedConsumer
 from games import engine as E
 from games.consumers import TableConsumer
 from games.engine.selfplay import play_game
-from games.sockets import FRAME_MAX_DEPTH, FramedConsumer
 from social.consumers import NotifyConsumer
 
 FAST = settings(max_examples=40, deadline=None, derandomize=True,

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import broadcast, selectors, services, tasks
+from core import channels
+from games import selectors, services, tasks
 from games.models import ActionSource, Heartbeat, Seat, Table, TableAction, TableStatus
 from tests.games.conftest import play_one, start_table, state_of
 
@@ -111,8 +112,8 @@ def test_publishing_failure_stops_the_clock(rooms, two_players, monkeypatch):
         async def group_send(self, group, message):
             raise ConnectionError("channel layer down")
 
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: Down())
-    monkeypatch.setattr(broadcast, "RETRY_DELAYS", (0, 0))
+    monkeypatch.setattr(channels, "get_channel_layer", lambda: Down())
+    monkeypatch.setattr(channels, "RETRY_DELAYS", (0, 0))
     before = Table.objects.get(pk=table.pk).version
     play_one(table.pk, {0: alice, 1: bob})  # committed; its frames cannot be published
     table.refresh_from_db()

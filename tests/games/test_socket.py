@@ -277,7 +277,7 @@ async def test_flooding_closes_the_socket(table, two_players):
         if out["type"] == "websocket.close":
             code = out["code"]
             break
-    assert code == 4008  # 1008 is refused by Daphne; see games.sockets.FLOOD_CLOSE
+    assert code == 4008  # 1008 is refused by Daphne; see core.sockets.FLOOD_CLOSE
     await comm.disconnect()
 
 

@@ -1,6 +1,6 @@
 """The shared cache's two small tools: the Redis backend when the cache is Redis, and a
 counter with an expiry. Used by the games' chat limit and by social's rate limits and
-presence; games sits below social, so they live here.
+presence: the floor under every app (docs/architecture.md).
 """
 from __future__ import annotations
 

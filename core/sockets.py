@@ -8,7 +8,8 @@ handler only ever sees a checked message. The consumer says how its ``error`` fr
 (``_error``: the table adds the message's ``id`` and the version, notifications the
 ``client_id``) and how many frames it takes (``max_frame``, ``flood``).
 
-Games sits below social, so this lives here: social imports it, games never imports social.
+It sits in ``core``, the floor under every app: games' table socket and social's
+notification socket both import it, and it imports neither.
 """
 from __future__ import annotations
 
@@ -23,9 +24,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
-from core import jsonlimits
-
-from . import conf
+from . import jsonlimits
 
 # Failures of the services under the site, not of the request: answered with ``unavailable``
 # (the socket stays open), never a 1011 close.
@@ -87,6 +86,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
     """
 
     max_frame: int  # bytes of UTF-8
+    FLOOD: ClassVar[tuple[int, float]] = (100, 20.0)  # lichess allows a game socket as much
     HANDLERS: ClassVar[dict[str, tuple[Handler, type[Message]]]] = {}
 
     def __init__(self, *args, **kwargs):
@@ -94,9 +94,10 @@ class FramedConsumer(AsyncWebsocketConsumer):
         self._recent_frames: deque[float] = deque()
 
     def flood(self) -> tuple[int, float]:
-        """(frames, seconds): more frames than this within the window close the socket
-        (``GAMES_WS_FLOOD``, the table socket's; a socket with other limits overrides it)."""
-        return conf.get("WS_FLOOD")
+        """(frames, seconds): more frames than this within the window close the socket.
+        ``FLOOD`` unless the socket reads its own from settings (the table's
+        ``GAMES_WS_FLOOD``, social's per minute)."""
+        return self.FLOOD
 
     async def receive(self, text_data=None, bytes_data=None):
         if self._flooding():
