@@ -27,6 +27,8 @@ def on_player_left(sender, *, table_id, user_id, **kwargs):
 
 def on_game_finished(sender, *, game_id, table_id, **kwargs):
     from games.models import GamePlayer
+    if table_id is None:  # an uploaded offline game: played at no table here
+        return
 
     try:
         user_ids = GamePlayer.objects.filter(game_id=game_id, user__isnull=False).values_list(

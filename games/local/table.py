@@ -280,8 +280,8 @@ def handle(request_json: str) -> str:
             out = {"record": record(req["doc"])}
         else:
             raise LocalError("Unknown request.")
-        doc = out.get("doc")
-        if doc is not None:
+        doc = out.get("doc") or req.get("doc")
+        if isinstance(doc, dict) and "state" in doc:
             out["bot_seat"] = bot_to_act(doc)
         return json.dumps({"ok": True, **out})
     except LocalError as exc:

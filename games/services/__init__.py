@@ -9,13 +9,15 @@ carries on from the last stored action.
 One module per concern: ``locking`` (the row lock, seats), ``clock`` (deadlines, a computer's
 queued move, stopped clocks), ``publish`` (frames after the commit; ``save_and_publish``, the
 last step of every write), ``tables``, ``moves`` (and timeouts), ``endings`` (the finish
-path), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names below:
+path), ``rematch``, ``chat``, ``presence``, ``sweep``, ``offline`` (uploaded offline
+games). Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
 from .chat import chat_post
 from .clock import table_clock_resume, table_state_undelivered
 from .endings import game_finish, table_claim, table_resign
 from .moves import table_act, table_bot_move, table_timeout
+from .offline import OfflineUploadError, offline_game_store
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
 from .rematch import table_rematch
 from .sweep import tables_sweep
@@ -29,8 +31,10 @@ from .tables import (
 )
 
 __all__ = [
+    "OfflineUploadError",
     "chat_post",
     "game_finish",
+    "offline_game_store",
     "play_computer",
     "room_presence_mark",
     "seat_heartbeat",
