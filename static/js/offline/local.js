@@ -29,6 +29,11 @@ export class LocalTransport {
     this.moveTimes = [];
   }
 
+  /** As the socket's: whether a move of the person is on its way. */
+  get pending() {
+    return { busy: this.busy };
+  }
+
   start() {
     this.h.status && this.h.status("open");
     this.engine.call("frame", { doc: this.doc }).then((r) => this.apply(r, "snapshot"));

@@ -16,7 +16,8 @@ async function init(msg) {
   if (!resp.ok) throw new Error(`engine package: HTTP ${resp.status}`);
   py.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/offline" });
   py.runPython("import sys; sys.path.insert(0, '/offline')");
-  table = py.pyimport("games.local.table");
+  // (a name built at run time: collectstatic rewrites what looks like a module import)
+  table = py.pyimport(["games", "local", "table"].join("."));
   return Math.round(performance.now() - t0);
 }
 
