@@ -297,3 +297,12 @@ def test_only_the_offline_page_allows_webassembly(client):
     assert "'wasm-unsafe-eval'" not in client.get("/play/")["Content-Security-Policy"]
     assert "unsafe-eval'" not in offline["Content-Security-Policy"].replace(
         "'wasm-unsafe-eval'", "")
+
+
+@pytest.mark.skipif(__import__("shutil").which("node") is None, reason="node is not installed")
+def test_offline_js_unit_tests_pass():
+    import subprocess
+
+    proc = subprocess.run(["node", "--test", "static/js/offline/tests/"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "# fail 0" in proc.stdout, proc.stdout[-3000:]

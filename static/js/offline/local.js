@@ -35,7 +35,7 @@ export class LocalTransport {
   }
 
   start() {
-    this.h.status && this.h.status("open");
+    this.h.status && this.h.status("local");
     this.engine.call("frame", { doc: this.doc }).then((r) => this.apply(r, "snapshot"));
   }
 
