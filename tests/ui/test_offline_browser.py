@@ -203,3 +203,43 @@ def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
     finally:
         site.stop()
         ctx.close()
+
+
+def test_installable_and_accessible_in_chromium(tmp_path, chromium):
+    """Chromium's own installability check (CDP ``Page.getInstallabilityErrors``: manifest,
+    icons, a service worker that controls the page) finds nothing; axe-core finds no serious
+    problem on the offline page, before and during a game, on a phone."""
+    from .conftest import daphne, manage, server_env
+    from .test_accessibility import serious_violations
+
+    env = server_env(tmp_path)
+    manage(env, "migrate", "--noinput", "-v", "0")
+    with daphne(tmp_path, env) as base:
+        # a real profile: Chromium never offers to install from an incognito one, which is
+        # what new_context() makes
+        from .conftest import CHROMIUM_ARGS
+        ctx = chromium.browser_type.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+            viewport={"width": 390, "height": 844}, service_workers="allow")
+        page = ctx.new_page()
+        page.goto(base + "/play/offline/")
+        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+        page.reload()
+        _poll(page, "() => !!navigator.serviceWorker.controller")
+        cdp = ctx.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert not manifest.get("errors"), manifest.get("errors")
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        ctx.close()
+        # axe-core is injected, so this context lifts the CSP (as test_accessibility does)
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        page = ctx.new_page()
+        page.goto(base + "/play/offline/")
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        assert serious_violations(page) == []
+        _new_game(page, "rummy", computers=3)
+        _poll(page, "() => window.ginTable.myTurn")
+        assert serious_violations(page) == []
+        ctx.close()
