@@ -53,7 +53,8 @@ def _settings(config: dict[str, Any]) -> tuple[str, int, int, int | None]:
 
 
 def new_state(mode: str, seed: int, num_players: int, target: int | None) -> E.GameState:
-    """A fresh game with the table's target (as ``games.states.new_state`` does online)."""
+    """A fresh game; ``target`` replaces the mode's own target when it differs (online
+    tables start theirs here too: ``games.states.new_state``)."""
     settings: dict[str, Any] = {}
     if target and target != E.get_mode(mode).target_for(num_players):
         if mode == "rummy":
@@ -100,7 +101,9 @@ def _seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return seats
 
 
-def _places(totals: list[int], loser_seat: int | None) -> list[int]:
+def placements(totals: list[int], loser_seat: int | None) -> list[int]:
+    """1-based places: the forfeiting seat last, the others by total (ties share). The one
+    rule of places for every finished game, online (``services.endings``) and offline."""
     order = sorted(range(len(totals)), key=lambda i: (i == loser_seat, -totals[i]))
     places = [0] * len(totals)
     for rank, i in enumerate(order):
@@ -111,15 +114,23 @@ def _places(totals: list[int], loser_seat: int | None) -> list[int]:
     return places
 
 
+def standing(totals: list[int], loser_seat: int | None, *, by_rules: bool,
+             rules_winner: int | None = None) -> tuple[list[int], int | None]:
+    """(places, winner seat or None): the engine's winner when the game ended by the rules
+    (``by_rules``), else the one seat in first place (None when first place is shared)."""
+    places = placements(totals, loser_seat)
+    if by_rules:
+        return places, rules_winner
+    return places, places.index(1) if places.count(1) == 1 else None
+
+
 def _finish(doc: dict[str, Any], state: E.GameState) -> dict[str, Any] | None:
     if doc["status"] != "finished":
         return None
     totals = list(state.result.totals) if state.result else list(state.scores)
-    places = _places(totals, doc["loser_seat"])
-    if state.result is not None and doc["ending"] == "normal":
-        winner = state.result.winner
-    else:
-        winner = places.index(1) if places.count(1) == 1 else None
+    by_rules = state.result is not None and doc["ending"] == "normal"
+    places, winner = standing(totals, doc["loser_seat"], by_rules=by_rules,
+                              rules_winner=state.result.winner if by_rules else None)
     return {"game_id": None, "url": None, "ending": doc["ending"], "winner_seat": winner,
             "loser_seat": doc["loser_seat"], "scores": totals, "places": places,
             "seed": doc["seed"], "offline": True}

@@ -18,8 +18,9 @@ from games import engine as E
 
 from .. import records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
+from ..local.table import standing
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
-from .endings import _placements, _record
+from .endings import _record
 from .locking import _on_commit
 
 OFFLINE_ENDINGS = (Ending.NORMAL, Ending.RESIGNATION)
@@ -104,13 +105,8 @@ def offline_game_store(*, user, payload: Any) -> tuple[Game, bool]:
     loser_seat = 0 if ending == Ending.RESIGNATION else None
     result = state.result.to_dict() if state.result else None
     totals = list(state.result.totals) if state.result else list(state.scores)
-    places = _placements(totals, loser_seat)
-    if result is not None and ending == Ending.NORMAL:
-        winner = result["winner"]
-    else:
-        winner = next((i for i, p in enumerate(places) if p == 1), None)
-        if places.count(1) > 1:
-            winner = None
+    places, winner = standing(totals, loser_seat, by_rules=ending == Ending.NORMAL,
+                              rules_winner=result["winner"] if result else None)
     now = timezone.now()
     finished_at = _when(payload.get("finished_at"), now)
     started_at = min(_when(payload.get("started_at"), finished_at), finished_at)
