@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 from csp.decorators import csp_update
 from django.conf import settings
@@ -91,6 +92,21 @@ def offline_page(request):
     })
 
 
+def _development_fingerprint(urls: list[str]) -> str:
+    """With DEBUG the static files keep their names when they change: the worker's version
+    then follows their modification times and sizes, so an edit installs a new worker."""
+    from django.contrib.staticfiles import finders
+
+    parts = []
+    for url in urls:
+        if url.startswith(settings.STATIC_URL):
+            path = finders.find(url.removeprefix(settings.STATIC_URL))
+            if path:
+                st = Path(path).stat()
+                parts.append(f"{url}:{st.st_mtime_ns}:{st.st_size}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
 @require_GET
 @never_cache
 def service_worker(request):
@@ -98,6 +114,8 @@ def service_worker(request):
     urls = precache_urls()
     body = render_to_string("offline/sw.js", {
         "precache_json": json.dumps(urls), "static_url": settings.STATIC_URL})
+    if settings.DEBUG:
+        body += f"// development files: {_development_fingerprint(urls)}\n"
     version = hashlib.sha256(body.encode()).hexdigest()[:16]
     body = body.replace("__BUILD__", version)
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

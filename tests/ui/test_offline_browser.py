@@ -249,3 +249,35 @@ def test_installable_and_accessible_in_chromium(tmp_path, chromium):
         _poll(page, "() => window.ginTable.myTurn")
         assert serious_violations(page) == []
         ctx.close()
+
+
+def test_a_new_version_is_offered_then_replaces_the_old_cache(tmp_path, chromium):
+    """A changed static file makes a new service worker: the page offers "Update", the new
+    worker takes over on the click, the page reloads and the old version's cache is gone."""
+    from .conftest import daphne, manage, server_env
+
+    env = server_env(tmp_path)
+    manage(env, "migrate", "--noinput", "-v", "0")
+    package = ROOT / "generated" / "static" / "offline" / "engine.zip"
+    with daphne(tmp_path, env) as base:
+        ctx = chromium.new_context(service_workers="allow")
+        page = ctx.new_page()
+        page.goto(base + "/play/")
+        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+        page.reload()
+        _poll(page, "() => !!navigator.serviceWorker.controller")
+        before = page.evaluate("async () => await caches.keys()")
+        assert len(before) == 1 and not page.locator("#sw-update").count()
+        stat = package.stat()  # a new build of a precached file (same bytes, a new time)
+        os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        _poll(page, "() => !!document.getElementById('sw-update')", timeout=120)
+        assert "new version" in page.inner_text("#sw-update")
+        with page.expect_navigation():
+            page.click("#sw-update button")
+        _poll(page, "async () => (await caches.keys()).length === 1"
+                    " && !(await navigator.serviceWorker.getRegistration()).waiting")
+        after = page.evaluate("async () => await caches.keys()")
+        assert after != before
+        ctx.close()
