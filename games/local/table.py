@@ -206,17 +206,22 @@ def bot_to_act(doc: dict[str, Any]) -> int | None:
     return seat if seat is not None and seat != PLAYER else None
 
 
-def bot_action(doc: dict[str, Any]) -> tuple[int, str]:
-    """The computer's move, as ``games.computer.bot_action`` chooses it online: its level's
-    bot, seeded by the game and the move number, shown the seat's view only."""
-    state = _state(doc)
-    seat = state.to_act
+def computer_move(state: E.GameState, level: int, seed: int) -> str:
+    """The computer's move in ``state``, as ``games.computer.bot_action`` chooses it online:
+    its level's bot, seeded by the game's seed and the move number, shown the seat's view
+    only. Deterministic, so the server can check an uploaded game's computer moves."""
     legal = E.legal_actions(state)
-    bot = get_bot(LEVEL_KEYS[doc["level"]], doc["seed"] * 1009 + state.actions_played)
-    text = str(bot.choose(E.view_for(state, seat), legal))
+    bot = get_bot(LEVEL_KEYS[level], seed * 1009 + state.actions_played)
+    text = str(bot.choose(E.view_for(state, state.to_act), legal))
     if text not in {str(a) for a in legal}:  # a bot bug must never stall the game
         text = str(legal[0])
-    return seat, text
+    return text
+
+
+def bot_action(doc: dict[str, Any]) -> tuple[int, str]:
+    """The seat to act and its computer's move."""
+    state = _state(doc)
+    return state.to_act, computer_move(state, doc["level"], doc["seed"])
 
 
 def bot(doc: dict[str, Any], now: int = 0) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from games import engine as E
 
 from .. import records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
-from ..local.table import standing
+from ..local.table import computer_move, standing
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
 from .endings import _record
 from .locking import _on_commit
@@ -80,6 +80,7 @@ def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameStat
     if record.mode != payload["mode"] or record.num_players != len(players):
         raise OfflineUploadError("tampered", "The record's mode or players differ from its moves.")
     state = E.replay(record, verify=True)
+    _check_computer_moves(record, levels)
     if ending == Ending.NORMAL and not state.is_over:
         raise OfflineUploadError("tampered", "The game is not over: its moves stop before the end.")
     if ending == Ending.RESIGNATION:
@@ -88,6 +89,26 @@ def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameStat
         if state.is_over:
             raise OfflineUploadError("tampered", "The game ended by the rules, not by resignation.")
     return offline_id, record, state, levels
+
+
+# The levels whose every move the server plays again to compare (the Expert's search costs
+# about 0.1 s a move: a whole game would hold a server process for seconds).
+CHECKED_LEVELS = (1, 2, 3)
+
+
+def _check_computer_moves(record: E.GameRecord, levels: list[int]) -> None:
+    """Each computer's move must be the one its bot makes in that position (the bots are
+    seeded by the game: ``games.local.table.computer_move``), so a game where the player
+    chose the computer's moves is refused."""
+    if not any(level in CHECKED_LEVELS for level in levels):
+        return
+    state = record.new_state()
+    for number, move in enumerate(record.moves, start=1):
+        level = levels[move.seat - 1] if move.seat > 0 else None
+        if level in CHECKED_LEVELS and computer_move(state, level, record.seed) != move.action:
+            raise OfflineUploadError(
+                "tampered", f"Move {number} is not the computer's move in that position.")
+        state, _ = E.apply(state, move.action, move.seat)
 
 
 def offline_game_store(*, user, payload: Any) -> tuple[Game, bool]:

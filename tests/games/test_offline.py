@@ -306,3 +306,34 @@ def test_offline_js_unit_tests_pass():
     proc = subprocess.run(["node", "--test", "static/js/offline/tests/"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "# fail 0" in proc.stdout, proc.stdout[-3000:]
+
+
+@pytest.mark.django_db
+def test_an_upload_whose_computer_moves_the_player_chose_is_refused(ann_client):
+    """A legal game, but a computer's move is not its bot's: the player played it."""
+    doc, _f, record = _play(level=1, seed=31)
+    state = E.GameRecord.from_dict(record["engine"]).new_state()
+    forged = None
+    for i, move in enumerate(record["engine"]["moves"]):
+        seat, action = move[0], move[1]
+        if seat == 1:
+            other = [str(a) for a in E.legal_actions(state) if str(a) != action]
+            if other:  # the first computer move that had another choice: take it instead
+                forged = (i, other[0])
+                break
+        state, _ = E.apply(state, action, seat)
+    assert forged is not None
+    i, action = forged
+    cut = copy.deepcopy(record)
+    # the forged move, then the game is resigned by the player (its moves stop there)
+    cut["engine"]["moves"] = cut["engine"]["moves"][:i] + [
+        [1, action, *cut["engine"]["moves"][i][2:]]]
+    cut["engine"]["hand_results"] = [
+        h for h in cut["engine"]["hand_results"] if h["hand_number"] < state.hand_number]
+    cut["engine"]["result"] = None
+    cut.update(ending="resignation", loser_seat=0, result=None, totals=None)
+    r = _post(ann_client, cut)
+    assert r.status_code == 400, r.content
+    assert r.json()["error"] == {
+        "code": "tampered", "message": f"Move {i + 1} is not the computer's move in that position."}
+    assert not Game.objects.exists()
