@@ -119,6 +119,7 @@ def main() -> None:
                 page.reload()
                 worker_ms = poll(page, "() => window.ginOffline && window.ginOffline.readyMs")
                 ready = time.monotonic() - t0
+                print("  worker start-up:", page.evaluate("() => window.ginOffline.startup"))
                 page.select_option("#offline-mode", "classic")
                 page.select_option("#offline-level", "1")
                 page.click("#offline-form button[type=submit]")

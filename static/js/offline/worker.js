@@ -12,13 +12,15 @@ async function init(msg) {
   const t0 = performance.now();
   const { loadPyodide } = await import(msg.pyodide);
   const py = await loadPyodide({ indexURL: msg.indexURL, fullStdLib: false });
+  const t1 = performance.now();
   const resp = await fetch(msg.engine);
   if (!resp.ok) throw new Error(`engine package: HTTP ${resp.status}`);
   py.unpackArchive(await resp.arrayBuffer(), "zip", { extractDir: "/offline" });
   py.runPython("import sys; sys.path.insert(0, '/offline')");
   // (a name built at run time: collectstatic rewrites what looks like a module import)
   table = py.pyimport(["games", "local", "table"].join("."));
-  return Math.round(performance.now() - t0);
+  const t2 = performance.now();
+  return { ms: Math.round(t2 - t0), pyodideMs: Math.round(t1 - t0), engineMs: Math.round(t2 - t1) };
 }
 
 self.addEventListener("message", async (e) => {
@@ -26,8 +28,8 @@ self.addEventListener("message", async (e) => {
   if (msg.type === "init") {
     if (!ready) ready = init(msg);
     try {
-      const ms = await ready;
-      self.postMessage({ id: msg.id, ok: true, type: "ready", ms });
+      const times = await ready;
+      self.postMessage({ id: msg.id, ok: true, type: "ready", ...times });
     } catch (err) {
       ready = null;
       self.postMessage({ id: msg.id, ok: false, error: `The game engine could not start: ${err && err.message ? err.message : err}` });
