@@ -172,8 +172,13 @@ async function boot() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
     const doc = await getGame(wanted);
-    if (doc) {
+    if (doc && doc.state) {
       openTable(doc);
+      return;
+    }
+    if (doc && doc.game_url && navigator.onLine) {
+      // finished and filed in the archive (the device keeps only its statistics)
+      window.location.replace(doc.game_url);
       return;
     }
     history.replaceState(null, "", window.location.pathname);

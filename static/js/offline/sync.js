@@ -44,7 +44,9 @@ async function doSync() {
     let body = {};
     try { body = await resp.json(); } catch (err) { body = {}; }
     if (resp.ok && body.ok) {
-      await saveGame({ ...g, synced: true, game_url: body.game && body.game.url });
+      // the archive has it now: keep only what the local statistics read
+      const { state, record, timestamps, ...kept } = g;
+      await saveGame({ ...kept, synced: true, game_url: body.game && body.game.url });
       out.sent += 1;
     } else if (resp.status === 401 || resp.status === 403) {
       out.signedOut = true;
