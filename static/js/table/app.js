@@ -56,7 +56,9 @@ export class TableApp {
     this.el = buildLayout(this);
     this.notices = new Notices(this.el);
     this.input = new Input(this);
-    this.socket = new TableSocket(socketUrl(window.location, this.data.ws_url, this.data.invite), {
+    // One table UI, two transports: the server's socket, or (offline play, data.transport)
+    // the local engine (static/js/offline/local.js), which speaks the same frames.
+    const handlers = {
       frame: (f, info) => this.onFrame(f, info),
       chat: (m) => this.chat.add(m),
       presence: (f) => this.onPresence(f),
@@ -65,7 +67,10 @@ export class TableApp {
       ack: () => this.setBusy(false),
       settled: () => this.setBusy(false),
       status: (s, d) => renderConnection(this, s, d),
-    });
+    };
+    this.socket = this.data.transport
+      ? this.data.transport(handlers)
+      : new TableSocket(socketUrl(window.location, this.data.ws_url, this.data.invite), handlers);
     if (this.data.snapshot) this.socket.onFrame(this.data.snapshot);
     this.socket.start();
     this.tick = setInterval(() => this.clock.render(), 250);

@@ -203,7 +203,7 @@ function gameOverContent(ctrl) {
       actions.append(h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: false }) } }));
       kids.push(h("p", { class: "muted", text: "Rematch offered: waiting for the other players…" }));
     } else {
-      actions.append(h("button", { class: "button", text: others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: true }) } }));
+      actions.append(h("button", { class: "button", text: f.table.offline ? "Play again" : others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: true }) } }));
     }
   }
   if (rm.url) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));

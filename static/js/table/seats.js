@@ -75,6 +75,7 @@ export function connectionText(state, detail) {
   return {
     connecting: "Connecting…",
     open: "Live",
+    local: "On this device",
     reconnecting: "Reconnecting…",
     offline: `Connection lost: retrying in ${Math.max(1, Math.round((detail || 0) / 1000))} s`,
     refused: detail || "Refused",
