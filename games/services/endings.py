@@ -56,7 +56,7 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
         ).save()
-    game.record = _record(game, state, seats)
+    game.record = game_record(game, state, seats)
     game.save(update_fields=["record"])
     table.status = TableStatus.FINISHED
     table.finished_at = now
@@ -71,7 +71,7 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     return game
 
 
-def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
+def game_record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
     seed) with the site's players and how the game ended."""
     # Computers carry the same name in the engine record (text and JSON) as in the site's

@@ -20,7 +20,7 @@ from .. import records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..local.table import computer_move, standing
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
-from .endings import _record
+from .endings import game_record
 from .locking import after_commit
 
 OFFLINE_ENDINGS = (Ending.NORMAL, Ending.RESIGNATION)
@@ -160,7 +160,7 @@ def offline_game_store(*, user, payload: Any) -> tuple[Game, bool]:
                     score=totals[s.index], place=places[s.index],
                     won=winner is not None and places[s.index] == 1,
                 ).save()
-            game.record = {**_record(game, state, seats), "offline": True}
+            game.record = {**game_record(game, state, seats), "offline": True}
             game.save(update_fields=["record"])
             game_id = game.pk
             after_commit(lambda: signals.game_finished.send(
