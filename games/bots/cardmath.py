@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from games.engine.cards import BY_BIT, FULL_MASK, LANE_MASK, RANK_ALL, Card, full_deck
-from games.engine.melds import deadwood_of_mask
+from games.engine.meld_search import deadwood_of_mask
 
 __all__ = [
     "BIT_VALUE",

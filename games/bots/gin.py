@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.layoffs import best_layoffs
-from games.engine.melds import best_melds
+from games.engine.meld_search import best_melds
 
 from .cardmath import BIT_VALUE, BY_BIT, bits_of, dw, related, triples_with
 from .knowledge import Knowledge

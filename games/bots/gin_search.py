@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from games.engine.layoffs import best_layoffs
-from games.engine.melds import best_melds
+from games.engine.meld_search import best_melds
 from games.engine.modes import MODES
 
 from .cardmath import _DW_CACHE, _TRIPLES, BIT_VALUE, bits_of, dw, melds_with

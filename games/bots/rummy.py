@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.engine.meld import attach_mask
-from games.engine.melds import best_melds
+from games.engine.meld_search import best_melds
 
 from .cardmath import BIT_VALUE, bits_of, dw, related, triples_with
 from .knowledge import Knowledge

@@ -21,10 +21,10 @@ from .errors import (
 from .events import Event
 from .layoffs import best_layoffs
 from .meld import MELDS, attach_mask
-from .melds import MeldResult, best_melds, deadwood_of_mask
+from .meld_search import MeldResult, best_melds, deadwood_of_mask
+from .phases import Phase, Showdown
 from .scoring import score_drawn, score_gin, score_knock
 from .state import GameState, emit
-from .stateparts import Phase, Showdown
 from .turn import check_discard, draw, layoff_meld, remove_card
 
 __all__ = ["RULES"]

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from .cards import BY_BIT, Card, mask_of
 from .errors import InvalidCardError
 from .meld import Meld, attach_mask, sorted_meld_cards
-from .melds import MeldResult, best_melds, deadwood_of_mask
+from .meld_search import MeldResult, best_melds, deadwood_of_mask
 
 __all__ = ["LayoffResult", "best_layoffs", "layoff_closure"]
 

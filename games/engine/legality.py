@@ -11,9 +11,9 @@ from .actions import Action, ActionKind
 from .cards import LANE_MASK, RANK_ALL, cards_of
 from .errors import IllegalActionError, WrongPhaseError
 from .meld import RUN_BLOCKS, attach_mask
-from .melds import deadwood_of_mask
+from .meld_search import deadwood_of_mask
+from .phases import Phase
 from .state import GameState
-from .stateparts import Phase
 
 __all__ = ["legal_actions", "possible_melds", "wrong_phase"]
 

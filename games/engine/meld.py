@@ -2,7 +2,7 @@
 
 A set is 3-4 cards of one rank, a run 3+ consecutive cards of one suit (aces low). There are
 few enough of them (329) to build each once and intern it: ``MELDS`` maps a card mask to its
-``Meld``. The best arrangement of a hand (the search over these melds) is in melds.py.
+``Meld``. The best arrangement of a hand (the search over these melds) is in meld_search.py.
 
 >>> Meld.parse("7C,7D,7H").kind, str(MELDS[Meld.parse("AS 2S 3S").mask])
 ('set', 'AS,2S,3S')

@@ -7,8 +7,8 @@ from .actions import Action
 from .errors import EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from .events import Event
 from .legality import legal_actions, wrong_phase
+from .phases import Phase
 from .state import ApplyResult, GameState
-from .stateparts import Phase
 
 __all__ = ["apply", "is_legal"]
 

@@ -16,9 +16,9 @@ from .events import Event
 from .layoffs import layoff_closure
 from .meld import MELDS
 from .modes import RummyMode
+from .phases import Phase
 from .scoring import score_out, score_stalemate
 from .state import GameState, emit
-from .stateparts import Phase
 from .turn import check_discard, draw, layoff_meld, meld_text, need_card, remove_card
 
 __all__ = ["RULES"]

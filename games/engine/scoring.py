@@ -8,11 +8,11 @@ from __future__ import annotations
 from .cards import Card, mask_of
 from .dealing import deal_hand
 from .events import Event
-from .melds import MeldResult, best_melds
+from .meld_search import MeldResult, best_melds
 from .modes import GinMode, RummyMode
+from .phases import Phase
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
 from .state import GameState, emit
-from .stateparts import Phase
 
 __all__ = [
     "finish_hand",

@@ -15,11 +15,11 @@ from .cards import FULL_MASK, full_deck
 from .dealing import new_game
 from .errors import EngineError, IllegalActionError
 from .legality import legal_actions
-from .melds import deadwood_of_mask
+from .meld_search import deadwood_of_mask
+from .phases import Phase
 from .play import apply, is_legal
+from .seat_views import view_for
 from .state import GameState
-from .stateparts import Phase
-from .views import view_for
 
 __all__ = ["random_policy", "play_game", "run_selfplay", "SelfplayStats", "InvariantError"]
 

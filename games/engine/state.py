@@ -1,10 +1,10 @@
 """Game states: a whole game (every hand up to the target) as one state machine.
 
 This module holds the state and its serialisation (the values it holds besides cards, its
-``Phase``, ``Deal`` and ``Showdown``, are in stateparts.py); the rules live beside it, one
+``Phase``, ``Deal`` and ``Showdown``, are in phases.py); the rules live beside it, one
 room per concern: ``dealing`` (new games and hands), ``legality`` (the legal actions of each phase),
 ``play`` (``apply`` and ``is_legal``), ``gin`` and ``rummy`` (the actions of each family,
-one handler per phase and action), ``scoring`` (hand and game results) and ``views`` (what a
+one handler per phase and action), ``scoring`` (hand and game results) and ``seat_views`` (what a
 seat or a spectator may see). ``games.engine`` exports them all; this module imports none of
 them, so the rules import the state without a circle.
 
@@ -29,8 +29,8 @@ from .cards import FULL_MASK, Card, cards_of, mask_of
 from .errors import EngineError
 from .events import Event, Visibility
 from .modes import Mode, mode_from_dict
+from .phases import Deal, Phase, Showdown
 from .results import GameResult, HandResult
-from .stateparts import Deal, Phase, Showdown
 
 __all__ = [
     "GameState",

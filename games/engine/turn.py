@@ -13,8 +13,8 @@ from .errors import (
 )
 from .events import Event, Visibility
 from .meld import attach_mask
+from .phases import Phase
 from .state import GameState, emit
-from .stateparts import Phase
 
 __all__ = ["draw", "need_card", "remove_card", "check_discard", "meld_text"]
 

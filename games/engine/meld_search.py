@@ -1,6 +1,7 @@
 """Exact meld solving: the best arrangement and the best discards.
 
-The melds themselves are in meld.py, lay-offs in layoffs.py.
+The melds themselves (the ``Meld`` type, the table of every meld) are in meld.py, lay-offs
+in layoffs.py.
 
 The search is exact (never a heuristic) and cheap:
 
