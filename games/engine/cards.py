@@ -136,8 +136,6 @@ BY_BIT: dict[int, Card] = {c.bit: c for c in _ALL}
 # text or Card -> bit (both kinds of key in one dict: the hot path of mask_of)
 _BIT_OF: dict[object, int] = {c.text: c.bit for c in _ALL}
 _BIT_OF.update({c: c.bit for c in _ALL})
-# bit position -> Card
-BY_POS: dict[int, Card] = {c.bit.bit_length() - 1: c for c in _ALL}
 
 
 def full_deck() -> list[Card]:
@@ -150,14 +148,6 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     deck = list(_ALL)
     rng.shuffle(deck)
     return deck
-
-
-def to_card(c: str | Card) -> Card:
-    return c if isinstance(c, Card) else Card.parse(c)
-
-
-def to_cards(cards: Iterable[str | Card]) -> list[Card]:
-    return [c if isinstance(c, Card) else Card.parse(c) for c in cards]
 
 
 def mask_of(cards: Iterable[str | Card] | int) -> int:
@@ -198,7 +188,3 @@ def cards_of(mask: int) -> list[Card]:
         out.append(BY_BIT[low])
         mask ^= low
     return out
-
-
-def cards_text(cards: Iterable[Card]) -> list[str]:
-    return [c.text for c in cards]

@@ -68,10 +68,6 @@ class HandResult:
     remaining: tuple[tuple[str, ...], ...] = ()
     reason: str = ""
 
-    @property
-    def is_draw(self) -> bool:
-        return self.outcome in (HandOutcome.DRAWN, HandOutcome.STALEMATE)
-
     def to_dict(self) -> dict[str, Any]:
         return _listify(asdict(self))
 

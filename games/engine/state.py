@@ -170,9 +170,6 @@ class GameState:
     def hand_history(self) -> list[dict[str, Any]]:
         return self._hist[self._hand_hist_start : self._hist_len]
 
-    def hand_of(self, seat: int) -> list[Card]:
-        return sorted(self.hands[seat])
-
     def card_count(self) -> int:
         n = len(self.stock) + len(self.discard) + len(self.face_down)
         n += sum(len(h) for h in self.hands)
