@@ -4,6 +4,7 @@ closure of what can be laid off onto a table (rummy's stalemate test, the bots' 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .cards import BY_BIT, Card, mask_of
 from .errors import InvalidCardError
@@ -92,7 +93,7 @@ class LayoffResult:
     def deadwood(self) -> int:
         return self.own.deadwood
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "layoffs": [[c.text, i] for c, i in self.layoffs],
             "table": [[c.text for c in m] for m in self.table],

@@ -20,6 +20,7 @@ from .phases import Phase
 from .play import apply, is_legal
 from .seat_views import view_for
 from .state import GameState
+from .turn import action_card
 
 __all__ = ["random_policy", "play_game", "run_selfplay", "SelfplayStats", "InvariantError"]
 
@@ -45,11 +46,15 @@ def random_policy(
             m = 0
             for c in state.hands[state.turn]:
                 m |= c.bit
-            return min(discards, key=lambda a: (deadwood_of_mask(m ^ a.card.bit), rng.random()))
+
+            def left(a: Action) -> tuple[int, float]:
+                return deadwood_of_mask(m ^ action_card(a).bit), rng.random()
+
+            return min(discards, key=left)
     return rng.choice(acts)
 
 
-def _fingerprint(s: GameState) -> tuple:
+def _fingerprint(s: GameState) -> tuple[Any, ...]:
     return (
         tuple(tuple(h) for h in s.hands),
         tuple(s.stock),
@@ -133,7 +138,7 @@ def _update_public(public: set[str], before: GameState, a: Action, after: GameSt
         return
     k = a.kind
     if k in ("discard", "layoff"):
-        public.add(a.card.text)
+        public.add(action_card(a).text)
     elif k == "meld":
         public.update(c.text for c in a.cards)
     elif k in ("knock", "gin", "big_gin"):
@@ -150,7 +155,7 @@ class SelfplayStats:
     hands: int = 0
     checked_legal: int = 0
     checked_illegal: int = 0
-    outcomes: Counter = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

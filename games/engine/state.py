@@ -119,6 +119,13 @@ class GameState:
     hand_results: list[HandResult]
     result: GameResult | None
     actions_played: int
+    first_dealer: int
+    _moves: list[tuple[int, str]]  # may run past _moves_len: shared by the states of one game
+    _moves_len: int
+    _hist: list[dict[str, Any]]  # likewise shared, read up to _hist_len
+    _hist_len: int
+    _hand_hist_start: int
+    _compact: bool
 
     # -------------------------------------------------------------- read-only helpers
     @property
@@ -173,8 +180,8 @@ class GameState:
     def card_count(self) -> int:
         n = len(self.stock) + len(self.discard) + len(self.face_down)
         n += sum(len(h) for h in self.hands)
-        n += sum(mm.bit_count() for _, mm in self.table)
-        return n
+        melded: int = sum(mm.bit_count() for _, mm in self.table)
+        return n + melded
 
     def all_cards_mask(self) -> int:
         m = 0
