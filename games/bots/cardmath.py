@@ -9,10 +9,12 @@ from games.engine.meld_search import deadwood_of_mask
 
 __all__ = [
     "BIT_VALUE",
-    "BY_BIT",
     "FULL_MASK",
     "bits_of",
     "card_bit",
+    "card_text",
+    "DW_CACHE",
+    "TRIPLES",
     "mask_from",
     "dw",
     "related",
@@ -23,17 +25,23 @@ __all__ = [
 BIT_VALUE: dict[int, int] = {c.bit: c.value for c in full_deck()}
 _TEXT_BIT: dict[str, int] = {c.text: c.bit for c in full_deck()}
 
-_DW_CACHE: dict[int, int] = {}
+# dw's memo (the playouts read it inline)
+DW_CACHE: dict[int, int] = {}
+
+
+def card_text(bit: int) -> str:
+    """The text of the card with this bit (``"QS"``)."""
+    return BY_BIT[bit].text
 
 
 def dw(mask: int) -> int:
     """Minimum deadwood of a mask, memoised (bots ask the same hands many times)."""
-    v = _DW_CACHE.get(mask)
+    v = DW_CACHE.get(mask)
     if v is None:
-        if len(_DW_CACHE) > 400_000:
-            _DW_CACHE.clear()
+        if len(DW_CACHE) > 400_000:
+            DW_CACHE.clear()
         v = deadwood_of_mask(mask)
-        _DW_CACHE[mask] = v
+        DW_CACHE[mask] = v
     return v
 
 
@@ -97,17 +105,17 @@ def _build_triples() -> dict[int, tuple[int, ...]]:
     return table
 
 
-_TRIPLES = _build_triples()
+TRIPLES = _build_triples()
 
 
 def triples_with(bit: int) -> tuple[int, ...]:
     """Masks of the card pairs that make a 3-card meld with ``bit``."""
-    return _TRIPLES[bit]
+    return TRIPLES[bit]
 
 
 def melds_with(bit: int, hand: int) -> bool:
     """Does ``bit`` complete a 3-card meld with two cards of ``hand``?"""
-    for pair in _TRIPLES[bit]:
+    for pair in TRIPLES[bit]:
         if pair & hand == pair:
             return True
     return False

@@ -31,12 +31,12 @@ from typing import Any
 
 from games.engine.actions import Action
 
-from .cardmath import BIT_VALUE, dw, related
+from .base import Kinds
+from .cardmath import BIT_VALUE, card_text, dw, related
 from .expert_search import PairedStats, SearchingBot
 from .gin import knock_pays, rank_discards
 from .gin_search import Rules, choose_throw, knock_points, playout
 from .knowledge import Knowledge
-from .levels import _txt
 from .rummy_search import rummy_playout, sample_deal
 
 __all__ = ["ExpertBot"]
@@ -221,11 +221,7 @@ class ExpertBot(SearchingBot):
 
     # ------------------------------------------------------------------ rummy
     def choose_rummy(
-        self,
-        view: dict[str, Any],
-        know: Knowledge,
-        legal: Sequence[Action],
-        kinds: dict[str, list[Action]],
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
     ) -> Action:
         if "discard" not in kinds or self.rummy_candidates < 2:
             return super().choose_rummy(view, know, legal, kinds)
@@ -236,13 +232,13 @@ class ExpertBot(SearchingBot):
         hand = know.hand
         ranked = self.rummy.discard_keys(know, hand, know.taken)
         allowed = {str(a) for a in kinds["discard"]}
-        cands = [arg] + [b for _k, b in ranked if b != arg and f"discard:{_txt(b)}" in allowed]
+        cands = [arg] + [b for _k, b in ranked if b != arg and f"discard:{card_text(b)}" in allowed]
         cands = cands[: self.rummy_candidates]
         if len(cands) > 1:
             flags = [bool(x) for x in view.get("placed") or [False] * know.num_players]
             flags[know.seat] = placed or bool(view.get("placed_this_turn"))
             arg = cands[self.search_rummy(know, hand, cands, flags)]
-        text = f"discard:{_txt(arg)}"
+        text = f"discard:{card_text(arg)}"
         for a in kinds["discard"]:
             if str(a) == text:
                 return a
@@ -284,11 +280,7 @@ class ExpertBot(SearchingBot):
         return super().choose(view, legal)
 
     def choose_gin(
-        self,
-        view: dict[str, Any],
-        know: Knowledge,
-        legal: Sequence[Action],
-        kinds: dict[str, list[Action]],
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
     ) -> Action:
         self._set_value(view, know)
         if "draw:discard" in kinds and "draw:stock" in kinds and know.top:

@@ -16,7 +16,7 @@ from games.engine.layoffs import best_layoffs
 from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
-from .cardmath import _DW_CACHE, _TRIPLES, BIT_VALUE, bits_of, dw, melds_with
+from .cardmath import BIT_VALUE, DW_CACHE, TRIPLES, bits_of, dw, melds_with
 from .gin import deal_opponent, mask_of_bits
 from .knowledge import Knowledge
 
@@ -58,7 +58,7 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
     best_key = 1e9
     best_d = kbest = 999
     kkey = 1e9
-    get = _DW_CACHE.get
+    get = DW_CACHE.get
     m = h11 & ~forbid
     while m:
         b = m & -m
@@ -69,7 +69,7 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
             d = dw(x)
         key = d - _VAL100[b]
         if danger:
-            for pair in _TRIPLES[b]:
+            for pair in TRIPLES[b]:
                 if pair & other == pair:
                     key += danger
                     break
@@ -109,7 +109,7 @@ def playout(
     stock = list(stock)
     nd = list(draws)
     gauss = rng.gauss if rng is not None and noise else None
-    get = _DW_CACHE.get
+    get = DW_CACHE.get
     while True:
         h = hands[turn]
         other = hands[1 - turn]
@@ -174,7 +174,7 @@ def sample_opponent_fast(
     x has no meld partner in the hand; so the best throw is the highest such loose card unless
     a higher partnered card does better, and only those are solved."""
     hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
-    triples = _TRIPLES
+    triples = TRIPLES
     value = BIT_VALUE
     for _ in range(extra):
         loose_v = -1

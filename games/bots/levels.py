@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 from games.engine.actions import Action
 from games.engine.cards import Card, cards_of
 
-from .base import BaseBot, by_kind
-from .cardmath import BY_BIT
+from .base import BaseBot, Kinds, by_kind
+from .cardmath import card_text
 from .gin import GinParams
 from .knowledge import Knowledge, from_view
 from .policies import (
@@ -78,10 +78,6 @@ def computer_name(level: int, number: int = 1) -> str:
     return f"Computer {number} ({level_name})" if number > 1 else f"Computer ({level_name})"
 
 
-def _txt(b: int) -> str:
-    return BY_BIT[b].text
-
-
 class RandomBot(BaseBot):
     """Uniformly random legal action."""
 
@@ -120,11 +116,7 @@ class PolicyBot(BaseBot):
         return self.choose_gin(view, know, legal, kinds)
 
     def choose_gin(
-        self,
-        view: dict[str, Any],
-        know: Knowledge,
-        legal: Sequence[Action],
-        kinds: dict[str, list[Action]],
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
     ) -> Action:
         if "take_upcard" in kinds:
             take = self.gin.take(know, know.top)
@@ -148,11 +140,7 @@ class PolicyBot(BaseBot):
         return self.gin.play(know, know.hand, know.taken)
 
     def choose_rummy(
-        self,
-        view: dict[str, Any],
-        know: Knowledge,
-        legal: Sequence[Action],
-        kinds: dict[str, list[Action]],
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
     ) -> Action:
         if "draw:stock" in kinds or "draw:discard" in kinds:
             if "draw:discard" in kinds and know.top and self.rummy.take(know, know.top):
@@ -165,9 +153,9 @@ class PolicyBot(BaseBot):
             text = "meld:" + ",".join(c.text for c in _cards(arg))
         elif kind == "layoff" and isinstance(arg, tuple):
             b, i = arg
-            text = f"layoff:{_txt(b)}>{i}"
+            text = f"layoff:{card_text(b)}>{i}"
         elif kind in ("discard", "go_out") and isinstance(arg, int):
-            text = f"{kind}:{_txt(arg)}"
+            text = f"{kind}:{card_text(arg)}"
         for a in legal:
             if str(a) == text:
                 return a
@@ -182,16 +170,16 @@ def _cards(mask: int) -> list[Card]:
     return cards_of(mask)
 
 
-def _to_action(kind: str, b: int, kinds: dict[str, list[Action]]) -> Action:
+def _to_action(kind: str, b: int, kinds: Kinds) -> Action:
     if kind == "big_gin" and "big_gin" in kinds:
         return kinds["big_gin"][0]
     if kind in ("gin", "knock", "discard") and b:
-        text = f"{kind}:{_txt(b)}"
+        text = f"{kind}:{card_text(b)}"
         for a in kinds.get(kind, ()):
             if str(a) == text:
                 return a
         for a in kinds.get("discard", ()):
-            if str(a) == f"discard:{_txt(b)}":
+            if str(a) == f"discard:{card_text(b)}":
                 return a
     return kinds["discard"][0]
 
