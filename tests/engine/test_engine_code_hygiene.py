@@ -1,4 +1,6 @@
-"""Every function, class, method and module constant of the engine and the bots is used
+"""The engine and the bots keep no dead code and no private name crosses their modules.
+
+Every function, class, method and module constant of the engine and the bots is used
 somewhere besides its own definition: in the site, the tests, the benchmarks, the scripts,
 the static files or the docs (a public name the docs describe counts as used).
 
@@ -58,3 +60,18 @@ def _unused() -> list[str]:
 
 def test_no_dead_code_in_the_engine_or_the_bots():
     assert _unused() == []
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """What one module of the engine or the bots takes from another is public (no ``_``)."""
+    found = []
+    for folder in CHECKED:
+        for path in sorted((ROOT / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                    found += [
+                        f"{path.relative_to(ROOT)}: {node.module}.{alias.name}"
+                        for alias in node.names
+                        if alias.name.startswith("_")
+                    ]
+    assert found == []
