@@ -20,11 +20,11 @@ from .events import Event
 from .layoffs import best_layoffs
 from .meld import MELDS, attach_mask
 from .meld_search import MeldResult, best_melds, deadwood_of_mask
-from .modes import gin_mode
+from .modes import GinMode, gin_mode
 from .phases import Phase, Showdown
 from .scoring import score_drawn, score_gin, score_knock
 from .state import GameState, emit
-from .turn import Handler, action_card, check_discard, draw, layoff_meld, remove_card
+from .turn import Handler, action_card, check_discard, draw, layoff_meld, missing_card, remove_card
 
 __all__ = ["RULES"]
 
@@ -68,13 +68,16 @@ def _draw(s: GameState, act: Action, events: list[Event]) -> None:
 
 def _discard(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
-    card = action_card(act)
+    card = act.card
+    if card is None:
+        raise missing_card(act)
     check_discard(s, seat, card)
     remove_card(s, seat, card)
     s.discard.append(card)
     s.taken = None
     emit(s, events, Event("discard", {"seat": seat, "card": card.text}))
-    if len(s.stock) <= gin_mode(s.mode).drawn_hand_stock:
+    mode = s.mode
+    if isinstance(mode, GinMode) and len(s.stock) <= mode.drawn_hand_stock:
         score_drawn(s, events)
     else:
         s.turn = 1 - seat

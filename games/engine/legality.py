@@ -12,7 +12,7 @@ from .cards import LANE_MASK, RANK_ALL, cards_of
 from .errors import IllegalActionError, WrongPhaseError
 from .meld import RUN_BLOCKS, attach_mask
 from .meld_search import deadwood_of_mask
-from .modes import gin_mode
+from .modes import GinMode
 from .phases import Phase
 from .state import GameState
 
@@ -60,7 +60,8 @@ def _discard(state: GameState) -> list[Action]:
             knocks.append(_A(f"knock:{c.text}"))
     out.extend(knocks)
     out.extend(gins)
-    if gin_mode(state.mode).big_gin and deadwood_of_mask(m) == 0:
+    mode = state.mode  # the discard phase is gin's
+    if isinstance(mode, GinMode) and mode.big_gin and deadwood_of_mask(m) == 0:
         out.append(_A(K.BIG_GIN))
     return out
 

@@ -25,6 +25,7 @@ from .turn import (
     draw,
     layoff_meld,
     meld_text,
+    missing_card,
     need_card,
     remove_card,
 )
@@ -82,7 +83,9 @@ def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
 
 def _discard(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
-    card = action_card(act)
+    card = act.card
+    if card is None:
+        raise missing_card(act)
     check_discard(s, seat, card)
     if len(s.hands[seat]) == 1:
         raise MustGoOutError(f"{card} is your last card: play go_out:{card} to go out")

@@ -41,16 +41,12 @@ def random_policy(
     if good and rng.random() < 0.8:
         return rng.choice(good)
     if state.phase in (Phase.DISCARD, Phase.PLAY) and rng.random() < 0.75:
-        discards = [a for a in acts if a.kind == "discard"]
+        discards = [(a, c) for a in acts if a.kind == "discard" and (c := a.card) is not None]
         if discards:
             m = 0
             for c in state.hands[state.turn]:
                 m |= c.bit
-
-            def left(a: Action) -> tuple[int, float]:
-                return deadwood_of_mask(m ^ action_card(a).bit), rng.random()
-
-            return min(discards, key=left)
+            return min(discards, key=lambda ac: (deadwood_of_mask(m ^ ac[1].bit), rng.random()))[0]
     return rng.choice(acts)
 
 

@@ -22,6 +22,7 @@ from .state import GameState, emit
 __all__ = [
     "Handler",
     "action_card",
+    "missing_card",
     "draw",
     "need_card",
     "remove_card",
@@ -67,8 +68,13 @@ def action_card(act: Action) -> Card:
     """The card an action names (every text form of a one-card action has one; an ``Action``
     built in code without it is refused like bad text)."""
     if act.card is None:
-        raise InvalidActionError(f"{act.kind} needs a card")
+        raise missing_card(act)
     return act.card
+
+
+def missing_card(act: Action) -> InvalidActionError:
+    """The error for a one-card action without its card (hot paths check inline)."""
+    return InvalidActionError(f"{act.kind} needs a card")
 
 
 def need_card(s: GameState, seat: int, card: Card) -> None:
