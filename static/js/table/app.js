@@ -10,13 +10,13 @@
 // drags), chat.js and notices.js (live region, move log, toasts).
 
 import { attention } from "../attention.js";
+import { legalOf } from "./actions.js";
 import { describeEvent, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
 import { Clock } from "./clock.js";
 import { reveal, store } from "./dom.js";
 import { renderFelt } from "./felt.js";
-import { legalOf } from "./frames.js";
 import { arrange } from "./hand.js";
 import { renderMe } from "./handview.js";
 import { Input } from "./input.js";
