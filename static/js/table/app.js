@@ -234,6 +234,53 @@ export class TableApp {
     renderPrompt(this);
   }
 
+  // ------------------------------------------------------------------------------ requests other than moves
+
+  // Every button of the view modules goes through these, never to the transport directly:
+  // the server's socket and the offline game's local transport (offline/local.js) both take
+  // them (docs/protocol.md "Client → server").
+
+  /** Sends ``msg``; true when it left, else tells the player (``failure``) and returns false. */
+  request(msg, failure = "Not connected: reconnecting…") {
+    if (this.socket.send(msg)) return true;
+    this.notices.toast(failure, "error");
+    return false;
+  }
+
+  sit() {
+    return this.request({ type: "sit" });
+  }
+
+  leave() {
+    return this.request({ type: "leave" });
+  }
+
+  addBot(seat, level) {
+    return this.request({ type: "add_bot", seat, level });
+  }
+
+  resign() {
+    return this.request({ type: "resign" });
+  }
+
+  /** Offers or accepts a rematch (``accept``), or withdraws this player's offer. */
+  rematch(accept) {
+    return this.request({ type: "rematch", accept: Boolean(accept) });
+  }
+
+  claim() {
+    return this.request({ type: "claim" });
+  }
+
+  sendChat(text) {
+    return this.request({ type: "chat", text }, "Not connected: your message was not sent.");
+  }
+
+  /** "Retry now": connect again without waiting for the next attempt. */
+  reconnect() {
+    this.socket.reconnectNow();
+  }
+
   // ------------------------------------------------------------------------------ render
 
   render() {
