@@ -14,6 +14,8 @@
 const SNAPSHOT_CACHE = "offline-snapshot";
 // every module of the package, imported before the snapshot so that no game pays for it later
 const SNAPSHOT_IMPORTS = ["games.local.table", "games.bots.expert", "games.bots.levels"];
+// a restore takes about 1 s; one that has not started by then never will
+const RESTORE_TIMEOUT_MS = 20000;
 
 let table = null;
 let ready = null;
@@ -56,13 +58,23 @@ async function init(msg) {
   let snapshot = null;
   try {
     const hit = cache && (await cache.match(key));
-    if (hit) snapshot = new Uint8Array(await hit.arrayBuffer());
+    if (hit) {
+      snapshot = new Uint8Array(await hit.arrayBuffer());
+      // a snapshot cut short would not start (Pyodide waits for ever): check its length
+      if (snapshot.length !== Number(hit.headers.get("X-Snapshot-Bytes"))) {
+        snapshot = null;
+        await cache.delete(key);
+      }
+    }
   } catch {
     snapshot = null;
   }
   if (snapshot) {
     try {
-      const py = await loadPyodide({ indexURL: msg.indexURL, fullStdLib: false, _loadSnapshot: snapshot });
+      const py = await Promise.race([
+        loadPyodide({ indexURL: msg.indexURL, fullStdLib: false, _loadSnapshot: snapshot }),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("the snapshot did not start")), RESTORE_TIMEOUT_MS)),
+      ]);
       const t1 = performance.now();
       // the files are not in the snapshot (only Python's memory): for any import made later
       unpack(py);
@@ -96,7 +108,9 @@ async function saveSnapshot(py, cache, key) {
     const bytes = py.makeMemorySnapshot();
     const ms = Math.round(performance.now() - t0);
     for (const old of await cache.keys()) await cache.delete(old);
-    await cache.put(key, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+    await cache.put(key, new Response(bytes, {
+      headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(bytes.length) },
+    }));
     self.postMessage({ type: "snapshot", ok: true, ms, bytes: bytes.length });
   } catch (err) {
     self.postMessage({ type: "snapshot", ok: false, error: String(err && err.message ? err.message : err) });
