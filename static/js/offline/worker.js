@@ -51,6 +51,7 @@ async function init(msg) {
   const [{ loadPyodide }, engine, cache] = await Promise.all([
     import(msg.pyodide), engineBytes(msg.engine), openSnapshots(),
   ]);
+  const tFiles = performance.now();
   const key = new URL(`/offline-snapshot/${encodeURIComponent(msg.indexURL)}/${engine.hash}`, self.location.origin).href;
   const unpack = (py) => {
     py.unpackArchive(engine.buf.slice(0), "zip", { extractDir: "/offline" });
@@ -69,6 +70,7 @@ async function init(msg) {
   } catch {
     snapshot = null;
   }
+  const tRead = performance.now();
   if (snapshot) {
     try {
       const py = await Promise.race([
@@ -76,13 +78,14 @@ async function init(msg) {
         new Promise((_, reject) => setTimeout(() => reject(new Error("the snapshot did not start")), RESTORE_TIMEOUT_MS)),
       ]);
       const t1 = performance.now();
+      const steps = { filesMs: Math.round(tFiles - t0), readMs: Math.round(tRead - tFiles), loadMs: Math.round(t1 - tRead) };
       // the files are not in the snapshot (only Python's memory): for any import made later
       unpack(py);
       // a new random state for this start (the snapshot's would repeat on every start)
       py.runPython("import random; random.seed()");
       table = importTable(py);
       const t2 = performance.now();
-      return { ms: Math.round(t2 - t0), pyodideMs: Math.round(t1 - t0), engineMs: Math.round(t2 - t1), snapshot: "used" };
+      return { ms: Math.round(t2 - t0), pyodideMs: Math.round(t1 - t0), engineMs: Math.round(t2 - t1), snapshot: "used", steps };
     } catch (err) {
       console.warn("The saved start of the game engine could not be used; starting afresh.", err);
       if (cache) await cache.delete(key).catch(() => {});
