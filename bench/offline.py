@@ -15,7 +15,9 @@ compute grows with a slower CPU and the estimate is the right model for it.
 - the one-time download: every URL the service worker precaches plus the page, fetched with
   ``Accept-Encoding: br, gzip`` as a browser does, in bytes on the wire;
 - the first offline start from the cache: the page reloaded with no network, to the engine
-  ready and to a dealt hand (the Classic game's first frame drawn);
+  ready and to a dealt hand (the Classic game's first frame drawn), and from the click on
+  "Start a game" to the dealt hand; alternately with the worker's saved snapshot of the
+  started interpreter and without it (its cache deleted first: the very first start);
 - each computer move at every level: the time from asking the worker to the new frame, over
   whole games (the person plays a simple legal move at once; computers with no pause).
 
@@ -50,6 +52,10 @@ PICK = """() => {
          || pref('discard') || legal[0]);
   return 'moved';
 }"""
+SNAPSHOT_SAVED = """() => { const o = window.ginOffline;
+  if (!o || !o.engine) return false;
+  if (o.startup && o.startup.snapshot === 'used') return 'used';
+  return o.engine.snapshot ? JSON.stringify(o.engine.snapshot) : false; }"""
 
 
 def poll(page, fn, timeout=300.0):
@@ -86,6 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=60, help="computer moves per level")
     parser.add_argument("--rate", type=float, default=4.0, help="CPU slowdown")
+    parser.add_argument("--starts", type=int, default=3, help="offline starts to measure")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -113,26 +120,38 @@ def main() -> None:
             ctx.set_offline(True)
             cdp = ctx.new_cdp_session(page)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.rate})
+            # the first visit (online) starts the engine and saves its snapshot
+            poll(page, SNAPSHOT_SAVED, timeout=600)
             starts = []
-            for _ in range(3):
+            for i in range(args.starts * 2):
+                fresh = i % 2 == 1  # every other start without the saved snapshot (A/B)
+                if fresh:
+                    page.evaluate("() => caches.delete('offline-snapshot')")
                 t0 = time.monotonic()
                 page.reload()
                 worker_ms = poll(page, "() => window.ginOffline && window.ginOffline.readyMs")
                 ready = time.monotonic() - t0
-                print("  worker start-up:", page.evaluate("() => window.ginOffline.startup"))
+                startup = page.evaluate("() => window.ginOffline.startup")
+                print("  worker start-up:", startup)
                 page.select_option("#offline-mode", "classic")
                 page.select_option("#offline-level", "1")
+                t1 = time.monotonic()
                 page.click("#offline-form button[type=submit]")
                 poll(page, "() => window.ginTable && window.ginTable.view"
                            " && window.ginTable.view.hand.length >= 10")
-                starts.append((ready, time.monotonic() - t0, worker_ms / 1000))
+                t2 = time.monotonic()
+                starts.append((startup["snapshot"], ready, t2 - t0, t2 - t1, worker_ms / 1000))
+                if fresh:
+                    print("  snapshot saved:", poll(page, SNAPSHOT_SAVED, timeout=600))
                 page.goto(base + "/play/offline/")
+                poll(page, "() => window.ginOffline && window.ginOffline.readyMs")
             extra = args.rate - 1
-            for ready, dealt, worker in starts:
-                print(f"offline start from the cache (page CPU x{args.rate:g}): engine ready "
-                      f"{ready:.2f} s, dealt hand {dealt:.2f} s (worker {worker:.2f} s); "
+            for snap, ready, dealt, click, worker in starts:
+                print(f"offline start from the cache, snapshot {snap} (page CPU x{args.rate:g}): "
+                      f"engine ready {ready:.2f} s, dealt hand {dealt:.2f} s (worker "
+                      f"{worker:.2f} s), click to dealt hand {click:.2f} s; "
                       f"phone estimate: dealt hand {dealt + extra * worker:.2f} s")
-            for level, name in LEVELS.items():
+            for level, name in LEVELS.items() if args.moves else ():
                 times: list[float] = []
                 estimates: list[float] = []
                 while len(times) < args.moves:

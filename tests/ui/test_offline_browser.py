@@ -94,9 +94,14 @@ def _poll(page, fn: str, arg=None, timeout: float = 60):
         time.sleep(0.1)
 
 
-def _new_game(page, mode: str, computers: int = 1):
+SNAPSHOT_SAVED = """() => { const o = window.ginOffline;
+  return !!(o && (o.startup && o.startup.snapshot === 'used'
+                  || o.engine.snapshot && o.engine.snapshot.ok)); }"""
+
+
+def _new_game(page, mode: str, computers: int = 1, level: int = 1):
     page.select_option("#offline-mode", mode)
-    page.select_option("#offline-level", "1")
+    page.select_option("#offline-level", str(level))
     if mode == "rummy":
         page.select_option("#offline-computers", str(computers))
     page.fill("#offline-target", "50")
@@ -126,13 +131,16 @@ def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
         page.reload()
         _poll(page, "() => !!navigator.serviceWorker.controller")
         page.evaluate("() => localStorage.setItem('gin.offline.botDelayMs', '20')")
+        _poll(page, SNAPSHOT_SAVED, timeout=120)
     finally:
         site.stop()
     assert not _up(site.base)
 
-    # ---- no server: everything comes from the service worker's cache
+    # ---- no server: everything comes from the service worker's cache, and the engine
+    # from the snapshot its first start saved
     page.reload()
     _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
     _new_game(page, "classic")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     play_to_the_end(page, seed=3)
@@ -280,4 +288,57 @@ def test_a_new_version_is_offered_then_replaces_the_old_cache(tmp_path, chromium
                     " && !(await navigator.serviceWorker.getRegistration()).waiting")
         after = page.evaluate("async () => await caches.keys()")
         assert after != before
+        ctx.close()
+
+
+def test_later_starts_restore_the_engine_snapshot(tmp_path, chromium):
+    """The engine's first start saves a snapshot of the started interpreter; later starts
+    restore it (docs/offline.md): each still deals new cards, plays the Expert (whose modules
+    load after the first start), and a damaged snapshot is thrown away for a normal start."""
+    from .conftest import daphne, manage, server_env
+
+    env = server_env(tmp_path)
+    manage(env, "migrate", "--noinput", "-v", "0")
+    with daphne(tmp_path, env) as base:
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844},
+                                   service_workers="allow")
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/play/offline/")
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        assert page.evaluate("() => window.ginOffline.startup.snapshot") == "made"
+        _poll(page, SNAPSHOT_SAVED, timeout=120)
+        page.evaluate("() => localStorage.setItem('gin.offline.botDelayMs', '0')")
+        new = ("() => window.ginOffline.engine.call('new', {config: {mode: 'classic',"
+               " level: 1, computers: 1, target: null, id: crypto.randomUUID(), name: 'A'}})"
+               ".then((r) => r.ok && [r.doc.seed, r.frame.view.hand.join(' ')])")
+        deals = []
+        for _ in range(2):
+            page.reload()
+            _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+            assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
+            deals.append(page.evaluate(new))
+        assert all(deals) and deals[0] != deals[1]  # the snapshot does not repeat a deal
+
+        _new_game(page, "classic", level=4)  # the Expert, from the restored interpreter
+        _poll(page, """() => { const t = window.ginTable;
+          if (t.myTurn && !t.busy) t.send(t.legal.find((a) => a.startsWith('draw:stock'))
+            || t.legal.find((a) => a.startsWith('discard')) || t.legal[0]);
+          return window.ginOffline.transport.moveTimes.length >= 2; }""", timeout=120)
+        assert page.evaluate("() => window.ginOffline.transport.moveTimes[0].level") == 4
+
+        # a damaged snapshot (cut short): the next start ignores it and saves a good one
+        page.evaluate("""async () => { const c = await caches.open('offline-snapshot');
+          const [k] = await c.keys(); const b = await (await c.match(k)).arrayBuffer();
+          await c.put(k, new Response(b.slice(0, b.byteLength >> 1))); }""")
+        page.goto(base + "/play/offline/")
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        assert page.evaluate("() => window.ginOffline.startup.snapshot") == "made"
+        assert page.evaluate(new)
+        _poll(page, SNAPSHOT_SAVED, timeout=120)
+        page.reload()
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
+        assert not errors, errors
         ctx.close()

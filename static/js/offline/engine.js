@@ -9,6 +9,7 @@ export class LocalEngine {
     this.waiting = new Map();
     this.worker.addEventListener("message", (e) => {
       const msg = e.data || {};
+      if (msg.type === "snapshot") this.snapshot = msg; // the saved start for the next time
       const p = this.waiting.get(msg.id);
       if (!p) return;
       this.waiting.delete(msg.id);

@@ -36,7 +36,7 @@ function startEngine() {
     engine.ready.then((r) => {
       if (r.ok) {
         window.ginOffline.readyMs = r.ms;
-        window.ginOffline.startup = { pyodideMs: r.pyodideMs, engineMs: r.engineMs };
+        window.ginOffline.startup = { pyodideMs: r.pyodideMs, engineMs: r.engineMs, snapshot: r.snapshot, steps: r.steps };
         say("Ready: the game runs on this device, with or without a network.");
       } else say(r.error);
     });
