@@ -199,10 +199,13 @@ def state_frame(*, version: int, table: dict[str, Any], seats: list[dict[str, An
                 events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
                 ratings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The ``state`` frame of one version for one seat (None: the spectators), without the
-    per-connection parts (``for_connection``)."""
+    per-connection parts (``for_connection``). ``ratings`` None: the version changed none
+    (the key is left out; ``table_state_frames``)."""
     frame = {"type": "state", "version": version, "table": table, "seats": seats,
              "clock": clock, "view": view(state, seat) if state is not None else None,
-             "events": visible_events(events, seat), "ratings": ratings or []}
+             "events": visible_events(events, seat)}
+    if ratings is not None:
+        frame["ratings"] = ratings
     if last is not None:
         frame["last"] = visible_last(last, state, seat)
     return frame
@@ -229,13 +232,20 @@ def table_state_frames(table: Table, seats: list[Seat], state: E.GameState | Non
     """Read now (inside the move's transaction) what the table's current version shows, and
     return the builder of its ``state`` frames (``state_frames``), called after the commit:
     the seats' views (and the ratings, ``ratings_data``) are not built while the table row
-    is locked."""
+    is locked.
+
+    A move of a game still being played (``last`` given, the table playing) changes nobody's
+    rating and no seat: its frames leave ``ratings`` out (the client keeps the ones it has)
+    and spare every move the question to the ratings app. Every other version carries them
+    (a seat taken or left, the start, the end, the rated game's republished table)."""
     if state is None and table.state:
         state = states.load(table.state)
     meta = table_meta(table)
     parts = {"version": table.version, "table": meta, "seats": seats_data(seats),
              "clock": clock_data(table, seats), "state": state, "events": tuple(events),
              "last": last, "human_seats": [s.index for s in seats if s.user_id is not None]}
+    if last is not None and table.status == TableStatus.PLAYING:
+        return lambda: state_frames(**parts)
     mode, people = table.mode, [s for s in seats if s.user_id is not None]
     return lambda: state_frames(**parts, ratings=ratings_data(mode, people, meta["finish"]))
 

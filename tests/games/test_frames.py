@@ -74,6 +74,22 @@ def test_ratings_are_part_of_every_frame_in_one_shape(rooms, two_players):
     assert "rating_changes" not in str(_state_frame_for(table, alice, 0)["table"])
 
 
+def test_a_move_in_play_leaves_the_ratings_out_without_asking(rooms, two_players, monkeypatch):
+    """A move of a game being played changes no rating and no seat: its frames have no
+    ``ratings`` (the client keeps its own) and the ratings app is not asked."""
+    asked = []
+    monkeypatch.setattr(hooks, "_table_ratings", [lambda *a: asked.append(a) or {}])
+    table = start_table(rooms["classic"], two_players)
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    move = {"seat": 0, "action": "draw:stock", "source": "player"}
+    bodies = frames.table_state_frames(table, seats, last=move)()
+    assert all("ratings" not in body for body in bodies.values())
+    assert asked == []
+    bodies = frames.table_state_frames(table, seats)()  # not a move: asked, carried
+    assert all(body["ratings"] == [] for body in bodies.values())
+    assert len(asked) == 1
+
+
 def test_without_a_ratings_app_frames_carry_an_empty_list(rooms, two_players, monkeypatch):
     monkeypatch.setattr(hooks, "_table_ratings", [])
     table = start_table(rooms["classic"], two_players)
