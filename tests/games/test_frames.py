@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import pathlib
 
+import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from games import broadcast, frames, hooks, selectors, services
@@ -74,11 +75,30 @@ def test_ratings_are_part_of_every_frame_in_one_shape(rooms, two_players):
     assert "rating_changes" not in str(_state_frame_for(table, alice, 0)["table"])
 
 
-def test_a_move_in_play_leaves_the_ratings_out_without_asking(rooms, two_players, monkeypatch):
+@pytest.fixture
+def table_ratings_answer():
+    """Replace the ratings app's answer to ``games.hooks.table_ratings`` for one test (None:
+    no answer, as without the ratings app)."""
+    from leaderboards.ratings import frames as rating_frames
+
+    hooks.unregister_ratings(rating_frames.table_ratings)
+    answers = []
+
+    def use(fn):
+        answers.append(hooks.register_table_ratings(fn))
+
+    yield use
+    for fn in answers:
+        hooks.unregister_ratings(fn)
+    hooks.register_table_ratings(rating_frames.table_ratings)
+
+
+def test_a_move_in_play_leaves_the_ratings_out_without_asking(rooms, two_players,
+                                                              table_ratings_answer):
     """A move of a game being played changes no rating and no seat: its frames have no
     ``ratings`` (the client keeps its own) and the ratings app is not asked."""
     asked = []
-    monkeypatch.setattr(hooks, "_table_ratings", [lambda *a: asked.append(a) or {}])
+    table_ratings_answer(lambda *a: asked.append(a) or {})
     table = start_table(rooms["classic"], two_players)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     move = {"seat": 0, "action": "draw:stock", "source": "player"}
@@ -90,8 +110,8 @@ def test_a_move_in_play_leaves_the_ratings_out_without_asking(rooms, two_players
     assert len(asked) == 1
 
 
-def test_without_a_ratings_app_frames_carry_an_empty_list(rooms, two_players, monkeypatch):
-    monkeypatch.setattr(hooks, "_table_ratings", [])
+def test_without_a_ratings_app_frames_carry_an_empty_list(rooms, two_players,
+                                                         table_ratings_answer):
     table = start_table(rooms["classic"], two_players)
     assert _state_frame_for(table, two_players[0], 0)["ratings"] == []
     assert selectors.table_snapshot(table.pk, two_players[0], 0, hidden=frozenset())[

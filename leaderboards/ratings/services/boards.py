@@ -13,27 +13,25 @@ from .. import conf, skill
 from .bulk import analyze, insert_rows
 
 
-def _ranked(rows: list[dict], key: str) -> None:
-    """Set ``rank`` (ties share: 1, 2, 2, 4) and ``position`` on rows sorted by ``key``."""
+def _ranked(rows: list[dict], key: str, prefix: str = "") -> None:
+    """Set ``<prefix>rank`` (ties share: 1, 2, 2, 4) and ``<prefix>position`` on rows sorted
+    by ``key``."""
+    rank, position = f"{prefix}rank", f"{prefix}position"
     for i, row in enumerate(rows):
         if i and rows[i - 1][key] == row[key]:
-            row["rank"] = rows[i - 1]["rank"]
+            row[rank] = rows[i - 1][rank]
         else:
-            row["rank"] = i + 1
-        row["position"] = i + 1
+            row[rank] = i + 1
+        row[position] = i + 1
 
 
 def _with_country_ranks(rows: list[dict], key: str) -> None:
+    """Set ``country_rank`` and ``country_position``: the ranks among the same country's rows."""
     by_country: dict[str, list[dict]] = {}
     for row in rows:
         by_country.setdefault(row["country"], []).append(row)
     for group in by_country.values():
-        for i, row in enumerate(group):
-            if i and group[i - 1][key] == row[key]:
-                row["country_rank"] = group[i - 1]["country_rank"]
-            else:
-                row["country_rank"] = i + 1
-            row["country_position"] = i + 1
+        _ranked(group, key, "country_")
 
 
 def _names(user_ids: list[int]) -> dict[int, dict[str, str]]:
