@@ -3,6 +3,7 @@ of the week and of the month) into ``LeaderboardEntry`` rows that the pages read
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -13,7 +14,7 @@ from .. import conf, skill
 from .bulk import analyze, insert_rows
 
 
-def _ranked(rows: list[dict], key: str, prefix: str = "") -> None:
+def _ranked(rows: list[dict[str, Any]], key: str, prefix: str = "") -> None:
     """Set ``<prefix>rank`` (ties share: 1, 2, 2, 4) and ``<prefix>position`` on rows sorted
     by ``key``."""
     rank, position = f"{prefix}rank", f"{prefix}position"
@@ -25,9 +26,9 @@ def _ranked(rows: list[dict], key: str, prefix: str = "") -> None:
         row[position] = i + 1
 
 
-def _with_country_ranks(rows: list[dict], key: str) -> None:
+def _with_country_ranks(rows: list[dict[str, Any]], key: str) -> None:
     """Set ``country_rank`` and ``country_position``: the ranks among the same country's rows."""
-    by_country: dict[str, list[dict]] = {}
+    by_country: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         by_country.setdefault(row["country"], []).append(row)
     for group in by_country.values():
@@ -58,7 +59,7 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
         .values("user_id", "rating", "games", "user__country")
     )
     names = _names([r["user_id"] for r in active])
-    boards: dict[str, list[dict]] = {}
+    boards: dict[str, list[dict[str, Any]]] = {}
     rows = [{"user_id": r["user_id"], "rating": r["rating"], "games": r["games"],
              "country": r["user__country"] or "", "gain": 0, **names[r["user_id"]]}
             for r in active]

@@ -6,7 +6,7 @@ from typing import Any
 from django.db import connection
 
 
-def insert_rows(model: Any, fields: list[str], rows: list[tuple],
+def insert_rows(model: Any, fields: list[str], rows: list[tuple[Any, ...]],
                 batch_size: int = 5000) -> None:
     """Insert many plain rows: PostgreSQL's COPY (much faster than ``bulk_create``, which
     spends its time building and adapting model instances: docs/operations.md, "Measured

@@ -27,7 +27,7 @@ class _GameRow:
     rated: bool
     ending: str
     finished_at: datetime
-    actions: list
+    actions: list[dict[str, Any]]
 
 
 @dataclass(slots=True)
@@ -78,7 +78,7 @@ def ratings_rebuild(*, progress: Callable[[int, int], Any] | None = None,
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()
         state: dict[tuple[str, int], dict[str, Any]] = {}
-        changes: list[tuple] = []
+        changes: list[tuple[Any, ...]] = []
         rated_per_mode = {mode: 0 for mode in skill.MODES}
         total = len(games)
         for n, g in enumerate(games, start=1):
