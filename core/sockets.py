@@ -99,8 +99,14 @@ class FramedConsumer(AsyncWebsocketConsumer):
         ``GAMES_WS_FLOOD``, social's per minute)."""
         return self.FLOOD
 
+    async def settle(self) -> None:
+        """Before a flood close: finish answering what was already taken (a socket that
+        answers some messages off its loop waits for those answers here). Nothing by
+        default."""
+
     async def receive(self, text_data=None, bytes_data=None):
         if self._flooding():
+            await self.settle()
             await self._error("rate_limited", "Too many messages; the socket closes. Reconnect "
                               "after a pause, and send less.")
             await self.close(code=FLOOD_CLOSE)

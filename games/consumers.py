@@ -308,6 +308,12 @@ class TableConsumer(FramedConsumer):
             return
         self.pinging = asyncio.ensure_future(self._pong(message.t))
 
+    async def settle(self) -> None:
+        """A ping taken before the flood is answered before the close (within the answer
+        time): without this the close overtook its pong when the database was slow."""
+        if self.pinging is not None and not self.pinging.done():
+            await asyncio.wait([self.pinging], timeout=ANSWER_WITHIN)
+
     async def _pong(self, t):
         try:
             version = await _within(_db(self._ping)())

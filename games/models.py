@@ -261,6 +261,10 @@ class Game(models.Model):
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(db_index=True)
+    # A game played offline against the computer and uploaded (docs/offline.md): the UUID the
+    # browser gave it, unique so that uploading it twice stores it once. Null for games
+    # played at the site's tables.
+    offline_id = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ["-finished_at"]
@@ -270,6 +274,11 @@ class Game(models.Model):
 
     def get_absolute_url(self):
         return reverse("games:game", kwargs={"game_id": self.pk})
+
+    @property
+    def offline(self) -> bool:
+        """Played offline against the computer (in the browser) and uploaded."""
+        return self.offline_id is not None
 
 
 class GamePlayer(models.Model):

@@ -12,12 +12,15 @@ from typing import Any
 from games import engine as E
 from games.engine.cards import cards_of
 
+# The server's card labels (the move sentences are written here). The browser's are in
+# static/js/table/cards.js; tests/ui/test_js_units.py checks that the two agree.
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 OUTCOMES = {"knock": "knock", "gin": "gin", "big_gin": "big gin", "undercut": "undercut",
             "drawn": "drawn hand", "out": "went out", "stalemate": "stalemate"}
 
 
 def card_label(text: str) -> str:
+    """'7♥', '10♠', 'Q♦' (as cardLabel in cards.js)."""
     rank = "10" if text[0] == "T" else text[0]
     return rank + SUITS.get(text[1], text[1])
 

@@ -7,16 +7,10 @@ from typing import Any
 
 from games import engine as E
 
+from .local.table import new_state  # the one way a game starts, online and offline
 
-def new_state(mode: str, seed: int, num_players: int, target: int | None) -> E.GameState:
-    """A fresh game; ``target`` replaces the mode's own target when it differs."""
-    settings: dict[str, Any] = {}
-    if target and target != E.get_mode(mode).target_for(num_players):
-        if mode == "rummy":
-            settings["targets"] = ((num_players, target),)
-        else:
-            settings["target"] = target
-    return E.new_game(mode, seed, num_players, settings=settings or None)
+__all__ = ["new_state", "load", "dump", "replay_moves", "game_result", "hand_results",
+           "mode_settings"]
 
 
 def load(data: dict[str, Any]) -> E.GameState:

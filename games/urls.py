@@ -1,12 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import offline, views
 
 app_name = "games"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/rooms.json", views.rooms_json, name="rooms_json"),
     path("play/computer/", views.play_computer, name="play_computer"),
+    path("play/offline/", offline.offline_page, name="offline"),
+    path("play/offline/upload/", offline.offline_upload, name="offline_upload"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("play/<slug:slug>/", views.room, name="room"),
     path("play/<slug:slug>/tables.json", views.room_json, name="room_json"),
     path("play/<slug:slug>/new/", views.table_create, name="table_create"),

@@ -8,3 +8,15 @@ class StaticStorage(CompressedManifestStaticFilesStorage):
     the ``modulepreload`` links of the page fetch the very URLs the imports ask for."""
 
     support_js_module_import_aggregation = True
+
+    # Vendored third-party bundles whose text is left as it is: Pyodide's generated
+    # ``pyodide.asm.js`` holds strings that look like module imports (docs/offline.md).
+    verbatim_prefixes = ("vendor/pyodide/",)
+
+    def _post_process(self, paths, adjustable_paths, hashed_files):
+        adjustable = [p for p in adjustable_paths if not p.startswith(self.verbatim_prefixes)]
+        for name, hashed_name, processed, subst in super()._post_process(
+            paths, adjustable, hashed_files
+        ):
+            # copied as they are: nothing left to substitute in a later pass
+            yield name, hashed_name, processed, subst and name in adjustable

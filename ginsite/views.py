@@ -1,6 +1,7 @@
 from django.http import HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -48,6 +49,27 @@ def manifest(request):
                 "type": "image/png",
                 "purpose": "maskable",
             },
+        ],
+        # the installed app's long-press menu, and the install dialog's screenshots
+        # (docs/offline.md; made by bench/offline.py --screenshots)
+        "shortcuts": [
+            {"name": "Play the computer", "short_name": "Play offline",
+             "description": "A game against the computer, with or without a network",
+             "url": reverse("games:offline"),
+             "icons": [{"src": static("icons/icon-192.png"), "sizes": "192x192",
+                        "type": "image/png"}]},
+            {"name": "Lobby", "short_name": "Lobby", "description": "Rooms and tables",
+             "url": reverse("games:lobby"),
+             "icons": [{"src": static("icons/icon-192.png"), "sizes": "192x192",
+                        "type": "image/png"}]},
+        ],
+        "screenshots": [
+            {"src": static("icons/screenshot-phone.png"), "sizes": "390x844",
+             "type": "image/png", "form_factor": "narrow",
+             "label": "A game against the computer on a phone"},
+            {"src": static("icons/screenshot-wide.png"), "sizes": "1280x800",
+             "type": "image/png", "form_factor": "wide",
+             "label": "The offline game on a desktop"},
         ],
     }
     response = JsonResponse(data)

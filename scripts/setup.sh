@@ -21,6 +21,9 @@ if [ ! -f "$stamp" ] || [ "$REQS" -nt "$stamp" ] || [ requirements.txt -nt "$sta
   touch "$stamp"
 fi
 .venv/bin/python manage.py migrate --noinput -v 0
+# The offline game's engine package (games/engine, games/bots, games/local), built from the
+# source before collectstatic picks it up (docs/offline.md).
+.venv/bin/python manage.py build_offline_engine -v 0
 # Hashed, gzip- and brotli-compressed static files for production mode (the default; DEBUG=1
 # serves static/ directly). Always with the production storage, whatever DEBUG says now.
 DEBUG=0 .venv/bin/python manage.py collectstatic --noinput -v 0

@@ -23,7 +23,7 @@ PANEL = ("random", "baseline", "ginwaiter")
 BOT_NAMES = LEVELS + PANEL
 
 
-def _classes() -> dict[str, type]:
+def _classes() -> dict[str, type[BaseBot]]:
     from .expert import ExpertBot
     from .levels import BaselineBot, EasyBot, GinWaiterBot, HardBot, MediumBot, RandomBot
 
@@ -57,6 +57,7 @@ def get_bot(name_or_level: str, seed: int | str | None = 0, **options: Any) -> B
             cls = getattr(module, attr)
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"cannot import bot {name!r}: {exc}") from None
+        bot: Bot  # checked below: anything with a choose(view, legal) method
         try:
             bot = cls(rng=rng, **options)
         except TypeError:

@@ -16,7 +16,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from games.engine.actions import Action
 
-__all__ = ["Bot", "BaseBot", "by_kind", "pick"]
+__all__ = ["Bot", "BaseBot", "Kinds", "by_kind", "pick"]
+
+# Legal actions grouped by kind (``by_kind``).
+Kinds = dict[str, list[Action]]
 
 
 @runtime_checkable
@@ -49,9 +52,9 @@ class BaseBot(abc.ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def by_kind(legal: Sequence[Action]) -> dict[str, list[Action]]:
+def by_kind(legal: Sequence[Action]) -> Kinds:
     """Legal actions grouped by ``kind`` (``draw:stock`` and ``draw:discard`` are kinds)."""
-    out: dict[str, list[Action]] = {}
+    out: Kinds = {}
     for a in legal:
         out.setdefault(a.kind, []).append(a)
     return out

@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from games.engine.cards import BY_BIT, FULL_MASK, LANE_MASK, RANK_ALL, Card, full_deck
-from games.engine.melds import deadwood_of_mask
+from games.engine.meld_search import deadwood_of_mask
 
 __all__ = [
     "BIT_VALUE",
-    "BY_BIT",
     "FULL_MASK",
     "bits_of",
     "card_bit",
+    "card_text",
+    "DW_CACHE",
+    "TRIPLES",
     "mask_from",
     "dw",
     "related",
@@ -23,7 +25,13 @@ __all__ = [
 BIT_VALUE: dict[int, int] = {c.bit: c.value for c in full_deck()}
 _TEXT_BIT: dict[str, int] = {c.text: c.bit for c in full_deck()}
 
+# dw's memo (the playouts read it inline)
 DW_CACHE: dict[int, int] = {}
+
+
+def card_text(bit: int) -> str:
+    """The text of the card with this bit (``"QS"``)."""
+    return BY_BIT[bit].text
 
 
 def dw(mask: int) -> int:

@@ -21,7 +21,9 @@ thresholds stated in points keep their meaning.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from games.engine.modes import GinMode
 
@@ -116,7 +118,9 @@ class GameEquity:
         return v
 
 
-def hollywood_value(mode: GinMode, sheet: dict, won: list, seat: int):
+def hollywood_value(
+    mode: GinMode, sheet: dict[str, Any], won: Sequence[int], seat: int
+) -> Callable[[int], float] | None:
     """Hollywood: hand points (mine positive) -> change of my three-game total minus theirs,
     from a view's ``score_sheet`` and ``hands_won`` (each seat's hands won so far); None
     without a score sheet.

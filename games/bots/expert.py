@@ -31,12 +31,12 @@ from typing import Any
 
 from games.engine.actions import Action
 
-from .cardmath import BIT_VALUE, dw, related
+from .base import Kinds
+from .cardmath import BIT_VALUE, card_text, dw, related
 from .expert_search import PairedStats, SearchingBot
 from .gin import knock_pays, rank_discards
-from .gin_search import choose_throw, knock_points, playout
+from .gin_search import Rules, choose_throw, knock_points, playout
 from .knowledge import Knowledge
-from .levels import card_text
 from .rummy_search import rummy_playout, sample_deal
 
 __all__ = ["ExpertBot"]
@@ -73,7 +73,7 @@ class ExpertBot(SearchingBot):
         rng = self.rng
         danger = sim["danger"]
         drawn = know.drawn_hand_stock
-        for opp, stock in self._samples(know, stats):
+        for opp, stock in self._samples(know, self._gin_sample, stats):
             seed = rng.random()
             vals = []
             for take in (hard, not hard):
@@ -98,8 +98,19 @@ class ExpertBot(SearchingBot):
         return hard if stats.winner(self.min_gain, self.confidence) == 0 else not hard
 
     def _after_draw(
-        self, h11, forbid, opp, stock, pile, rules, mine, theirs, seed, danger, drawn_at
-    ):
+        self,
+        h11: int,
+        forbid: int,
+        opp: int,
+        stock: list[int],
+        pile: list[int],
+        rules: Rules,
+        mine: int,
+        theirs: int,
+        seed: float,
+        danger: float,
+        drawn_at: int,
+    ) -> int:
         """Value for me of holding ``h11`` after a draw, playing the rest like the sim policy."""
         limit, mult, gin_bonus, big_bonus, _u, big_ok = rules
         if big_ok and dw(h11) == 0:
@@ -137,7 +148,9 @@ class ExpertBot(SearchingBot):
         opp_hands = [self.sampler(know, self.rng)[0] for _ in range(self.knock_samples)]
         return knock_pays(know, h10, opp_hands, p.knock_margin)
 
-    def decide_discard(self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]):
+    def decide_discard(
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]
+    ) -> tuple[str, int]:
         hand11 = know.hand
         forbid = know.taken
         if know.big_gin and dw(hand11) == 0:
@@ -178,7 +191,7 @@ class ExpertBot(SearchingBot):
         sim = self.sim
         val = self._val
         drawn = know.drawn_hand_stock
-        for opp, stock in self._samples(know, stats):
+        for opp, stock in self._samples(know, self._gin_sample, stats):
             seed = rng.random()
             vals = []
             for kind, b in cands:
@@ -207,12 +220,14 @@ class ExpertBot(SearchingBot):
         return stats.winner(self.min_gain, self.confidence)
 
     # ------------------------------------------------------------------ rummy
-    def choose_rummy(self, view, know, legal, kinds):
+    def choose_rummy(
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
+    ) -> Action:
         if "discard" not in kinds or self.rummy_candidates < 2:
             return super().choose_rummy(view, know, legal, kinds)
         placed = bool((view.get("placed") or [False] * know.num_players)[know.seat])
         kind, arg = self.rummy.play(know, placed)
-        if kind != "discard":
+        if kind != "discard" or not isinstance(arg, int):
             return super().choose_rummy(view, know, legal, kinds)
         hand = know.hand
         ranked = self.rummy.discard_keys(know, hand, know.taken)
@@ -229,14 +244,16 @@ class ExpertBot(SearchingBot):
                 return a
         return super().choose_rummy(view, know, legal, kinds)
 
-    def search_rummy(self, know: Knowledge, hand: int, cands: list[int], flags: list) -> int:
+    def search_rummy(
+        self, know: Knowledge, hand: int, cands: list[int], flags: list[bool]
+    ) -> int:
         """Index of the best discard by paired rummy playouts (0 unless clearly beaten).
 
         ``flags[seat]``: that seat has melded or laid off this hand (no going rummy)."""
         me = know.seat
         n = know.num_players
         stats = PairedStats(len(cands))
-        for opp_hands, stock in self._samples(know, draw=sample_deal):
+        for opp_hands, stock in self._samples(know, sample_deal):
             vals = []
             for b in cands:
                 hands = [opp_hands.get(s, 0) for s in range(n)]
@@ -262,7 +279,9 @@ class ExpertBot(SearchingBot):
         self._started = time.perf_counter()
         return super().choose(view, legal)
 
-    def choose_gin(self, view, know, legal, kinds):
+    def choose_gin(
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
+    ) -> Action:
         self._set_value(view, know)
         if "draw:discard" in kinds and "draw:stock" in kinds and know.top:
             return kinds["draw:discard" if self._take(know) else "draw:stock"][0]

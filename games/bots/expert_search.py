@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from .cardmath import bits_of
 from .equity import GameEquity
@@ -26,7 +26,17 @@ from .gin_search import Rules, sample_consistent
 from .knowledge import Knowledge
 from .levels import HardBot
 
-__all__ = ["PairedStats", "SearchingBot"]
+__all__ = ["PairedStats", "SearchingBot", "SimParams"]
+
+T = TypeVar("T")
+
+
+class SimParams(TypedDict):
+    """How the playouts' imitation of Hard plays (``playout``'s keyword arguments)."""
+
+    danger: float
+    margin: float
+    noise: float
 
 
 class PairedStats:
@@ -46,7 +56,7 @@ class PairedStats:
             self.diff_sq[i] += d * d
         self.n += 1
 
-    def _gains(self, min_gain: float):
+    def _gains(self, min_gain: float) -> Iterator[tuple[int, float, float]]:
         """(candidate, mean paired gain, its standard error) of those gaining over ``min_gain``."""
         n = max(self.n, 1)
         for i in range(1, self.k):
@@ -115,7 +125,7 @@ class SearchingBot(HardBot):
         self.confidence = confidence
         self.search_draws = search_draws
         self.search_knocks = search_knocks
-        self.sim = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
+        self.sim: SimParams = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
         self.rummy_candidates = rummy_candidates
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence
@@ -182,13 +192,17 @@ class SearchingBot(HardBot):
         rng.shuffle(stock)
         return opp, stock
 
-    def _samples(self, know: Knowledge, stats: PairedStats | None = None, draw=None):
-        """Yield samples (``draw(know, rng)``, by default an opponent hand and a shuffled
-        stock) until the time budget or the cap is reached; sets ``samples_used``.
+    def _samples(
+        self,
+        know: Knowledge,
+        draw: Callable[[Knowledge, random.Random], T],
+        stats: PairedStats | None = None,
+    ) -> Iterator[T]:
+        """Yield samples (``draw(know, rng)``, e.g. ``_gin_sample``: an opponent hand and a
+        shuffled stock) until the time budget or the cap is reached; sets ``samples_used``.
 
         With ``stats``, a search still undecided at ``max_samples`` goes on to
         ``extend_samples`` (see ``__init__``)."""
-        draw = draw or self._gin_sample
         now = time.perf_counter()
         t_end = None if self.time_budget is None else now + self.time_budget
         t_stop = self._started + self.hard_limit

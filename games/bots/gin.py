@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.layoffs import best_layoffs
-from games.engine.melds import best_melds
+from games.engine.meld_search import best_melds
 
-from .cardmath import BIT_VALUE, BY_BIT, bits_of, dw, related, triples_with
+from .cardmath import BIT_VALUE, bits_of, dw, related, triples_with
 from .knowledge import Knowledge
 
 __all__ = [
@@ -228,7 +228,3 @@ def knock_pays(know: Knowledge, h10: int, samples: list[int], margin: float) -> 
         up, down = value(TYPICAL_HAND), value(-TYPICAL_HAND)
         need = (up + down) / 2 + margin * (up - down) / (2 * TYPICAL_HAND)
     return ev >= need and under < 0.35
-
-
-def card_text(b: int) -> str:
-    return BY_BIT[b].text

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from games.engine.layoffs import best_layoffs
-from games.engine.melds import best_melds
-from games.engine.modes import MODES
+from games.engine.meld_search import best_melds
+from games.engine.modes import MODES, gin_mode
 
 from .cardmath import BIT_VALUE, DW_CACHE, TRIPLES, bits_of, dw, melds_with
 from .gin import deal_opponent, mask_of_bits
@@ -92,7 +92,7 @@ def playout(
     margin: float = 8.0,
     noise: float = 6.0,
     early: int = 4,
-    drawn_at: int = MODES["classic"].drawn_hand_stock,
+    drawn_at: int = gin_mode(MODES["classic"]).drawn_hand_stock,
 ) -> int:
     """Play a gin hand to its end with a fast imitation of Hard; return seat 0's net points.
 
@@ -150,7 +150,7 @@ def playout(
         if limit and kbest <= limit:
             go = nd[turn] <= early or len(stock) <= 4
             if not go:
-                est = dw(other) - kbest
+                est: float = dw(other) - kbest
                 if gauss is not None:
                     est += gauss(0.0, noise)
                 go = est >= margin

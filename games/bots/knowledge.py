@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.meld import Meld
-from games.engine.modes import MODES, get_mode, mode_from_dict
+from games.engine.modes import MODES, get_mode, gin_mode, mode_from_dict, rummy_mode
 
 from .cardmath import FULL_MASK, card_bit, mask_from
 from .equity import hollywood_value
@@ -21,8 +21,8 @@ from .equity import hollywood_value
 __all__ = ["Knowledge", "Opponent", "from_view"]
 
 # Defaults of the rule numbers below (a view always carries its mode's own, in "settings").
-_GIN = MODES["classic"]
-_RUMMY = MODES["rummy"]
+_GIN = gin_mode(MODES["classic"])
+_RUMMY = rummy_mode(MODES["rummy"])
 
 
 @dataclass
@@ -102,7 +102,7 @@ def from_view(view: dict[str, Any]) -> Knowledge:
     """Everything the seat of ``view`` knows, from that view alone."""
     seat = view["seat"]
     n = view["num_players"]
-    settings = view.get("settings") or {}
+    settings: dict[str, Any] = view.get("settings") or {}
     mode = view["mode"]
     family = MODES[mode].family
     counts = view.get("card_counts") or [MODES[mode].hand_size_for(n)] * n
@@ -131,7 +131,7 @@ def from_view(view: dict[str, Any]) -> Knowledge:
     if mode == "hollywood" and n == 2:
         rules = mode_from_dict(settings) if settings else get_mode(mode)
         know.hand_value = hollywood_value(
-            rules, view.get("score_sheet") or {}, view.get("hands_won") or [0, 0], seat
+            gin_mode(rules), view.get("score_sheet") or {}, view.get("hands_won") or [0, 0], seat
         )
     if view.get("to_act") == seat and view.get("taken_card"):
         know.taken = card_bit(view["taken_card"])

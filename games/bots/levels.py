@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from games.engine.actions import Action
+from games.engine.cards import Card, cards_of
 
-from .base import BaseBot, by_kind
-from .cardmath import BY_BIT
+from .base import BaseBot, Kinds, by_kind
+from .cardmath import card_text
 from .gin import GinParams
 from .knowledge import Knowledge, from_view
 from .policies import (
@@ -77,10 +78,6 @@ def computer_name(level: int, number: int = 1) -> str:
     return f"Computer {number} ({level_name})" if number > 1 else f"Computer ({level_name})"
 
 
-def card_text(b: int) -> str:
-    return BY_BIT[b].text
-
-
 class RandomBot(BaseBot):
     """Uniformly random legal action."""
 
@@ -119,7 +116,7 @@ class PolicyBot(BaseBot):
         return self.choose_gin(view, know, legal, kinds)
 
     def choose_gin(
-        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: dict
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
     ) -> Action:
         if "take_upcard" in kinds:
             take = self.gin.take(know, know.top)
@@ -137,11 +134,13 @@ class PolicyBot(BaseBot):
             return _to_action(kind, b, kinds)
         return legal[0]
 
-    def decide_discard(self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]):
+    def decide_discard(
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action]
+    ) -> tuple[str, int]:
         return self.gin.play(know, know.hand, know.taken)
 
     def choose_rummy(
-        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: dict
+        self, view: dict[str, Any], know: Knowledge, legal: Sequence[Action], kinds: Kinds
     ) -> Action:
         if "draw:stock" in kinds or "draw:discard" in kinds:
             if "draw:discard" in kinds and know.top and self.rummy.take(know, know.top):
@@ -150,12 +149,12 @@ class PolicyBot(BaseBot):
         placed = bool((view.get("placed") or [False] * know.num_players)[know.seat])
         kind, arg = self.rummy.play(know, placed)
         text = None
-        if kind == "meld":
+        if kind == "meld" and isinstance(arg, int):
             text = "meld:" + ",".join(c.text for c in _cards(arg))
-        elif kind == "layoff":
+        elif kind == "layoff" and isinstance(arg, tuple):
             b, i = arg
             text = f"layoff:{card_text(b)}>{i}"
-        elif kind in ("discard", "go_out"):
+        elif kind in ("discard", "go_out") and isinstance(arg, int):
             text = f"{kind}:{card_text(arg)}"
         for a in legal:
             if str(a) == text:
@@ -167,13 +166,11 @@ class PolicyBot(BaseBot):
         return legal[0]
 
 
-def _cards(mask: int):
-    from games.engine.cards import cards_of
-
+def _cards(mask: int) -> list[Card]:
     return cards_of(mask)
 
 
-def _to_action(kind: str, b: int, kinds: dict[str, list[Action]]) -> Action:
+def _to_action(kind: str, b: int, kinds: Kinds) -> Action:
     if kind == "big_gin" and "big_gin" in kinds:
         return kinds["big_gin"][0]
     if kind in ("gin", "knock", "discard") and b:
@@ -230,8 +227,8 @@ class HardBot(PolicyBot):
     name = "hard"
 
     def __init__(
-        self, rng: random.Random | None = None, params: GinParams | None = None, **options
-    ):
+        self, rng: random.Random | None = None, params: GinParams | None = None, **options: Any
+    ) -> None:
         self.params = params or GinParams()
         super().__init__(rng, **options)
 

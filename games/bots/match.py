@@ -20,9 +20,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any
+from typing import Any, TextIO
 
-from games.engine import apply, get_mode, legal_actions, new_game, view_for
+from games.engine import GameState, apply, get_mode, legal_actions, new_game, view_for
 
 from . import get_bot
 from .match_stats import COUNTERS, GameStats, MatchSpec, format_report, summarise
@@ -44,7 +44,7 @@ def play_game(
     settings: dict[str, Any] | None = None,
     on_decision: Callable[[int, float], None] | None = None,
     max_actions: int = 200_000,
-):
+) -> GameState:
     """Play one whole game; return the final state. ``on_decision(seat, seconds)`` times bots."""
     state = new_game(mode, seed=seed, num_players=len(seat_bots), settings=settings or None)
     for bot in seat_bots:
@@ -53,9 +53,9 @@ def play_game(
             reset()
     perf = time.perf_counter
     for _ in range(max_actions):
-        if state.is_over:
-            return state
         seat = state.to_act
+        if seat is None:  # the game is over
+            return state
         legal = legal_actions(state)
         view = view_for(state, seat)
         t0 = perf()
@@ -82,11 +82,15 @@ def _play_deal(spec: MatchSpec, deal: int) -> list[GameStats]:
             bots.append(get_bot(name, seed=f"{spec.seed}:{deal}:{arr_i}:{s}", **opts))
         times: dict[int, list[float]] = {label: [] for label in set(seats)}
 
-        def record(seat: int, dt: float, seats=seats, times=times) -> None:
+        def record(
+            seat: int, dt: float, seats: list[int] = seats, times: dict[int, list[float]] = times
+        ) -> None:
             times[seats[seat]].append(dt)
 
         state = play_game(spec.mode, bots, game_seed, settings=settings, on_decision=record)
         res = state.result
+        if res is None:
+            raise RuntimeError("play_game returned an unfinished game")
         nl = len(spec.bots)
         totals = [0] * nl
         for s, label in enumerate(seats):
@@ -105,25 +109,27 @@ def _play_deal(spec: MatchSpec, deal: int) -> list[GameStats]:
             for label in per:
                 per[label]["hands"] += 1
             oc = hr.outcome.value
-            if hr.winner is not None:
-                w = per[seats[hr.winner]]
+            # gin and going out have a winner; a knock (won or undercut) a knocker and defender
+            winner, knocker, defender = hr.winner, hr.knocker, hr.defender
+            if winner is not None:
+                w = per[seats[winner]]
                 w["hands_won"] += 1
                 w["hand_points"] += hr.points
             if oc in ("drawn", "stalemate"):
                 for label in per:
                     per[label]["drawn" if oc == "drawn" else "stalemate"] += 1
                 continue
-            if oc in ("gin", "big_gin"):
-                per[seats[hr.winner]][oc] += 1
-            if oc in ("knock", "undercut"):
-                per[seats[hr.knocker]]["knocks"] += 1
+            if oc in ("gin", "big_gin") and winner is not None:
+                per[seats[winner]][oc] += 1
+            if oc in ("knock", "undercut") and knocker is not None and defender is not None:
+                per[seats[knocker]]["knocks"] += 1
                 if oc == "knock":
-                    per[seats[hr.knocker]]["knock_won"] += 1
+                    per[seats[knocker]]["knock_won"] += 1
                 else:
-                    per[seats[hr.defender]]["undercut_won"] += 1
-                    per[seats[hr.knocker]]["undercut_suffered"] += 1
-            if oc == "out" and hr.going_rummy:
-                per[seats[hr.winner]]["going_rummy"] += 1
+                    per[seats[defender]]["undercut_won"] += 1
+                    per[seats[knocker]]["undercut_suffered"] += 1
+            if oc == "out" and hr.going_rummy and winner is not None:
+                per[seats[winner]]["going_rummy"] += 1
         gs.per_label = per
         out.append(gs)
     return out
@@ -193,7 +199,7 @@ def run_match(
 class ProgressBar:
     """A one-line progress bar on a stream (stderr by default)."""
 
-    def __init__(self, stream=None, width: int = 30) -> None:
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.t0 = time.perf_counter()
@@ -237,7 +243,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-def run_from_options(opts: dict[str, Any], stdout, stderr) -> dict[str, Any]:
+def run_from_options(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, Any]:
     if opts.get("bots"):
         bots = [b.strip() for b in opts["bots"].split(",") if b.strip()]
         players = opts.get("players") or len(bots)

@@ -148,7 +148,7 @@ class EasyPolicy(MediumPolicy):
         elif r < self.blunder + self.bad_discard:
             # a "loose" card: one that is not melded; may break a pair that was helping
             melded = 0
-            from games.engine.melds import best_melds
+            from games.engine.meld_search import best_melds
 
             melded = best_melds(hand11).melded_mask
             loose = [b for b in legal if not b & melded] or legal

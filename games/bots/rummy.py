@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.engine.meld import attach_mask
-from games.engine.melds import best_melds
+from games.engine.meld_search import best_melds
 
 from .cardmath import BIT_VALUE, bits_of, dw, related, triples_with
 from .knowledge import Knowledge
 
 __all__ = ["RummyPolicy", "layoff_targets", "can_finish"]
+
+# A play-phase move: ("meld", mask), ("layoff", (bit, meld index)), ("discard", bit) or
+# ("go_out", bit).
+RummyPlay = tuple[str, int | tuple[int, int]]
 
 
 def layoff_targets(know: Knowledge) -> int:
@@ -23,7 +28,7 @@ def layoff_targets(know: Knowledge) -> int:
 
 def _closure(table: list[tuple[str, int]], cards: int) -> int:
     """Cards of ``cards`` that can be laid off, following chains (4 then 5 onto A-2-3)."""
-    masks = [[k, mm] for k, mm in table]
+    masks: list[list[Any]] = [[k, mm] for k, mm in table]  # [kind, mask], grown by lay-offs
     laid = 0
     changed = True
     while changed:
@@ -86,7 +91,7 @@ class RummyPolicy:
         res = best_melds(know.hand)
         return res.deadwood_mask.bit_count() <= 3
 
-    def play(self, know: Knowledge, placed_before: bool) -> tuple[str, object]:
+    def play(self, know: Knowledge, placed_before: bool) -> RummyPlay:
         """Next action in the play phase: ("meld", mask) / ("layoff", (bit, idx)) /
         ("discard", bit) / ("go_out", bit)."""
         hand = know.hand
@@ -107,7 +112,9 @@ class RummyPolicy:
             return "go_out", hand
         return self._discard(know, hand, forbid)
 
-    def discard_keys(self, know: Knowledge, hand: int, forbid: int) -> list[tuple[tuple, int]]:
+    def discard_keys(
+        self, know: Knowledge, hand: int, forbid: int
+    ) -> list[tuple[tuple[Any, ...], int]]:
         """Every legal discard with its key (lower is better), best first."""
         nxt = know.opponents.get(know.next_seat())
         unseen = know.unseen()
@@ -135,7 +142,7 @@ class RummyPolicy:
         out.sort()
         return out
 
-    def _discard(self, know: Knowledge, hand: int, forbid: int) -> tuple[str, object]:
+    def _discard(self, know: Knowledge, hand: int, forbid: int) -> tuple[str, int]:
         legal = [b for b in bits_of(hand & ~forbid)]
         if self.bad_discard and self.rng.random() < self.bad_discard:
             return "discard", legal[self.rng.randrange(len(legal))]

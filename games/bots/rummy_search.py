@@ -12,10 +12,11 @@ doubled for going rummy); a stock that runs out ends the playout as a stalemate.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from games.engine.meld import attach_mask
-from games.engine.melds import best_melds
-from games.engine.modes import MODES
+from games.engine.meld_search import best_melds
+from games.engine.modes import MODES, rummy_mode
 
 from .cardmath import BIT_VALUE, bits_of, dw, related
 from .knowledge import Knowledge
@@ -43,7 +44,7 @@ def _hand_value(mask: int) -> int:
     return sum(BIT_VALUE[b] for b in bits_of(mask))
 
 
-def _attach_all(table: list[list], hand: int) -> int:
+def _attach_all(table: list[list[Any]], hand: int) -> int:
     """Lay off every card of ``hand`` that fits the table (following chains); the rest."""
     changed = True
     while changed and hand:
@@ -82,14 +83,14 @@ def rummy_playout(
     turn: int,
     me: int,
     max_turns: int = 200,
-    going_rummy: int = MODES["rummy"].going_rummy_multiplier,
+    going_rummy: int = rummy_mode(MODES["rummy"]).going_rummy_multiplier,
 ) -> float:
     """Play the hand out from ``turn``'s draw; return ``me``'s result: the points it wins, or
     minus the points another player wins (0 for a stalemate). A player who goes out without
     having melded or laid off before scores ``going_rummy`` times the points."""
     hands = list(hands)
     placed = list(placed)
-    tab = [[k, m] for k, m in table]
+    tab: list[list[Any]] = [[k, m] for k, m in table]  # [kind, mask], grown by lay-offs
     stock = list(stock)
     pile = list(pile)
     n = len(hands)

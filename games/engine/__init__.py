@@ -29,7 +29,7 @@ from .events import Event, Visibility
 from .layoffs import LayoffResult, best_layoffs
 from .legality import legal_actions
 from .meld import Meld
-from .melds import (
+from .meld_search import (
     MeldResult,
     best_discards,
     best_melds,
@@ -48,11 +48,11 @@ from .modes import (
     StraightGin,
     get_mode,
 )
+from .phases import Deal, Phase
 from .play import apply, is_legal
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
+from .seat_views import action_seen_by, running_totals, spectator_view, view_for
 from .state import ApplyResult, GameState
-from .stateparts import Deal, Phase
-from .views import running_totals, spectator_view, view_for
 
 __all__ = [
     "Action",
@@ -98,6 +98,7 @@ __all__ = [
     "StraightGin",
     "Visibility",
     "WrongPhaseError",
+    "action_seen_by",
     "apply",
     "best_discards",
     "best_layoffs",
@@ -117,6 +118,5 @@ __all__ = [
 ]
 
 from .record import GameRecord, Move, iter_replay, replay  # noqa: E402
-from .visibility import action_seen_by  # noqa: E402
 
-__all__ += ["GameRecord", "Move", "iter_replay", "replay", "action_seen_by"]
+__all__ += ["GameRecord", "Move", "iter_replay", "replay"]

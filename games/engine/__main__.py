@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         if args.cmd in ("melds", "discards"):
-            from .melds import best_discards, best_melds
+            from .meld_search import best_discards, best_melds
 
             cards = [c for a in args.cards for c in a.replace(",", " ").split()]
             if args.cmd == "melds":

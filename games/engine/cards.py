@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
 from .errors import InvalidCardError
 
@@ -90,10 +91,10 @@ class Card:
         sa(obj, "text", RANKS[rank - 1] + SUITS[suit_index])
         return obj
 
-    def __setattr__(self, name, value):  # noqa: ANN001
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Card is immutable")
 
-    def __delattr__(self, name):  # noqa: ANN001
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
     def __str__(self) -> str:
@@ -120,13 +121,13 @@ class Card:
     def __ge__(self, other: Card) -> bool:
         return self.index >= other.index
 
-    def __reduce__(self):  # keep interning through pickle/copy
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]:  # keep interning through pickle
         return (Card, (self.text,))
 
     def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo) -> Card:  # noqa: ANN001
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
 
@@ -136,8 +137,6 @@ BY_BIT: dict[int, Card] = {c.bit: c for c in _ALL}
 # text or Card -> bit (both kinds of key in one dict: the hot path of mask_of)
 _BIT_OF: dict[object, int] = {c.text: c.bit for c in _ALL}
 _BIT_OF.update({c: c.bit for c in _ALL})
-# bit position -> Card
-BY_POS: dict[int, Card] = {c.bit.bit_length() - 1: c for c in _ALL}
 
 
 def full_deck() -> list[Card]:
@@ -152,14 +151,6 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     return deck
 
 
-def to_card(c: str | Card) -> Card:
-    return c if isinstance(c, Card) else Card.parse(c)
-
-
-def to_cards(cards: Iterable[str | Card]) -> list[Card]:
-    return [c if isinstance(c, Card) else Card.parse(c) for c in cards]
-
-
 def mask_of(cards: Iterable[str | Card] | int) -> int:
     """Bit mask of distinct cards; raises InvalidCardError on bad text or duplicates."""
     if isinstance(cards, int):
@@ -168,9 +159,10 @@ def mask_of(cards: Iterable[str | Card] | int) -> int:
         return cards
     if not isinstance(cards, (list, tuple)):
         cards = list(cards)
-    bits = list(map(_BIT_OF.get, cards))
+    # each card's bit, or None for a bad text or object: the sum then raises TypeError
+    bits: list[Any] = list(map(_BIT_OF.get, cards))
     try:
-        m = sum(bits)
+        m: int = sum(bits)
     except TypeError:
         m = -1
     # distinct powers of two add without carries, so the popcount shows duplicates
@@ -198,7 +190,3 @@ def cards_of(mask: int) -> list[Card]:
         out.append(BY_BIT[low])
         mask ^= low
     return out
-
-
-def cards_text(cards: Iterable[Card]) -> list[str]:
-    return [c.text for c in cards]

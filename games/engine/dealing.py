@@ -10,8 +10,8 @@ from .cards import Card, shuffled_deck
 from .errors import EngineError, InvalidCardError
 from .events import Event, Visibility
 from .modes import Mode, get_mode
+from .phases import Deal, Phase
 from .state import GameState, emit
-from .stateparts import Deal, Phase
 
 __all__ = ["new_game", "deal_hand"]
 

@@ -7,8 +7,6 @@ defender lays off onto the knocker's melds); a knock or gin starts the showdown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .actions import Action, ActionKind
 from .cards import Card, mask_of
 from .errors import (
@@ -21,16 +19,16 @@ from .errors import (
 from .events import Event
 from .layoffs import best_layoffs
 from .meld import MELDS, attach_mask
-from .melds import MeldResult, best_melds, deadwood_of_mask
+from .meld_search import MeldResult, best_melds, deadwood_of_mask
+from .modes import GinMode, gin_mode
+from .phases import Phase, Showdown
 from .scoring import score_drawn, score_gin, score_knock
 from .state import GameState, emit
-from .stateparts import Phase, Showdown
-from .turn import check_discard, draw, layoff_meld, remove_card
+from .turn import Handler, action_card, check_discard, draw, layoff_meld, missing_card, remove_card
 
 __all__ = ["RULES"]
 
 K = ActionKind
-Handler = Callable[[GameState, Action, list[Event]], None]
 
 
 # ---------------------------------------------------------------------------- OFFER
@@ -71,12 +69,15 @@ def _draw(s: GameState, act: Action, events: list[Event]) -> None:
 def _discard(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     card = act.card
+    if card is None:
+        raise missing_card(act)
     check_discard(s, seat, card)
     remove_card(s, seat, card)
     s.discard.append(card)
     s.taken = None
     emit(s, events, Event("discard", {"seat": seat, "card": card.text}))
-    if len(s.stock) <= s.mode.drawn_hand_stock:
+    mode = s.mode
+    if isinstance(mode, GinMode) and len(s.stock) <= mode.drawn_hand_stock:
         score_drawn(s, events)
     else:
         s.turn = 1 - seat
@@ -87,7 +88,7 @@ def _knock_or_gin(s: GameState, act: Action, events: list[Event]) -> None:
     """``knock:C`` / ``gin:C``, optionally with the arrangement to show (``|melds``)."""
     seat = s.turn
     k = act.kind
-    card = act.card
+    card = action_card(act)
     check_discard(s, seat, card)
     m = mask_of(s.hands[seat]) ^ card.bit
     arrangement = None
@@ -114,7 +115,7 @@ def _knock_or_gin(s: GameState, act: Action, events: list[Event]) -> None:
         if s.knock_limit == 0:
             why = (
                 "this mode does not allow knocking"
-                if not s.mode.knocking
+                if not gin_mode(s.mode).knocking
                 else ("the upcard was an ace: only gin ends this hand")
             )
             raise KnockTooHighError(f"knocking is not allowed in this hand ({why}); only gin")
@@ -130,7 +131,7 @@ def _knock_or_gin(s: GameState, act: Action, events: list[Event]) -> None:
 
 
 def _big_gin(s: GameState, act: Action, events: list[Event]) -> None:
-    if not s.mode.big_gin:
+    if not gin_mode(s.mode).big_gin:
         raise NotGinError("big gin is not played in this mode")
     seat = s.turn
     m = mask_of(s.hands[seat])
@@ -198,9 +199,9 @@ def _showdown(
 
 def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
-    card = act.card
-    i = act.target
-    mm = layoff_meld(s, seat, card, i)
+    card = action_card(act)
+    i, mm = layoff_meld(s, seat, card, act.target)
+    assert s.showdown is not None  # the LAYOFF phase is a showdown's
     remove_card(s, seat, card)
     s.table[i][1] = mm | card.bit
     s.showdown.layoffs.append([card.text, i])
@@ -212,6 +213,7 @@ def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
 def _accept_layoffs(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     res = best_layoffs(mask_of(s.hands[seat]), [MELDS[mm] for _, mm in s.table])
+    assert s.showdown is not None  # lay-offs are made only in a showdown
     for card, i in res.layoffs:
         remove_card(s, seat, card)
         s.table[i][1] |= card.bit

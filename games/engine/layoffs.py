@@ -4,11 +4,12 @@ closure of what can be laid off onto a table (rummy's stalemate test, the bots' 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .cards import BY_BIT, Card, mask_of
 from .errors import InvalidCardError
 from .meld import Meld, attach_mask, sorted_meld_cards
-from .melds import MeldResult, best_melds, deadwood_of_mask
+from .meld_search import MeldResult, best_melds, deadwood_of_mask
 
 __all__ = ["LayoffResult", "best_layoffs", "layoff_closure"]
 
@@ -92,7 +93,7 @@ class LayoffResult:
     def deadwood(self) -> int:
         return self.own.deadwood
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "layoffs": [[c.text, i] for c, i in self.layoffs],
             "table": [[c.text for c in m] for m in self.table],

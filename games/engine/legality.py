@@ -11,9 +11,10 @@ from .actions import Action, ActionKind
 from .cards import LANE_MASK, RANK_ALL, cards_of
 from .errors import IllegalActionError, WrongPhaseError
 from .meld import RUN_BLOCKS, attach_mask
-from .melds import deadwood_of_mask
+from .meld_search import deadwood_of_mask
+from .modes import GinMode
+from .phases import Phase
 from .state import GameState
-from .stateparts import Phase
 
 __all__ = ["legal_actions", "possible_melds", "wrong_phase"]
 
@@ -59,7 +60,8 @@ def _discard(state: GameState) -> list[Action]:
             knocks.append(_A(f"knock:{c.text}"))
     out.extend(knocks)
     out.extend(gins)
-    if state.mode.big_gin and deadwood_of_mask(m) == 0:
+    mode = state.mode  # the discard phase is gin's
+    if isinstance(mode, GinMode) and mode.big_gin and deadwood_of_mask(m) == 0:
         out.append(_A(K.BIG_GIN))
     return out
 

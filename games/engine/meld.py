@@ -2,7 +2,7 @@
 
 A set is 3-4 cards of one rank, a run 3+ consecutive cards of one suit (aces low). There are
 few enough of them (329) to build each once and intern it: ``MELDS`` maps a card mask to its
-``Meld``. The best arrangement of a hand (the search over these melds) is in melds.py.
+``Meld``. The best arrangement of a hand (the search over these melds) is in meld_search.py.
 
 >>> Meld.parse("7C,7D,7H").kind, str(MELDS[Meld.parse("AS 2S 3S").mask])
 ('set', 'AS,2S,3S')
@@ -10,7 +10,7 @@ few enough of them (329) to build each once and intern it: ``MELDS`` maps a card
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from .cards import (
     FULL_MASK,
@@ -111,13 +111,13 @@ class Meld:
         object.__setattr__(obj, "text", ",".join(c.text for c in cards))
         return obj
 
-    def __setattr__(self, name, value):  # noqa: ANN001
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Meld is immutable")
 
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
     def __str__(self) -> str:
@@ -132,7 +132,7 @@ class Meld:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Meld) and other.mask == self.mask
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[int], Meld], tuple[int]]:
         return (Meld.from_mask, (self.mask,))
 
     def to_list(self) -> list[str]:

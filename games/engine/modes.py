@@ -26,6 +26,8 @@ __all__ = [
     "RummyMode",
     "MODES",
     "get_mode",
+    "gin_mode",
+    "rummy_mode",
     "mode_from_dict",
 ]
 
@@ -42,7 +44,6 @@ class Mode(abc.ABC):
     name: str = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    columns: ClassVar[int] = 1  # games scored at once (the score sheet's columns)
     # The first upcard is offered (non-dealer first) before anybody draws.
     offers_upcard: ClassVar[bool] = False
     # Hands end by knock or gin against a knock limit (shown in views and deal events).
@@ -51,6 +52,12 @@ class Mode(abc.ABC):
     melds_in_play: ClassVar[bool] = False
     # The game result scores each column with game, line and shutout bonuses.
     column_bonuses: ClassVar[bool] = False
+
+    @property
+    def columns(self) -> int:
+        """Games scored at once (the score sheet's columns): one unless the mode makes it a
+        setting (the gin modes: Hollywood scores three)."""
+        return 1
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -187,14 +194,29 @@ MODES: dict[str, Mode] = {
 }
 
 
+def gin_mode(mode: Mode) -> GinMode:
+    """``mode`` as the gin mode it is (the gin family's rules read its settings)."""
+    if not isinstance(mode, GinMode):
+        raise EngineError(f"{mode.name} is not a gin mode")
+    return mode
+
+
+def rummy_mode(mode: Mode) -> RummyMode:
+    """``mode`` as the rummy mode it is (the rummy family's rules read its settings)."""
+    if not isinstance(mode, RummyMode):
+        raise EngineError(f"{mode.name} is not a rummy mode")
+    return mode
+
+
 def get_mode(name: str | Mode, **overrides: Any) -> Mode:
     """The mode called ``name`` with some settings replaced. Unknown names/settings raise."""
     if isinstance(name, Mode):
         base = name
     else:
-        base = MODES.get(name)  # type: ignore[assignment]
-        if base is None:
+        found = MODES.get(name)
+        if found is None:
             raise EngineError(f"unknown mode {name!r}; choose one of {', '.join(MODES)}")
+        base = found
     if not overrides:
         return base
     known = {f.name for f in dataclasses.fields(base)}

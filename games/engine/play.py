@@ -7,14 +7,15 @@ from .actions import Action
 from .errors import EngineError, GameOverError, IllegalActionError, NotYourTurnError
 from .events import Event
 from .legality import legal_actions, wrong_phase
+from .phases import Phase
 from .state import ApplyResult, GameState
-from .stateparts import Phase
+from .turn import Handler
 
 __all__ = ["apply", "is_legal"]
 
 # Each family's rules: phase -> action kind -> handler (see gin.py and rummy.py).
 _RULES = {"gin": gin.RULES, "rummy": rummy.RULES}
-_NONE: dict = {}
+_NONE: dict[str, Handler] = {}
 
 
 def apply(state: GameState, action: str | Action, seat: int | None = None) -> ApplyResult:

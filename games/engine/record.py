@@ -22,10 +22,10 @@ from .dealing import new_game
 from .errors import EngineError, RecordError
 from .events import Event
 from .modes import get_mode, mode_from_dict
+from .phases import Deal
 from .play import apply
 from .results import GameResult, HandResult
 from .state import GameState
-from .stateparts import Deal
 
 __all__ = ["GameRecord", "Move", "replay", "iter_replay", "RecordError"]
 

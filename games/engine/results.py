@@ -25,6 +25,11 @@ def _tuplify(v: Any) -> Any:
     return v
 
 
+def _listify_fields(obj: Any) -> dict[str, Any]:
+    """A result dataclass as a JSON-safe dict."""
+    return {k: _listify(x) for k, x in asdict(obj).items()}
+
+
 def _listify(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [_listify(x) for x in v]
@@ -68,12 +73,8 @@ class HandResult:
     remaining: tuple[tuple[str, ...], ...] = ()
     reason: str = ""
 
-    @property
-    def is_draw(self) -> bool:
-        return self.outcome in (HandOutcome.DRAWN, HandOutcome.STALEMATE)
-
     def to_dict(self) -> dict[str, Any]:
-        return _listify(asdict(self))
+        return _listify_fields(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandResult:
@@ -97,7 +98,7 @@ class ColumnResult:
     totals: tuple[int, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return _listify(asdict(self))
+        return _listify_fields(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ColumnResult:
@@ -116,7 +117,7 @@ class GameResult:
     columns: tuple[ColumnResult, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
-        d = _listify(asdict(self))
+        d = _listify_fields(self)
         d["columns"] = [c.to_dict() for c in self.columns]
         return d
 

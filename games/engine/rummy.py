@@ -7,7 +7,6 @@ then PLAY (meld, lay off, then discard, or go out with the last card).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from .actions import Action, ActionKind
 from .cards import FULL_MASK, LANE_MASK, mask_of
@@ -15,16 +14,25 @@ from .errors import IllegalActionError, IllegalMeldError, MustGoOutError
 from .events import Event
 from .layoffs import layoff_closure
 from .meld import MELDS
-from .modes import RummyMode
+from .modes import rummy_mode
+from .phases import Phase
 from .scoring import score_out, score_stalemate
 from .state import GameState, emit
-from .stateparts import Phase
-from .turn import check_discard, draw, layoff_meld, meld_text, need_card, remove_card
+from .turn import (
+    Handler,
+    action_card,
+    check_discard,
+    draw,
+    layoff_meld,
+    meld_text,
+    missing_card,
+    need_card,
+    remove_card,
+)
 
 __all__ = ["RULES"]
 
 K = ActionKind
-Handler = Callable[[GameState, Action, list[Event]], None]
 
 
 # ---------------------------------------------------------------------------- DRAW
@@ -62,9 +70,8 @@ def _meld(s: GameState, act: Action, events: list[Event]) -> None:
 
 def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
-    card = act.card
-    i = act.target
-    mm = layoff_meld(s, seat, card, i)
+    card = action_card(act)
+    i, mm = layoff_meld(s, seat, card, act.target)
     _check_strand(s, seat, 1, card.bit)
     remove_card(s, seat, card)
     s.table[i][1] = mm | card.bit
@@ -77,6 +84,8 @@ def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
 def _discard(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     card = act.card
+    if card is None:
+        raise missing_card(act)
     check_discard(s, seat, card)
     if len(s.hands[seat]) == 1:
         raise MustGoOutError(f"{card} is your last card: play go_out:{card} to go out")
@@ -93,7 +102,7 @@ def _discard(s: GameState, act: Action, events: list[Event]) -> None:
 
 def _go_out(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
-    card = act.card
+    card = action_card(act)
     check_discard(s, seat, card)
     hand = s.hands[seat]
     if len(hand) != 1:
@@ -125,7 +134,7 @@ def _start_turn(s: GameState, events: list[Event]) -> None:
         return
     if s.stock:
         return
-    mode: RummyMode = s.mode  # type: ignore[assignment]
+    mode = rummy_mode(s.mode)
     if s.reshuffles >= mode.reshuffles:
         score_stalemate(s, events, "the stock ran out a second time")
         return

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from .cards import Card, mask_of
 from .dealing import deal_hand
+from .errors import EngineError
 from .events import Event
-from .melds import MeldResult, best_melds
-from .modes import GinMode, RummyMode
+from .meld_search import MeldResult, best_melds
+from .modes import gin_mode, rummy_mode
+from .phases import Phase, Showdown
 from .results import ColumnResult, GameResult, HandOutcome, HandResult
 from .state import GameState, emit
-from .stateparts import Phase
 
 __all__ = [
     "finish_hand",
@@ -28,11 +29,18 @@ __all__ = [
 # ---------------------------------------------------------------------------- gin
 
 
+def _showdown(s: GameState) -> Showdown:
+    """The showdown being scored (a gin hand is scored only after one begins)."""
+    if s.showdown is None:
+        raise EngineError("no showdown to score")
+    return s.showdown
+
+
 def score_gin(s: GameState, events: list[Event], big: bool) -> None:
     """The knocker went gin (or big gin): bonus plus the defender's deadwood."""
-    sd = s.showdown
+    sd = _showdown(s)
     own = best_melds(mask_of(s.hands[sd.defender]))
-    mode: GinMode = s.mode  # type: ignore[assignment]
+    mode = gin_mode(s.mode)
     bonus = mode.big_gin_bonus if big else mode.gin_bonus
     _gin_hand_over(
         s,
@@ -46,11 +54,11 @@ def score_gin(s: GameState, events: list[Event], big: bool) -> None:
 
 def score_knock(s: GameState, events: list[Event]) -> None:
     """A knock after the lay-offs: the difference in deadwood, or the undercut."""
-    sd = s.showdown
+    sd = _showdown(s)
     d = sd.defender
     own = best_melds(mask_of(s.hands[d]))
     kdw = sd.knocker_deadwood
-    mode: GinMode = s.mode  # type: ignore[assignment]
+    mode = gin_mode(s.mode)
     if own.deadwood <= kdw:
         outcome = HandOutcome.UNDERCUT
         winner = d
@@ -71,8 +79,8 @@ def _gin_hand_over(
     base: int,
     own: MeldResult,
 ) -> None:
-    sd = s.showdown
-    mode: GinMode = s.mode  # type: ignore[assignment]
+    sd = _showdown(s)
+    mode = gin_mode(s.mode)
     points = base * s.multiplier
     s.wins[winner] += 1
     cols = [c for c in mode.columns_for_win(s.wins[winner]) if not s.columns[c]["over"]]
@@ -132,7 +140,7 @@ def score_drawn(s: GameState, events: list[Event]) -> None:
 
 def score_out(s: GameState, seat: int, events: list[Event], last: Card | None) -> None:
     """``seat`` went out: it scores the others' cards (doubled when going rummy)."""
-    mode: RummyMode = s.mode  # type: ignore[assignment]
+    mode = rummy_mode(s.mode)
     base = sum(c.value for i, h in enumerate(s.hands) if i != seat for c in h)
     rummy = not s.placed[seat]
     mult = mode.going_rummy_multiplier if rummy else 1
@@ -207,7 +215,7 @@ def game_result(s: GameState) -> GameResult:
 
 def _column_result(s: GameState) -> GameResult:
     n = s.num_players
-    mode: GinMode = s.mode  # type: ignore[assignment]
+    mode = gin_mode(s.mode)
     cols = []
     grand = [0] * n
     for ci, col in enumerate(s.columns):

@@ -15,11 +15,12 @@ from .cards import FULL_MASK, full_deck
 from .dealing import new_game
 from .errors import EngineError, IllegalActionError
 from .legality import legal_actions
-from .melds import deadwood_of_mask
+from .meld_search import deadwood_of_mask
+from .phases import Phase
 from .play import apply, is_legal
+from .seat_views import view_for
 from .state import GameState
-from .stateparts import Phase
-from .views import view_for
+from .turn import action_card
 
 __all__ = ["random_policy", "play_game", "run_selfplay", "SelfplayStats", "InvariantError"]
 
@@ -40,16 +41,16 @@ def random_policy(
     if good and rng.random() < 0.8:
         return rng.choice(good)
     if state.phase in (Phase.DISCARD, Phase.PLAY) and rng.random() < 0.75:
-        discards = [a for a in acts if a.kind == "discard"]
+        discards = [(a, c) for a in acts if a.kind == "discard" and (c := a.card) is not None]
         if discards:
             m = 0
             for c in state.hands[state.turn]:
                 m |= c.bit
-            return min(discards, key=lambda a: (deadwood_of_mask(m ^ a.card.bit), rng.random()))
+            return min(discards, key=lambda ac: (deadwood_of_mask(m ^ ac[1].bit), rng.random()))[0]
     return rng.choice(acts)
 
 
-def _fingerprint(s: GameState) -> tuple:
+def _fingerprint(s: GameState) -> tuple[Any, ...]:
     return (
         tuple(tuple(h) for h in s.hands),
         tuple(s.stock),
@@ -133,7 +134,7 @@ def _update_public(public: set[str], before: GameState, a: Action, after: GameSt
         return
     k = a.kind
     if k in ("discard", "layoff"):
-        public.add(a.card.text)
+        public.add(action_card(a).text)
     elif k == "meld":
         public.update(c.text for c in a.cards)
     elif k in ("knock", "gin", "big_gin"):
@@ -150,7 +151,7 @@ class SelfplayStats:
     hands: int = 0
     checked_legal: int = 0
     checked_illegal: int = 0
-    outcomes: Counter = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """Game states: a whole game (every hand up to the target) as one state machine.
 
 This module holds the state and its serialisation (the values it holds besides cards, its
-``Phase``, ``Deal`` and ``Showdown``, are in stateparts.py); the rules live beside it, one
+``Phase``, ``Deal`` and ``Showdown``, are in phases.py); the rules live beside it, one
 room per concern: ``dealing`` (new games and hands), ``legality`` (the legal actions of each phase),
 ``play`` (``apply`` and ``is_legal``), ``gin`` and ``rummy`` (the actions of each family,
-one handler per phase and action), ``scoring`` (hand and game results) and ``views`` (what a
+one handler per phase and action), ``scoring`` (hand and game results) and ``seat_views`` (what a
 seat or a spectator may see). ``games.engine`` exports them all; this module imports none of
 them, so the rules import the state without a circle.
 
@@ -29,8 +29,8 @@ from .cards import FULL_MASK, Card, cards_of, mask_of
 from .errors import EngineError
 from .events import Event, Visibility
 from .modes import Mode, mode_from_dict
+from .phases import Deal, Phase, Showdown
 from .results import GameResult, HandResult
-from .stateparts import Deal, Phase, Showdown
 
 __all__ = [
     "GameState",
@@ -119,6 +119,13 @@ class GameState:
     hand_results: list[HandResult]
     result: GameResult | None
     actions_played: int
+    first_dealer: int
+    _moves: list[tuple[int, str]]  # may run past _moves_len: shared by the states of one game
+    _moves_len: int
+    _hist: list[dict[str, Any]]  # likewise shared, read up to _hist_len
+    _hist_len: int
+    _hand_hist_start: int
+    _compact: bool
 
     # -------------------------------------------------------------- read-only helpers
     @property
@@ -170,14 +177,11 @@ class GameState:
     def hand_history(self) -> list[dict[str, Any]]:
         return self._hist[self._hand_hist_start : self._hist_len]
 
-    def hand_of(self, seat: int) -> list[Card]:
-        return sorted(self.hands[seat])
-
     def card_count(self) -> int:
         n = len(self.stock) + len(self.discard) + len(self.face_down)
         n += sum(len(h) for h in self.hands)
-        n += sum(mm.bit_count() for _, mm in self.table)
-        return n
+        melded: int = sum(mm.bit_count() for _, mm in self.table)
+        return n + melded
 
     def all_cards_mask(self) -> int:
         m = 0

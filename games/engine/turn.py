@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .actions import Action, ActionKind
 from .cards import Card, cards_of
 from .errors import (
     CannotDiscardTakenCardError,
     CardNotInHandError,
     EmptyPileError,
+    InvalidActionError,
     InvalidLayoffError,
     WrongPhaseError,
 )
 from .events import Event, Visibility
 from .meld import attach_mask
+from .phases import Phase
 from .state import GameState, emit
-from .stateparts import Phase
 
-__all__ = ["draw", "need_card", "remove_card", "check_discard", "meld_text"]
+__all__ = [
+    "Handler",
+    "action_card",
+    "missing_card",
+    "draw",
+    "need_card",
+    "remove_card",
+    "check_discard",
+    "layoff_meld",
+    "meld_text",
+]
 
 SEAT = Visibility.SEAT
+
+# One rule of a family: play the action on the state (apply's copy), adding its events.
+Handler = Callable[[GameState, Action, list[Event]], None]
 
 
 def draw(s: GameState, act: Action, events: list[Event], next_phase: Phase) -> None:
@@ -48,6 +64,19 @@ def draw(s: GameState, act: Action, events: list[Event], next_phase: Phase) -> N
     s.phase = next_phase
 
 
+def action_card(act: Action) -> Card:
+    """The card an action names (every text form of a one-card action has one; an ``Action``
+    built in code without it is refused like bad text)."""
+    if act.card is None:
+        raise missing_card(act)
+    return act.card
+
+
+def missing_card(act: Action) -> InvalidActionError:
+    """The error for a one-card action without its card (hot paths check inline)."""
+    return InvalidActionError(f"{act.kind} needs a card")
+
+
 def need_card(s: GameState, seat: int, card: Card) -> None:
     if card not in s.hands[seat]:
         raise CardNotInHandError(f"{card} is not in seat {seat}'s hand")
@@ -69,16 +98,16 @@ def check_discard(s: GameState, seat: int, card: Card) -> None:
         )
 
 
-def layoff_meld(s: GameState, seat: int, card: Card, i: int | None) -> int:
-    """The table meld ``i`` that ``card`` (held by ``seat``) may be laid off onto, as a mask;
-    both families' lay-offs check this first."""
+def layoff_meld(s: GameState, seat: int, card: Card, i: int | None) -> tuple[int, int]:
+    """The table meld ``i`` that ``card`` (held by ``seat``) may be laid off onto, as its
+    index and its mask; both families' lay-offs check this first."""
     need_card(s, seat, card)
     if i is None or i >= len(s.table):
         raise InvalidLayoffError(f"there is no meld {i} on the table (0..{len(s.table) - 1})")
     kind, mm = s.table[i]
     if not attach_mask(kind, mm) & card.bit:
         raise InvalidLayoffError(f"{card} cannot be laid off onto meld {i} ({meld_text(mm)})")
-    return mm
+    return i, mm
 
 
 def meld_text(mm: int) -> str:

@@ -10,7 +10,8 @@ One module per concern: ``locking`` (the row lock, seats), ``clock`` (deadlines,
 queued move, stopped clocks, time given back after an outage), ``publish`` (frames after the
 commit; ``save_and_publish``, the last step of every write), ``tables``, ``moves`` (and
 timeouts), ``endings`` (the finish path), ``closing`` (a player's Close, tables their people
-left), ``rematch``, ``chat``, ``presence``, ``sweep``. Callers use the names below:
+left), ``rematch``, ``chat``, ``presence``, ``sweep``, ``offline`` (uploaded offline
+games). Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
 from .chat import chat_post
@@ -18,6 +19,7 @@ from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .closing import table_close, tables_close_left
 from .endings import game_finish, table_claim, table_resign
 from .moves import table_act, table_bot_move, table_timeout
+from .offline import OfflineUploadError, offline_game_store
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
 from .publish import table_republish
 from .rematch import table_rematch
@@ -32,9 +34,11 @@ from .tables import (
 )
 
 __all__ = [
+    "OfflineUploadError",
     "chat_post",
     "clocks_watched",
     "game_finish",
+    "offline_game_store",
     "play_computer",
     "room_presence_mark",
     "seat_heartbeat",

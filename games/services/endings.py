@@ -16,23 +16,12 @@ from games import engine as E
 from .. import signals, states
 from ..bots.levels import computer_name
 from ..exceptions import CannotClaim, InvalidSettings, NotPlaying
+from ..local.table import standing
 from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableStatus
 from .locking import after_commit, load_seats, lock_table_in, require_seat
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
-
-
-def _placements(totals: list[int], loser_seat: int | None) -> list[int]:
-    """1-based places: the forfeiting seat last, the others by total (ties share)."""
-    order = sorted(range(len(totals)), key=lambda i: (i == loser_seat, -totals[i]))
-    places = [0] * len(totals)
-    for rank, i in enumerate(order):
-        prev = order[rank - 1] if rank else None
-        same = (prev is not None and totals[prev] == totals[i]
-                and (prev == loser_seat) == (i == loser_seat))
-        places[i] = places[prev] if same else rank + 1
-    return places
 
 
 def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: int | None,
@@ -42,13 +31,9 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     now = timezone.now()
     result = states.game_result(state) if state.is_over else None
     totals = list(result["totals"]) if result else list(state.scores)
-    places = _placements(totals, loser_seat)
-    if result is not None and ending == Ending.NORMAL:
-        winner = result["winner"]
-    else:
-        winner = next((i for i, p in enumerate(places) if p == 1), None)
-        if places.count(1) > 1:
-            winner = None
+    by_rules = result is not None and ending == Ending.NORMAL
+    places, winner = standing(totals, loser_seat, by_rules=by_rules,
+                              rules_winner=result["winner"] if by_rules else None)
     actions = [
         {"version": a.version, "seat": a.seat, "action": a.action, "source": a.source,
          "at": a.created_at.isoformat().replace("+00:00", "Z")}
@@ -71,7 +56,7 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
         ).save()
-    game.record = _record(game, state, seats)
+    game.record = game_record(game, state, seats)
     game.save(update_fields=["record"])
     table.status = TableStatus.FINISHED
     table.finished_at = now
@@ -86,7 +71,7 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     return game
 
 
-def _record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
+def game_record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
     """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
     seed) with the site's players and how the game ended."""
     # Computers carry the same name in the engine record (text and JSON) as in the site's

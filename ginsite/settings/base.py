@@ -327,7 +327,10 @@ USE_TZ = True
 
 # --- Static and media files ---------------------------------------------------------------
 STATIC_URL = "/static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# generated/static: files built from the source by manage.py commands (the offline game's
+# engine package, build_offline_engine), git-ignored and collected like static/.
+OFFLINE_GENERATED_STATIC = BASE_DIR / "generated" / "static"
+STATICFILES_DIRS = [BASE_DIR / "static", OFFLINE_GENERATED_STATIC]
 STATIC_ROOT = static_root()
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -342,6 +345,14 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# Pyodide's 10 MB WebAssembly is sent as it is: brotli at collectstatic time took over a
+# minute here (docs/offline.md has the figures); the offline game's one-time download stays
+# under its 15 MB goal without it.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (
+    "jpg", "jpeg", "png", "gif", "webp", "zip", "gz", "tgz", "bz2", "tbz", "xz", "br", "swf",
+    "flv", "woff", "woff2", "3gp", "3gpp", "asf", "avi", "m4v", "mov", "mp4", "mpeg", "mpg",
+    "webm", "wmv", "wasm",
+)
 # Hashed files are cached for ten years (WhiteNoise marks them immutable); others a minute.
 WHITENOISE_MAX_AGE = 0 if DEBUG else 60
 MEDIA_URL = "/media/"

@@ -72,8 +72,9 @@ def test_only_searches_between_extend_from_and_confidence_are_extended(t, expect
         confidence=1.5,
     )
     know = from_view(_classic_views()[12])
-    assert sum(1 for _ in bot._samples(know, _Verdict(t))) == expected
-    assert sum(1 for _ in bot._samples(know)) == 10  # no statistics: never extended
+    draw = bot._gin_sample
+    assert sum(1 for _ in bot._samples(know, draw, _Verdict(t))) == expected
+    assert sum(1 for _ in bot._samples(know, draw)) == 10  # no statistics: never extended
 
 
 @pytest.mark.parametrize("mode,players", [("classic", 2), ("rummy", 4)])

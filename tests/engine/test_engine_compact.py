@@ -6,7 +6,7 @@ import random
 import pytest
 
 from games.engine import EngineError, GameState, apply, legal_actions, new_game, view_for
-from games.engine.views import spectator_view
+from games.engine.seat_views import spectator_view
 
 CASES = [("classic", 2), ("straight", 2), ("oklahoma", 2), ("hollywood", 2), ("rummy", 2),
          ("rummy", 3), ("rummy", 4)]

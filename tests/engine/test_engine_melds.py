@@ -197,7 +197,7 @@ def test_best_discards_property(hand):
 
 def test_dynamic_programme_for_big_hands_agrees_with_enumeration():
     from games.engine.cards import mask_of
-    from games.engine.melds import _solve, _solve_dp
+    from games.engine.meld_search import _solve, _solve_dp
 
     rng = random.Random(11)
     for n in (12, 16, 20, 26, 40):

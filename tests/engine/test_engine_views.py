@@ -199,7 +199,7 @@ def test_cli_melds_and_selfplay():
 
 @pytest.mark.parametrize(
     "name",
-    ["cards", "meld", "melds", "modes", "actions", "state", "stateparts", "record", "views"],
+    ["cards", "meld", "meld_search", "modes", "actions", "state", "phases", "record", "seat_views"],
 )
 def test_docstring_examples_run(name):
     import doctest

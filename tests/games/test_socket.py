@@ -288,8 +288,45 @@ async def test_flooding_says_why_before_the_close(table, two_players, settings):
     await recv(comm, "snapshot")
     for t in range(4):
         await send(comm, {"type": "ping", "t": t})
-    assert [(await recv(comm, "pong"))["t"] for _ in range(3)] == [0, 1, 2]
+    # Every ping taken is answered before the close; pings are answered off the message
+    # loop (a ping that comes while one waits on the database is answered at once), so
+    # their pongs may come in another order when the machine is slow.
+    assert sorted([(await recv(comm, "pong"))["t"] for _ in range(3)]) == [0, 1, 2]
     assert (await recv(comm, "error"))["code"] == "rate_limited"
+    assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4008}
+    await comm.disconnect()
+
+
+async def test_a_slow_ping_is_answered_before_the_flood_close(table, two_players, settings,
+                                                             monkeypatch):
+    """The first ping's answer is slow (it is answered off the message loop); the flood
+    that comes meanwhile closes the socket only after that ping's pong (it used to overtake
+    it, and the pong was lost)."""
+    import asyncio
+
+    from games.consumers import TableConsumer
+
+    pong = TableConsumer._pong
+
+    async def slow_pong(self, t):
+        await asyncio.sleep(0.5)
+        await pong(self, t)
+
+    monkeypatch.setattr(TableConsumer, "_pong", slow_pong)
+    settings.GAMES_WS_FLOOD = (3, 20)
+    alice, _ = two_players
+    comm = await connect(table.pk, alice)
+    await recv(comm, "snapshot")
+    for t in range(4):
+        await send(comm, {"type": "ping", "t": t})
+    frames = []
+    while len(frames) < 4:
+        frame = json.loads(await comm.receive_from(timeout=3))
+        if frame["type"] != "presence":
+            frames.append(frame)
+    assert [f["type"] for f in frames] == ["pong", "pong", "pong", "error"], frames
+    assert sorted(f["t"] for f in frames[:3]) == [0, 1, 2]
+    assert frames[3]["code"] == "rate_limited"
     assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4008}
     await comm.disconnect()
 

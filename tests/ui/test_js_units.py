@@ -1,5 +1,6 @@
-"""The table's browser code: its pure-JavaScript unit tests, run by Node's own test runner,
-and a cross-check of the browser's meld solver against the rules engine."""
+"""The table's and the replay viewer's browser code: their pure-JavaScript unit tests, run by
+Node's own test runner, a cross-check of the browser's meld solver against the rules engine,
+and the card labels defined in one module."""
 import json
 import random
 import shutil
@@ -9,22 +10,54 @@ from pathlib import Path
 import pytest
 
 from games import engine as E
+from games import replay
 
 ROOT = Path(__file__).resolve().parents[2]
-JS_TESTS = ROOT / "static" / "js" / "table" / "tests"
+JS = ROOT / "static" / "js"
+JS_TESTS = JS / "table" / "tests"
+REPLAY_TESTS = JS / "replay" / "tests"
 NODE = shutil.which("node")
 
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed on this machine")
 
 
 @needs_node
-def test_node_unit_tests_pass():
+@pytest.mark.parametrize("folder", [JS_TESTS, REPLAY_TESTS], ids=["table", "replay"])
+def test_node_unit_tests_pass(folder):
     proc = subprocess.run(
-        [NODE, "--test", str(JS_TESTS) + "/"], cwd=ROOT, capture_output=True, text=True,
+        [NODE, "--test", str(folder) + "/"], cwd=ROOT, capture_output=True, text=True,
         timeout=120,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    assert "# fail 0" in proc.stdout
+    assert "# fail 0" in proc.stdout and "# pass 0" not in proc.stdout
+
+
+def test_card_labels_are_defined_once_in_the_browser_code():
+    """The suit symbols (and so the card labels and names) live in table/cards.js; the replay
+    viewer and every other module import them from there."""
+    symbols = ("\u2663", "\\u2663", "\u2666", "\\u2666")  # the symbol, or its JS escape
+    holders = sorted(
+        str(path.relative_to(JS)) for path in JS.rglob("*.js")
+        if "tests" not in path.parts and any(s in path.read_text(encoding="utf-8") for s in symbols)
+    )
+    assert holders == ["table/cards.js"]
+    viewer = (JS / "replay" / "viewer.js").read_text(encoding="utf-8")
+    assert 'from "../table/cards.js"' in viewer
+
+
+@needs_node
+def test_server_card_labels_agree_with_the_browser():
+    """The replay's move sentences are written on the server (games/replay.py): its labels
+    are the browser's."""
+    deck = [str(c) for c in E.full_deck()]
+    script = ('import { cardLabel } from "./static/js/table/cards.js";'
+              f"console.log(JSON.stringify({json.dumps(deck)}.map(cardLabel)));")
+    proc = subprocess.run([NODE, "--input-type=module", "-e", script], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    browser = json.loads(proc.stdout)
+    assert len(browser) == 52 and "10\u2660" in browser
+    assert [replay.card_label(c) for c in deck] == browser
 
 
 @needs_node

@@ -4,6 +4,15 @@
 import { card, cardLabel } from "./cards.js";
 import { bestLayoffs, bestMelds } from "./melds.js";
 
+/**
+ * The moves this seat may send now: the view's ``legal_actions`` (docs/protocol.md; empty
+ * unless it is this seat's turn). The server always sends the list.
+ */
+export function legalOf(view) {
+  const l = view ? view.legal_actions : null;
+  return Array.isArray(l) ? l : [];
+}
+
 function sameSet(a, b) {
   if (a.length !== b.length) return false;
   const s = new Set(a);

@@ -10,13 +10,13 @@
 // drags), chat.js and notices.js (live region, move log, toasts).
 
 import { attention } from "../attention.js";
+import { legalOf } from "./actions.js";
 import { describeEvent, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
 import { Clock } from "./clock.js";
 import { reveal, store } from "./dom.js";
 import { renderFelt } from "./felt.js";
-import { legalOf } from "./frames.js";
 import { arrange } from "./hand.js";
 import { renderMe } from "./handview.js";
 import { Input } from "./input.js";
@@ -56,7 +56,9 @@ export class TableApp {
     this.el = buildLayout(this);
     this.notices = new Notices(this.el);
     this.input = new Input(this);
-    this.socket = new TableSocket(socketUrl(window.location, this.data.ws_url, this.data.invite), {
+    // One table UI, two transports: the server's socket, or (offline play, data.transport)
+    // the local engine (static/js/offline/local.js), which speaks the same frames.
+    const handlers = {
       frame: (f, info) => this.onFrame(f, info),
       chat: (m) => this.chat.add(m),
       presence: (f) => this.onPresence(f),
@@ -64,7 +66,10 @@ export class TableApp {
       ack: () => this.setBusy(false),
       settled: () => this.setBusy(false),
       status: (s, d) => renderConnection(this, s, d),
-    });
+    };
+    this.socket = this.data.transport
+      ? this.data.transport(handlers)
+      : new TableSocket(socketUrl(window.location, this.data.ws_url, this.data.invite), handlers);
     if (this.data.snapshot) this.socket.onFrame(this.data.snapshot);
     this.socket.start();
     this.tick = setInterval(() => this.clock.render(), 250);
@@ -226,6 +231,53 @@ export class TableApp {
     }
     this.setBusy(true);
     renderPrompt(this);
+  }
+
+  // ------------------------------------------------------------------------------ requests other than moves
+
+  // Every button of the view modules goes through these, never to the transport directly:
+  // the server's socket and the offline game's local transport (offline/local.js) both take
+  // them (docs/protocol.md "Client → server").
+
+  /** Sends ``msg``; true when it left, else tells the player (``failure``) and returns false. */
+  request(msg, failure = "Not connected: reconnecting…") {
+    if (this.socket.send(msg)) return true;
+    this.notices.toast(failure, "error");
+    return false;
+  }
+
+  sit() {
+    return this.request({ type: "sit" });
+  }
+
+  leave() {
+    return this.request({ type: "leave" });
+  }
+
+  addBot(seat, level) {
+    return this.request({ type: "add_bot", seat, level });
+  }
+
+  resign() {
+    return this.request({ type: "resign" });
+  }
+
+  /** Offers or accepts a rematch (``accept``), or withdraws this player's offer. */
+  rematch(accept) {
+    return this.request({ type: "rematch", accept: Boolean(accept) });
+  }
+
+  claim() {
+    return this.request({ type: "claim" });
+  }
+
+  sendChat(text) {
+    return this.request({ type: "chat", text }, "Not connected: your message was not sent.");
+  }
+
+  /** "Retry now": connect again without waiting for the next attempt. */
+  reconnect() {
+    this.socket.reconnectNow();
   }
 
   // ------------------------------------------------------------------------------ render

@@ -59,11 +59,11 @@ export class Chat {
       ctrl.notices.toast(draft.error, "error");
       return;
     }
-    if (ctrl.socket.send({ type: "chat", text: draft.text })) {
+    if (ctrl.sendChat(draft.text)) {
       this.lastSent = draft.text;
       ctrl.el.chatInput.value = "";
       this.renderCount();
-    } else ctrl.notices.toast("Not connected: your message was not sent.", "error");
+    }
   }
 
   /** The server refused the last line: give it back to edit, unless a new one is typed. */

@@ -121,7 +121,7 @@ function waitingPanel(ctrl) {
     box.append(h("ol", { class: "tbl-seat-list" }, f.seats.map((s, i) => h("li", { class: `tbl-seat-item${s.kind === "empty" ? " is-empty" : ""}`, text: `${names[i]}${i === ctrl.mySeat ? " (you)" : ""}` }))));
     const actions = h("div", { class: "tbl-actions" });
     if (f.you && f.you.can_sit) {
-      actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "sit" }) } }));
+      actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => ctrl.sit() } }));
     }
     if (ctrl.mySeat !== null) {
       if (free && !t.rated) {
@@ -138,13 +138,13 @@ function waitingPanel(ctrl) {
             on: {
               click: () => {
                 const seat = f.seats.find((s) => s.kind === "empty");
-                if (seat) ctrl.socket.send({ type: "add_bot", seat: seat.index, level: Number(level.value) });
+                if (seat) ctrl.addBot(seat.index, Number(level.value));
               },
             },
           }),
         );
       }
-      actions.append(h("button", { class: "button button-secondary", text: "Leave", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "leave" }) } }));
+      actions.append(h("button", { class: "button button-secondary", text: "Leave", attrs: { type: "button" }, on: { click: () => ctrl.leave() } }));
     }
     box.append(actions);
     if (ctrl.data.invite_link && ctrl.mySeat !== null) box.append(inviteBox(ctrl));

@@ -65,7 +65,7 @@ export function confirmResign(ctrl) {
     h(
       "div",
       { class: "tbl-actions" },
-      h("button", { class: "button button-danger", text: "Resign", attrs: { type: "button" }, on: { click: () => { ctrl.socket.send({ type: "resign" }); d.close(); } } }),
+      h("button", { class: "button button-danger", text: "Resign", attrs: { type: "button" }, on: { click: () => { ctrl.resign(); d.close(); } } }),
       h("button", { class: "button button-secondary", text: "Keep playing", attrs: { type: "button", autofocus: true }, on: { click: () => d.close() } }),
     ),
   );

@@ -200,10 +200,10 @@ function gameOverContent(ctrl) {
     const others = (rm.offers || []).filter((o) => o !== me && o !== ctrl.mySeat);
     if (others.length) kids.push(h("p", { class: "rematch-note", text: `${others.map((o) => (Number.isInteger(o) ? seatName(o, ctx) : (seats.find((s) => s.username === o) || { name: o }).name)).join(", ")} would like a rematch.` }));
     if (mine) {
-      actions.append(h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: false }) } }));
+      actions.append(h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }));
       kids.push(h("p", { class: "muted", text: "Rematch offered: waiting for the other players…" }));
     } else {
-      actions.append(h("button", { class: "button", text: others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "rematch", accept: true }) } }));
+      actions.append(h("button", { class: "button", text: f.table.offline ? "Play again" : others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }));
     }
   }
   if (rm.url) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));

@@ -75,6 +75,7 @@ export function connectionText(state, detail) {
   return {
     connecting: "Connecting…",
     open: "Live",
+    local: "On this device",
     reconnecting: "Reconnecting…",
     offline: `Connection lost: retrying in ${Math.max(1, Math.round((detail || 0) / 1000))} s`,
     refused: detail || "Refused",
@@ -97,7 +98,7 @@ export function renderConnection(ctrl, state, detail) {
   c.dataset.state = state;
   const kids = [h("span", { class: "dot", attrs: { "aria-hidden": "true" } }), h("span", { text: connectionText(state, detail) })];
   if (state === "offline") {
-    kids.push(h("button", { class: "link-button", text: "Retry now", attrs: { type: "button" }, on: { click: () => ctrl.socket.reconnectNow() } }));
+    kids.push(h("button", { class: "link-button", text: "Retry now", attrs: { type: "button" }, on: { click: () => ctrl.reconnect() } }));
   }
   setChildren(c, kids);
 }
@@ -109,7 +110,7 @@ export function renderBanner(ctrl) {
   if (f.you && f.you.can_claim) {
     const gone = f.seats.filter((s) => s.gone && s.index !== ctrl.mySeat).map((s) => s.name).join(", ");
     kids.push(h("span", { text: `${gone || "Your opponent"} left the table more than a minute ago.` }));
-    kids.push(h("button", { class: "button button-small", text: "Claim the win", attrs: { type: "button" }, on: { click: () => ctrl.socket.send({ type: "claim" }) } }));
+    kids.push(h("button", { class: "button button-small", text: "Claim the win", attrs: { type: "button" }, on: { click: () => ctrl.claim() } }));
   } else if (f.table.status === "playing") {
     const away = f.seats.filter((s) => s.kind === "user" && !s.connected && s.index !== ctrl.mySeat);
     if (away.length) kids.push(h("span", { text: `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} disconnected. Waiting for them to come back…` }));

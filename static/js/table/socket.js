@@ -5,7 +5,7 @@
 // the page waits for another seat to move it pings after WAIT_PING_MS of silence, so a frame
 // the server could not deliver is replaced by a snapshot within seconds.
 
-import { ActionIds, Backoff, PendingMove, VersionTracker } from "./frames.js";
+import { ActionIds, Backoff, PendingMove, VersionTracker } from "./sync.js";
 
 export const PING_MS = 10000;
 export const WAIT_PING_MS = 4000;

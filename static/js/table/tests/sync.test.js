@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ActionIds, Backoff, PendingMove, VersionTracker, legalOf } from "../frames.js";
+import { legalOf } from "../actions.js";
+import { ActionIds, Backoff, PendingMove, VersionTracker } from "../sync.js";
 import { describeEvent, describeHandResult, turnPrompt } from "../announce.js";
 
 test("versions: in order, stale, gaps, snapshots", () => {
@@ -49,9 +50,10 @@ test("pending move settles by id or by a newer version", () => {
   assert.equal(p.settleById("m-3").action, "discard:QS");
 });
 
-test("legal moves from either spelling", () => {
+test("legal moves: the view's legal_actions, nothing else", () => {
   assert.deepEqual(legalOf({ legal_actions: ["pass"] }), ["pass"]);
-  assert.deepEqual(legalOf({ legal: ["draw:stock"] }), ["draw:stock"]);
+  assert.deepEqual(legalOf({ legal_actions: [] }), []);
+  assert.deepEqual(legalOf({ to_act: 1 }), []);
   assert.deepEqual(legalOf(null), []);
 });
 

@@ -1,4 +1,6 @@
-"""Views: what a seat (or a spectator) may know of a game, as JSON-safe dicts."""
+"""What a seat (or a spectator) may see: a game as JSON-safe dicts (``view_for``,
+``spectator_view``, ``running_totals``) and one move as the others read it
+(``action_seen_by``)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,11 @@ from typing import Any
 from .errors import EngineError
 from .legality import legal_actions
 from .meld import sorted_meld_cards
+from .phases import Phase
 from .results import HandResult
 from .state import GameState
-from .stateparts import Phase
 
-__all__ = ["view_for", "spectator_view"]
+__all__ = ["view_for", "spectator_view", "running_totals", "action_seen_by"]
 
 _PUBLIC_SHOWDOWN = (
     "knocker",
@@ -136,3 +138,12 @@ def _sheet_rows(results: list[HandResult], columns: int, seats: int) -> list[dic
         }
         for h, running in zip(results, totals, strict=True)
     ]
+
+
+def action_seen_by(state: GameState, action: str, actor: int | None, viewer: int | None) -> str:
+    """``action``, just played by ``actor``, as ``viewer`` (None: a spectator) may see it in
+    ``state``, the state it produced. A knock's card lies face down until the hand is scored,
+    so everyone but the knocker reads just ``knock``."""
+    if state.face_down and viewer != actor and action.startswith("knock:"):
+        return "knock"
+    return action

@@ -1,6 +1,7 @@
 """Exact meld solving: the best arrangement and the best discards.
 
-The melds themselves are in meld.py, lay-offs in layoffs.py.
+The melds themselves (the ``Meld`` type, the table of every meld) are in meld.py, lay-offs
+in layoffs.py.
 
 The search is exact (never a heuristic) and cheap:
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
+from typing import Any
 
 from .cards import (
     BY_BIT,
@@ -265,24 +267,23 @@ class MeldResult:
         obj._dead = dead
         return obj
 
-    def _build(self) -> None:
+    def _build(self) -> tuple[tuple[Meld, ...], int]:
         runs, dead = _runs_and_dead(self._rest)
         melds = [MELDS[s] for s in self._sets] + runs
         melds.sort(key=meld_key)
-        self._melds = tuple(melds)
+        self._melds = built = tuple(melds)
         self._dead = dead
+        return built, dead
 
     @property
     def melds(self) -> tuple[Meld, ...]:
-        if self._melds is None:
-            self._build()
-        return self._melds  # type: ignore[return-value]
+        melds = self._melds
+        return melds if melds is not None else self._build()[0]
 
     @property
     def deadwood_mask(self) -> int:
-        if self._dead is None:
-            self._build()
-        return self._dead  # type: ignore[return-value]
+        dead = self._dead
+        return dead if dead is not None else self._build()[1]
 
     @property
     def deadwood_cards(self) -> tuple[Card, ...]:
@@ -292,7 +293,7 @@ class MeldResult:
     def melded_mask(self) -> int:
         return self.mask ^ self.deadwood_mask
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "melds": [m.to_list() for m in self.melds],
             "deadwood_cards": [c.text for c in self.deadwood_cards],

@@ -1,4 +1,6 @@
-// Socket bookkeeping that needs no browser: versions, gaps, action ids, reconnect delays.
+// Keeping the table in sync with the server, with no browser needed: which frames to render
+// (versions and gaps), move ids, the move waiting for its answer, reconnect delays. The frames
+// themselves are built by games/frames.py; the socket (socket.js) uses these.
 
 /**
  * Decides what to do with each versioned frame (docs/protocol.md "Versions and gaps").
@@ -67,13 +69,6 @@ export class Backoff {
   reset() {
     this.attempt = 0;
   }
-}
-
-/** The legal move texts of a view (the engine calls them ``legal_actions``). */
-export function legalOf(view) {
-  if (!view) return [];
-  const l = view.legal_actions || view.legal || [];
-  return Array.isArray(l) ? l : [];
 }
 
 /**

@@ -1,0 +1,180 @@
+"""Offline games uploaded by their player (docs/offline.md): replayed through the server's
+engine by the record import (``games.records.record_import``), stored in the archive as a
+``Game`` marked "offline, against the computer" (``Game.offline_id``), never rated, and
+announced like every finished game (``games.signals.game_finished``, ``table_id=None``) so
+that the statistics against the computer count it.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import engine as E
+
+from .. import records, signals, states
+from ..bots.levels import LEVEL_BY_NUMBER
+from ..local.table import computer_move, standing
+from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
+from .endings import game_record
+from .locking import after_commit
+
+OFFLINE_ENDINGS = (Ending.NORMAL, Ending.RESIGNATION)
+
+
+class OfflineUploadError(ValueError):
+    """An upload refused: ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str, status: int = 400):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def _refuse(message: str, code: str = "invalid") -> OfflineUploadError:
+    return OfflineUploadError(code, message)
+
+
+def _when(ms: Any, default: datetime) -> datetime:
+    """A browser's timestamp (ms), kept within the last year and never in the future."""
+    now = timezone.now()
+    if not isinstance(ms, int | float) or isinstance(ms, bool) or ms <= 0:
+        return default
+    try:
+        at = datetime.fromtimestamp(ms / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return default
+    return min(max(at, now - timedelta(days=366)), now)
+
+
+def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameState, list]:
+    """What the upload claims, checked against the replay of its moves."""
+    if payload.get("format") != "ginsite-game/1":
+        raise _refuse("This is not an offline game record.")
+    try:
+        offline_id = uuid.UUID(str(payload.get("offline_id")))
+    except ValueError:
+        raise _refuse("The game has no valid offline id.") from None
+    players = payload.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4 \
+            or not all(isinstance(p, dict) for p in players):
+        raise _refuse("The record's players are not valid.")
+    if players[0].get("bot_level") is not None:
+        raise _refuse("Seat 1 must be the player who uploads the game.")
+    levels = [p.get("bot_level") for p in players[1:]]
+    if not all(isinstance(lv, int) and lv in LEVEL_BY_NUMBER for lv in levels):
+        raise _refuse("Every other seat must be a computer of level 1 to 4.")
+    if payload.get("mode") not in Mode.values:
+        raise _refuse("Unknown mode.")
+    ending = payload.get("ending")
+    if ending not in OFFLINE_ENDINGS:
+        raise _refuse("An offline game ends normally or by resignation.")
+    try:
+        record, _names = records.record_import(json.dumps(payload))
+    except records.RecordImportError as exc:
+        raise OfflineUploadError("tampered", str(exc)) from None
+    if record.mode != payload["mode"] or record.num_players != len(players):
+        raise OfflineUploadError("tampered", "The record's mode or players differ from its moves.")
+    state = E.replay(record, verify=True)
+    _check_computer_moves(record, levels)
+    if ending == Ending.NORMAL and not state.is_over:
+        raise OfflineUploadError("tampered", "The game is not over: its moves stop before the end.")
+    if ending == Ending.RESIGNATION:
+        if payload.get("loser_seat") != 0:
+            raise _refuse("Only the player can resign an offline game.")
+        if state.is_over:
+            raise OfflineUploadError("tampered", "The game ended by the rules, not by resignation.")
+    return offline_id, record, state, levels
+
+
+# The levels whose every move the server plays again to compare (the Expert's search costs
+# about 0.1 s a move: a whole game would hold a server process for seconds).
+CHECKED_LEVELS = (1, 2, 3)
+
+
+def _check_computer_moves(record: E.GameRecord, levels: list[int]) -> None:
+    """Each computer's move must be the one its bot makes in that position (the bots are
+    seeded by the game: ``games.local.table.computer_move``), so a game where the player
+    chose the computer's moves is refused."""
+    if not any(level in CHECKED_LEVELS for level in levels):
+        return
+    state = record.new_state()
+    for number, move in enumerate(record.moves, start=1):
+        level = levels[move.seat - 1] if move.seat > 0 else None
+        if level in CHECKED_LEVELS and computer_move(state, level, record.seed) != move.action:
+            raise OfflineUploadError(
+                "tampered", f"Move {number} is not the computer's move in that position.")
+        state, _ = E.apply(state, move.action, move.seat)
+
+
+def offline_game_store(*, user, payload: Any) -> tuple[Game, bool]:
+    """Store ``user``'s finished offline game (the ``ginsite-game/1`` record the browser
+    built). Returns ``(game, created)``: uploading the same game again returns the stored
+    one. Raises ``OfflineUploadError`` (nothing stored) for a record that is not valid, does
+    not replay or whose results differ from its moves."""
+    if not isinstance(payload, dict):
+        raise _refuse("The upload is not a game record.")
+    offline_id, record, state, levels = _check(payload)
+    existing = Game.objects.filter(offline_id=offline_id).first()
+    if existing is not None:
+        return _same_owner(existing, user), False
+    ending = payload["ending"]
+    loser_seat = 0 if ending == Ending.RESIGNATION else None
+    result = state.result.to_dict() if state.result else None
+    totals = list(state.result.totals) if state.result else list(state.scores)
+    places, winner = standing(totals, loser_seat, by_rules=ending == Ending.NORMAL,
+                              rules_winner=result["winner"] if result else None)
+    now = timezone.now()
+    finished_at = _when(payload.get("finished_at"), now)
+    started_at = min(_when(payload.get("started_at"), finished_at), finished_at)
+    actions = [
+        {"version": i + 2, "seat": m.seat, "action": m.action,
+         "source": ActionSource.PLAYER if m.seat == 0 else ActionSource.BOT,
+         "at": _when(m.ts, finished_at).isoformat().replace("+00:00", "Z")}
+        for i, m in enumerate(record.moves)
+    ]
+    seats = [Seat(index=0, user=user)] + [
+        Seat(index=i + 1, bot_level=level) for i, level in enumerate(levels)
+    ]
+    bots = Seat.bot_names(seats)
+    try:
+        with transaction.atomic():
+            game = Game.objects.create(
+                table=None, mode=record.mode, settings=states.mode_settings(state),
+                num_players=record.num_players, target=state.target, rated=False,
+                seed=record.seed, actions=actions, hands=states.hand_results(state),
+                final={"result": result, "totals": totals, "hand_points": list(state.scores),
+                       "places": places},
+                ending=ending, loser_seat=loser_seat, winner_seat=winner,
+                started_at=started_at, finished_at=finished_at, offline_id=offline_id,
+            )
+            for s in seats:
+                GamePlayer.of_game(
+                    game, private=False, seat=s.index, user=s.user if s.index == 0 else None,
+                    bot_level=s.bot_level,
+                    name=user.public_name if s.index == 0 else bots[s.index],
+                    score=totals[s.index], place=places[s.index],
+                    won=winner is not None and places[s.index] == 1,
+                ).save()
+            game.record = {**game_record(game, state, seats), "offline": True}
+            game.save(update_fields=["record"])
+            game_id = game.pk
+            after_commit(lambda: signals.game_finished.send(
+                sender=Game, game_id=game_id, table_id=None))
+    except IntegrityError:  # the same game uploaded twice at once: the other one won
+        existing = Game.objects.filter(offline_id=offline_id).first()
+        if existing is None:
+            raise
+        return _same_owner(existing, user), False
+    return game, True
+
+
+def _same_owner(game: Game, user) -> Game:
+    if not GamePlayer.objects.filter(game=game, seat=0, user=user).exists():
+        raise OfflineUploadError(
+            "conflict", "This game was uploaded by another account.", status=409)
+    return game

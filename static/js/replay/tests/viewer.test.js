@@ -1,0 +1,24 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { clampPly, handStarts, splitCards } from "../viewer.js";
+
+test("a frame's cards come as one string of two-letter codes", () => {
+  assert.deepEqual(splitCards("4H5HTS"), ["4H", "5H", "TS"]);
+  assert.deepEqual(splitCards(""), []);
+  assert.deepEqual(splitCards(null), []);
+  assert.deepEqual(splitCards("4H5"), ["4H"]);
+});
+
+test("?ply=N is clamped to the game", () => {
+  assert.equal(clampPly("7", 20), 7);
+  assert.equal(clampPly("70", 20), 20);
+  assert.equal(clampPly("-3", 20), 0);
+  assert.equal(clampPly("x", 20), 0);
+  assert.equal(clampPly(null, 20), 0);
+});
+
+test("each hand starts on the frame after a showdown", () => {
+  const frames = [{}, {}, { showdown: [{}] }, {}, {}, { showdown: [{}] }];
+  assert.deepEqual(handStarts(frames), [0, 3]);
+  assert.deepEqual(handStarts([{}]), [0]);
+});

@@ -1,0 +1,283 @@
+"""Done-when of issue 23 (docs/offline.md): the site started as the README says
+(`bash scripts/run.sh`), the service worker installed, then **the server stopped**: a whole
+Classic game and a whole Basic Rummy game against the computer played on a phone-sized
+page, with a reload in the middle of the second that resumes it; then the server started
+again, the player signs in and finds both games in the archive and the statistics.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+from .conftest import CHROMIUM, ROOT, free_port, play_to_the_end
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Strong-pass-123"
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+
+def _up(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
+            return json.loads(r.read())["status"] == "ok"
+    except Exception:
+        return False
+
+
+class RunCommand:
+    """`bash scripts/run.sh` on a fixed port and var/ directory, started and stopped (SIGINT,
+    as Ctrl-C) as often as the test needs."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
+                                 "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL")}
+        self.env.update({"GINSITE_VAR_DIR": str(tmp / "var"), "PORT": str(self.port),
+                         "HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1"})
+        self.proc = None
+        self.log = None
+
+    def start(self):
+        self.log = open(self.tmp / "run.log", "a")
+        self.proc = subprocess.Popen(["bash", "scripts/run.sh"], cwd=ROOT, env=self.env,
+                                     stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 240
+        while not _up(self.base):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("run.sh did not come up:\n"
+                            + (self.tmp / "run.log").read_text()[-4000:])
+            time.sleep(0.5)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        if self.log:
+            self.log.close()
+        self.proc = None
+
+    def manage_shell(self, code: str) -> str:
+        env = {**self.env, "DJANGO_SETTINGS_MODULE": "ginsite.settings"}
+        out = subprocess.run([str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code],
+                             cwd=ROOT, env=env, check=True, timeout=120, capture_output=True,
+                             text=True)
+        return out.stdout
+
+
+def _poll(page, fn: str, arg=None, timeout: float = 60):
+    """Evaluate ``fn`` (a function) until it is truthy (CSP forbids eval'd expressions)."""
+    end = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(fn, arg)
+        if value:
+            return value
+        if time.monotonic() > end:
+            pytest.fail(f"timed out waiting for {fn}")
+        time.sleep(0.1)
+
+
+def _new_game(page, mode: str, computers: int = 1):
+    page.select_option("#offline-mode", mode)
+    page.select_option("#offline-level", "1")
+    if mode == "rummy":
+        page.select_option("#offline-computers", str(computers))
+    page.fill("#offline-target", "50")
+    page.click("#offline-form button[type=submit]")
+    _poll(page, "() => window.ginTable && window.ginTable.frame && window.ginTable.view")
+
+
+def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
+    site = RunCommand(tmp_path)
+    site.start()
+    try:
+        site.manage_shell(
+            "from django.contrib.auth import get_user_model\n"
+            "from allauth.account.models import EmailAddress\n"
+            f"u = get_user_model().objects.create_user('oona', 'oona@example.com', '{PASSWORD}')\n"
+            "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n")
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                   is_mobile=True, service_workers="allow")
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(site.base + "/play/offline/")
+        # the service worker installs (precaching the page, the table, Pyodide and the
+        # engine package) and takes control of the page after a reload
+        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+        page.reload()
+        _poll(page, "() => !!navigator.serviceWorker.controller")
+        page.evaluate("() => localStorage.setItem('gin.offline.botDelayMs', '20')")
+    finally:
+        site.stop()
+    assert not _up(site.base)
+
+    # ---- no server: everything comes from the service worker's cache
+    page.reload()
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    _new_game(page, "classic")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    play_to_the_end(page, seed=3)
+    finish = page.evaluate("() => window.ginTable.frame.table.finish")
+    assert finish["ending"] == "normal" and max(finish["scores"]) >= 50
+    assert page.locator(".tbl-panel").get_by_text("Play again").is_visible()
+
+    page.goto(site.base + "/play/offline/")  # the lobby of the offline game, from the cache
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    _new_game(page, "rummy", computers=2)
+    for _ in range(6):  # a few moves, then the app is closed and opened again
+        _poll(page, "() => { const t = window.ginTable; return t.myTurn && !t.busy; }")
+        page.evaluate("() => window.ginTable.send(window.ginTable.legal.find("
+                      "a => a.startsWith('draw:stock')) || window.ginTable.legal.find("
+                      "a => a.startsWith('discard')) || window.ginTable.legal[0])")
+        time.sleep(0.2)
+    _poll(page, "() => window.ginTable.myTurn && !window.ginTable.busy")
+    before = page.evaluate("() => ({v: window.ginTable.frame.version,"
+                           " hand: window.ginTable.view.hand, url: location.href})")
+    assert "?game=" in before["url"]
+    page.reload()
+    _poll(page, "() => window.ginTable && window.ginTable.view", timeout=120)
+    after = page.evaluate("() => ({v: window.ginTable.frame.version,"
+                          " hand: window.ginTable.view.hand})")
+    assert after == {"v": before["v"], "hand": before["hand"]}
+    play_to_the_end(page, seed=4)
+    assert page.evaluate("() => window.ginTable.frame.table.finish.ending") == "normal"
+    page.goto(site.base + "/play/offline/")
+    _poll(page, "() => document.querySelectorAll('#offline-stats-body tr').length === 2")
+    assert not errors, errors
+
+    # ---- the server is back: sign in, and the games are uploaded and filed
+    site.start()
+    try:
+        page.goto(site.base + "/accounts/login/")
+        page.fill("input[name=login]", "oona")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_load_state()
+        deadline = time.monotonic() + 60
+        while True:
+            page.goto(site.base + "/games/")
+            text = page.locator("main").inner_text()
+            if text.count("offline, against the computer") >= 2:
+                break
+            assert time.monotonic() < deadline, text
+            time.sleep(1)
+        assert "Classic Gin" in text and "Basic Rummy" in text
+        # the statistics are counted by the Celery worker, a moment after the upload
+        deadline = time.monotonic() + 60
+        while True:
+            out = site.manage_shell(
+                "from leaderboards.stats.models import PlayerStats\n"
+                "from games.models import Game\n"
+                "print(sorted((s.mode, s.opponents, s.games) for s in "
+                "PlayerStats.objects.filter(user__username='oona') if s.mode != 'all'))\n"
+                "print(Game.objects.filter(offline_id__isnull=False, rated=False).count())\n")
+            if "('classic', 'easy', 1)" in out and "('rummy', 'easy', 1)" in out:
+                break
+            assert time.monotonic() < deadline, out
+            time.sleep(1)
+        assert out.strip().endswith("2"), out
+        page.goto(site.base + "/stats/")
+        stats = page.locator("main").inner_text()
+        assert "Easy" in stats
+        # uploading again (another sync) stores nothing more
+        page.goto(site.base + "/play/offline/")
+        _poll(page, "() => /in your archive/.test("
+                    "document.getElementById('offline-sync').textContent)")
+        assert site.manage_shell(
+            "from games.models import Game\n"
+            "print(Game.objects.filter(offline_id__isnull=False).count())"
+        ).strip().splitlines()[-1] == "2"
+    finally:
+        site.stop()
+        ctx.close()
+
+
+def test_installable_and_accessible_in_chromium(tmp_path, chromium):
+    """Chromium's own installability check (CDP ``Page.getInstallabilityErrors``: manifest,
+    icons, a service worker that controls the page) finds nothing; axe-core finds no serious
+    problem on the offline page, before and during a game, on a phone."""
+    from .conftest import daphne, manage, server_env
+    from .test_accessibility import serious_violations
+
+    env = server_env(tmp_path)
+    manage(env, "migrate", "--noinput", "-v", "0")
+    with daphne(tmp_path, env) as base:
+        # a real profile: Chromium never offers to install from an incognito one, which is
+        # what new_context() makes
+        from .conftest import CHROMIUM_ARGS
+        ctx = chromium.browser_type.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+            viewport={"width": 390, "height": 844}, service_workers="allow")
+        page = ctx.new_page()
+        page.goto(base + "/play/offline/")
+        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+        page.reload()
+        _poll(page, "() => !!navigator.serviceWorker.controller")
+        cdp = ctx.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert not manifest.get("errors"), manifest.get("errors")
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        ctx.close()
+        # axe-core is injected, so this context lifts the CSP (as test_accessibility does)
+        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        page = ctx.new_page()
+        page.goto(base + "/play/offline/")
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        assert serious_violations(page) == []
+        _new_game(page, "rummy", computers=3)
+        _poll(page, "() => window.ginTable.myTurn")
+        assert serious_violations(page) == []
+        ctx.close()
+
+
+def test_a_new_version_is_offered_then_replaces_the_old_cache(tmp_path, chromium):
+    """A changed static file makes a new service worker: the page offers "Update", the new
+    worker takes over on the click, the page reloads and the old version's cache is gone."""
+    from .conftest import daphne, manage, server_env
+
+    env = server_env(tmp_path)
+    manage(env, "migrate", "--noinput", "-v", "0")
+    package = ROOT / "generated" / "static" / "offline" / "engine.zip"
+    with daphne(tmp_path, env) as base:
+        ctx = chromium.new_context(service_workers="allow")
+        page = ctx.new_page()
+        page.goto(base + "/play/")
+        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+        page.reload()
+        _poll(page, "() => !!navigator.serviceWorker.controller")
+        before = page.evaluate("async () => await caches.keys()")
+        assert len(before) == 1 and not page.locator("#sw-update").count()
+        stat = package.stat()  # a new build of a precached file (same bytes, a new time)
+        os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
+        _poll(page, "() => !!document.getElementById('sw-update')", timeout=120)
+        assert "new version" in page.inner_text("#sw-update")
+        with page.expect_navigation():
+            page.click("#sw-update button")
+        _poll(page, "async () => (await caches.keys()).length === 1"
+                    " && !(await navigator.serviceWorker.getRegistration()).waiting")
+        after = page.evaluate("async () => await caches.keys()")
+        assert after != before
+        ctx.close()
