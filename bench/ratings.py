@@ -126,7 +126,7 @@ def make_games(count: int, user_ids: list[int], rng: random.Random) -> None:
 
 
 def bench_rebuild() -> dict:
-    from leaderboards import services
+    from leaderboards.ratings import services
 
     started = time.perf_counter()
     result = services.ratings_rebuild()
@@ -137,8 +137,8 @@ def bench_rebuild() -> dict:
 def make_board(user_ids: list[int], rng: random.Random) -> float:
     from django.utils import timezone
 
-    from leaderboards import services, skill
     from leaderboards.models import Rating
+    from leaderboards.ratings import services, skill
 
     Rating.objects.filter(mode="classic", user_id__in=user_ids).delete()
     now = timezone.now()

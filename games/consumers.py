@@ -457,7 +457,3 @@ class TableConsumer(FramedConsumer):
                               seats=event["seats"])
         await self._send({"type": "presence", "seats": event["seats"], "you": you})
 
-    async def table_ratings(self, event):
-        """The players' ratings (sent by the ratings app when someone sits down, and with each
-        one's change once a rated game is rated): forwarded as the ``ratings`` frame."""
-        await self._send({"type": "ratings", **event["frame"]})

@@ -68,12 +68,7 @@ def table_meta(table: Table) -> dict[str, Any]:
                 "seed": game.seed,
             }
             if game.rated:
-                # Each seat's rating change, once the game is rated (else an empty dict; the
-                # ``ratings`` frame follows): answered by ``games.hooks.rating_changes``.
-                changes = hooks.rating_changes([game.pk]).get(game.pk, {})
-                finish["rating_changes"] = {
-                    str(p.seat): changes[p.user_id] for p in players if p.user_id in changes
-                }
+                # (each seat's rating change is in the frame's ``ratings``: ``ratings_data``)
                 # Why a game created rated changes no rating ("ended before both players
                 # moved"), from the ratings app's one rule; absent when it counts.
                 reason = hooks.unrated_reasons([game]).get(game.pk)
@@ -93,6 +88,17 @@ def table_meta(table: Table) -> dict[str, Any]:
             "url": rematch_url,
         },
     }
+
+
+def ratings_data(mode: str, seats: Sequence[Seat],
+                 finish: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The frame's ``ratings``: one entry per seated person, in seat order, ``{"seat",
+    "rating", "provisional", "label", "change"}``, answered by ``games.hooks.table_ratings``
+    (``change`` is null until the table's finished game has been rated)."""
+    players = {s.index: s.user_id for s in seats if s.user_id is not None}
+    game_id = finish["game_id"] if finish else None
+    answer = hooks.table_ratings(mode, players, game_id)
+    return [{"seat": seat, **answer[seat]} for seat in sorted(answer) if seat in players]
 
 
 def clock_data(table: Table, seats) -> dict[str, Any] | None:
@@ -191,12 +197,15 @@ def frame_for(bodies: dict[str, dict[str, Any]], seat: int | None) -> dict[str, 
 def state_frame(*, version: int, table: dict[str, Any], seats: list[dict[str, Any]],
                 clock: dict[str, Any] | None, state: E.GameState | None, seat: int | None,
                 events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
-                ) -> dict[str, Any]:
+                ratings: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The ``state`` frame of one version for one seat (None: the spectators), without the
-    per-connection parts (``for_connection``)."""
+    per-connection parts (``for_connection``). ``ratings`` None: the version changed none
+    (the key is left out; ``table_state_frames``)."""
     frame = {"type": "state", "version": version, "table": table, "seats": seats,
              "clock": clock, "view": view(state, seat) if state is not None else None,
              "events": visible_events(events, seat)}
+    if ratings is not None:
+        frame["ratings"] = ratings
     if last is not None:
         frame["last"] = visible_last(last, state, seat)
     return frame
@@ -205,13 +214,14 @@ def state_frame(*, version: int, table: dict[str, Any], seats: list[dict[str, An
 def state_frames(*, version: int, table: dict[str, Any], seats: list[dict[str, Any]],
                  clock: dict[str, Any] | None, state: E.GameState | None,
                  events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
-                 human_seats: Sequence[int] = ()) -> dict[str, dict[str, Any]]:
+                 human_seats: Sequence[int] = (),
+                 ratings: list[dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """The ``state`` frames of one version, by ``recipient_key``: each human seat's own and
     the spectators'."""
     return {
         recipient_key(seat): state_frame(version=version, table=table, seats=seats,
                                          clock=clock, state=state, seat=seat, events=events,
-                                         last=last)
+                                         last=last, ratings=ratings)
         for seat in [*human_seats, None]
     }
 
@@ -221,13 +231,23 @@ def table_state_frames(table: Table, seats: list[Seat], state: E.GameState | Non
                        ) -> Callable[[], dict[str, dict[str, Any]]]:
     """Read now (inside the move's transaction) what the table's current version shows, and
     return the builder of its ``state`` frames (``state_frames``), called after the commit:
-    the seats' views are not built while the table row is locked."""
+    the seats' views (and the ratings, ``ratings_data``) are not built while the table row
+    is locked.
+
+    A move of a game still being played (``last`` given, the table playing) changes nobody's
+    rating and no seat: its frames leave ``ratings`` out (the client keeps the ones it has)
+    and spare every move the question to the ratings app. Every other version carries them
+    (a seat taken or left, the start, the end, the rated game's republished table)."""
     if state is None and table.state:
         state = states.load(table.state)
-    parts = {"version": table.version, "table": table_meta(table), "seats": seats_data(seats),
+    meta = table_meta(table)
+    parts = {"version": table.version, "table": meta, "seats": seats_data(seats),
              "clock": clock_data(table, seats), "state": state, "events": tuple(events),
              "last": last, "human_seats": [s.index for s in seats if s.user_id is not None]}
-    return lambda: state_frames(**parts)
+    if last is not None and table.status == TableStatus.PLAYING:
+        return lambda: state_frames(**parts)
+    mode, people = table.mode, [s for s in seats if s.user_id is not None]
+    return lambda: state_frames(**parts, ratings=ratings_data(mode, people, meta["finish"]))
 
 
 def for_connection(frame: dict[str, Any], *, user, seat: int | None) -> dict[str, Any]:
@@ -240,7 +260,7 @@ def for_connection(frame: dict[str, Any], *, user, seat: int | None) -> dict[str
 
 
 def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
-                   chat: list[dict[str, Any]], ratings: dict[str, Any]) -> dict[str, Any]:
+                   chat: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``snapshot`` frame for a connection: the table as it stands, ``you``, the chat and
     the players' ratings. Once the table is finished its view shows the seed (a forfeited
     game's state is not over, so the engine's view alone would not)."""
@@ -260,5 +280,5 @@ def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
         "clock": with_remaining(clock_data(table, seats)),
         "view": shown,
         "chat": chat,
-        "ratings": ratings,
+        "ratings": ratings_data(table.mode, seats, meta["finish"]),
     }

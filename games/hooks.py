@@ -108,7 +108,7 @@ def hidden_senders_changed(user_ids: Iterable[int]) -> None:
 
 # ------------------------------------------------------------------------ ratings
 #
-# ``leaderboards`` (above ``games``) keeps the ratings and registers four answers in its
+# ``leaderboards`` (above ``games``) keeps the ratings and registers five answers in its
 # ``ready()``; with nothing registered tables have no rating conditions and names no ratings.
 #
 # * a **rated seat check** ``fn(table, user) -> str | None`` is asked before ``user`` takes a
@@ -121,16 +121,23 @@ def hidden_senders_changed(user_ids: Iterable[int]) -> None:
 # * **unrated reasons** ``fn(games) -> {game_id: "ended before both players moved"}``: why a
 #   game created rated changes no rating (the ratings app's one rule), for the game-over
 #   panel, the game page and the archive. Games missing from the answer count.
+# * **table ratings** ``fn(mode, {seat: user_id}, game_id) -> {seat: entry}``: what a table's
+#   frames show of each seated person's rating (``games.frames.ratings_data``); ``game_id``
+#   is the table's finished game (None before), whose changes the entries carry once it has
+#   been rated. When they change (the game was rated), the ratings app asks
+#   ``games.services.table_republish`` for a new version of the table.
 
 RatedSeatCheck = Callable[[Any, Any], "str | None"]
 RatingLabels = Callable[[Iterable[int], str], "dict[int, str]"]
 RatingChanges = Callable[[Iterable[int]], "dict[int, dict[int, int]]"]
 UnratedReasons = Callable[[list], "dict[int, str]"]
+TableRatings = Callable[[str, "dict[int, int]", "int | None"], "dict[int, dict[str, Any]]"]
 
 _rated_seat_checks: list[RatedSeatCheck] = []
 _rating_labels: list[RatingLabels] = []
 _rating_changes: list[RatingChanges] = []
 _unrated_reasons: list[UnratedReasons] = []
+_table_ratings: list[TableRatings] = []
 
 
 def register_rated_seat_check(fn: RatedSeatCheck) -> RatedSeatCheck:
@@ -157,9 +164,16 @@ def register_unrated_reasons(fn: UnratedReasons) -> UnratedReasons:
     return fn
 
 
+def register_table_ratings(fn: TableRatings) -> TableRatings:
+    if fn not in _table_ratings:
+        _table_ratings.append(fn)
+    return fn
+
+
 def unregister_ratings(fn: Callable) -> None:
     """Remove ``fn`` from the rating registries (tests)."""
-    for registry in (_rated_seat_checks, _rating_labels, _rating_changes, _unrated_reasons):
+    for registry in (_rated_seat_checks, _rating_labels, _rating_changes, _unrated_reasons,
+                     _table_ratings):
         while fn in registry:
             registry.remove(fn)
 
@@ -224,3 +238,19 @@ def unrated_reasons(games: Iterable[Any]) -> dict[int, str]:
         except Exception:
             log.exception("unrated reasons %r failed", fn)
     return reasons
+
+
+def table_ratings(mode: str, players: dict[int, int],
+                  game_id: int | None) -> dict[int, dict[str, Any]]:
+    """``{seat: entry}`` for the seated people ``players`` (``{seat: user_id}``) of a table of
+    ``mode`` whose finished game is ``game_id`` (None before the end). Empty when nothing is
+    registered; a failing answer shows no ratings rather than breaking a frame."""
+    entries: dict[int, dict[str, Any]] = {}
+    if not players:
+        return entries
+    for fn in list(_table_ratings):
+        try:
+            entries.update(fn(mode, dict(players), game_id))
+        except Exception:
+            log.exception("table ratings %r failed", fn)
+    return entries

@@ -226,12 +226,8 @@ def table_snapshot(table_id: int, user, seat: int | None,
     if hidden is None:
         hidden = hooks.hidden_senders(user)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
-    # The seated players' rating labels, by username (kept out of ``seats``, which state
-    # frames carry too): the ``ratings`` frame updates them (docs/protocol.md).
-    labels = hooks.rating_labels([s.user_id for s in seats if s.user_id], table.mode)
-    ratings = {s.user.username: labels[s.user_id] for s in seats if s.user_id in labels}
     return frames.snapshot_frame(table, seats, user=user, seat=seat,
-                                 chat=recent_chat(table, hidden), ratings=ratings)
+                                 chat=recent_chat(table, hidden))
 
 
 def score_sheet(game: Game) -> dict[str, Any]:

@@ -15,9 +15,8 @@ from games import conf as games_conf
 from games.engine.cards import Card
 from games.engine.modes import MODES
 from games.forms import TURN_CHOICES
-from leaderboards import services as rating_services
-from leaderboards import skill
-from leaderboards.services import PLAYBAN_LADDER, PLAYBAN_WINDOW
+from leaderboards.ratings import conf as rating_conf
+from leaderboards.ratings import skill
 from leaderboards.tournaments import services as tournament_services
 
 
@@ -62,8 +61,9 @@ def _context() -> dict:
     rummy_example = {"cards": [("K", 10), ("7", 7), ("A", 1)], "other": [("Q", 10), ("4", 4)]}
     rummy_example["points"] = sum(v for _, v in rummy_example["cards"] + rummy_example["other"])
     rummy_example["rummy"] = rummy_example["points"] * rummy.going_rummy_multiplier
-    ladder = [{"strikes": n, "bar": _minutes(m), "more": n == max(PLAYBAN_LADDER)}
-              for n, m in sorted(PLAYBAN_LADDER.items())]
+    playbans = rating_conf.playban_ladder()
+    ladder = [{"strikes": n, "bar": _minutes(m), "more": n == max(playbans)}
+              for n, m in sorted(playbans.items())]
     return {
         "classic": classic, "straight": straight, "oklahoma": oklahoma,
         "hollywood": hollywood, "rummy": rummy, "rummy_targets": rummy_targets,
@@ -85,8 +85,8 @@ def _context() -> dict:
         "start_rating": int(skill.MU),
         "turn_seconds": sorted(int(v) for v, _ in TURN_CHOICES if int(v)),
         "no_show": tournament_services.no_show_seconds(),
-        "active_days": rating_services.ACTIVE_DAYS,
-        "playban_days": PLAYBAN_WINDOW.days,
+        "active_days": rating_conf.active_days(),
+        "playban_days": rating_conf.playban_window().days,
         "ladder": ladder,
         "min_rated_games": tournament_services.min_rated_games(),
     }

@@ -16,7 +16,7 @@ from django.db import models
 
 from games.models import Game, Mode
 
-from . import skill
+from .ratings import skill
 
 
 class Rating(models.Model):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from .ratings import views
 from .tournaments import views as tournament_views
 
 app_name = "leaderboards"

@@ -77,15 +77,6 @@ def test_social_notifications_get_the_same_retries(layer):
     assert sorted(g for g, _ in flaky.sent) == ["user.1", "user.2"]
 
 
-def test_ratings_frames_get_the_same_retries(layer):
-    from leaderboards import broadcast
-
-    flaky = layer(fail=1)
-    broadcast.send_ratings([(7, {"type": "ratings", "players": []})])
-    assert flaky.sent == [("table.7", {"type": "table.ratings",
-                                       "frame": {"type": "ratings", "players": []}})]
-
-
 def test_after_commit_sends_only_what_was_committed(layer, db, django_capture_on_commit_callbacks):
     from django.db import transaction
 

@@ -152,7 +152,7 @@ def test_core_is_the_floor_under_every_app():
     assert not any(name in MODULES for name in ("games.sockets", "games.cache"))
     assert "core.sockets" in GRAPH["games.consumers"] & GRAPH["social.consumers"]
     assert "core.conf" in GRAPH["games.conf"] & GRAPH["social.conf"]
-    senders = ("games.broadcast", "social.notify", "leaderboards.broadcast")
+    senders = ("games.broadcast", "social.notify")
     assert all("core.channels" in GRAPH[name] for name in senders)
 
 

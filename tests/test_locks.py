@@ -16,8 +16,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from core import locks
 from games import services as games_services
 from games import tasks as games_tasks
-from leaderboards import services as leaderboards_services
-from leaderboards import tasks as leaderboards_tasks
+from leaderboards.ratings import services as leaderboards_services
+from leaderboards.ratings import tasks as leaderboards_tasks
 from leaderboards.stats import services as stats_services
 from leaderboards.tournaments import services as tournaments_services
 from leaderboards.tournaments import tasks as tournaments_tasks

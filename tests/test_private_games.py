@@ -20,8 +20,8 @@ from django.utils import timezone
 from games import services as games_services
 from games.models import Game, GamePlayer, Room, Table
 from games.rooms import ensure_default_rooms
-from leaderboards import tasks as leaderboards_tasks
 from leaderboards.models import LeaderboardEntry, Rating, RatingChange
+from leaderboards.ratings import tasks as leaderboards_tasks
 from leaderboards.stats.models import PlayerStats
 from leaderboards.tournaments import services as tournaments_services
 from social import notify as social_notify

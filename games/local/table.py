@@ -167,7 +167,7 @@ def frame(doc: dict[str, Any], *, kind: str = "snapshot", state: E.GameState | N
             out["last"] = last if shown == action else {**last, "action": shown}
     else:
         out["chat"] = []
-        out["ratings"] = {}
+        out["ratings"] = []  # no ratings offline: the empty list of docs/protocol.md
     return out
 
 

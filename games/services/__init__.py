@@ -21,6 +21,7 @@ from .endings import game_finish, table_claim, table_resign
 from .moves import table_act, table_bot_move, table_timeout
 from .offline import OfflineUploadError, offline_game_store
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
+from .publish import table_republish
 from .rematch import table_rematch
 from .sweep import tables_sweep
 from .tables import (
@@ -53,6 +54,7 @@ __all__ = [
     "table_leave",
     "table_presence_publish",
     "table_rematch",
+    "table_republish",
     "table_resign",
     "table_sit",
     "table_state_undelivered",

@@ -1,14 +1,17 @@
 """What clients are sent after the commit: the ``state`` frames of a new version, presence
-frames, ``player_seated``; and ``save_and_publish``, the last step of every write.
+frames, ``player_seated``; ``save_and_publish``, the last step of every write; and
+``table_republish``, a new version when what other apps show at a table changed.
 """
 from __future__ import annotations
+
+from django.db import transaction
 
 from core.channels import Outbox
 
 from .. import broadcast, frames, signals
 from ..models import Seat, Table
 from .clock import schedule_bot_move, table_state_undelivered
-from .locking import after_commit
+from .locking import after_commit, load_seats, lock_table
 
 
 def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), last=None,
@@ -37,6 +40,22 @@ def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=N
             table_state_undelivered(table_id=table_id, version=version)
 
     after_commit(send)
+
+
+def table_republish(*, table_id: int) -> int:
+    """A new version of the table whose play has not changed but whose frames show something
+    new that another app answers through ``games.hooks`` (the ratings of its finished game,
+    once rated): the version is bumped and its ``state`` frames are published after the
+    commit, so every client gets the change in order, and a client that missed it gets it
+    from the next snapshot. Returns the new version; ``TableNotFound`` when there is no
+    such table."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seats = load_seats(table)
+        table.version += 1
+        table.save(update_fields=["version"])
+        publish_state(table, seats)
+    return table.version
 
 
 def publish_presence(table: Table, seats: list[Seat], *, outbox: Outbox | None = None) -> None:

@@ -1,25 +1,21 @@
 """Statistics follow finished games: ``games`` announces, ``stats`` listens (games never
-imports this app). The signal is sent after the game's transaction commits; the task is
-queued after the current transaction (if any) commits too."""
+imports this app).
+
+The one receiver pattern for ``game_finished`` (``core.aftercommit``): nothing is done in the
+signal; ``stats.game_record``, an idempotent task keyed by the game id, is queued once the
+transaction commits, and a failure to queue is logged, never raised into the end of the game
+(``stats_rebuild`` makes a lost one good).
+"""
 from __future__ import annotations
 
-import logging
-
-from django.db import transaction
-
-log = logging.getLogger(__name__)
+from core.aftercommit import task_after_commit
 
 
-def on_game_finished(sender, *, game_id, table_id=None, **kwargs):
+def on_game_finished(sender: object, *, game_id: int, table_id: int | None = None,
+                     **kwargs: object) -> None:
     from . import tasks
 
-    def queue():
-        try:
-            tasks.game_record.delay(game_id)
-        except Exception:  # a broker outage must not break the finish; stats_rebuild heals
-            log.exception("queueing statistics of game %s failed", game_id)
-
-    transaction.on_commit(queue)
+    task_after_commit(tasks.game_record, game_id)
 
 
 def connect() -> None:

@@ -11,7 +11,7 @@ from django.utils.html import format_html
 
 from games.models import Mode
 
-from .. import checks, selectors
+from ..ratings import answers, selectors
 
 register = template.Library()
 
@@ -28,7 +28,7 @@ def playban_banner(context):
     request = context.get("request")
     user = getattr(request, "user", None)
     until = selectors.playban_until(user) if user is not None else None
-    return {"until": until, "message": checks.playban_message(until) if until else ""}
+    return {"until": until, "message": answers.playban_message(until) if until else ""}
 
 
 @register.filter

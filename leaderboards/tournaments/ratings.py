@@ -1,4 +1,5 @@
-"""What tournaments need from ratings: one place that asks ``leaderboards.selectors``.
+"""What tournaments need from ratings: one place that asks
+``leaderboards.ratings``.
 
 ``ratings_for(user_ids, mode) -> {user_id: rating}`` seeds entrants and checks rating limits;
 ``playban_until(user) -> datetime | None`` keeps playbanned players out.
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from leaderboards import selectors
+from leaderboards.ratings import selectors
 
 
 def ratings_for(user_ids: Iterable[int], mode: str) -> dict[int, int]:
@@ -26,7 +27,7 @@ def rated_games(user, up_to: int) -> int:
     created rated that the ratings app's one rule rates (a game that ended before both players
     moved is not counted, as it changes no rating)."""
     from games.models import Game
-    from leaderboards.services import unrated_reason
+    from leaderboards.ratings.rules import unrated_reason
 
     counted = 0
     games = (Game.objects.filter(players__user=user, rated=True)

@@ -6,14 +6,15 @@ from __future__ import annotations
 import ast
 import pathlib
 
+import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games import frames, selectors
-from games.models import Seat
-from tests.games.conftest import start_table
+from games import broadcast, frames, hooks, selectors, services
+from games.models import Seat, Table
+from tests.games.conftest import play_one, start_table
 
 GAMES = pathlib.Path(__file__).resolve().parents[2] / "games"
-SHARED = ("version", "table", "seats", "you", "view")
+SHARED = ("version", "table", "seats", "you", "view", "ratings")
 
 
 def _without_remaining(clock):
@@ -53,6 +54,99 @@ def test_a_seat_no_longer_a_humans_gets_the_spectators_frame(rooms, two_players)
     assert frames.frame_for(bodies, 1) is bodies["1"]
     assert frames.frame_for(bodies, 3) is bodies["spectators"]
     assert frames.frame_for(bodies, None) is bodies["spectators"]
+
+
+def test_ratings_are_part_of_every_frame_in_one_shape(rooms, two_players):
+    """Snapshot and state frames carry the seated people's ratings as one list by seat
+    (answered by the ratings app through ``games.hooks.table_ratings``)."""
+    from leaderboards.models import Rating
+
+    alice, bob = two_players
+    Rating.objects.create(user=alice, mode="classic", rating=1612, provisional=False, games=40)
+    table = start_table(rooms["classic"], [alice, bob])
+    expected = [
+        {"seat": 0, "rating": 1612, "provisional": False, "label": "1612", "change": None},
+        {"seat": 1, "rating": 1500, "provisional": True, "label": "1500?", "change": None},
+    ]
+    for user, seat in ((alice, 0), (bob, 1), (AnonymousUser(), None)):
+        assert selectors.table_snapshot(table.pk, user, seat, hidden=frozenset())["ratings"] \
+            == expected
+        assert _state_frame_for(table, user, seat)["ratings"] == expected
+    assert "rating_changes" not in str(_state_frame_for(table, alice, 0)["table"])
+
+
+@pytest.fixture
+def table_ratings_answer():
+    """Replace the ratings app's answer to ``games.hooks.table_ratings`` for one test (None:
+    no answer, as without the ratings app)."""
+    from leaderboards.ratings import frames as rating_frames
+
+    hooks.unregister_ratings(rating_frames.table_ratings)
+    answers = []
+
+    def use(fn):
+        answers.append(hooks.register_table_ratings(fn))
+
+    yield use
+    for fn in answers:
+        hooks.unregister_ratings(fn)
+    hooks.register_table_ratings(rating_frames.table_ratings)
+
+
+def test_a_move_in_play_leaves_the_ratings_out_without_asking(rooms, two_players,
+                                                              table_ratings_answer):
+    """A move of a game being played changes no rating and no seat: its frames have no
+    ``ratings`` (the client keeps its own) and the ratings app is not asked."""
+    asked = []
+    table_ratings_answer(lambda *a: asked.append(a) or {})
+    table = start_table(rooms["classic"], two_players)
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    move = {"seat": 0, "action": "draw:stock", "source": "player"}
+    bodies = frames.table_state_frames(table, seats, last=move)()
+    assert all("ratings" not in body for body in bodies.values())
+    assert asked == []
+    bodies = frames.table_state_frames(table, seats)()  # not a move: asked, carried
+    assert all(body["ratings"] == [] for body in bodies.values())
+    assert len(asked) == 1
+
+
+def test_without_a_ratings_app_frames_carry_an_empty_list(rooms, two_players,
+                                                         table_ratings_answer):
+    table = start_table(rooms["classic"], two_players)
+    assert _state_frame_for(table, two_players[0], 0)["ratings"] == []
+    assert selectors.table_snapshot(table.pk, two_players[0], 0, hidden=frozenset())[
+        "ratings"] == []
+
+
+def test_a_republished_table_is_a_new_version_with_the_new_ratings(
+        rooms, two_players, monkeypatch, django_capture_on_commit_callbacks):
+    """What the ratings task calls once it has rated the table's game: the finished table's
+    next version, whose state frames carry each seat's change."""
+    from leaderboards.ratings import tasks as rating_tasks
+
+    alice, bob = two_players
+    monkeypatch.setattr(rating_tasks.game_rated, "delay", lambda game_id: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        table = services.table_create(user=alice, room=rooms["classic"], rated=True)
+        services.table_sit(table_id=table.pk, user=bob)
+        for _ in range(2):
+            play_one(table.pk, {0: alice, 1: bob})
+        services.table_resign(table_id=table.pk, user=bob)
+    finished = Table.objects.get(pk=table.pk)
+    assert [r["change"] for r in _state_frame_for(finished, alice, 0)["ratings"]] == [None, None]
+    sent = []
+    monkeypatch.setattr(broadcast, "send_state", lambda **kw: sent.append(kw))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert rating_tasks.game_rated(finished.game.pk) == 1  # rates, then republishes
+    assert Table.objects.get(pk=table.pk).version == finished.version + 1
+    assert [m["version"] for m in sent] == [finished.version + 1]
+    for body in sent[0]["frames"].values():
+        changes = [r["change"] for r in body["ratings"]]
+        assert changes[0] > 0 > changes[1]
+        assert body["table"]["status"] == "finished"
+    snapshot = selectors.table_snapshot(table.pk, bob, 1, hidden=frozenset())
+    assert snapshot["version"] == finished.version + 1
+    assert snapshot["ratings"] == sent[0]["frames"]["1"]["ratings"]
 
 
 def _builders(path: pathlib.Path) -> list[str]:

@@ -1,5 +1,6 @@
 """A rated game finished through live play is rated by the subscriber of games' finish
-signal, and the change reaches the table socket, the game page and the game list."""
+signal, and the change reaches the table socket (in a new version of the table's frames),
+the game page and the game list."""
 from __future__ import annotations
 
 import json
@@ -43,10 +44,11 @@ def test_resigned_rated_game_is_rated_and_shown(rooms, make_user, client,
     assert changes[alice.pk] > 0 > changes[bob.pk]
     assert Rating.objects.get(user=alice, mode="classic").games == 1
     snap = games_selectors.table_snapshot(table.pk, alice, 0)
-    assert snap["table"]["finish"]["rating_changes"] == {"0": changes[alice.pk],
-                                                         "1": changes[bob.pk]}
-    assert snap["ratings"] == {
-        u.username: f"{Rating.objects.get(user=u, mode='classic').rating}?" for u in (alice, bob)}
+    assert "rating_changes" not in snap["table"]["finish"]
+    ratings = {u: Rating.objects.get(user=u, mode="classic").rating for u in (alice, bob)}
+    assert snap["ratings"] == [
+        {"seat": seat, "rating": ratings[u], "provisional": True, "label": f"{ratings[u]}?",
+         "change": changes[u.pk]} for seat, u in enumerate((alice, bob))]
     client.force_login(alice)
     page = client.get(game.get_absolute_url()).content.decode()
     assert f"+{changes[alice.pk]}</span>" in page
@@ -87,6 +89,14 @@ async def _connect(table_id, user):
     return comm
 
 
+async def _others(comm):
+    """Frames left on the socket that are not snapshot, state or presence frames."""
+    while not await comm.receive_nothing(timeout=0.3):
+        frame = json.loads(await comm.receive_from())
+        if frame["type"] not in ("snapshot", "state", "presence", "ack"):
+            yield frame
+
+
 async def _next(comm, kind):
     while True:
         frame = json.loads(await comm.receive_from(timeout=5))
@@ -102,22 +112,27 @@ async def test_the_change_is_pushed_to_the_table_socket(rooms, make_user):
         user=alice, room=rooms["classic"], rated=True)
     comm = await _connect(table.pk, alice)
     try:
-        await _next(comm, "snapshot")
+        snap = await _next(comm, "snapshot")
+        assert snap["ratings"] == [{"seat": 0, "rating": 1500, "provisional": True,
+                                    "label": "1500?", "change": None}]
         await database_sync_to_async(games_services.table_sit)(table_id=table.pk, user=bob)
-        seated = await _next(comm, "ratings")  # someone sat down: everybody's rating
-        assert seated["game_id"] is None
-        assert [(p["seat"], p["username"], p["label"], p["change"]) for p in seated["players"]] \
-            == [(0, "alice", "1500?", None), (1, "bob", "1500?", None)]
+        seated = await _next(comm, "state")  # someone sat down: a new version, both ratings
+        assert [(r["seat"], r["label"], r["change"]) for r in seated["ratings"]] \
+            == [(0, "1500?", None), (1, "1500?", None)]
         for _ in range(2):
             await database_sync_to_async(play_one)(table.pk, {0: alice, 1: bob})
         await database_sync_to_async(games_services.table_resign)(table_id=table.pk, user=bob)
-        frame = await _next(comm, "ratings")
-        game = await database_sync_to_async(Game.objects.get)(table_id=table.pk)
-        assert frame["game_id"] == game.pk
-        by_seat = {p["seat"]: p for p in frame["players"]}
+        # the finish's frame, then (once the task has rated the game) the next version's
+        while True:
+            frame = await _next(comm, "state")
+            if frame["table"]["status"] == "finished" and frame["ratings"][0]["change"]:
+                break
+        finished = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+        assert frame["version"] == finished.version
+        by_seat = {r["seat"]: r for r in frame["ratings"]}
         assert by_seat[0]["change"] > 0 > by_seat[1]["change"]
         assert by_seat[0]["rating"] == 1500 + by_seat[0]["change"]
         assert by_seat[0]["label"] == f"{by_seat[0]['rating']}?"
-        assert (await database_sync_to_async(Table.objects.get)(pk=table.pk)).status == "finished"
+        assert not [f async for f in _others(comm)]  # no other kind of frame for ratings
     finally:
         await comm.disconnect()

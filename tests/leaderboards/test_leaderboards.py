@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from leaderboards import selectors, services, tasks
 from leaderboards.models import LeaderboardEntry, Period, Rating, RatingChange
+from leaderboards.ratings import selectors, services, tasks
 from tests.leaderboards.factories import make_game
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 
 from games import hooks
 from games import services as games_services
-from leaderboards import selectors
 from leaderboards.models import Rating
+from leaderboards.ratings import selectors
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 from games import services as games_services
 from games.exceptions import SeatRefused
 from games.models import Ending
-from leaderboards import selectors, services
 from leaderboards.models import Playban, PlaybanStrike, Rating
+from leaderboards.ratings import conf, selectors, services
 from tests.leaderboards.factories import make_game
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def test_the_ladder_escalates_within_the_window(make_user):
 
 def test_old_strikes_fall_out_of_the_window(make_user):
     user, other = make_user(), make_user()
-    _strike(user, other, timezone.now() - services.PLAYBAN_WINDOW - timedelta(hours=1))
+    _strike(user, other, timezone.now() - conf.playban_window() - timedelta(hours=1))
     ban, _ = _strike(user, other, timezone.now())
     assert ban is None  # the old strike no longer counts: a warning only
 

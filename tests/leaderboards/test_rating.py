@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import Ending
-from leaderboards import services, skill
 from leaderboards.models import Rating, RatingChange
+from leaderboards.ratings import services, skill
 from tests.leaderboards.factories import make_game
 
 pytestmark = pytest.mark.django_db

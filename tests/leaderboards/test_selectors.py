@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from leaderboards import selectors
 from leaderboards.models import Rating
+from leaderboards.ratings import selectors
 
 pytestmark = pytest.mark.django_db
 

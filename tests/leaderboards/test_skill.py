@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from leaderboards import skill
-from leaderboards.skill import Skill
+from leaderboards.ratings import skill
+from leaderboards.ratings.skill import Skill
 
 
 def test_new_player_shows_1500_provisional():

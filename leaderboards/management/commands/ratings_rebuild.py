@@ -7,7 +7,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from leaderboards import services
+from leaderboards.ratings import services
 
 
 class Command(BaseCommand):

@@ -62,7 +62,6 @@ export class TableApp {
       frame: (f, info) => this.onFrame(f, info),
       chat: (m) => this.chat.add(m),
       presence: (f) => this.onPresence(f),
-      ratings: (f) => { this.ratings.fromRatings(f); if (this.frame) this.render(); },
       error: (f, p) => this.onError(f, p),
       ack: () => this.setBusy(false),
       settled: () => this.setBusy(false),

@@ -1,53 +1,39 @@
-// Ratings at the table (docs/protocol.md "ratings"): each player's rating label, known by
-// username from the snapshot's seats and from ``ratings`` frames, and each seat's rating
-// change once the finished rated game has been rated. No DOM here, so Node can test it.
+// Ratings at the table (docs/protocol.md "ratings"): every snapshot and state frame carries
+// ``ratings``, one entry per seated person ({seat, rating, provisional, label, change}),
+// answered by the ratings app when games built that version. One shape, one parser: each
+// frame's list replaces the last one. No DOM here, so Node can test it.
 
 export class RatingBook {
   constructor() {
-    this.labels = new Map(); // username -> "1512" or "1500?"
-    this.changes = new Map(); // seat index -> signed change of the game just finished
-    this.gameId = null;
+    this.entries = new Map(); // seat index -> {label, change}
   }
 
-  /** A snapshot or state frame: a snapshot carries ``ratings`` ({username: label}); a
-   * finished table's ``finish`` may carry ``rating_changes`` ({seat: change}). */
+  /** A snapshot or state frame (any other frame leaves the book as it is). */
   fromFrame(frame) {
-    const labels = frame && frame.ratings;
-    if (labels && typeof labels === "object") {
-      for (const [username, label] of Object.entries(labels)) {
-        if (typeof label === "string") this.labels.set(username, label);
-      }
-    }
-    const fin = frame && frame.table && frame.table.finish;
-    if (fin && fin.rating_changes && typeof fin.rating_changes === "object") {
-      if (this.gameId !== fin.game_id) this.changes.clear();
-      this.gameId = fin.game_id;
-      for (const [seat, change] of Object.entries(fin.rating_changes)) {
-        if (Number.isInteger(change)) this.changes.set(Number(seat), change);
-      }
-    }
-  }
-
-  /** A ``ratings`` frame. */
-  fromRatings(frame) {
-    if (frame && frame.game_id !== null && frame.game_id !== undefined && frame.game_id !== this.gameId) {
-      this.changes.clear();
-      this.gameId = frame.game_id;
-    }
-    for (const p of (frame && frame.players) || []) {
-      if (p.username && typeof p.label === "string") this.labels.set(p.username, p.label);
-      if (Number.isInteger(p.change) && Number.isInteger(p.seat)) this.changes.set(p.seat, p.change);
+    if (!frame || !Array.isArray(frame.ratings)) return;
+    this.entries.clear();
+    for (const e of frame.ratings) {
+      if (!e || !Number.isInteger(e.seat)) continue;
+      this.entries.set(e.seat, {
+        label: typeof e.label === "string" ? e.label : "",
+        change: Number.isInteger(e.change) ? e.change : null,
+      });
     }
   }
 
   /** The label shown next to a seated user's name ("" for computers and empty seats). */
   labelOf(seat) {
-    return seat && seat.kind === "user" && seat.username ? this.labels.get(seat.username) || "" : "";
+    if (!seat || seat.kind !== "user") return "";
+    const e = this.entries.get(seat.index);
+    return e ? e.label : "";
   }
 
   /** [[seat, "+12"], ...] in seat order, or [] before the game has been rated. */
   changeList() {
-    return [...this.changes.entries()].sort((a, b) => a[0] - b[0]).map(([seat, c]) => [seat, formatChange(c)]);
+    return [...this.entries.entries()]
+      .filter(([, e]) => e.change !== null)
+      .sort((a, b) => a[0] - b[0])
+      .map(([seat, e]) => [seat, formatChange(e.change)]);
   }
 }
 

@@ -238,9 +238,6 @@ export class TableSocket {
       case "presence":
         if (this.h.presence) this.h.presence(frame);
         return;
-      case "ratings":
-        if (this.h.ratings) this.h.ratings(frame);
-        return;
       default:
     }
   }

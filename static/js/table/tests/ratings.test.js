@@ -3,24 +3,29 @@ import { test } from "node:test";
 
 import { RatingBook, formatChange } from "../ratings.js";
 
-test("labels come from snapshot seats and ratings frames, by username", () => {
+test("labels come from the frame's ratings, by seat", () => {
   const book = new RatingBook();
-  book.fromFrame({ type: "snapshot", ratings: { ann: "1500?" }, seats: [{ index: 0, kind: "user", username: "ann" }, { index: 1, kind: "bot", username: null }] });
-  assert.equal(book.labelOf({ kind: "user", username: "ann" }), "1500?");
-  assert.equal(book.labelOf({ kind: "bot", username: null }), "");
-  book.fromRatings({ game_id: null, players: [{ seat: 1, username: "bob", label: "1623", change: null }] });
-  assert.equal(book.labelOf({ kind: "user", username: "bob" }), "1623");
+  book.fromFrame({ type: "snapshot", ratings: [{ seat: 0, rating: 1500, provisional: true, label: "1500?", change: null }], seats: [{ index: 0, kind: "user", username: "ann" }, { index: 1, kind: "bot", username: null }] });
+  assert.equal(book.labelOf({ index: 0, kind: "user", username: "ann" }), "1500?");
+  assert.equal(book.labelOf({ index: 1, kind: "bot", username: null }), "");
   assert.deepEqual(book.changeList(), []);
+  // someone sat down: the next version's state frame lists both
+  book.fromFrame({ type: "state", ratings: [{ seat: 0, label: "1500?", change: null }, { seat: 1, label: "1623", change: null }] });
+  assert.equal(book.labelOf({ index: 1, kind: "user", username: "bob" }), "1623");
+  // a frame without ratings (presence, an error) leaves the book as it is
+  book.fromFrame({ type: "presence", seats: [] });
+  assert.equal(book.labelOf({ index: 1, kind: "user", username: "bob" }), "1623");
 });
 
-test("the changes of a rated game, from the frame or the finish block", () => {
+test("the changes of a rated game arrive in the same list, and a later frame replaces them", () => {
   const book = new RatingBook();
-  book.fromRatings({ game_id: 7, players: [{ seat: 1, username: "bob", label: "1488?", change: -12 }, { seat: 0, username: "ann", label: "1512?", change: 12 }] });
+  book.fromFrame({ type: "state", ratings: [{ seat: 1, label: "1488?", change: -12 }, { seat: 0, label: "1512?", change: 12 }] });
   assert.deepEqual(book.changeList(), [[0, "+12"], [1, "\u221212"]]);
-  assert.equal(book.labelOf({ kind: "user", username: "ann" }), "1512?");
-  // a later game replaces the changes
-  book.fromFrame({ seats: [], table: { finish: { game_id: 9, rating_changes: { 0: 0 } } } });
+  assert.equal(book.labelOf({ index: 0, kind: "user", username: "ann" }), "1512?");
+  book.fromFrame({ type: "state", ratings: [{ seat: 0, label: "1512?", change: 0 }] });
   assert.deepEqual(book.changeList(), [[0, "±0"]]);
+  book.fromFrame({ type: "snapshot", ratings: [] });
+  assert.deepEqual(book.changeList(), []);
 });
 
 test("formatChange", () => {

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from accounts.profile_sections import ProfileSection, profile_section_register
 
+from ..models import RatingChange
 from . import selectors, skill
-from .models import RatingChange
 
 WIDTH, HEIGHT = 600, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 12, 12, 24

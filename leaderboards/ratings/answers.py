@@ -1,5 +1,6 @@
-"""The answers leaderboards gives to ``games.hooks``: who may sit at a rated table, the
-rating labels next to names, and each game's rating changes."""
+"""The answers ratings give to ``games.hooks``: who may sit at a rated table, each game's
+rating changes and why a game created rated changes no rating (the ratings shown at a table
+are answered by ``frames``)."""
 from __future__ import annotations
 
 import math
@@ -9,6 +10,7 @@ from django.utils import timezone
 from games.models import Seat
 
 from . import selectors
+from .rules import unrated_reason
 
 
 def minutes_left(until) -> int:
@@ -52,12 +54,10 @@ def rating_changes(game_ids) -> dict[int, dict[int, int]]:
 
 def unrated_reasons(games) -> dict[int, str]:
     """``{game_id: reason}`` for the games created rated that change no rating
-    (``services.unrated_reason``, the one rule). Games whose moves were left out of the
+    (``rules.unrated_reason``, the one rule). Games whose moves were left out of the
     query (the archive defers them) get them in one query, and only those that need them:
     rated games between people that did not end normally."""
     from games.models import Ending, Game
-
-    from .services import unrated_reason
 
     games = [g for g in games if g.rated]
     missing = [g for g in games

@@ -10,8 +10,8 @@ from django.utils.safestring import mark_safe
 from accounts import countries
 from games.models import Mode
 
+from ..models import Period
 from . import selectors
-from .models import Period
 
 ROWS_CACHE_SECONDS = 15 * 60  # longer than the beat job's period; a new snapshot is a new key
 

@@ -5,13 +5,12 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import GamePlayer, Mode
 
-from . import skill
-from .models import (
+from ..models import (
     LeaderboardEntry,
     LeaderboardRun,
     Period,
@@ -19,6 +18,7 @@ from .models import (
     Rating,
     RatingChange,
 )
+from . import skill
 
 NEW_RATING = skill.display(skill.new_rating())
 PAGE_SIZE = 50
@@ -164,7 +164,3 @@ def countries_on_board(mode: str, period: str = Period.ALL,
     run = run or leaderboard_run(mode)
     return run.countries(period) if run else []
 
-
-def rated_players_since(mode: str, since: datetime) -> Q:
-    """The filter of ratings on the main board: active since ``since``, not provisional."""
-    return Q(mode=mode, provisional=False, last_game_at__gte=since)

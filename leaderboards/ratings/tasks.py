@@ -1,5 +1,5 @@
-"""Celery tasks of ratings and leaderboards. Each takes ids, re-fetches, and is safe to run
-twice; the periodic ones take a cache lock (``core.locks``, lasting a period and a half) so
+"""Celery tasks of ratings, playbans and leaderboards. Each takes ids, re-fetches, and is safe
+to run twice; the periodic ones take a cache lock (``core.locks``, lasting a period and a half) so
 two runs never overlap."""
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ CATCH_UP_LOCK = "leaderboards:catch-up-lock"
 
 @shared_task(name="leaderboards.game_rated")
 def game_rated(game_id: int) -> int:
-    """A game finished: rate it (and any earlier unrated game of its mode), then record a
-    playban strike if someone timed out or left. Returns the number of games rated."""
+    """A game finished (queued by ``receivers`` after the commit, for every game): rate it
+    (and any earlier unrated game of its mode), then record a playban strike if someone
+    timed out or left. Keyed by the game and safe to run twice (a rated game and a recorded
+    strike are left alone). Returns the number of games rated."""
     done = services.game_rate(game_id=game_id)
     services.playban_record(game_id=game_id)
     return len(done)

@@ -1,0 +1,64 @@
+"""Which finished games change ratings: the one rule (``unrated_reason``). The rating task,
+the rebuild, the game-over panel, the game page, the archive and the tournament requirement
+all read it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.models import Ending
+
+from . import skill
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player of a game to rate."""
+
+    user_id: int
+    seat: int
+    place: int
+
+
+def human_moved(game: Any, seat: int) -> bool:
+    return any(a.get("seat") == seat and a.get("source") == "player" for a in game.actions or [])
+
+
+def is_aborted(game: Any, players: list[Any]) -> bool:
+    """A game that ended early (resignation, timeout, abandonment) before every player had made
+    a move of their own: nothing was played, so nothing is rated (Lichess's abort)."""
+    if game.ending == Ending.NORMAL:
+        return False
+    return not all(human_moved(game, p.seat) for p in players)
+
+
+def unrated_reason(game: Any, players: list[Any]) -> str | None:
+    """Why ``game`` changes no rating, as shown to players ("ended before both players
+    moved"), or None when it counts. ``game`` is a ``Game`` (or the rebuild's row with the
+    same fields), ``players`` its ``GamePlayer`` rows (or rows alike).
+
+    Cheap checks first: ``game.actions`` is read only for a rated game between people that
+    did not end normally."""
+    if not game.rated:
+        return "casual game"
+    if game.mode not in skill.MODELS:
+        return "this mode has no ratings"
+    if len(players) < 2:
+        return "fewer than two players"
+    if any(p.bot_level is not None for p in players):
+        return "a computer played"
+    if any(p.user_id is None for p in players):
+        return "a player's account was deleted"
+    if len({p.user_id for p in players}) != len(players):
+        return "one player held two seats"
+    if is_aborted(game, players):
+        everyone = "both players" if len(players) == 2 else "every player"
+        return f"ended before {everyone} moved"
+    return None
+
+
+def rated_entries(game: Any, players: list[Any]) -> list[Entry] | None:
+    """The players to rate, or None when the game does not count (``unrated_reason``)."""
+    if unrated_reason(game, players) is not None:
+        return None
+    return [Entry(p.user_id, p.seat, p.place) for p in sorted(players, key=lambda p: p.seat)]
