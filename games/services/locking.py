@@ -6,9 +6,10 @@ from __future__ import annotations
 import functools
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from ..exceptions import NotSeated, TableNotFound
-from ..models import Room, Seat, Table
+from ..models import Room, Seat, Table, TableAction
 
 
 @functools.cache
@@ -20,7 +21,7 @@ def _sql_names() -> dict[str, str]:
     return {
         "table": q(Table._meta.db_table), "seat": q(Seat._meta.db_table),
         "room": q(Room._meta.db_table), "user": q(get_user_model()._meta.db_table),
-        "index": q("index"),
+        "action": q(TableAction._meta.db_table), "index": q("index"),
     }
 
 
@@ -79,6 +80,27 @@ def load_seats(table: Table) -> list[Seat]:
         if seat.user_id is not None:
             seat.user = _user_with_names(seat.user_id, seat.user_username, seat.user_display_name)
     return seats
+
+
+def insert_action(*, table_id: int, version: int, seat: int, action: str, source: str,
+                  client_id: str) -> bool:
+    """Store a player's action with its move id; False, storing nothing, if the seat has
+    used that id at this table already (the unique constraint ``action_unique_client_id``).
+
+    One statement instead of a look-up and an insert, and no error to recover from: a failed
+    insert would abort the transaction (on PostgreSQL) unless wrapped in a savepoint, which
+    costs two statements more. ``ON CONFLICT DO NOTHING ... RETURNING`` is understood by
+    PostgreSQL and SQLite (3.35 and later)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_sql_names()['action']} (table_id, version, seat, action, source,"
+            " client_id, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT DO NOTHING RETURNING id",
+            [table_id, version, seat, action, source, client_id,
+             TableAction._meta.get_field("created_at").get_db_prep_value(
+                 timezone.now(), connection)],
+        )
+        return cursor.fetchone() is not None
 
 
 def seat_of(seats: list[Seat], user) -> Seat | None:
