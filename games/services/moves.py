@@ -27,7 +27,13 @@ from ..exceptions import (
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
 from .clock import clocks_fresh, set_clock
 from .endings import finish_game
-from .locking import insert_action, load_seats, lock_table, lock_table_in, require_seat
+from .locking import (
+    insert_action,
+    load_seats,
+    lock_table,
+    lock_table_with_seats,
+    require_seat,
+)
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
@@ -92,8 +98,9 @@ def table_act(
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise StaleVersion("The move must carry the table version it was made at.")
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = load_seats(table)
+        table, seats = lock_table_with_seats(table_id)
+        if table.status != TableStatus.PLAYING:
+            raise NotPlaying()
         if user is not None:
             mine = require_seat(seats, user)
         else:
