@@ -13,13 +13,16 @@ from mypy import api
 
 ROOT = Path(__file__).resolve().parent.parent
 
+APPS = ("core", "accounts", "games", "social", "leaderboards")
 STRICT = {
     "games/engine",
     "games/bots",
+    "games/services",
     "social/services",
     "leaderboards/ratings/services",
     "leaderboards/tournaments/services",
     "leaderboards/stats/services.py",
+    "accounts/services.py",
 }
 
 
@@ -32,6 +35,14 @@ def test_the_engine_the_bots_and_every_services_package_are_checked_strictly():
     assert config["strict"] is True
     assert STRICT <= set(config["files"])
     assert "mypy_django_plugin.main" in config["plugins"]
+    # Every services package there is: a new one is added to [tool.mypy] files.
+    found = {
+        str(path.relative_to(ROOT))
+        for app in APPS
+        for path in (*(ROOT / app).glob("**/services"), *(ROOT / app).glob("**/services.py"))
+        if "migrations" not in path.parts
+    }
+    assert found <= set(config["files"]), found - set(config["files"])
     for path in config["files"]:
         assert (ROOT / path).exists(), path
 
