@@ -4,6 +4,8 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import ValidationError
+from django.core.files.storage import Storage
+from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
 from .avatars import avatar_normalise
@@ -14,7 +16,7 @@ logger = logging.getLogger(__name__)
 PROFILE_TEXT_FIELDS = ("display_name", "country", "bio", "time_zone")
 
 
-def _delete_file_quietly(storage, name: str) -> None:
+def _delete_file_quietly(storage: Storage, name: str) -> None:
     try:
         storage.delete(name)
     except OSError:  # pragma: no cover - a missing or locked file must not break a save
@@ -28,7 +30,7 @@ def profile_update(
     country: str,
     bio: str,
     time_zone: str,
-    avatar=None,
+    avatar: UploadedFile | None = None,
     remove_avatar: bool = False,
 ) -> User:
     """Update a user's public profile in one transaction.
@@ -49,7 +51,7 @@ def profile_update(
         "time_zone": (time_zone or "").strip(),
     }
     candidate = User(pk=user.pk, username=user.username, **values)
-    errors: dict[str, list] = {}
+    errors: dict[str, list[str]] = {}
     try:
         candidate.clean_fields(exclude=[f.name for f in User._meta.fields if f.name not in values])
     except ValidationError as exc:

@@ -56,7 +56,7 @@ def unregister(fn: Callable) -> None:
             registry.remove(fn)
 
 
-def seat_refusal(table, user, others: Iterable[int]) -> str | None:
+def seat_refusal(table, user, others: Iterable[int | None]) -> str | None:
     """The first refusal of a registered seat check, or None when ``user`` may join.
 
     ``user`` themself is left out of ``others``. A check that raises refuses (fail closed).

@@ -109,7 +109,7 @@ class Table(models.Model):
     def __str__(self):
         return f"Table {self.pk} ({self.get_mode_display()})"
 
-    def get_absolute_url(self):
+    def get_absolute_url(self) -> str:
         return reverse("games:table", kwargs={"table_id": self.pk})
 
     @property

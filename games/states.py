@@ -13,8 +13,11 @@ __all__ = ["new_state", "load", "dump", "replay_moves", "game_result", "hand_res
            "mode_settings"]
 
 
-def load(data: dict[str, Any]) -> E.GameState:
-    """The state stored on a table (``dump``)."""
+def load(data: dict[str, Any] | None) -> E.GameState:
+    """The state stored on a table (``dump``). ``Table.state`` is empty (None) only before
+    the deal: a caller that loads it has checked that the game started."""
+    if data is None:
+        raise TypeError("this table has no game state: the game has not started")
     return E.GameState.from_dict(data)
 
 

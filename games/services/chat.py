@@ -1,7 +1,7 @@
 """Chat at a table."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
@@ -13,10 +13,16 @@ from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNo
 from ..models import ChatMessage, Seat, Table
 from .locking import after_commit
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 CHAT_MAX = 300
 
 
-def chat_post(*, table_id: int, user, text: Any, outbox: Outbox | None = None) -> ChatMessage:
+def chat_post(*, table_id: int, user: User | AnonymousUser | None, text: Any,
+              outbox: Outbox | None = None) -> ChatMessage:
     """Post a chat line; its frame goes out after the commit (into ``outbox``, if given)."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to chat.")
@@ -38,6 +44,7 @@ def chat_post(*, table_id: int, user, text: Any, outbox: Outbox | None = None) -
         message = ChatMessage.objects.create(table=table, user=user, text=text)
         seat_by_user = {
             s.user_id: s.index for s in Seat.objects.filter(table=table, user=user)
+            if s.user_id is not None
         }
         data = frames.chat_data(message, seat_by_user)
         sender_id = user.pk

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TypedDict
 
 from celery import current_app
 from django.db import DatabaseError, transaction
@@ -15,6 +16,7 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from core.channels import Outbox
+from games import engine as E
 
 from .. import conf
 from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
@@ -28,7 +30,9 @@ def _bot_delay() -> float:
     return random.uniform(low, high) if high > 0 else 0.0
 
 
-def set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) -> None:
+def set_clock(
+    table: Table, seats: list[Seat], state: E.GameState | None, prev_to_act: int | None
+) -> None:
     """Who is on the clock now, and until when (a turn keeps its deadline across actions)."""
     now = timezone.now()
     to_act = state.to_act if state is not None else None
@@ -59,7 +63,7 @@ def set_clock(table: Table, seats: list[Seat], state, prev_to_act: int | None) -
     table.deadline_seat = to_act
 
 
-def schedule_bot_move(table: Table, seats: list[Seat], state, *,
+def schedule_bot_move(table: Table, seats: list[Seat], state: E.GameState | None, *,
                       outbox: Outbox | None = None) -> None:
     """After commit (and, when the caller collects its frames in ``outbox``, after those are
     sent: the computer's frames must follow them): the bot's move, the task
@@ -75,7 +79,7 @@ def schedule_bot_move(table: Table, seats: list[Seat], state, *,
         delay = _bot_delay()
         task = current_app.signature("games.table_bot_move", args=(table_id, version))
 
-        def enqueue():
+        def enqueue() -> None:
             try:
                 task.apply_async(
                     countdown=delay,
@@ -143,7 +147,14 @@ def table_clock_resume(*, table_id: int, seat: int | None) -> bool:
 CLOCKS = "clocks"
 
 
-def _give_back_time(since, back: timedelta, now) -> int:
+class Outage(TypedDict):
+    """A gap in the site's liveness, given back: its length and the turns extended."""
+
+    gap: float
+    extended: int
+
+
+def _give_back_time(since: datetime, back: timedelta, now: datetime) -> int:
     """The site was down since ``since``: every person's turn that was running then gets
     ``back`` more and at least ``GAMES_OUTAGE_RESUME`` seconds from ``now`` (so a move refused
     as ``unavailable`` can still be sent again), computers' turns are not extended (their
@@ -165,7 +176,7 @@ def _give_back_time(since, back: timedelta, now) -> int:
                                     output_field=DateTimeField()))
 
 
-def clocks_watched() -> dict | None:
+def clocks_watched() -> Outage | None:
     """Stamp the ``clocks`` heartbeat; if the previous stamp is older than
     ``GAMES_OUTAGE_GAP``, first give the running turns that time back (at most
     ``GAMES_OUTAGE_GIVE_BACK_MAX``). Returns ``{"gap": seconds, "extended": turns}`` after a

@@ -5,7 +5,8 @@ games against the computer that their people left, and the cap on waiting tables
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
@@ -17,10 +18,14 @@ from .endings import finish_game, table_resign
 from .locking import load_seats, lock_table
 from .tables import table_leave
 
+if TYPE_CHECKING:
+
+    from accounts.models import User
+
 log = logging.getLogger(__name__)
 
 
-def table_close(*, table_id: int, user, resign: bool = False) -> Table:
+def table_close(*, table_id: int, user: User, resign: bool = False) -> Table:
     """A player's Close on one of their tables: a waiting table is left (and cancelled when
     nobody else is seated, ``table_leave``); a game in progress is resigned, only with
     ``resign`` (the page asks first), through the one finishing path."""
@@ -36,7 +41,7 @@ def table_close(*, table_id: int, user, resign: bool = False) -> Table:
     raise NotPlaying("This table is already closed.")
 
 
-def _candidates(since) -> list[int]:
+def _candidates(since: datetime) -> list[int]:
     """Playing tables with a computer seat and a person last seen before ``since`` (the
     cheap first cut: normally none; each is checked under its row lock)."""
     return list(
@@ -48,7 +53,7 @@ def _candidates(since) -> list[int]:
     )
 
 
-def tables_close_left(now) -> int:
+def tables_close_left(now: datetime) -> int:
     """Sweep step: games against the computer whose people have been away longer than
     ``GAMES_COMPUTER_TABLE_LEFT`` end as an abandonment by the person away longest (the
     finish path stores the game and its record and sends ``game_finished``, so statistics
@@ -63,9 +68,10 @@ def tables_close_left(now) -> int:
                     continue
                 seats = load_seats(table)
                 people = [s for s in seats if s.user_id is not None]
-                if any(s.last_seen is None or s.last_seen >= since for s in people):
+                seen = {s.index: s.last_seen for s in people if s.last_seen is not None}
+                if len(seen) < len(people) or any(at >= since for at in seen.values()):
                     continue
-                gone = min(people, key=lambda s: s.last_seen)
+                gone = min(people, key=lambda s: seen[s.index])
                 table.version += 1
                 finish_game(table, seats, states.load(table.state), ending=Ending.ABANDONMENT,
                         loser_seat=gone.index)

@@ -5,7 +5,8 @@ the table and, after the commit, sends ``games.signals.game_finished``.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,11 +22,15 @@ from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableSt
 from .locking import after_commit, load_seats, lock_table_in, require_seat
 from .publish import save_and_publish
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 log = logging.getLogger(__name__)
 
 
-def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_seat: int | None,
-            events=(), last=None, outbox: Outbox | None = None) -> Game:
+def finish_game(table: Table, seats: list[Seat], state: E.GameState, *, ending: str,
+                loser_seat: int | None, events: Sequence[E.Event] = (),
+                last: dict[str, Any] | None = None, outbox: Outbox | None = None) -> Game:
     """Store the Game, close the table and announce it (the caller bumped the version).
     The last frames go into ``outbox`` when the caller gave one."""
     now = timezone.now()
@@ -33,7 +38,7 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     totals = list(result["totals"]) if result else list(state.scores)
     by_rules = result is not None and ending == Ending.NORMAL
     places, winner = standing(totals, loser_seat, by_rules=by_rules,
-                              rules_winner=result["winner"] if by_rules else None)
+                              rules_winner=result["winner"] if result and by_rules else None)
     actions = [
         {"version": a.version, "seat": a.seat, "action": a.action, "source": a.source,
          "at": a.created_at.isoformat().replace("+00:00", "Z")}
@@ -52,7 +57,8 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     for s in seats:
         GamePlayer.of_game(
             game, private=table.private, seat=s.index, user=s.user, bot_level=s.bot_level,
-            name=s.user.public_name if s.user_id else bots.get(s.index, computer_name(0)),
+            name=s.user.public_name if s.user is not None
+            else bots.get(s.index, computer_name(0)),
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
         ).save()
@@ -71,13 +77,13 @@ def finish_game(table: Table, seats: list[Seat], state, *, ending: str, loser_se
     return game
 
 
-def game_record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
+def game_record(game: Game, state: E.GameState, seats: list[Seat]) -> dict[str, Any]:
     """The game record: the engine's ``GameRecord`` (format ``gin-record/1``, replays from the
     seed) with the site's players and how the game ended."""
     # Computers carry the same name in the engine record (text and JSON) as in the site's
     # players list: "Computer (Easy)", "Computer 2 (Easy)" (docs/records.md).
     bots = Seat.bot_names(seats)
-    names = [s.user.username if s.user_id else bots.get(s.index, computer_name(0))
+    names = [s.user.username if s.user is not None else bots.get(s.index, computer_name(0))
              for s in seats]
     timestamps = [_ms(a["at"]) for a in game.actions]
     try:
@@ -92,8 +98,10 @@ def game_record(game: Game, state, seats: list[Seat]) -> dict[str, Any]:
         log.exception("engine record of game %s failed", game.pk)
         engine = None
     players = [
-        {"seat": s.index, "name": s.user.public_name if s.user_id else bots.get(s.index, ""),
-         "username": s.user.username if s.user_id else None, "bot_level": s.bot_level}
+        {"seat": s.index,
+         "name": s.user.public_name if s.user is not None else bots.get(s.index, ""),
+         "username": s.user.username if s.user is not None else None,
+         "bot_level": s.bot_level}
         for s in seats
     ]
     # The score sheet as it stood when the game ended: for a game ended by a resignation, a
@@ -143,7 +151,7 @@ def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) ->
                        loser_seat=loser_seat)
 
 
-def table_resign(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
+def table_resign(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
         seats = load_seats(table)
@@ -154,7 +162,7 @@ def table_resign(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     return table
 
 
-def table_claim(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
+def table_claim(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     """End the game when an opponent has been gone longer than the grace period."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())

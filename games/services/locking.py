@@ -4,12 +4,22 @@ commit.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import connection, transaction
+from django.db.models import Field, Model
 from django.utils import timezone
 
 from ..exceptions import NotSeated, TableNotFound
 from ..models import Room, Seat, Table, TableAction
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
+M = TypeVar("M", bound=Model)
 
 
 @functools.cache
@@ -25,7 +35,9 @@ def _sql_names() -> dict[str, str]:
     }
 
 
-def _user_with_names(user_id, username, display_name):
+def _user_with_names(
+    user_id: int | None, username: str | None, display_name: str | None
+) -> User | None:
     """The user row as ``from_db`` builds it with only the columns the query read (id,
     username, display name: what frames show); Django loads any other field on first access,
     and ``save`` writes only loaded fields, so the instance is safe to use anywhere."""
@@ -36,6 +48,12 @@ def _user_with_names(user_id, username, display_name):
     return get_user_model().from_db(
         connection.alias, ["id", "username", "display_name"], (user_id, username, display_name)
     )
+
+
+def _read_column(instance: Model, column: str) -> Any:
+    """A column a raw query read besides the model's fields: ``raw()`` sets it on the
+    instance as a plain attribute, which no model declares."""
+    return instance.__dict__[column]
 
 
 # Every move reads the table and its seats inside the row lock, so these two queries are
@@ -62,14 +80,18 @@ def lock_table(table_id: int) -> Table:
         raise TableNotFound()
     table = rows[0]
     table.room = Room.from_db(connection.alias, ["id", "slug", "name"],
-                              (table.room_id, table.room_slug, table.room_name))
+                              (table.room_id, _read_column(table, "room_slug"),
+                               _read_column(table, "room_name")))
     if table.created_by_id is not None:
-        table.created_by = _user_with_names(table.created_by_id, table.creator_username,
-                                      table.creator_display_name)
+        table.created_by = _user_with_names(table.created_by_id,
+                                            _read_column(table, "creator_username"),
+                                            _read_column(table, "creator_display_name"))
     return table
 
 
-def _from_row(model, values, columns):
+def _from_row(
+    model: type[M], values: Sequence[Any], columns: Sequence[Field[Any, Any]]
+) -> M:
     """An instance of ``model`` from the values of its concrete fields (in ``columns``'
     order) as the database returned them, converted as the ORM converts them (SQLite's
     dates are text, its booleans numbers; JSON is parsed)."""
@@ -143,7 +165,8 @@ def load_seats(table: Table) -> list[Seat]:
     ))
     for seat in seats:
         if seat.user_id is not None:
-            seat.user = _user_with_names(seat.user_id, seat.user_username, seat.user_display_name)
+            seat.user = _user_with_names(seat.user_id, _read_column(seat, "user_username"),
+                                         _read_column(seat, "user_display_name"))
     return seats
 
 
@@ -168,7 +191,7 @@ def insert_action(*, table_id: int, version: int, seat: int, action: str, source
         return cursor.fetchone() is not None
 
 
-def seat_of(seats: list[Seat], user) -> Seat | None:
+def seat_of(seats: list[Seat], user: User | AnonymousUser | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
     return next((s for s in seats if s.user_id == user.pk), None)
@@ -182,7 +205,9 @@ def lock_table_in(table_id: int, status: str, refusal: Exception) -> Table:
     return table
 
 
-def require_seat(seats: list[Seat], user, message: str | None = None) -> Seat:
+def require_seat(
+    seats: list[Seat], user: User | AnonymousUser | None, message: str | None = None
+) -> Seat:
     """The user's seat; ``NotSeated`` (with ``message``, if given) when they hold none."""
     mine = seat_of(seats, user)
     if mine is None:
@@ -190,7 +215,7 @@ def require_seat(seats: list[Seat], user, message: str | None = None) -> Seat:
     return mine
 
 
-def after_commit(fn) -> None:
+def after_commit(fn: Callable[[], object]) -> None:
     """Run ``fn`` after the commit. ``robust``: a failing side effect (a broker or channel
     layer that is down) is logged and never turns a committed move into an error; the sweep
     and the clients' snapshots recover what it would have done."""

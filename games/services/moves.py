@@ -4,8 +4,9 @@ played when a clock runs out.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
-from typing import Any
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,14 +37,20 @@ from .locking import (
 )
 from .publish import save_and_publish
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 log = logging.getLogger(__name__)
 
 ACTION_MAX = 80
 CLIENT_ID_MAX = 40
 
 
-def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events, last,
-                  outbox: Outbox | None = None) -> None:
+def _commit_state(table: Table, seats: list[Seat], state: E.GameState, *,
+                  prev_to_act: int | None, events: Sequence[E.Event],
+                  last: dict[str, Any] | None, outbox: Outbox | None = None) -> None:
     """Store the new state (finishing the game if it is over), publish, schedule."""
     if state.is_over:
         finish_game(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
@@ -81,7 +88,8 @@ def _duplicate(table: Table, seat: int, client_id: str) -> bool:
 
 
 def table_act(
-    *, table_id: int, action: Any, expected_version: Any, user=None, seat: int | None = None,
+    *, table_id: int, action: Any, expected_version: Any, user: User | AnonymousUser | None = None,
+    seat: int | None = None,
     source: str = ActionSource.PLAYER, client_id: Any = "", outbox: Outbox | None = None,
 ) -> int:
     """Play one move and return the new version. Its frames go out after the commit, or
@@ -104,9 +112,10 @@ def table_act(
         if user is not None:
             mine = require_seat(seats, user)
         else:
-            mine = next((s for s in seats if s.index == seat), None)
-            if mine is None or mine.bot_level is None:
+            bot_seat = next((s for s in seats if s.index == seat), None)
+            if bot_seat is None or bot_seat.bot_level is None:
                 raise NotSeated()
+            mine = bot_seat
         try:
             if expected_version != table.version:
                 raise StaleVersion()
@@ -144,6 +153,8 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     if table is None or table.status != TableStatus.PLAYING or table.version != version:
         return False
     state = states.load(table.state)
+    if state.to_act is None:  # (no seat has index None: nobody to play)
+        return False
     seat = Seat.objects.filter(table=table, index=state.to_act).first()
     if seat is None or seat.bot_level is None:
         return False
@@ -156,7 +167,7 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     return True
 
 
-def _unheard(seat: Seat, now) -> bool:
+def _unheard(seat: Seat, now: datetime) -> bool:
     """A seat shown connected whose pings have not reached the server for a while, though it
     is not yet gone: the site may have failed to deliver the turn (a database or channel
     layer outage, a web process that died), so its clock must not run out against it."""
@@ -196,11 +207,8 @@ def table_timeout(*, table_id: int) -> bool:
         seat_index = state.to_act
         if seat_index is None:
             return False
-        if seats[seat_index].bot_level is not None:
-            bot_version = table.version
-        else:
-            bot_version = None
-            seat = seats[seat_index]
+        seat = seats[seat_index]
+        if seat.bot_level is None:
             if _unheard(seat, now):
                 table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn)
                 table.save(update_fields=["turn_deadline"])
@@ -208,13 +216,14 @@ def table_timeout(*, table_id: int) -> bool:
                             table_id, seat_index)
                 return False
             return _apply_timeout(table, seats, state, seat)
+        bot_version = table.version
     # Outside the lock: the bot thinks, then plays through table_act (which re-checks).
     log.warning("table %s: the computer's move at version %s was late; playing it now",
                 table_id, bot_version)
     return table_bot_move(table_id=table_id, version=bot_version)
 
 
-def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
+def _apply_timeout(table: Table, seats: list[Seat], state: E.GameState, seat: Seat) -> bool:
     seat_index = seat.index
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
@@ -223,7 +232,7 @@ def _apply_timeout(table: Table, seats: list[Seat], state, seat: Seat) -> bool:
         finish_game(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
         return True
     hand = state.hand_number
-    events: list = []
+    events: list[E.Event] = []
     text = ""
     for _ in range(30):
         text = timeouts.safe_action(state)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -22,6 +22,9 @@ from ..local.table import computer_move, standing
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
 from .endings import game_record
 from .locking import after_commit
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 OFFLINE_ENDINGS = (Ending.NORMAL, Ending.RESIGNATION)
 
@@ -51,7 +54,7 @@ def _when(ms: Any, default: datetime) -> datetime:
     return min(max(at, now - timedelta(days=366)), now)
 
 
-def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameState, list]:
+def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameState, list[int]]:
     """What the upload claims, checked against the replay of its moves."""
     if payload.get("format") != "ginsite-game/1":
         raise _refuse("This is not an offline game record.")
@@ -111,7 +114,7 @@ def _check_computer_moves(record: E.GameRecord, levels: list[int]) -> None:
         state, _ = E.apply(state, move.action, move.seat)
 
 
-def offline_game_store(*, user, payload: Any) -> tuple[Game, bool]:
+def offline_game_store(*, user: User, payload: Any) -> tuple[Game, bool]:
     """Store ``user``'s finished offline game (the ``ginsite-game/1`` record the browser
     built). Returns ``(game, created)``: uploading the same game again returns the stored
     one. Raises ``OfflineUploadError`` (nothing stored) for a record that is not valid, does
@@ -173,7 +176,7 @@ def offline_game_store(*, user, payload: Any) -> tuple[Game, bool]:
     return game, True
 
 
-def _same_owner(game: Game, user) -> Game:
+def _same_owner(game: Game, user: User) -> Game:
     if not GamePlayer.objects.filter(game=game, seat=0, user=user).exists():
         raise OfflineUploadError(
             "conflict", "This game was uploaded by another account.", status=409)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from celery import current_app
 from django.core.cache import cache
@@ -13,8 +14,13 @@ from ..models import Room, Seat, Table, TableStatus, grace_seconds
 from .locking import after_commit, load_seats, seat_of
 from .publish import publish_presence
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
-def seat_presence(*, table_id: int, user, connected: bool) -> bool:
+    from accounts.models import User
+
+
+def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected: bool) -> bool:
     """Mark the user's seat at this table (dis)connected; True if they hold a seat."""
     if user is None or not user.is_authenticated:
         return False
@@ -39,7 +45,7 @@ def seat_presence(*, table_id: int, user, connected: bool) -> bool:
     return True
 
 
-def seat_heartbeat(*, table_id: int, user) -> bool:
+def seat_heartbeat(*, table_id: int, user: User | AnonymousUser | None) -> bool:
     """A ping from a player's socket: they are here. Cheap: one UPDATE at most every 5 s,
     and a presence frame only when the seat comes back (it was shown disconnected or gone).
     Returns True when presence was published."""
@@ -79,7 +85,7 @@ def table_presence_publish(*, table_id: int) -> None:
         publish_presence(table, load_seats(table))
 
 
-def room_presence_mark(*, room: Room, user) -> None:
+def room_presence_mark(*, room: Room, user: User | AnonymousUser | None) -> None:
     """Remember that ``user`` is looking at ``room`` (kept in the cache for 30 s)."""
     if user is None or not user.is_authenticated:
         return

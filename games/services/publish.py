@@ -4,9 +4,13 @@ frames, ``player_seated``; ``save_and_publish``, the last step of every write; a
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.db import transaction
 
 from core.channels import Outbox
+from games import engine as E
 
 from .. import broadcast, frames, signals
 from ..models import Seat, Table
@@ -14,7 +18,8 @@ from .clock import schedule_bot_move, table_state_undelivered
 from .locking import after_commit, load_seats, lock_table
 
 
-def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), last=None,
+def save_and_publish(table: Table, seats: list[Seat], state: E.GameState | None = None, *,
+                     events: Sequence[E.Event] = (), last: dict[str, Any] | None = None,
                      fields: list[str] | None = None, outbox: Outbox | None = None) -> None:
     """The last step of every write that clients see: save the table (only ``fields``, if
     given), then queue for after the commit the ``state`` frames of its version (into
@@ -25,7 +30,8 @@ def save_and_publish(table: Table, seats: list[Seat], state=None, *, events=(), 
     schedule_bot_move(table, seats, state, outbox=outbox)
 
 
-def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=None, *,
+def publish_state(table: Table, seats: list[Seat], state: E.GameState | None = None,
+                  events: Sequence[E.Event] = (), last: dict[str, Any] | None = None, *,
                   outbox: Outbox | None = None) -> None:
     """Queue the ``state`` frames of the table's current version for after the commit:
     sent then, or put in ``outbox`` for the caller to send (a table socket, which stops the
@@ -33,7 +39,7 @@ def publish_state(table: Table, seats: list[Seat], state=None, events=(), last=N
     build = frames.table_state_frames(table, seats, state=state, events=events, last=last)
     table_id, version = table.pk, table.version
 
-    def send():
+    def send() -> None:
         delivered = broadcast.send_state(table_id=table_id, version=version, frames=build(),
                                          outbox=outbox)
         if delivered is False:

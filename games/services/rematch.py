@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,8 +15,11 @@ from .locking import load_seats, lock_table_in, require_seat
 from .publish import announce_seated, save_and_publish
 from .tables import rated_seat_check, start_game
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def table_rematch(*, table_id: int, user, accept: bool = True,
+
+def table_rematch(*, table_id: int, user: User, accept: bool = True,
                   outbox: Outbox | None = None) -> Table:
     """Offer (or accept) a rematch; when every human player has, the new table starts.
     ``accept=False`` withdraws or declines: the offers are cleared."""
@@ -24,7 +28,7 @@ def table_rematch(*, table_id: int, user, accept: bool = True,
                          NotPlaying("A rematch is offered once the game is over."))
         seats = load_seats(table)
         mine = require_seat(seats, user)
-        if table.rematch_table_id:
+        if table.rematch_table is not None:  # (no query while rematch_table_id is None)
             return table.rematch_table
         offers = set(table.rematch_offers or [])
         if accept:

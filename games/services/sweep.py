@@ -4,7 +4,7 @@ back: ``clock.clocks_watched``), clocks restarted, presence, stale open tables.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,7 +21,7 @@ from .publish import save_and_publish
 log = logging.getLogger(__name__)
 
 
-def _sweep_done(now) -> None:
+def _sweep_done(now: datetime) -> None:
     """Record this run of the sweep (``/healthz`` reports the worker's age from it)."""
     Heartbeat.objects.update_or_create(name="sweep", defaults={"at": now})
 

@@ -4,6 +4,8 @@ for players paired elsewhere (tournaments).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -28,6 +30,11 @@ from ..models import Room, Seat, Table, TableStatus
 from .clock import set_clock
 from .locking import after_commit, load_seats, lock_table_in, require_seat, seat_of
 from .publish import announce_seated, save_and_publish
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 TURN_SECONDS = (0, 15, 30, 60)
 PRIVATE_REFUSAL = "This table is private: you need its invite link."
@@ -60,7 +67,7 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
 
 
-def _check_waiting_cap(user, *, exclude_table_id: int | None = None) -> None:
+def _check_waiting_cap(user: User, *, exclude_table_id: int | None = None) -> None:
     """Refuse one more waiting table past ``GAMES_MAX_WAITING_TABLES``. Called inside the
     creating or sitting transaction; the user's row is locked first so that two requests at
     once cannot both pass the count."""
@@ -79,7 +86,8 @@ def _check_waiting_cap(user, *, exclude_table_id: int | None = None) -> None:
 
 
 def table_create(
-    *, user, room: Room, seat_count: int = 2, target: int | None = None, rated: bool = False,
+    *, user: User | AnonymousUser | None, room: Room, seat_count: int = 2,
+    target: int | None = None, rated: bool = False,
     seconds_per_turn: int = 30, private: bool = False, bot_level: int | None = None,
     rating_range: int | None = None,
 ) -> Table:
@@ -109,7 +117,7 @@ def table_create(
             )
             for i in range(seat_count)
         ]
-        state = None
+        state: E.GameState | None = None
         if bot_level is not None:
             state = start_game(table, seats)
         save_and_publish(table, seats, state)
@@ -117,7 +125,7 @@ def table_create(
     return table
 
 
-def play_computer(*, user, mode: str, level: int, seat_count: int = 2,
+def play_computer(*, user: User | AnonymousUser | None, mode: str, level: int, seat_count: int = 2,
                   seconds_per_turn: int = 0) -> Table:
     """One click: a table against the computer in the mode's own room, started at once."""
     room = Room.objects.filter(slug=mode).first() or Room.objects.filter(mode=mode).first()
@@ -129,7 +137,7 @@ def play_computer(*, user, mode: str, level: int, seat_count: int = 2,
     )
 
 
-def start_game(table: Table, seats: list[Seat]):
+def start_game(table: Table, seats: list[Seat]) -> E.GameState:
     """Deal the game (caller saves and publishes)."""
     state = states.new_state(table.mode, table.seed, table.seat_count, table.target)
     table.status = TableStatus.PLAYING
@@ -139,7 +147,7 @@ def start_game(table: Table, seats: list[Seat]):
     return state
 
 
-def rated_seat_check(table: Table, user) -> None:
+def rated_seat_check(table: Table, user: User) -> None:
     """A rated table may refuse the seat (playban, rating range): ``games.hooks``."""
     if table.rated:
         reason = hooks.rated_seat_refusal(table, user)
@@ -147,14 +155,14 @@ def rated_seat_check(table: Table, user) -> None:
             raise SeatRefused(reason)
 
 
-def _maybe_start(table: Table, seats: list[Seat]):
+def _maybe_start(table: Table, seats: list[Seat]) -> E.GameState | None:
     if all(not s.is_empty for s in seats):
         return start_game(table, seats)
     return None
 
 
-def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "",
-              outbox: Outbox | None = None) -> Table:
+def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | None = None,
+              invite: str = "", outbox: Outbox | None = None) -> Table:
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to take a seat.")
@@ -183,11 +191,12 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "",
         if seat is None:
             chosen = free[0]
         else:
-            chosen = next((s for s in seats if s.index == seat), None)
-            if chosen is None:
+            asked = next((s for s in seats if s.index == seat), None)
+            if asked is None:
                 raise SeatTaken("There is no such seat.")
-            if not chosen.is_empty:
+            if not asked.is_empty:
                 raise SeatTaken()
+            chosen = asked
         chosen.user = user
         chosen.connected = False
         chosen.last_seen = timezone.now()
@@ -200,7 +209,7 @@ def table_sit(*, table_id: int, user, seat: int | None = None, invite: str = "",
     return table
 
 
-def table_leave(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
+def table_leave(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.OPEN,
@@ -223,7 +232,7 @@ def table_leave(*, table_id: int, user, outbox: Outbox | None = None) -> Table:
     return table
 
 
-def table_add_bot(*, table_id: int, user, seat: int, level: int,
+def table_add_bot(*, table_id: int, user: User, seat: int, level: int,
                   outbox: Outbox | None = None) -> Table:
     """A seated player fills an empty seat with a computer player."""
     if level not in LEVEL_BY_NUMBER:
@@ -248,15 +257,16 @@ def table_add_bot(*, table_id: int, user, seat: int, level: int,
 
 
 def table_create_for_players(
-    *, room: Room, players: list, target: int | None = None, rated: bool = False,
-    seconds_per_turn: int = 30, created_by=None,
+    *, room: Room, players: Iterable[User | None], target: int | None = None,
+    rated: bool = False, seconds_per_turn: int = 30, created_by: User | None = None,
 ) -> Table:
     """Open a table with ``players`` (users, in seat order) already seated and deal at once:
     for apps that pair people themselves (tournaments). Settings are checked as for
     ``table_create``; the players are not marked as connected, so their presence shows
     whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
-    users = list(players)
-    if not users or any(u is None or u.pk is None for u in users):
+    given = list(players)
+    users = [u for u in given if u is not None and u.pk is not None]
+    if not users or len(users) != len(given):
         raise InvalidSettings("Every seat needs a player.")
     if len({u.pk for u in users}) != len(users):
         raise InvalidSettings("A player can take only one seat.")

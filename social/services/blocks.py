@@ -1,6 +1,8 @@
 """Blocking someone, unblocking, and who may message you (the privacy page's writes)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -18,8 +20,11 @@ from ..models import (
 from .errors import NotFound, SocialError
 from .publish import notify_after_commit
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def block_add(*, user, target) -> Block:
+
+def block_add(*, user: User, target: User) -> Block:
     """Block ``target``: also ends the contact, pending requests and invitations both ways.
 
     ``target`` is not told; their pages simply stop showing ``user`` as a contact.
@@ -48,13 +53,13 @@ def block_add(*, user, target) -> Block:
     return block
 
 
-def block_remove(*, user, target) -> None:
+def block_remove(*, user: User, target: User) -> None:
     deleted, _ = Block.objects.filter(blocker=user, blocked=target).delete()
     if not deleted:
         raise NotFound("You are not blocking this person.")
 
 
-def message_policy_set(*, user, policy: str) -> SocialSettings:
+def message_policy_set(*, user: User, policy: str) -> SocialSettings:
     if policy not in MessagePolicy.values:
         raise SocialError("Choose who may message you: everyone, contacts or nobody.")
     settings, _ = SocialSettings.objects.update_or_create(

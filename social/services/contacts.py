@@ -1,6 +1,8 @@
 """Contact requests and contacts: send, accept, decline, cancel, remove."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
@@ -10,8 +12,11 @@ from ..presence import presence_of
 from .errors import NotFound, SocialError, policy_check
 from .publish import notify_after_commit
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def _contact_pair_create(a, b) -> None:
+
+def _contact_pair_create(a: User, b: User) -> None:
     """Make ``a`` and ``b`` contacts both ways; each is told of the other after the commit."""
     Contact.objects.get_or_create(user=a, contact=b)
     Contact.objects.get_or_create(user=b, contact=a)
@@ -20,7 +25,7 @@ def _contact_pair_create(a, b) -> None:
         notify_after_commit([me.pk], frames.contact_added(other, presence[other.pk]))
 
 
-def contact_request_send(*, sender, recipient) -> ContactRequest | None:
+def contact_request_send(*, sender: User, recipient: User) -> ContactRequest | None:
     """Ask ``recipient`` to become a contact of ``sender``.
 
     If ``recipient`` had already asked ``sender``, this accepts that request instead and
@@ -54,7 +59,7 @@ def contact_request_send(*, sender, recipient) -> ContactRequest | None:
     return request
 
 
-def _request_for(user, request_id, *, incoming: bool) -> ContactRequest:
+def _request_for(user: User, request_id: int, *, incoming: bool) -> ContactRequest:
     field = "to_user" if incoming else "from_user"
     try:
         return (
@@ -66,7 +71,7 @@ def _request_for(user, request_id, *, incoming: bool) -> ContactRequest:
         raise NotFound("This contact request does not exist any more.") from None
 
 
-def contact_request_accept(*, user, request_id) -> None:
+def contact_request_accept(*, user: User, request_id: int) -> None:
     with transaction.atomic():
         request = _request_for(user, request_id, incoming=True)
         other = request.from_user
@@ -77,14 +82,14 @@ def contact_request_accept(*, user, request_id) -> None:
         notify_after_commit([user.pk], frames.contact_request_removed(request_id))
 
 
-def contact_request_decline(*, user, request_id) -> None:
+def contact_request_decline(*, user: User, request_id: int) -> None:
     with transaction.atomic():
         request = _request_for(user, request_id, incoming=True)
         request.delete()
         notify_after_commit([user.pk], frames.contact_request_removed(request_id))
 
 
-def contact_request_cancel(*, user, request_id) -> None:
+def contact_request_cancel(*, user: User, request_id: int) -> None:
     with transaction.atomic():
         request = _request_for(user, request_id, incoming=False)
         request.delete()
@@ -92,7 +97,7 @@ def contact_request_cancel(*, user, request_id) -> None:
                             frames.contact_request_removed(request_id))
 
 
-def contact_remove(*, user, other) -> None:
+def contact_remove(*, user: User, other: User) -> None:
     with transaction.atomic():
         deleted, _ = Contact.objects.filter(
             Q(user=user, contact=other) | Q(user=other, contact=user)

@@ -2,6 +2,8 @@
 cancel. The table is read and the invitee seated through :mod:`social.tables`."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,13 +12,17 @@ from ..models import Invitation, InvitationStatus
 from .errors import NotFound, SocialError, policy_check
 from .publish import notify_after_commit
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 def _invitation_expired(invitation: Invitation) -> bool:
     age = (timezone.now() - invitation.created_at).total_seconds()
-    return age > conf.get("INVITE_TTL")
+    ttl: float = conf.get("INVITE_TTL")
+    return age > ttl
 
 
-def invitation_send(*, sender, recipient, table_id: int) -> Invitation:
+def invitation_send(*, sender: User, recipient: User, table_id: int) -> Invitation:
     """Invite a contact to a table where ``sender`` is seated and a seat is free."""
     info = tables.table_get(table_id)
     if info is None or sender.pk not in info.seated_user_ids:
@@ -46,7 +52,7 @@ def invitation_send(*, sender, recipient, table_id: int) -> Invitation:
     return invitation
 
 
-def _pending_invitation(invitation_id, **owner) -> Invitation:
+def _pending_invitation(invitation_id: int, **owner: User) -> Invitation:
     try:
         invitation = (
             Invitation.objects.select_for_update()
@@ -70,13 +76,13 @@ def _invitation_close(invitation: Invitation, status: str) -> None:
     notify_after_commit([invitation.from_user_id, invitation.to_user_id], frame)
 
 
-def invitation_accept(*, user, invitation_id) -> str:
+def invitation_accept(*, user: User, invitation_id: int) -> str:
     """Accept: seat ``user`` at the table (through the games service); returns its URL.
 
     An invitation that can no longer be honoured (expired, the table full or started, a block
     since) is closed and the reason raised as :class:`SocialError`.
     """
-    error = None
+    error: SocialError | None = None
     with transaction.atomic():
         invitation = _pending_invitation(invitation_id, to_user=user)
         if policy.is_blocked_either_way(invitation.from_user_id, user.pk):
@@ -98,13 +104,13 @@ def invitation_accept(*, user, invitation_id) -> str:
     return url
 
 
-def invitation_decline(*, user, invitation_id) -> None:
+def invitation_decline(*, user: User, invitation_id: int) -> None:
     with transaction.atomic():
         invitation = _pending_invitation(invitation_id, to_user=user)
         _invitation_close(invitation, InvitationStatus.DECLINED)
 
 
-def invitation_cancel(*, user, invitation_id) -> None:
+def invitation_cancel(*, user: User, invitation_id: int) -> None:
     with transaction.atomic():
         invitation = _pending_invitation(invitation_id, from_user=user)
         _invitation_close(invitation, InvitationStatus.CANCELLED)

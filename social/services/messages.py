@@ -1,16 +1,23 @@
 """Private messages: send one, mark a conversation read, delete it for oneself."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+
+from core.types import Frame
 
 from .. import frames, policy, selectors
 from ..models import MESSAGE_MAX_LENGTH, Conversation, ConversationMember, Message
 from ..notify import notify_many, notify_users
 from .errors import NotFound, SocialError, policy_check
 
+if TYPE_CHECKING:
+    from accounts.models import User
 
-def _conversation_ensure(sender, recipient) -> Conversation:
+
+def _conversation_ensure(sender: User, recipient: User) -> Conversation:
     """The pair's conversation with both memberships, created on the first message."""
     low, high = sorted((sender.pk, recipient.pk))
     conversation = Conversation.objects.filter(user_low_id=low, user_high_id=high).first()
@@ -30,7 +37,7 @@ def _conversation_ensure(sender, recipient) -> Conversation:
     return conversation
 
 
-def _clean_body(body) -> str:
+def _clean_body(body: object) -> str:
     if not isinstance(body, str):
         raise SocialError("A message must be text.", "invalid")
     body = body.replace("\r\n", "\n").strip()
@@ -45,12 +52,12 @@ def _clean_body(body) -> str:
     return body
 
 
-def _unread_counts(user_id: int, conversation_id: int) -> dict:
+def _unread_counts(user_id: int, conversation_id: int) -> Frame:
     total, count = selectors.unread_counts(user_id, conversation_id)
     return frames.unread_counts(total, conversation_id, count)
 
 
-def message_recipient(user_id) -> object:
+def message_recipient(user_id: int) -> User:
     """The active user ``user_id`` to send a message to (the socket's ``send`` names the
     recipient by id); :class:`NotFound` otherwise."""
     from django.contrib.auth import get_user_model
@@ -65,7 +72,7 @@ def message_recipient(user_id) -> object:
     return recipient
 
 
-def message_send(*, sender, recipient, body) -> Message:
+def message_send(*, sender: User, recipient: User, body: object) -> Message:
     """Send a private message; it reaches every open tab of both participants."""
     body = _clean_body(body)
     policy_check(policy.can_message(sender, recipient, hit=True))
@@ -84,7 +91,7 @@ def message_send(*, sender, recipient, body) -> Message:
         frame = frames.message_frame(message, sender)
         conv_id = conversation.pk
 
-        def deliver():
+        def deliver() -> None:
             theirs = frames.message_event(frame, mine=False, with_user=sender,
                                           unread=_unread_counts(recipient.pk, conv_id))
             # The reply marked the conversation read for the sender: their counts changed.
@@ -98,12 +105,14 @@ def message_send(*, sender, recipient, body) -> Message:
     return message
 
 
-def _unread_frame(user_id: int, conversation_id: int, *, deleted: bool = False) -> dict:
+def _unread_frame(user_id: int, conversation_id: int, *, deleted: bool = False) -> Frame:
     total, count = selectors.unread_counts(user_id, conversation_id)
     return frames.unread(total, conversation_id, count, deleted=deleted)
 
 
-def conversation_mark_read(*, user, conversation_id, up_to: int | None = None) -> int:
+def conversation_mark_read(
+    *, user: User, conversation_id: int, up_to: int | None = None
+) -> int:
     """Mark the conversation read (up to message ``up_to``, default all); returns the new
     unread total of ``user``. Only participants may: others get :class:`NotFound`."""
     with transaction.atomic():
@@ -124,7 +133,7 @@ def conversation_mark_read(*, user, conversation_id, up_to: int | None = None) -
     return selectors.unread_total(user.pk)
 
 
-def conversation_delete(*, user, conversation_id) -> None:
+def conversation_delete(*, user: User, conversation_id: int) -> None:
     """Hide the conversation's messages so far from ``user`` only; the other participant
     keeps them. A later message shows the conversation again, from that message on."""
     with transaction.atomic():

@@ -60,9 +60,11 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
     )
     names = _names([r["user_id"] for r in active])
     boards: dict[str, list[dict[str, Any]]] = {}
-    rows = [{"user_id": r["user_id"], "rating": r["rating"], "games": r["games"],
-             "country": r["user__country"] or "", "gain": 0, **names[r["user_id"]]}
-            for r in active]
+    rows: list[dict[str, Any]] = [
+        {"user_id": r["user_id"], "rating": r["rating"], "games": r["games"],
+         "country": r["user__country"] or "", "gain": 0, **names[r["user_id"]]}
+        for r in active
+    ]
     rows.sort(key=lambda r: (-r["rating"], r["user_id"]))
     _ranked(rows, "rating")
     _with_country_ranks(rows, "rating")
@@ -78,7 +80,7 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
         ):
             first.setdefault(user_id, before)
             counts[user_id] = counts.get(user_id, 0) + 1
-        prow = []
+        prow: list[dict[str, Any]] = []
         for user_id, before in first.items():
             cur = current.get(user_id)
             if cur is None or cur["provisional"]:
@@ -98,15 +100,15 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
     with transaction.atomic():
         LeaderboardEntry.objects.filter(mode=mode).delete()
         insert_rows(LeaderboardEntry, ENTRY_FIELDS, [
-            (mode, period, *(row[f] for f in ENTRY_FIELDS[2:]))
-            for period, rows in boards.items() for row in rows
+            (mode, board, *(row[f] for f in ENTRY_FIELDS[2:]))
+            for board, rows in boards.items() for row in rows
         ])
         tally: dict[str, int] = {}
-        for period, rows in boards.items():
-            tally[period] = len(rows)
+        for board, rows in boards.items():
+            tally[board] = len(rows)
             for row in rows:
                 if row["country"]:
-                    key = f"{period}:{row['country']}"
+                    key = f"{board}:{row['country']}"
                     tally[key] = tally.get(key, 0) + 1
         LeaderboardRun.objects.update_or_create(
             mode=mode, defaults={"computed_at": now, "players": len(boards[Period.ALL]),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from celery import current_app
 from django.db import transaction
@@ -31,9 +32,15 @@ from .notices import notify_after_commit
 from .policy import can_create, entry_refusal, rated_games
 from .validation import tournament_settings_check
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 
 def tournament_create(
-    *, user, name: str, mode: str = Mode.CLASSIC, format: str = Format.SINGLE,
+    *, user: User | AnonymousUser | None, name: str, mode: str = Mode.CLASSIC,
+    format: str = Format.SINGLE,
     target: int | None = None, capacity: int = 8, rounds: int | None = None,
     duration_minutes: int | None = None, seconds_per_turn: int = 30, starts_at: datetime,
     entry_opens_at: datetime | None = None, rating_min: int | None = None,
@@ -76,7 +83,7 @@ def start_queue(t: Tournament) -> None:
     transaction.on_commit(lambda: start.apply_async(eta=eta))
 
 
-def tournament_enter(*, tournament_id, user, invite: str = "") -> Entry:
+def tournament_enter(*, tournament_id: int, user: User, invite: str = "") -> Entry:
     with transaction.atomic():
         t = tournament_lock(tournament_id)
         reason = entry_refusal(t, user, invite)
@@ -91,7 +98,7 @@ def tournament_enter(*, tournament_id, user, invite: str = "") -> Entry:
     return entry
 
 
-def tournament_withdraw(*, tournament_id, user) -> None:
+def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None) -> None:
     """Before the start the entry goes; during the event the player forfeits their match in
     play and every match after it."""
     if user is None or not user.is_authenticated:
@@ -117,7 +124,9 @@ def tournament_withdraw(*, tournament_id, user) -> None:
         version_bump(t)
 
 
-def tournament_cancel(*, tournament_id, user, reason: str = "") -> Tournament:
+def tournament_cancel(
+    *, tournament_id: int, user: User | AnonymousUser | None, reason: str = ""
+) -> Tournament:
     """The creator (before the start) or staff (any time before the end) cancels, saying
     why. Matches in play are left to finish as ordinary games."""
     reason = " ".join(str(reason or "").split())[:200]
@@ -143,7 +152,7 @@ def cancel(t: Tournament, reason: str) -> None:
                         frames.notice("cancelled", t, reason=reason))
 
 
-def tournament_start(*, tournament_id) -> bool:
+def tournament_start(*, tournament_id: int) -> bool:
     """At the start: seed the entrants by rating, build the bracket or first round, open a
     table per match and tell the players. Does nothing before ``starts_at`` or once started
     (safe to run twice, from several workers)."""

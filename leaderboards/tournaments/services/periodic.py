@@ -21,7 +21,7 @@ from .schedules import schedules_run
 log = logging.getLogger(__name__)
 
 
-def tournament_tick(*, tournament_id) -> dict:
+def tournament_tick(*, tournament_id: int) -> dict[str, int]:
     """Record games whose result was missed, forfeit no-shows, pair an arena wave, close an
     arena at its end (safe to repeat)."""
     done = {"no_shows": 0, "recorded": 0}
@@ -41,7 +41,10 @@ def tournament_tick(*, tournament_id) -> dict:
             absent = absent_players(match)
             if not absent:
                 continue
-            loser = match.player_b_id if len(absent) == 2 else absent[0]
+            # Both absent: player b forfeits.
+            loser = absent[0]
+            if len(absent) == 2 and match.player_b_id is not None:
+                loser = match.player_b_id
             match_forfeit(t, match, loser_id=loser, ending=MatchEnding.NO_SHOW)
             done["no_shows"] += 1
             if fmt.withdraws_absent:
@@ -58,13 +61,15 @@ def tournament_tick(*, tournament_id) -> dict:
 
 def absent_players(match: Match) -> list[int]:
     """The match's players who neither opened their table nor moved."""
+    if match.table_id is None:  # not seated yet: nobody can be absent
+        return []
     moved = set(TableAction.objects.filter(table_id=match.table_id, source="player")
                 .values_list("seat", flat=True))
     return [s.user_id for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False)
-            if s.last_seen is None and s.index not in moved]
+            if s.user_id is not None and s.last_seen is None and s.index not in moved]
 
 
-def tournaments_sweep() -> dict:
+def tournaments_sweep() -> dict[str, int]:
     """Periodic: start the tournaments that are due (a missed or lost start task), tick the
     running ones, create the scheduled editions."""
     now = timezone.now()

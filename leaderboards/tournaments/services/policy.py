@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.urls import reverse
 from django.utils import timezone
@@ -9,8 +10,13 @@ from django.utils import timezone
 from .. import conf, ratings
 from ..models import Status, Tournament
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
-def rated_games(user) -> int:
+    from accounts.models import User
+
+
+def rated_games(user: User | AnonymousUser | None) -> int:
     """The user's rated games towards ``min_rated_games`` (counted up to it): those the
     ratings rule rates, so a game that ended before both players moved does not count."""
     if user is None or not user.is_authenticated:
@@ -18,13 +24,15 @@ def rated_games(user) -> int:
     return ratings.rated_games(user, up_to=conf.min_rated_games())
 
 
-def can_create(user) -> bool:
+def can_create(user: User | AnonymousUser | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return user.is_staff or rated_games(user) >= conf.min_rated_games()
 
 
-def entry_refusal(t: Tournament, user, invite: str = "") -> str | None:
+def entry_refusal(
+    t: Tournament, user: User | AnonymousUser | None, invite: str = ""
+) -> str | None:
     """Why ``user`` may not enter now (None: they may)."""
     now = timezone.now()
     if user is None or not user.is_authenticated:

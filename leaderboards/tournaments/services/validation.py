@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from games import engine as E
 from games.models import Mode
@@ -18,10 +19,12 @@ def default_target(mode: str) -> int:
     return E.get_mode(mode).target_for(2)
 
 
-def tournament_settings_check(*, name, mode, format, target, capacity, rounds,
-                              duration_minutes, seconds_per_turn, starts_at: datetime,
-                              entry_opens_at: datetime | None, rating_min, rating_max,
-                              now: datetime) -> dict:
+def tournament_settings_check(*, name: object, mode: str, format: str, target: int | None,
+                              capacity: int | None, rounds: int | None,
+                              duration_minutes: int | None, seconds_per_turn: int,
+                              starts_at: datetime | None, entry_opens_at: datetime | None,
+                              rating_min: int | None, rating_max: int | None,
+                              now: datetime) -> dict[str, Any]:
     """The fields to store (normalised, defaults filled in); raises ``TournamentError``."""
     name = " ".join(str(name or "").split())
     if not 3 <= len(name) <= NAME_MAX:
