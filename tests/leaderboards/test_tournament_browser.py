@@ -9,7 +9,8 @@ import os
 
 import pytest
 
-from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, daphne, manage, server_env
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 

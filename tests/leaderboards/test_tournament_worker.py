@@ -24,7 +24,11 @@ from games.rooms import ensure_default_rooms
 from ginsite.celery import app as celery_app
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Entry, Match, MatchEnding, Status, Tournament
-from tests.games.test_worker import ROOT, _wait_for_worker_sessions_to_end, _worker_env
+from tests.support.servers import ROOT
+from tests.support.servers import (
+    wait_for_other_db_sessions_to_end as _wait_for_worker_sessions_to_end,
+)
+from tests.support.workers import worker_env as _worker_env
 
 pytestmark = [
     pytest.mark.worker,

@@ -15,8 +15,12 @@ from games import services as games_services
 from games.models import Game
 from ginsite.celery import app as celery_app
 from leaderboards.models import Rating, RatingChange
-from tests.games.conftest import play_one
-from tests.games.test_worker import ROOT, _wait_for_worker_sessions_to_end, _worker_env
+from tests.support.servers import ROOT
+from tests.support.servers import (
+    wait_for_other_db_sessions_to_end as _wait_for_worker_sessions_to_end,
+)
+from tests.support.tables import play_one
+from tests.support.workers import worker_env as _worker_env
 
 pytestmark = [
     pytest.mark.worker, pytest.mark.django_db(transaction=True),

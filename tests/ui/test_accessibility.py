@@ -7,11 +7,11 @@ import os
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT, daphne, manage, server_env
+from tests.support.browser import CHROMIUM, serious_violations
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 PASSWORD = "a-Strong-pass-123"
 
 pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
@@ -34,19 +34,6 @@ def server(tmp_path_factory):
     ), capture_output=True)
     with daphne(tmp, env) as base:
         yield base
-
-
-def serious_violations(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => `${v.id} (${v.impact}): ${v.help} at ` +"
-        " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"
-    )
-    return found
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800},

@@ -12,8 +12,9 @@ import subprocess
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT
-from .test_run_command import PASSWORD, site  # noqa: F401  (the run.sh fixture)
+from tests.support.accounts import PASSWORD
+from tests.support.browser import CHROMIUM
+from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, daphne, manage
+from tests.support.servers import ROOT, daphne, manage
 
 TABLE_JS = ROOT / "static" / "js" / "table"
 IMPORT = re.compile(r"""^import\s[^;]*?from\s+"\./([\w-]+\.js)";""", re.M)

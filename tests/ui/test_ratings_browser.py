@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from tests.support.browser import CHROMIUM
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a-Strong-pass-123"

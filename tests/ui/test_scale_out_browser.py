@@ -13,9 +13,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.games.conftest import DaphneServer
-
-from .conftest import CHROMIUM, ROOT, manage, play_to_the_end
+from tests.support.browser import CHROMIUM, play_to_the_end
+from tests.support.servers import ROOT, DaphneServer, manage
 
 pytestmark = [
     pytest.mark.browser,

@@ -10,7 +10,8 @@ import os
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from tests.support.browser import CHROMIUM
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
@@ -189,7 +190,7 @@ OTHER = "2C 3C 4C 8D 9D TD 9H TH JH AC"  # 1 deadwood: the game goes on after th
 
 def _deal_gin_to_the_player(server, table_id, other=OTHER):
     """The table's state replaced by a deal where the player (non-dealer) can go gin at once."""
-    from .conftest import manage, server_env
+    from tests.support.servers import manage, server_env
 
     env = server_env(server["tmp"])
     out = manage(env, "shell", "-c", (

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, hidden_from, manage, server_env
+from tests.support.browser import CHROMIUM, hidden_from
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
