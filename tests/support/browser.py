@@ -77,3 +77,15 @@ def serious_violations(page) -> list[str]:
         " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"
     )
     return found
+
+
+def require_chromium() -> None:
+    """Skip the calling test module unless Playwright and Debian's Chromium are installed
+    (call at module level)."""
+    import os
+
+    import pytest
+
+    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)

@@ -194,3 +194,28 @@ def health(base: str) -> dict | None:
         return json.loads(exc.read())
     except Exception:
         return None
+
+
+def create_verified_users(env: dict[str, str], names, password: str, **fields) -> None:
+    """Users ``names`` (email ``<name>@example.com``, verified and primary) in the database
+    of ``env``, through ``manage.py shell``; ``fields`` are further ``create_user`` keywords."""
+    extra = "".join(f", {key}={value!r}" for key, value in fields.items())
+    manage(env, "shell", "-c", (
+        "from django.contrib.auth import get_user_model\n"
+        "from allauth.account.models import EmailAddress\n"
+        f"for name in {tuple(names)!r}:\n"
+        f"    u = get_user_model().objects.create_user(name, name + '@example.com', {password!r}"
+        f"{extra})\n"
+        "    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+    ), capture_output=True)
+
+
+@contextlib.contextmanager
+def site_with_users(tmp: Path, names, password: str, **fields):
+    """A migrated SQLite site in ``tmp`` with verified users ``names``, served by Daphne
+    until the block ends; yields the base URL."""
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    create_verified_users(env, names, password, **fields)
+    with daphne(tmp, env) as base:
+        yield base

@@ -3,36 +3,23 @@ Playwright; users are never sent it): no serious or critical violation on the ho
 table, profile, messages, game and rules pages, logged out and in, on a desktop and a phone."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from tests.support.browser import CHROMIUM, serious_violations
-from tests.support.servers import daphne, manage, server_env
+from tests.support.browser import require_chromium, serious_violations
+from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("axe")
-    env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    manage(env, "shell", "-c", (
-        "from django.contrib.auth import get_user_model\n"
-        "from allauth.account.models import EmailAddress\n"
-        "for name in ('anna', 'ben'):\n"
-        f"    u = get_user_model().objects.create_user(name, name + '@example.com', '{PASSWORD}',"
-        " country='FR', bio='Likes Oklahoma.')\n"
-        "    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    ), capture_output=True)
-    with daphne(tmp, env) as base:
+    with site_with_users(tmp, ('anna', 'ben'), PASSWORD, country='FR',
+                         bio='Likes Oklahoma.') as base:
         yield base
 
 

@@ -13,14 +13,12 @@ import subprocess
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import CHROMIUM
+from tests.support.browser import require_chromium
 from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 REASON = "ended before both players moved"
 SETUP = f"""

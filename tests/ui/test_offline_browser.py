@@ -15,16 +15,14 @@ import urllib.request
 
 import pytest
 
-from tests.support.browser import CHROMIUM, play_to_the_end
+from tests.support.browser import CHROMIUM, play_to_the_end, require_chromium
 from tests.support.servers import ROOT, free_port
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 def _up(base: str) -> bool:

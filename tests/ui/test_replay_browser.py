@@ -11,19 +11,16 @@ jumps and a ``?ply=N`` deep link.
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 
-from tests.support.browser import CHROMIUM
+from tests.support.browser import require_chromium
 from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 PHONE = {
     "viewport": {"width": 360, "height": 740},

@@ -20,14 +20,12 @@ from pathlib import Path
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import CHROMIUM, play_to_the_end
+from tests.support.browser import play_to_the_end, require_chromium
 
 pytestmark = pytest.mark.browser
 
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 def _sources(db: Path, table_id: int) -> dict[str, int]:

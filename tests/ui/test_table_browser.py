@@ -10,38 +10,27 @@ nothing wider than the screen. Screenshots go to pytest's tmp_path.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.support.browser import CHROMIUM, hidden_from
-from tests.support.servers import daphne, manage, server_env
+from tests.support.browser import hidden_from, require_chromium
+from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A Daphne process on a free port with a migrated SQLite file and one player."""
     tmp = tmp_path_factory.mktemp("browser")
-    env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    manage(env, "shell", "-c", (
-        "from django.contrib.auth import get_user_model\n"
-        "from allauth.account.models import EmailAddress\n"
-        f"u = get_user_model().objects.create_user('anna', 'anna@example.com', '{PASSWORD}')\n"
-        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    ), capture_output=True)
-    with daphne(tmp, env) as base:
+    with site_with_users(tmp, ('anna',), PASSWORD) as base:
         yield {"base": base, "db": tmp / "db.sqlite3", "tmp": tmp}
 
 

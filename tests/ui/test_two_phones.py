@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import json
-import os
 import re
 import sqlite3
 import time
@@ -30,14 +29,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import CHROMIUM, hidden_from
+from tests.support.browser import hidden_from, require_chromium
 from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 PASSWORD = "Felt-and-Cards-42"
 PHONE = {
