@@ -89,3 +89,16 @@ def require_chromium() -> None:
     pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+
+
+def strings_in(obj):
+    """Every string in a JSON value, keys included (to scan a frame for hidden cards)."""
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from strings_in(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from strings_in(v)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import hidden_from, require_chromium
+from tests.support.browser import hidden_from, require_chromium, strings_in
 from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
@@ -66,18 +66,6 @@ def _settled_state(page, db: Path, table_id: int) -> dict:
     pytest.fail("the page and the database never showed the same version")
 
 
-def _strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _strings(v)
-
-
 def _assert_no_hidden_cards(page, db, table_id):
     """No card hidden from this player (the opponent's concealed cards, the stock, a knocker's
     face-down discard) is anywhere in the page: its cards, its data, its labels, its live
@@ -113,7 +101,7 @@ def _assert_no_hidden_cards(page, db, table_id):
         events = []
     blobs.append({**frame, "view": view, "events": events})
     for blob in blobs:
-        assert not set(_strings(blob)) & hidden
+        assert not set(strings_in(blob)) & hidden
     # nor is one named to a screen reader ("king of spades")
     labels = page.eval_on_selector_all(
         "[aria-label]", f"els => ({outside})(els).map(e => e.ariaLabel)"

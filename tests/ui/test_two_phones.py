@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import hidden_from, require_chromium
+from tests.support.browser import hidden_from, require_chromium, strings_in
 from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
@@ -85,18 +85,6 @@ def _name(card: str) -> str:
 def _value(card: str) -> tuple[int, int]:
     r = RANKS.index(card[0]) + 1
     return min(r, 10), r
-
-
-def _strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _strings(v)
 
 
 def _table_row(db: Path, table_id: int) -> tuple[int, dict]:
@@ -243,12 +231,12 @@ def _assert_no_leak(page, got: dict, state: dict, check_page_data: bool = False)
     events = frame.get("events") or []
     if any(e.get("kind") in ("hand_over", "deal") for e in events):
         events = []  # this frame also closed the previous hand (its showdown)
-    blob = set(_strings({**frame, "view": view, "events": events}))
+    blob = set(strings_in({**frame, "view": view, "events": events}))
     assert not blob & hidden, ("frame", seat, blob & hidden)
     assert "seed" not in view
     if check_page_data:
         data = json.loads(page.text_content("#table-data"))
-        assert not set(_strings(data)) & hidden, ("page data", seat)
+        assert not set(strings_in(data)) & hidden, ("page data", seat)
     spoken = " " + " ".join(got["labels"]).lower()
     for c in hidden:
         assert f" {_name(c)}" not in spoken, ("label", seat, c)
