@@ -29,7 +29,8 @@ from games import broadcast, frames, states
 from games import engine as E
 from games.bots import get_bot
 from games.timeouts import safe_action
-from tests.support.protocol import CARD, leaks
+from tests.support.protocol import CARD
+from tests.support.protocol_checks import leaks
 
 TRUE_VIEW = frames.view  # the engine's views, kept apart from what ``state_frames`` calls
 NOT_OVER = 10**9

@@ -14,14 +14,12 @@ from tests.support.protocol import (
     PASSWORD,
     Http,
     TableClient,
-    Truth,
-    check_all,
-    check_versions,
     make_player,
     play_game,
     resign_unless_over,
 )
 from tests.support.protocol import table_id_from as _table_id
+from tests.support.protocol_checks import Truth, check_all, check_versions
 from tests.support.servers import DaphneServer, wait_for_other_db_sessions_to_end
 from tests.support.servers import shared_db_env as server_env
 

@@ -3,8 +3,6 @@ import pytest
 
 from tests.support.accounts import clear_social_cache
 
-ORIGIN = [(b"origin", b"http://testserver")]
-
 
 @pytest.fixture(autouse=True)
 def social_cache():

@@ -17,6 +17,7 @@ def start_table(room, users, *, seconds=30, target=None, seats=None):
 
 
 def state_of(table_id):
+    """The engine state of a table, as stored."""
     return states.load(Table.objects.get(pk=table_id).state)
 
 
