@@ -46,12 +46,14 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+COUNTED = ROOT / "bench" / "counted.py"  # runs a server with SQL and channel-layer counters
 MAX_RATE = 9.0  # per table: keeps each player under 100 messages in 20 s
 SESSIONS: list[str] = []
 TRACE: list | None = [] if os.environ.get("WSLOAD_TRACE") else None
@@ -194,7 +196,7 @@ def server_env(sqlite_path: str | None, eager: bool) -> dict[str, str]:
 def start_worker(env: dict[str, str]) -> subprocess.Popen:
     """The Celery worker that applies turn deadlines, as in production."""
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "--pool=solo",
+        [sys.executable, str(COUNTED), "celery", "-A", "ginsite", "worker", "--pool=solo",
          "--without-mingle", "--without-gossip", "--loglevel=WARNING"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
@@ -208,7 +210,7 @@ def start_servers(count: int, env: dict[str, str]) -> list[tuple[subprocess.Pope
         if os.environ.get("WSLOAD_DEBUG"):
             log = open(ROOT / "var" / f"ws-load-{port}.log", "w")  # noqa: SIM115
         proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, str(COUNTED), "daphne", "-b", "127.0.0.1", "-p", str(port),
              "ginsite.asgi:application"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -471,20 +473,51 @@ def choose(view, rng) -> str:
     return rng.choice(legal)
 
 
+def counts(folder: str | None) -> dict[str, int]:
+    """SQL statements and channel-layer calls made so far by the servers and the worker
+    (``bench/counted.py`` writes each process's counters to ``folder``)."""
+    total = {"sql": 0, "layer": 0}
+    for path in Path(folder).glob("*.json") if folder else ():
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        for key in total:
+            total[key] += data.get(key, 0)
+    return total
+
+
+def backend_pids() -> list[int]:
+    """The PostgreSQL backends serving the benchmark's database (the servers' pooled
+    connections, the worker's, the bench's own): the other databases of a shared server
+    are not this run's cost. Empty on SQLite."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        pids = [row[0] for row in cursor.fetchall()]
+    connection.close()
+    return pids
+
+
 def cpu_seconds(pids: dict[str, list[int]]) -> dict[str, float]:
-    """CPU time (user + system) used so far by each named group of processes; the groups
-    ``postgres`` and ``redis`` are every process of that name on the machine."""
+    """CPU time (user + system) used so far by each named group of processes; the group
+    ``redis`` (when the run uses Redis) is every redis-server process on the machine (a
+    shared Redis also counts what others do with it: run on a quiet machine)."""
     tick = os.sysconf("SC_CLK_TCK")
     groups = {name: list(p) for name, p in pids.items()}
-    groups["postgres"], groups["redis"] = [], []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                comm = Path(f"/proc/{entry}/comm").read_text().strip()
-            except OSError:
-                continue
-            if comm in ("postgres", "redis-server"):
-                groups["postgres" if comm == "postgres" else "redis"].append(int(entry))
+    if os.environ.get("REDIS_URL"):
+        groups["redis"] = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    comm = Path(f"/proc/{entry}/comm").read_text().strip()
+                except OSError:
+                    continue
+                if comm == "redis-server":
+                    groups["redis"].append(int(entry))
     used = {}
     for name, members in groups.items():
         total = 0.0
@@ -499,7 +532,7 @@ def cpu_seconds(pids: dict[str, list[int]]) -> dict[str, float]:
 
 
 async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
-                pids=None) -> tuple[Stats, float, dict[str, float]]:
+                pids=None, counted=None) -> tuple[Stats, float, dict[str, float], dict]:
     stats = Stats()
     rng = random.Random(seed)
     runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()))
@@ -521,15 +554,30 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     # The first seconds warm up (first queries of each connection, caches): not measured.
     await asyncio.sleep(warmup)
     stats.measure_from = time.perf_counter()
+    pids = dict(pids or {})
+    postgres = await asyncio.to_thread(backend_pids)
+    if postgres:
+        pids["postgres"] = postgres
     cpu_before, measured_at = cpu_seconds(pids or {}), time.monotonic()
+    counts_before = counts(counted)
     cpu: dict[str, float] = {}
+    used: dict = {}
 
     async def read_cpu():
         await asyncio.sleep(max(0.0, until - time.monotonic()))
         after = cpu_seconds(pids or {})
+        counts_after = counts(counted)
+        actions = stats.actions
         window = time.monotonic() - measured_at
         cpu.update({name: round(100 * (after[name] - cpu_before.get(name, 0.0)) / window, 1)
                     for name in after})
+        # The same window's cost per acknowledged action (the actions acknowledged by the
+        # window's end; those in flight then are a few of thousands).
+        if actions:
+            used["cpu_ms"] = {name: round(1000 * (after[name] - cpu_before.get(name, 0.0))
+                                          / actions, 2) for name in after}
+            used.update({k: round((counts_after[k] - counts_before[k]) / actions, 2)
+                         for k in counts_after})
 
     reading = asyncio.ensure_future(read_cpu())
     results = await asyncio.wait_for(playing, duration + 120)
@@ -540,7 +588,7 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
             stats.errors[name] = stats.errors.get(name, 0) + 1
             if os.environ.get("WSLOAD_DEBUG"):
                 print(repr(r), file=sys.stderr)
-    return stats, time.monotonic() - started - warmup, cpu
+    return stats, time.monotonic() - started - warmup, cpu, used
 
 
 def main() -> int:
@@ -571,6 +619,8 @@ def main() -> int:
     # embedded broker is for one machine's tests, so there the servers run them eagerly.
     eager = not os.environ.get("REDIS_URL")
     env = server_env(sqlite_path, eager)
+    counted = tempfile.TemporaryDirectory(prefix="wsload-counts-")
+    env["WSLOAD_COUNTS"] = counted.name
     try:
         tables = setup_tables(args.tables, run)
         if not eager:
@@ -580,10 +630,12 @@ def main() -> int:
         pids = {"bench client": [os.getpid()]}
         for proc, port in servers:
             pids.setdefault("daphne" if port else "celery worker", []).append(proc.pid)
-        stats, elapsed, cpu = asyncio.run(drive(tables, ws_urls, rate, args.duration,
-                                                args.seed, args.warmup, pids))
+        stats, elapsed, cpu, used = asyncio.run(drive(tables, ws_urls, rate, args.duration,
+                                                      args.seed, args.warmup, pids,
+                                                      env["WSLOAD_COUNTS"]))
     finally:
         stop_servers(servers)
+        counted.cleanup()
         from django.db import connection
 
         connection.close()
@@ -611,6 +663,12 @@ def main() -> int:
         "lost_frames": stats.lost, "duplicated_frames": stats.duplicated,
         "games_finished": stats.games, "frames": stats.frames,
         "cpu_percent": cpu,
+        # Per acknowledged action, in the measured window: CPU milliseconds of each kind of
+        # process, SQL statements and channel-layer calls (send/group_send) of the servers
+        # and the worker together.
+        "cpu_ms_per_move": used.get("cpu_ms", {}),
+        "sql_per_move": used.get("sql"),
+        "layer_calls_per_move": used.get("layer"),
     }
     if TRACE:
         # WSLOAD_TRACE=<file>: every action's send time (s from the first), round trip, table.

@@ -13,9 +13,6 @@ import asyncio
 import logging
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-from django.conf import settings
-
 from core import channels
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
@@ -24,77 +21,17 @@ from . import broadcast, conf, frames, hooks, selectors, services
 from .exceptions import GameServiceError
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
+from .socket_work import (
+    ANSWER_WITHIN,
+    DEADLINE_RETRY,
+    DEADLINE_SLACK,
+    UNAVAILABLE_CLOSE,
+    db_call,
+    seated_socket,
+    within,
+)
 
 log = logging.getLogger(__name__)
-
-# A seated connection applies the deadline it was shown this long after it falls due (the
-# service accepts it from 0.5 s before; the margin absorbs clock differences).
-DEADLINE_SLACK = 0.25
-# A deadline check that failed (the database is not answering) is tried again this much later.
-DEADLINE_RETRY = 2.0
-# Close code when the site cannot serve the socket right now (database or channel layer
-# down): the client reconnects with its usual backoff.
-UNAVAILABLE_CLOSE = 4503
-# A client message's database work that has not answered within this many seconds is
-# answered ``unavailable`` (within the 3 s docs/protocol.md promises, whatever the thread
-# pool or the connection pool hold during an outage); the work itself goes on and its frames
-# are published when it ends, so a move may still be applied: sent again with the same id,
-# it gets ``duplicate`` then.
-ANSWER_WITHIN = 2.5
-
-
-class NoAnswer(TimeoutError):
-    """The database work did not answer within ``ANSWER_WITHIN`` seconds."""
-
-
-async def _within(awaitable, seconds: float = ANSWER_WITHIN, on_late=None):
-    """The result of ``awaitable``, or ``NoAnswer`` after ``seconds``. The work is not
-    cancelled (it may hold the table's row lock, or be about to commit): ``on_late`` gets its
-    task when it is answered too late, to publish what it did."""
-    job = asyncio.ensure_future(awaitable)
-    try:
-        return await asyncio.wait_for(asyncio.shield(job), seconds)
-    except TimeoutError:
-        if on_late is not None:
-            job.add_done_callback(on_late)
-        else:  # retrieve the outcome, so a failure is not reported as never retrieved
-            job.add_done_callback(lambda j: j.cancelled() or j.exception())
-        raise NoAnswer() from None
-
-
-# The clocks heartbeat of this process (``GAMES_CLOCKS_BEAT``): each Daphne with seated table
-# sockets stamps it, the proof that the site watches clocks (``services.clocks_watched``).
-_seated_sockets = 0
-_beat: asyncio.Task | None = None
-
-
-async def _clocks_beat():
-    while _seated_sockets > 0:
-        try:
-            await _db(services.clocks_watched)()
-        except Exception as exc:  # the database is down: the gap is what the stamp records
-            log.debug("clocks heartbeat failed: %r", exc)
-        await asyncio.sleep(conf.get("CLOCKS_BEAT"))
-
-
-def _seated_socket(delta: int) -> None:
-    global _seated_sockets, _beat
-    _seated_sockets = max(0, _seated_sockets + delta)
-    loop = asyncio.get_running_loop()
-    if _seated_sockets > 0 and conf.get("CLOCKS_BEAT") > 0 and (
-        _beat is None or _beat.done() or _beat.get_loop() is not loop
-    ):
-        _beat = loop.create_task(_clocks_beat())
-
-
-def _db(fn):
-    """``fn`` as an awaitable that runs in a worker thread. On PostgreSQL the calls of all
-    connections run in parallel threads (each with its own pooled connection; the table's row
-    lock orders racing actions), so one table's database round trips never queue behind
-    another's. SQLite has a single writer, so there they share Django's one sync thread."""
-    parallel = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
-    return database_sync_to_async(fn, thread_sensitive=not parallel)
-
 
 class TableConsumer(FramedConsumer):
     max_frame = 4096
@@ -122,7 +59,7 @@ class TableConsumer(FramedConsumer):
         self.invite = (query.get("invite") or [""])[0][:64]
         self.joined = ()
         try:
-            access = await _db(self._access)()
+            access = await db_call(self._access)()
         except INFRASTRUCTURE_ERRORS:
             log.warning("table %s: socket refused, the database is not answering", self.table_id)
             await self.accept()
@@ -154,12 +91,12 @@ class TableConsumer(FramedConsumer):
         """Keep the process's clocks heartbeat running while it has seated sockets."""
         if seated != self.counted:
             self.counted = seated
-            _seated_socket(1 if seated else -1)
+            seated_socket(1 if seated else -1)
 
     async def _mark_present(self):
         """This connection holds a seat: mark it connected and tell the table."""
         self._count_seated(True)
-        await _db(services.seat_presence)(
+        await db_call(services.seat_presence)(
             table_id=self.table_id, user=self.user, connected=True
         )
 
@@ -183,7 +120,7 @@ class TableConsumer(FramedConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
             self.user_group = None
         if self.seat is not None:
-            await _db(services.seat_presence)(
+            await db_call(services.seat_presence)(
                 table_id=self.table_id, user=self.user, connected=False
             )
 
@@ -217,7 +154,7 @@ class TableConsumer(FramedConsumer):
                          getattr(fn, "__name__", fn), job.exception())
 
         try:
-            result = await _within(_db(run)(), on_late=late)
+            result = await within(db_call(run)(), on_late=late)
             await self._deliver(outbox)
         except GameServiceError as exc:
             await self._deliver(outbox)
@@ -242,12 +179,12 @@ class TableConsumer(FramedConsumer):
         failed = await channels.asend(outbox.take())
         for table_id, version in broadcast.undelivered_states(failed):
             try:
-                await _db(services.table_state_undelivered)(table_id=table_id, version=version)
+                await db_call(services.table_state_undelivered)(table_id=table_id, version=version)
             except INFRASTRUCTURE_ERRORS:
                 log.exception("table %s: could not stop the clock", table_id)
         if outbox.after:
             try:
-                await _db(outbox.run_after_sent)()
+                await db_call(outbox.run_after_sent)()
             except Exception:  # a computer's late move is played by the sweep
                 log.exception("table %s: a follow-up failed", self.table_id)
 
@@ -316,7 +253,7 @@ class TableConsumer(FramedConsumer):
 
     async def _pong(self, t):
         try:
-            version = await _within(_db(self._ping)())
+            version = await within(db_call(self._ping)())
         except INFRASTRUCTURE_ERRORS:
             version = None
         try:
@@ -351,7 +288,7 @@ class TableConsumer(FramedConsumer):
                  "message": message or "Refused.", "id": message_id}
         if with_version:
             try:
-                frame["version"] = await _within(_db(self._version)(), 1.0)
+                frame["version"] = await within(db_call(self._version)(), 1.0)
             except INFRASTRUCTURE_ERRORS:
                 frame["version"] = None
         await self._send(frame)
@@ -369,7 +306,7 @@ class TableConsumer(FramedConsumer):
 
     async def _send_snapshot(self, reload_hidden: bool = True):
         try:
-            snapshot, self.hidden = await _within(_db(self._snapshot)(reload_hidden))
+            snapshot, self.hidden = await within(db_call(self._snapshot)(reload_hidden))
         except INFRASTRUCTURE_ERRORS:
             await self._error("unavailable", "The table could not be loaded right now; "
                               "ask again in a moment.")
@@ -401,7 +338,7 @@ class TableConsumer(FramedConsumer):
 
     async def _apply_deadline(self):
         try:
-            applied = await _db(services.table_timeout)(table_id=self.table_id)
+            applied = await db_call(services.table_timeout)(table_id=self.table_id)
         except INFRASTRUCTURE_ERRORS as exc:
             log.warning("deadline of table %s: the database is not answering (%r); trying "
                         "again", self.table_id, exc)

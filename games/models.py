@@ -212,8 +212,12 @@ class TableAction(models.Model):
         ordering = ["table", "version"]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="action_unique_version"),
+            # A move id is played once per seat (retries reuse it): the insert itself refuses
+            # a second copy (``services.locking.insert_action``), no look-up before it.
+            models.UniqueConstraint(fields=["table", "seat", "client_id"],
+                                    condition=~models.Q(client_id=""),
+                                    name="action_unique_client_id"),
         ]
-        indexes = [models.Index(fields=["table", "client_id"], name="action_client_id")]
 
     def __str__(self):
         return f"{self.table_id}@{self.version} seat {self.seat}: {self.action}"

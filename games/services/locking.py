@@ -6,9 +6,10 @@ from __future__ import annotations
 import functools
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from ..exceptions import NotSeated, TableNotFound
-from ..models import Room, Seat, Table
+from ..models import Room, Seat, Table, TableAction
 
 
 @functools.cache
@@ -20,7 +21,7 @@ def _sql_names() -> dict[str, str]:
     return {
         "table": q(Table._meta.db_table), "seat": q(Seat._meta.db_table),
         "room": q(Room._meta.db_table), "user": q(get_user_model()._meta.db_table),
-        "index": q("index"),
+        "action": q(TableAction._meta.db_table), "index": q("index"),
     }
 
 
@@ -68,6 +69,71 @@ def lock_table(table_id: int) -> Table:
     return table
 
 
+def _from_row(model, values, columns):
+    """An instance of ``model`` from the values of its concrete fields (in ``columns``'
+    order) as the database returned them, converted as the ORM converts them (SQLite's
+    dates are text, its booleans numbers; JSON is parsed)."""
+    converted = []
+    for field, value in zip(columns, values, strict=True):
+        col = field.get_col(model._meta.db_table)
+        for convert in (connection.ops.get_db_converters(col)
+                        + col.get_db_converters(connection)):
+            value = convert(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in columns], converted)
+
+
+def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
+    """``lock_table`` and ``load_seats`` in one statement (what every move reads): one row
+    per seat, the table's columns on each, its state (the one large column) on the first
+    row only. Raises ``TableNotFound``."""
+    try:
+        pk = int(table_id)
+    except (ValueError, TypeError):
+        raise TableNotFound() from None
+    n = _sql_names()
+    q = connection.ops.quote_name
+    tcols, scols = Table._meta.concrete_fields, Seat._meta.concrete_fields
+    first = f"s.{n['index']} IS NULL OR s.{n['index']} = 0"
+    select = [
+        f"CASE WHEN {first} THEN t.{q(f.column)} END" if f.name == "state"
+        else f"t.{q(f.column)}" for f in tcols
+    ] + ["r.slug", "r.name", "cu.username", "cu.display_name"]
+    select += [f"s.{q(f.column)}" for f in scols] + ["su.username", "su.display_name"]
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(select)} FROM {n['table']} t"
+            f" JOIN {n['room']} r ON r.id = t.room_id"
+            f" LEFT JOIN {n['user']} cu ON cu.id = t.created_by_id"
+            f" LEFT JOIN {n['seat']} s ON s.table_id = t.id"
+            f" LEFT JOIN {n['user']} su ON su.id = s.user_id"
+            f" WHERE t.id = %s ORDER BY s.{n['index']}{lock}", [pk],
+        )
+        rows = cursor.fetchall()
+    if not rows:
+        raise TableNotFound()
+    nt, ns = len(tcols), len(scols)
+    row = rows[0]
+    table = _from_row(Table, row[:nt], tcols)
+    slug, name, creator, creator_name = row[nt:nt + 4]
+    table.room = Room.from_db(connection.alias, ["id", "slug", "name"],
+                              (table.room_id, slug, name))
+    if table.created_by_id is not None:
+        table.created_by = _user_with_names(table.created_by_id, creator, creator_name)
+    seats = []
+    for row in rows:
+        values = row[nt + 4:nt + 4 + ns]
+        if values[0] is None:  # no seat (the LEFT JOIN's empty row)
+            continue
+        seat = _from_row(Seat, values, scols)
+        seat.table = table
+        if seat.user_id is not None:
+            seat.user = _user_with_names(seat.user_id, *row[nt + 4 + ns:])
+        seats.append(seat)
+    return table, seats
+
+
 def load_seats(table: Table) -> list[Seat]:
     n = _sql_names()
     seats = list(Seat.objects.raw(
@@ -79,6 +145,27 @@ def load_seats(table: Table) -> list[Seat]:
         if seat.user_id is not None:
             seat.user = _user_with_names(seat.user_id, seat.user_username, seat.user_display_name)
     return seats
+
+
+def insert_action(*, table_id: int, version: int, seat: int, action: str, source: str,
+                  client_id: str) -> bool:
+    """Store a player's action with its move id; False, storing nothing, if the seat has
+    used that id at this table already (the unique constraint ``action_unique_client_id``).
+
+    One statement instead of a look-up and an insert, and no error to recover from: a failed
+    insert would abort the transaction (on PostgreSQL) unless wrapped in a savepoint, which
+    costs two statements more. ``ON CONFLICT DO NOTHING ... RETURNING`` is understood by
+    PostgreSQL and SQLite (3.35 and later)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_sql_names()['action']} (table_id, version, seat, action, source,"
+            " client_id, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT DO NOTHING RETURNING id",
+            [table_id, version, seat, action, source, client_id,
+             TableAction._meta.get_field("created_at").get_db_prep_value(
+                 timezone.now(), connection)],
+        )
+        return cursor.fetchone() is not None
 
 
 def seat_of(seats: list[Seat], user) -> Seat | None:

@@ -16,6 +16,7 @@ from games import engine as E
 from .. import computer, conf, states, timeouts
 from ..exceptions import (
     DuplicateAction,
+    GameServiceError,
     IllegalAction,
     InvalidAction,
     NotPlaying,
@@ -26,7 +27,13 @@ from ..exceptions import (
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
 from .clock import clocks_fresh, set_clock
 from .endings import finish_game
-from .locking import load_seats, lock_table, lock_table_in, require_seat
+from .locking import (
+    insert_action,
+    load_seats,
+    lock_table,
+    lock_table_with_seats,
+    require_seat,
+)
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
@@ -51,11 +58,26 @@ def _commit_state(table: Table, seats: list[Seat], state, *, prev_to_act, events
 
 
 def _store_action(table: Table, seat: int, text: str, source: str, client_id: str = "") -> None:
+    """Store the action of the table's next version. A ``client_id`` the seat has used at
+    this table already raises ``DuplicateAction`` (see ``insert_action``)."""
     table.version += 1
+    if client_id:
+        if not insert_action(table_id=table.pk, version=table.version, seat=seat,
+                             action=text, source=source, client_id=client_id):
+            raise DuplicateAction()
+        return
     TableAction.objects.create(
         table=table, version=table.version, seat=seat, action=text, source=source,
-        client_id=client_id,
     )
+
+
+def _duplicate(table: Table, seat: int, client_id: str) -> bool:
+    """Whether the seat's ``client_id`` was played already: asked only on the way to a
+    refusal (a retry of a move that went through is stale by then, and must be told
+    ``duplicate``, not ``stale_version``); a move that is accepted learns it from its insert."""
+    return bool(client_id) and TableAction.objects.filter(
+        table=table, seat=seat, client_id=client_id
+    ).exists()
 
 
 def table_act(
@@ -76,30 +98,33 @@ def table_act(
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise StaleVersion("The move must carry the table version it was made at.")
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
-        seats = load_seats(table)
+        table, seats = lock_table_with_seats(table_id)
+        if table.status != TableStatus.PLAYING:
+            raise NotPlaying()
         if user is not None:
             mine = require_seat(seats, user)
         else:
             mine = next((s for s in seats if s.index == seat), None)
             if mine is None or mine.bot_level is None:
                 raise NotSeated()
-        if client_id and TableAction.objects.filter(
-            table=table, seat=mine.index, client_id=client_id
-        ).exists():
-            raise DuplicateAction()
-        if expected_version != table.version:
-            raise StaleVersion()
-        state = states.load(table.state)
-        if state.to_act != mine.index:
-            raise NotYourTurn()
         try:
-            text = str(E.Action.parse(action))
-            new, events = E.apply(state, text, mine.index)
-        except E.InvalidActionError as exc:
-            raise InvalidAction(str(exc)) from None
-        except E.IllegalActionError as exc:
-            raise IllegalAction(str(exc)) from None
+            if expected_version != table.version:
+                raise StaleVersion()
+            state = states.load(table.state)
+            if state.to_act != mine.index:
+                raise NotYourTurn()
+            try:
+                text = str(E.Action.parse(action))
+                new, events = E.apply(state, text, mine.index)
+            except E.InvalidActionError as exc:
+                raise InvalidAction(str(exc)) from None
+            except E.IllegalActionError as exc:
+                raise IllegalAction(str(exc)) from None
+        except GameServiceError:
+            # A move id played already is a duplicate, whatever else is wrong with it now.
+            if _duplicate(table, mine.index, client_id):
+                raise DuplicateAction() from None
+            raise
         _store_action(table, mine.index, text, source, client_id)
         if source == ActionSource.PLAYER and mine.timeouts:
             mine.timeouts = 0

@@ -46,3 +46,26 @@ def test_a_run_that_measured_nothing_is_a_failure():
     assert ws_load.failure(stats, 5) == "no action was played and acknowledged (errors: no_ack x3)"
     stats.actions = 10
     assert ws_load.failure(stats, 5) is None
+
+
+def test_statements_and_layer_calls_are_summed_over_the_processes(tmp_path):
+    """The servers' and the worker's counters (``bench/counted.py``) add up; a file being
+    replaced (unreadable for an instant) counts as nothing rather than failing the run."""
+    (tmp_path / "101.json").write_text('{"sql": 40, "layer": 7}')
+    (tmp_path / "102.json").write_text('{"sql": 2, "layer": 1}')
+    (tmp_path / "103.json").write_text('{"sql": ')
+    assert ws_load.counts(str(tmp_path)) == {"sql": 42, "layer": 8}
+    assert ws_load.counts(None) == {"sql": 0, "layer": 0}
+
+
+def test_the_servers_count_every_statement(db):
+    from django.db import connection
+
+    spec = importlib.util.spec_from_file_location("counted", ROOT / "bench" / "counted.py")
+    counted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counted)
+    with connection.execute_wrapper(counted._count_sql):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.execute("SELECT 2")
+    assert counted.COUNTS == {"sql": 2, "layer": 0}

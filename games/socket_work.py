@@ -1,0 +1,84 @@
+"""The table socket's work off its message loop: database calls in worker threads
+(``db_call``), answered within ``ANSWER_WITHIN`` seconds whatever the pools hold
+(``within``), and the clocks heartbeat each Daphne with seated sockets stamps
+(``seated_socket``). Used by ``games.consumers``; docs/operations.md says what an outage does.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from . import conf, services
+
+log = logging.getLogger(__name__)
+
+# A seated connection applies the deadline it was shown this long after it falls due (the
+# service accepts it from 0.5 s before; the margin absorbs clock differences).
+DEADLINE_SLACK = 0.25
+# A deadline check that failed (the database is not answering) is tried again this much later.
+DEADLINE_RETRY = 2.0
+# Close code when the site cannot serve the socket right now (database or channel layer
+# down): the client reconnects with its usual backoff.
+UNAVAILABLE_CLOSE = 4503
+# A client message's database work that has not answered within this many seconds is
+# answered ``unavailable`` (within the 3 s docs/protocol.md promises, whatever the thread
+# pool or the connection pool hold during an outage); the work itself goes on and its frames
+# are published when it ends, so a move may still be applied: sent again with the same id,
+# it gets ``duplicate`` then.
+ANSWER_WITHIN = 2.5
+
+
+class NoAnswer(TimeoutError):
+    """The database work did not answer within ``ANSWER_WITHIN`` seconds."""
+
+
+async def within(awaitable, seconds: float = ANSWER_WITHIN, on_late=None):
+    """The result of ``awaitable``, or ``NoAnswer`` after ``seconds``. The work is not
+    cancelled (it may hold the table's row lock, or be about to commit): ``on_late`` gets its
+    task when it is answered too late, to publish what it did."""
+    job = asyncio.ensure_future(awaitable)
+    try:
+        return await asyncio.wait_for(asyncio.shield(job), seconds)
+    except TimeoutError:
+        if on_late is not None:
+            job.add_done_callback(on_late)
+        else:  # retrieve the outcome, so a failure is not reported as never retrieved
+            job.add_done_callback(lambda j: j.cancelled() or j.exception())
+        raise NoAnswer() from None
+
+
+# The clocks heartbeat of this process (``GAMES_CLOCKS_BEAT``): each Daphne with seated table
+# sockets stamps it, the proof that the site watches clocks (``services.clocks_watched``).
+_seated_sockets = 0
+_beat: asyncio.Task | None = None
+
+
+async def _clocks_beat():
+    while _seated_sockets > 0:
+        try:
+            await db_call(services.clocks_watched)()
+        except Exception as exc:  # the database is down: the gap is what the stamp records
+            log.debug("clocks heartbeat failed: %r", exc)
+        await asyncio.sleep(conf.get("CLOCKS_BEAT"))
+
+
+def seated_socket(delta: int) -> None:
+    global _seated_sockets, _beat
+    _seated_sockets = max(0, _seated_sockets + delta)
+    loop = asyncio.get_running_loop()
+    if _seated_sockets > 0 and conf.get("CLOCKS_BEAT") > 0 and (
+        _beat is None or _beat.done() or _beat.get_loop() is not loop
+    ):
+        _beat = loop.create_task(_clocks_beat())
+
+
+def db_call(fn):
+    """``fn`` as an awaitable that runs in a worker thread. On PostgreSQL the calls of all
+    connections run in parallel threads (each with its own pooled connection; the table's row
+    lock orders racing actions), so one table's database round trips never queue behind
+    another's. SQLite has a single writer, so there they share Django's one sync thread."""
+    parallel = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
+    return database_sync_to_async(fn, thread_sensitive=not parallel)
