@@ -219,3 +219,21 @@ def site_with_users(tmp: Path, names, password: str, **fields):
     create_verified_users(env, names, password, **fields)
     with daphne(tmp, env) as base:
         yield base
+
+
+def production_env(tmp: Path) -> dict[str, str]:
+    """The environment of the run command with nothing set (no DEBUG, no SECRET_KEY)."""
+    env = {
+        k: v for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "CHANNEL_LAYER",
+                     "HTTPS", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+        "GINSITE_VAR_DIR": str(tmp / "var"),
+        "STATIC_ROOT": str(tmp / "static"),
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env

@@ -32,7 +32,7 @@ WAIT = 15000
 
 MAKE_GAME = """
 from accounts.models import User
-from tests.games.archive_helpers import finished_game
+from tests.support.records import finished_game
 ann = User.objects.create_user("ann", "ann@example.com", "x-Strong-pass-1")
 bob = User.objects.create_user("bob", "bob@example.com", "x-Strong-pass-1")
 game = finished_game([ann, bob], mode="classic", seed=61)
