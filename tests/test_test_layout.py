@@ -84,3 +84,17 @@ def test_the_support_package_imports_no_test_module():
             if parts[0] == "tests" and (len(parts) == 1 or parts[1] != "support"):
                 wrong.append(f"{path.relative_to(TESTS.parent)}:{line} imports {name}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_benchmarks_and_scripts_run_in_servers_import_only_tests_support():
+    """The benchmarks reuse the browser and server helpers, and some tests hand
+    ``manage.py shell`` a script as text: those imports, too, name tests.support only."""
+    import re
+
+    old = re.compile(r"^\s*(?:from|import)\s+tests\.(?!support\b)[\w.]+", re.MULTILINE)
+    wrong = []
+    for path in sorted([*_modules(), *(TESTS.parent / "bench").rglob("*.py")]):
+        for match in old.finditer(path.read_text()):
+            line = path.read_text().count("\n", 0, match.start()) + 1
+            wrong.append(f"{path.relative_to(TESTS.parent)}:{line} {match.group(0).strip()}")
+    assert not wrong, "import shared helpers from tests.support:\n" + "\n".join(wrong)
