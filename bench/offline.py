@@ -37,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, daphne, manage  # noqa: E402
-from tests.ui.test_production import production_env  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.servers import daphne, manage, production_env  # noqa: E402
 
 LEVELS = {1: "Easy", 2: "Medium", 3: "Hard", 4: "Expert"}
 PICK = """() => {

@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, daphne, manage  # noqa: E402
-from tests.ui.test_production import production_env  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.servers import daphne, manage, production_env  # noqa: E402
 
 PASSWORD = "a-Strong-pass-123"
 THROTTLE = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,

@@ -27,7 +27,7 @@ from leaderboards.tournaments import services as tournaments_services
 from social import notify as social_notify
 from social import services as social_services
 from social.presence import presence_of
-from tests.games.conftest import play_one
+from tests.support.tables import play_one
 
 # Patterns skipped, with the reason. Nothing else may be skipped.
 SKIPPED_PREFIXES = {

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from .conftest import PASSWORD
+from tests.support.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,7 @@ from accounts.avatars import (
     default_avatar_svg,
     initials,
 )
-
-from .conftest import image_bytes, media_files, upload
+from tests.support.accounts import image_bytes, media_files, upload
 
 pytestmark = pytest.mark.django_db
 

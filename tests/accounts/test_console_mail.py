@@ -8,7 +8,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.urls import reverse
 
-from .conftest import PASSWORD
+from tests.support.accounts import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

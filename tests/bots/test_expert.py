@@ -16,7 +16,7 @@ from games.bots.gin_search import knock_points, playout, sample_consistent
 from games.bots.knowledge import from_view
 from games.bots.rummy_search import rummy_playout, sample_deal
 from games.engine import legal_actions, view_for
-from tests.bots.test_protocol import _decision_points
+from tests.support.bots import decision_points as _decision_points
 
 RULES = (10, 1, 25, 31, 25, True)  # knock limit, multiplier, gin, big gin, undercut, big gin ok
 

@@ -8,7 +8,8 @@ import pytest
 
 from games.bots import BOT_NAMES, LEVELS, Bot, get_bot
 from games.bots.match import play_game
-from games.engine import GameState, apply, legal_actions, new_game, view_for
+from games.engine import GameState, legal_actions, new_game, view_for
+from tests.support.bots import decision_points as _decision_points
 
 FAST = {"expert": {"time_budget": 5.0, "max_samples": 16, "min_samples": 16}}
 
@@ -40,19 +41,6 @@ def _reshuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameSt
     d["stock"] = pool
     d["seed"] = d["seed"] + 999
     return GameState.from_dict(d)
-
-
-def _decision_points(mode: str, players: int, seed: int, limit: int = 60):
-    """States along a medium-vs-medium game, one per decision (up to ``limit``)."""
-    state = new_game(mode, seed=seed, num_players=players)
-    bots = [get_bot("medium", seed=i) for i in range(players)]
-    out = []
-    while not state.is_over and len(out) < limit:
-        out.append(state)
-        seat = state.to_act
-        action = bots[seat].choose(view_for(state, seat), legal_actions(state))
-        state = apply(state, action, seat)[0]
-    return out
 
 
 @pytest.mark.parametrize("name", LEVELS + ("baseline", "ginwaiter", "random"))

@@ -6,7 +6,7 @@ import pytest
 
 from games.bots import get_bot
 from games.engine import Deal, apply, legal_actions, new_game, view_for
-from tests.bots.helpers import gin_decision
+from tests.support.bots import gin_decision
 
 # Non-dealer (seat 0) holds 5H 6H; the upcard decides.
 HAND0 = ["5H", "6H", "KC", "QD", "9S", "2C", "4D", "JS", "8C", "3S"]

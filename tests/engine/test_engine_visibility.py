@@ -2,7 +2,7 @@
 the hand is scored; every other move reads the same to everyone."""
 
 from games.engine import Phase, action_seen_by
-from tests.engine.test_engine_rules import H, game, knock_deal, play
+from tests.support.engine import H, game, knock_deal, play
 
 
 def _knocked():

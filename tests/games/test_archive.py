@@ -11,8 +11,7 @@ from django.utils import timezone
 
 from games import records
 from games.models import Game
-
-from .archive_helpers import finished_game
+from tests.support.records import finished_game
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games import hooks, selectors, services
 from games.exceptions import Forbidden
 from games.models import ChatMessage, Seat, Table, TableStatus
 from social import services as social_services
-from tests.games.test_socket import connect, recv, send
+from tests.support.sockets import connect, recv, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

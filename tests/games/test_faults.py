@@ -64,23 +64,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from games import frames, states
 from games.models import ActionSource, Heartbeat, Room, Seat, Table, TableAction
 from games.rooms import ensure_default_rooms
-from tests.games.conftest import (
-    ROOT,
-    DaphneServer,
-    free_port,
-    server_env,
-    wait_for_other_db_sessions_to_end,
-)
-from tests.games.test_protocol_client import (
-    PASSWORD,
-    Http,
-    TableClient,
-    Truth,
-    _table_id,
-    check_all,
-    choose,
-    make_player,
-)
+from tests.support.protocol import PASSWORD, Http, TableClient, choose, make_player
+from tests.support.protocol import table_id_from as _table_id
+from tests.support.protocol_checks import Truth, check_all
+from tests.support.servers import ROOT, DaphneServer, free_port, wait_for_other_db_sessions_to_end
+from tests.support.servers import shared_db_env as server_env
 
 pytestmark = [
     pytest.mark.worker,

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import engine as E
 from games import records, selectors, services
 from games.models import Ending, Game, Seat, Table
-from tests.games.conftest import start_table, state_of
+from tests.support.tables import start_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

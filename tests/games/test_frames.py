@@ -11,7 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games import broadcast, frames, hooks, selectors, services
 from games.models import Seat, Table
-from tests.games.conftest import play_one, start_table
+from tests.support.tables import play_one, start_table
 
 GAMES = pathlib.Path(__file__).resolve().parents[2] / "games"
 SHARED = ("version", "table", "seats", "you", "view", "ratings")

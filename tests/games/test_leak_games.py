@@ -8,7 +8,7 @@ the real ``games.frames.state_frames`` and ``games.broadcast.send_state`` with t
 ``_send_all`` delivering them (a
 connection gets its seat's frame; spectators the public one, as the consumer forwards them).
 Each delivered frame, in its JSON wire form, goes through the scan of the real-socket tests
-(``tests.games.test_protocol_client.leaks``) against the true state at its version, and its
+(``tests.support.protocol_checks.leaks``) against the true state at its version, and its
 view must be the true view of that seat. The moves come from the site's bots, fed the view
 the seat was just sent; in some games seeded random choices at lay-offs, knocks and rummy
 melds bring undercuts, manual lay-offs and odd melds; in a few the first hand stalls
@@ -29,7 +29,8 @@ from games import broadcast, frames, states
 from games import engine as E
 from games.bots import get_bot
 from games.timeouts import safe_action
-from tests.games.test_protocol_client import CARD, leaks
+from tests.support.protocol import CARD
+from tests.support.protocol_checks import leaks
 
 TRUE_VIEW = frames.view  # the engine's views, kept apart from what ``state_frames`` calls
 NOT_OVER = 10**9

@@ -17,8 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services, states, timeouts
 from games.exceptions import DuplicateAction, StaleVersion
 from games.models import Table, TableAction
-
-from .conftest import start_table
+from tests.support.tables import start_table
 
 MOVE_STATEMENTS = 5
 

@@ -10,7 +10,7 @@ from core.channels import Outbox
 from games import services, states, timeouts
 from games.exceptions import GameServiceError
 from games.models import Table
-from tests.games.conftest import start_table
+from tests.support.tables import start_table
 
 pytestmark = pytest.mark.django_db
 

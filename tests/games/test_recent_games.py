@@ -9,7 +9,7 @@ import pytest
 
 from games import selectors as games_selectors
 from games.models import GamePlayer
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 
 def _profile_lines(client, user):

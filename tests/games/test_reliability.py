@@ -10,7 +10,7 @@ from django.utils import timezone
 from core import channels
 from games import selectors, services, tasks
 from games.models import ActionSource, Heartbeat, Seat, Table, TableAction, TableStatus
-from tests.games.conftest import play_one, start_table, state_of
+from tests.support.tables import play_one, start_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,19 +10,18 @@ import random
 import pytest
 
 from games.models import Game, Table
-from tests.games.conftest import DaphneServer, server_env, wait_for_other_db_sessions_to_end
-from tests.games.test_protocol_client import (
+from tests.support.protocol import (
     PASSWORD,
     Http,
     TableClient,
-    Truth,
-    _table_id,
-    check_all,
-    check_versions,
     make_player,
     play_game,
     resign_unless_over,
 )
+from tests.support.protocol import table_id_from as _table_id
+from tests.support.protocol_checks import Truth, check_all, check_versions
+from tests.support.servers import DaphneServer, wait_for_other_db_sessions_to_end
+from tests.support.servers import shared_db_env as server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MOVES = 60  # moves to play before resigning (a whole hand or more), to keep the tests short

@@ -30,7 +30,7 @@ from games.exceptions import (
     TableFull,
 )
 from games.models import ActionSource, Ending, Game, Seat, Table, TableAction, TableStatus
-from tests.games.conftest import play_one, start_table, state_of
+from tests.support.tables import play_one, start_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,47 +5,14 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from games import engine as E
 from games import services, states, timeouts
 from games.models import Table, TableAction
-from ginsite.asgi import application
-from tests.games.conftest import start_table
+from tests.support.sockets import connect, recv, send
+from tests.support.tables import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = (b"origin", b"http://testserver")
-
-
-def _cookie(user):
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-async def connect(table_id, user=None, query=""):
-    headers = [ORIGIN]
-    if user is not None:
-        cookie = await database_sync_to_async(_cookie)(user)
-        headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    path = f"/ws/table/{table_id}/" + (f"?{query}" if query else "")
-    comm = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    return comm
-
-
-async def recv(comm, kind=None, timeout=3):
-    """The next frame (of ``kind`` if given, skipping others)."""
-    while True:
-        frame = json.loads(await comm.receive_from(timeout=timeout))
-        if kind is None or frame["type"] == kind:
-            return frame
-
-
-async def send(comm, obj):
-    await comm.send_to(text_data=json.dumps(obj))
 
 
 def _hidden_cards(table_id, seat):

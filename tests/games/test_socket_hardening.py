@@ -7,8 +7,8 @@ from channels.testing import WebsocketCommunicator
 from games.models import TableAction
 from ginsite.asgi import application
 from ginsite.origin import origin_allowed
-from tests.games.conftest import start_table, state_of
-from tests.games.test_socket import ORIGIN, connect, recv, send
+from tests.support.sockets import ORIGIN, connect, recv, send
+from tests.support.tables import start_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

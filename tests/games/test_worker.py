@@ -3,54 +3,24 @@ executed by a ``celery -A ginsite worker`` process on the same database and brok
 applies a turn deadline that fell due while no player was connected."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 from datetime import timedelta
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from games import tasks
 from games.models import ActionSource, Table, TableAction
-from ginsite.celery import app as celery_app
-from tests.games.conftest import start_table
+from tests.support.tables import start_table
+from tests.support.workers import celery_worker
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _worker_env(queue: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
-    env["CELERY_TASK_ALWAYS_EAGER"] = "0"
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        env["SQLITE_PATH"] = str(db["NAME"])
-    else:  # the test database, on the same server as DATABASE_URL
-        parts = urlsplit(os.environ["DATABASE_URL"])
-        env["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + db["NAME"]))
-    return env
 
 
 def test_worker_applies_a_turn_deadline(rooms, two_players, settings):
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob], seconds=15)
-    queue = f"test-worker-{uuid.uuid4().hex[:10]}"
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "-Q", queue,
-         "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
-         "--loglevel=INFO"],
-        cwd=ROOT, env=_worker_env(queue), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.task_always_eager = False
-    try:
+    with celery_worker(settings, "test-worker") as (worker, queue):
         Table.objects.filter(pk=table.pk).update(
             turn_deadline=timezone.now() - timedelta(seconds=2))
         tasks.sweep.apply_async(countdown=0.5, queue=queue)
@@ -65,30 +35,3 @@ def test_worker_applies_a_turn_deadline(rooms, two_players, settings):
         assert moves, "the worker did not apply the deadline"
         assert all(m.source == ActionSource.TIMEOUT for m in moves)
         assert Table.objects.get(pk=table.pk).version == table.version + len(moves)
-    finally:
-        celery_app.conf.task_always_eager = True  # the test settings are eager
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-        if not moves:
-            print(output.decode(errors="replace")[-4000:])
-        _wait_for_worker_sessions_to_end()
-
-
-def _wait_for_worker_sessions_to_end():
-    """PostgreSQL ends a dead client's session asynchronously; the test database can only
-    be dropped once it has."""
-    if connection.vendor != "postgresql":
-        return
-    for _ in range(50):
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            if cursor.fetchone()[0] == 0:
-                return
-        time.sleep(0.1)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from leaderboards.models import Rating, RatingChange
 from leaderboards.ratings import services, skill
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

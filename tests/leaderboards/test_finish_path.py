@@ -15,20 +15,10 @@ from games import services as games_services
 from games.models import Game, Table
 from ginsite.asgi import application
 from leaderboards.models import Rating, RatingChange
-from tests.games.conftest import play_one
+from tests.support.tables import play_one
+from tests.support.tables import rated_table as _rated_table
 
 ORIGIN = (b"origin", b"http://testserver")
-
-
-def _rated_table(rooms, users, mode="classic"):
-    table = games_services.table_create(user=users[0], room=rooms[mode], rated=True,
-                                        seat_count=len(users))
-    for u in users[1:]:
-        games_services.table_sit(table_id=table.pk, user=u)
-    by_seat = {i: u for i, u in enumerate(users)}
-    for _ in range(len(users)):  # everybody moves once, so the game is not an abort
-        play_one(table.pk, by_seat)
-    return table
 
 
 @pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from leaderboards.models import LeaderboardEntry, Period, Rating, RatingChange
 from leaderboards.ratings import selectors, services, tasks
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from games.exceptions import SeatRefused
 from games.models import Ending
 from leaderboards.models import Playban, PlaybanStrike, Rating
 from leaderboards.ratings import conf, selectors, services
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from leaderboards.models import PlaybanStrike, Rating, RatingChange
 from leaderboards.ratings import tasks as rating_tasks
 from leaderboards.stats import tasks as stats_tasks
 from leaderboards.stats.models import PlayerStats
-from tests.games.conftest import play_one
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
+from tests.support.tables import play_one
 
 pytestmark = pytest.mark.django_db
 

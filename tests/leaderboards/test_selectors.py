@@ -25,7 +25,7 @@ def test_ratings_for_gives_new_player_value_to_unrated(make_user):
 
 def test_playban_until_none_then_active_then_expired(make_user):
     from leaderboards.models import Playban, PlaybanStrike
-    from tests.leaderboards.factories import make_game
+    from tests.support.records import make_game
 
     user = make_user()
     assert selectors.playban_until(user) is None

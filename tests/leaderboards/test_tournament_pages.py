@@ -11,7 +11,7 @@ from games.models import Room
 from games.rooms import ensure_default_rooms
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Entry, Format, Match, Status, Tournament
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-Strong-pass-123"

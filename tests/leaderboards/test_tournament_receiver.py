@@ -17,7 +17,7 @@ from games.rooms import ensure_default_rooms
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments import tasks
 from leaderboards.tournaments.models import Match, MatchStatus, Status, Tournament
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

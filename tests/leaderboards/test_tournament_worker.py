@@ -6,10 +6,7 @@ has it)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -21,10 +18,9 @@ from games import services as games_services
 from games.exceptions import GameServiceError
 from games.models import Room, Table, TableStatus
 from games.rooms import ensure_default_rooms
-from ginsite.celery import app as celery_app
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Entry, Match, MatchEnding, Status, Tournament
-from tests.games.test_worker import ROOT, _wait_for_worker_sessions_to_end, _worker_env
+from tests.support.workers import celery_worker
 
 pytestmark = [
     pytest.mark.worker,
@@ -60,19 +56,9 @@ def test_eight_players_play_a_whole_single_elimination(make_user, settings):
     for u in users:
         S.tournament_enter(tournament_id=t.pk, user=u)
 
-    queue = f"test-tournament-{uuid.uuid4().hex[:10]}"
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "-Q", queue,
-         "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
-         "--loglevel=INFO"],
-        cwd=ROOT, env=_worker_env(queue), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.task_always_eager = False
-    default_queue = celery_app.conf.task_default_queue
-    celery_app.conf.task_default_queue = queue
     finished = False
-    try:
+    with celery_worker(settings, "test-tournament", default_queue=True,
+                       tail=6000) as (worker, queue):
         # Due now: the start task is published for the worker (as beat's sweep would).
         Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
         from leaderboards.tournaments import tasks
@@ -103,15 +89,3 @@ def test_eight_players_play_a_whole_single_elimination(make_user, settings):
         places = sorted(Entry.objects.filter(tournament=t).values_list("place", flat=True))
         assert places == [1, 2, 3, 3, 5, 5, 5, 5]
         assert get_user_model().objects.get(pk=t.winner_id).username.startswith("e2e")
-    finally:
-        celery_app.conf.task_always_eager = True  # the test settings are eager
-        celery_app.conf.task_default_queue = default_queue
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-        if not finished:
-            print(output.decode(errors="replace")[-6000:])
-        _wait_for_worker_sessions_to_end()

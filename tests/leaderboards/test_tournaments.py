@@ -23,7 +23,7 @@ from leaderboards.tournaments.models import (
     Tournament,
     TournamentSchedule,
 )
-from tests.leaderboards.factories import make_game
+from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

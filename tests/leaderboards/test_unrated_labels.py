@@ -12,10 +12,9 @@ from games import services as games_services
 from games.models import Game
 from leaderboards.models import RatingChange
 from leaderboards.tournaments import services as tournaments
-from tests.games.conftest import play_one
-from tests.leaderboards.factories import make_game
-
-from .test_finish_path import _rated_table
+from tests.support.records import make_game
+from tests.support.tables import play_one
+from tests.support.tables import rated_table as _rated_table
 
 REASON = "ended before both players moved"
 
@@ -91,7 +90,7 @@ def test_the_tournament_requirement_counts_only_rated_games(make_user, client):
 
 @pytest.mark.django_db
 def test_casual_and_computer_games_show_no_rating(make_user, client):
-    from tests.games.archive_helpers import finished_game
+    from tests.support.records import finished_game
 
     ann, ben = make_user("ann"), make_user("ben")
     computer = finished_game([ann, None], bot_level=2)

@@ -4,19 +4,15 @@ Runs in CI's second pass (PostgreSQL and Redis); skipped without ``REDIS_URL``."
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-import uuid
 
 import pytest
 
 from games import services as games_services
 from games.models import Game
-from ginsite.celery import app as celery_app
 from leaderboards.models import Rating, RatingChange
-from tests.games.conftest import play_one
-from tests.games.test_worker import ROOT, _wait_for_worker_sessions_to_end, _worker_env
+from tests.support.tables import play_one
+from tests.support.workers import celery_worker
 
 pytestmark = [
     pytest.mark.worker, pytest.mark.django_db(transaction=True),
@@ -26,19 +22,8 @@ pytestmark = [
 
 def test_worker_rates_a_finished_game(rooms, make_user, settings):
     alice, bob = make_user("alice"), make_user("bob")
-    queue = f"test-ratings-{uuid.uuid4().hex[:10]}"
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "-Q", queue,
-         "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
-         "--loglevel=INFO"],
-        cwd=ROOT, env=_worker_env(queue), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.task_always_eager = False
-    default_queue = celery_app.conf.task_default_queue
-    celery_app.conf.task_default_queue = queue  # the task goes to this test's worker only
     rated = []
-    try:
+    with celery_worker(settings, "test-ratings", default_queue=True) as (worker, queue):
         table = games_services.table_create(user=alice, room=rooms["classic"], rated=True)
         games_services.table_sit(table_id=table.pk, user=bob)
         for _ in range(2):
@@ -55,15 +40,3 @@ def test_worker_rates_a_finished_game(rooms, make_user, settings):
         assert len(rated) == 2, "the worker did not rate the game"
         assert Rating.objects.get(user=bob, mode="classic").rating > 1500
         assert Rating.objects.get(user=alice, mode="classic").rating < 1500
-    finally:
-        celery_app.conf.task_default_queue = default_queue
-        celery_app.conf.task_always_eager = True
-        worker.terminate()
-        try:
-            output, _ = worker.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            output, _ = worker.communicate()
-        if not rated:
-            print(output.decode(errors="replace")[-4000:])
-        _wait_for_worker_sessions_to_end()

@@ -1,32 +1,14 @@
 """Fixtures of the social tests: users, logged-in clients, a clean social cache."""
 import pytest
-from django.core.cache import cache, caches
 
-ORIGIN = [(b"origin", b"http://testserver")]
-
-
-def _clear_social_cache():
-    """Forget presence, rate-limit and playing keys (Redis: only ours; locmem: everything)."""
-    try:
-        from django.core.cache.backends.redis import RedisCache
-    except ImportError:  # pragma: no cover
-        RedisCache = None
-    backend = caches["default"]
-    if RedisCache is not None and isinstance(backend, RedisCache):
-        client = backend._cache.get_client(write=True)
-        pattern = backend.make_key("social:*")
-        keys = list(client.scan_iter(match=pattern, count=500))
-        if keys:
-            client.delete(*keys)
-    else:
-        cache.clear()
+from tests.support.accounts import clear_social_cache
 
 
 @pytest.fixture(autouse=True)
 def social_cache():
-    _clear_social_cache()
+    clear_social_cache()
     yield
-    _clear_social_cache()
+    clear_social_cache()
 
 
 @pytest.fixture

@@ -3,17 +3,15 @@ badge, read when seen, links and escaping, presence on the contacts page, no CSP
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
-from tests.ui.conftest import CHROMIUM, CHROMIUM_ARGS, daphne, manage, server_env
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 WAIT = 15000
 

@@ -3,19 +3,15 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from ginsite.asgi import application
 from social import presence, selectors, services
 from social.models import ConversationMember, LastSeen, Message
+from tests.support.sockets import WAIT, next_of, open_ready, open_tab
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-
-ORIGIN = (b"origin", b"http://testserver")
-WAIT = 3
 
 
 @pytest.fixture(autouse=True)
@@ -24,39 +20,6 @@ async def _close_worker_thread_connections():
     drop the test database at the end."""
     yield
     await sync_to_async(connections.close_all)()
-
-
-def _session_cookie(user) -> str:
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
-async def open_tab(user=None, origin=True):
-    headers = [ORIGIN] if origin else []
-    if user is not None:
-        sid = await sync_to_async(_session_cookie)(user)
-        headers.append((b"cookie", f"sessionid={sid}".encode()))
-    comm = WebsocketCommunicator(application, "/ws/notify/", headers=headers)
-    connected, code = await comm.connect(timeout=WAIT)
-    return comm, connected, code
-
-
-async def open_ready(user):
-    comm, connected, _ = await open_tab(user)
-    assert connected
-    hello = await comm.receive_json_from(timeout=WAIT)
-    assert hello["type"] == "hello"
-    return comm, hello
-
-
-async def next_of(comm, kind):
-    """The next frame of type ``kind`` (skipping others, e.g. presence)."""
-    for _ in range(10):
-        frame = await comm.receive_json_from(timeout=WAIT)
-        if frame["type"] == kind:
-            return frame
-    raise AssertionError(f"no {kind} frame")
 
 
 def _post(user, url, data):

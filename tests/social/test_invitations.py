@@ -156,7 +156,7 @@ def test_sitting_down_shows_playing_to_contacts(contacts, django_capture_on_comm
 
 @pytest.mark.django_db(transaction=True)
 async def test_invitation_arrives_live(contacts, carol):
-    from tests.social.test_consumer import next_of, open_ready
+    from tests.support.sockets import next_of, open_ready
 
     alice, bob = contacts
     bob_tab, _ = await open_ready(bob)

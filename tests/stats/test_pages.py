@@ -8,8 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leaderboards.stats import services
-
-from .conftest import hand, store_game
+from tests.support.records import hand, store_game
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from games.models import Ending, Room
 from games.rooms import ensure_default_rooms
 from leaderboards.stats import services
 from leaderboards.stats.models import GameFacts, Opponent, PlayerStats
-
-from .conftest import T0, hand, random_game, store_game
+from tests.support.records import T0, hand, random_game, store_game
 
 pytestmark = pytest.mark.django_db
 
@@ -146,7 +145,7 @@ def test_bot_only_games_are_ignored(db):
 
 def test_the_finish_signal_counts_the_game(people, django_capture_on_commit_callbacks):
     from games import services as games_services
-    from tests.games.conftest import start_table
+    from tests.support.tables import start_table
 
     ann, bob, *_ = people
     ensure_default_rooms(Room)

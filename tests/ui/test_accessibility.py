@@ -3,50 +3,24 @@ Playwright; users are never sent it): no serious or critical violation on the ho
 table, profile, messages, game and rules pages, logged out and in, on a desktop and a phone."""
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from .conftest import CHROMIUM, ROOT, daphne, manage, server_env
+from tests.support.browser import require_chromium, serious_violations
+from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("axe")
-    env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    manage(env, "shell", "-c", (
-        "from django.contrib.auth import get_user_model\n"
-        "from allauth.account.models import EmailAddress\n"
-        "for name in ('anna', 'ben'):\n"
-        f"    u = get_user_model().objects.create_user(name, name + '@example.com', '{PASSWORD}',"
-        " country='FR', bio='Likes Oklahoma.')\n"
-        "    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    ), capture_output=True)
-    with daphne(tmp, env) as base:
+    with site_with_users(tmp, ('anna', 'ben'), PASSWORD, country='FR',
+                         bio='Likes Oklahoma.') as base:
         yield base
-
-
-def serious_violations(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => `${v.id} (${v.impact}): ${v.help} at ` +"
-        " v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"
-    )
-    return found
 
 
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800},

@@ -12,14 +12,13 @@ import subprocess
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT
-from .test_run_command import PASSWORD, site  # noqa: F401  (the run.sh fixture)
+from tests.support.accounts import PASSWORD
+from tests.support.browser import require_chromium
+from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 REASON = "ended before both players moved"
 SETUP = f"""

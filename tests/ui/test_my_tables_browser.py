@@ -3,35 +3,25 @@ Play page with Resume and Close (a resignation asks first), and a 60 s turn cloc
 60 s, not the first turn's 70, when the game begins."""
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from tests.support.browser import require_chromium
+from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Strong-pass-123"
 PHONE = {"width": 390, "height": 844}
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("mytables")
-    env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    manage(env, "shell", "-c", (
-        "from django.contrib.auth import get_user_model\n"
-        "from allauth.account.models import EmailAddress\n"
-        f"u = get_user_model().objects.create_user('mia', 'mia@example.com', '{PASSWORD}')\n"
-        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    ), capture_output=True)
-    with daphne(tmp, env) as base:
+    with site_with_users(tmp, ('mia',), PASSWORD) as base:
         yield {"base": base, "tmp": tmp}
 
 

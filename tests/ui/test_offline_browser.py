@@ -15,15 +15,14 @@ import urllib.request
 
 import pytest
 
-from .conftest import CHROMIUM, ROOT, free_port, play_to_the_end
+from tests.support.browser import CHROMIUM, play_to_the_end, require_chromium
+from tests.support.servers import ROOT, free_port
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 def _up(base: str) -> bool:
@@ -223,15 +222,15 @@ def test_installable_and_accessible_in_chromium(tmp_path, chromium):
     """Chromium's own installability check (CDP ``Page.getInstallabilityErrors``: manifest,
     icons, a service worker that controls the page) finds nothing; axe-core finds no serious
     problem on the offline page, before and during a game, on a phone."""
-    from .conftest import daphne, manage, server_env
-    from .test_accessibility import serious_violations
+    from tests.support.browser import serious_violations
+    from tests.support.servers import daphne, manage, server_env
 
     env = server_env(tmp_path)
     manage(env, "migrate", "--noinput", "-v", "0")
     with daphne(tmp_path, env) as base:
         # a real profile: Chromium never offers to install from an incognito one, which is
         # what new_context() makes
-        from .conftest import CHROMIUM_ARGS
+        from tests.support.browser import CHROMIUM_ARGS
         ctx = chromium.browser_type.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
             viewport={"width": 390, "height": 844}, service_workers="allow")
@@ -262,7 +261,7 @@ def test_installable_and_accessible_in_chromium(tmp_path, chromium):
 def test_a_new_version_is_offered_then_replaces_the_old_cache(tmp_path, chromium):
     """A changed static file makes a new service worker: the page offers "Update", the new
     worker takes over on the click, the page reloads and the old version's cache is gone."""
-    from .conftest import daphne, manage, server_env
+    from tests.support.servers import daphne, manage, server_env
 
     env = server_env(tmp_path)
     manage(env, "migrate", "--noinput", "-v", "0")
@@ -295,7 +294,7 @@ def test_later_starts_restore_the_engine_snapshot(tmp_path, chromium):
     """The engine's first start saves a snapshot of the started interpreter; later starts
     restore it (docs/offline.md): each still deals new cards, plays the Expert (whose modules
     load after the first start), and a damaged snapshot is thrown away for a normal start."""
-    from .conftest import daphne, manage, server_env
+    from tests.support.servers import daphne, manage, server_env
 
     env = server_env(tmp_path)
     manage(env, "migrate", "--noinput", "-v", "0")

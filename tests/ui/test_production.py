@@ -3,39 +3,19 @@ the site's own error pages, hashed and compressed static files cached for good, 
 table's JS modules preloaded in one round."""
 from __future__ import annotations
 
-import os
 import re
 import stat
 import subprocess
 import sys
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, daphne, manage
+from tests.support.servers import ROOT, daphne, manage, production_env
 
 TABLE_JS = ROOT / "static" / "js" / "table"
 IMPORT = re.compile(r"""^import\s[^;]*?from\s+"\./([\w-]+\.js)";""", re.M)
-
-
-def production_env(tmp: Path) -> dict[str, str]:
-    """The environment of the run command with nothing set (no DEBUG, no SECRET_KEY)."""
-    env = {
-        k: v for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "CHANNEL_LAYER",
-                     "HTTPS", "DJANGO_SETTINGS_MODULE"}
-    }
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
-        "GINSITE_VAR_DIR": str(tmp / "var"),
-        "STATIC_ROOT": str(tmp / "static"),
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "CELERY_TASK_ALWAYS_EAGER": "1",
-        "PYTHONUNBUFFERED": "1",
-    })
-    return env
 
 
 def fetch(url: str, **headers: str):

@@ -6,19 +6,17 @@ is no other ratings frame."""
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from tests.support.browser import require_chromium
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 SETUP = f"""
 from django.contrib.auth import get_user_model

@@ -11,18 +11,16 @@ jumps and a ``?ply=N`` deep link.
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from tests.support.browser import require_chromium
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 PHONE = {
     "viewport": {"width": 360, "height": 740},
@@ -34,7 +32,7 @@ WAIT = 15000
 
 MAKE_GAME = """
 from accounts.models import User
-from tests.games.archive_helpers import finished_game
+from tests.support.records import finished_game
 ann = User.objects.create_user("ann", "ann@example.com", "x-Strong-pass-1")
 bob = User.objects.create_user("bob", "bob@example.com", "x-Strong-pass-1")
 game = finished_game([ann, bob], mode="classic", seed=61)

@@ -13,9 +13,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.games.conftest import DaphneServer
-
-from .conftest import CHROMIUM, ROOT, manage, play_to_the_end
+from tests.support.browser import play_to_the_end, require_chromium
+from tests.support.servers import ROOT, DaphneServer, manage
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,9 +26,7 @@ pytestmark = [
 
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 def _admin(url: str, sql: str) -> None:

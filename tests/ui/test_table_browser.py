@@ -10,37 +10,27 @@ nothing wider than the screen. Screenshots go to pytest's tmp_path.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, hidden_from, manage, server_env
+from tests.support.browser import hidden_from, require_chromium, strings_in
+from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Strong-pass-123"
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A Daphne process on a free port with a migrated SQLite file and one player."""
     tmp = tmp_path_factory.mktemp("browser")
-    env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    manage(env, "shell", "-c", (
-        "from django.contrib.auth import get_user_model\n"
-        "from allauth.account.models import EmailAddress\n"
-        f"u = get_user_model().objects.create_user('anna', 'anna@example.com', '{PASSWORD}')\n"
-        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    ), capture_output=True)
-    with daphne(tmp, env) as base:
+    with site_with_users(tmp, ('anna',), PASSWORD) as base:
         yield {"base": base, "db": tmp / "db.sqlite3", "tmp": tmp}
 
 
@@ -74,18 +64,6 @@ def _settled_state(page, db: Path, table_id: int) -> dict:
         else:
             time.sleep(0.05)
     pytest.fail("the page and the database never showed the same version")
-
-
-def _strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _strings(v)
 
 
 def _assert_no_hidden_cards(page, db, table_id):
@@ -123,7 +101,7 @@ def _assert_no_hidden_cards(page, db, table_id):
         events = []
     blobs.append({**frame, "view": view, "events": events})
     for blob in blobs:
-        assert not set(_strings(blob)) & hidden
+        assert not set(strings_in(blob)) & hidden
     # nor is one named to a screen reader ("king of spades")
     labels = page.eval_on_selector_all(
         "[aria-label]", f"els => ({outside})(els).map(e => e.ariaLabel)"

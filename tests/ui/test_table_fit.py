@@ -6,11 +6,11 @@ leaves a screenshot next to the test's temporary files (its path is in the messa
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, manage, server_env
+from tests.support.browser import require_chromium
+from tests.support.servers import manage, server_env, site_with_users
 
 pytestmark = pytest.mark.browser
 
@@ -20,24 +20,13 @@ SIZES = [
     (768, 1024), (1024, 768), (1280, 800), (1366, 768), (1920, 1080), (1080, 1920),
 ]
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("fit")
-    env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    manage(env, "shell", "-c", (
-        "from django.contrib.auth import get_user_model\n"
-        "from allauth.account.models import EmailAddress\n"
-        "u = get_user_model().objects.create_user("
-        f"'alice_audit_long_name', 'alice@example.com', '{PASSWORD}')\n"
-        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-    ), capture_output=True)
-    with daphne(tmp, env) as base:
+    with site_with_users(tmp, ('alice_audit_long_name',), PASSWORD) as base:
         yield {"base": base, "tmp": tmp}
 
 
@@ -189,7 +178,6 @@ OTHER = "2C 3C 4C 8D 9D TD 9H TH JH AC"  # 1 deadwood: the game goes on after th
 
 def _deal_gin_to_the_player(server, table_id, other=OTHER):
     """The table's state replaced by a deal where the player (non-dealer) can go gin at once."""
-    from .conftest import manage, server_env
 
     env = server_env(server["tmp"])
     out = manage(env, "shell", "-c", (

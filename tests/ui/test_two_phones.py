@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import collections
 import json
-import os
 import re
 import sqlite3
 import time
@@ -30,13 +29,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, daphne, hidden_from, manage, server_env
+from tests.support.browser import hidden_from, require_chromium, strings_in
+from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
 PASSWORD = "Felt-and-Cards-42"
 PHONE = {
@@ -87,18 +85,6 @@ def _name(card: str) -> str:
 def _value(card: str) -> tuple[int, int]:
     r = RANKS.index(card[0]) + 1
     return min(r, 10), r
-
-
-def _strings(obj):
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k
-            yield from _strings(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _strings(v)
 
 
 def _table_row(db: Path, table_id: int) -> tuple[int, dict]:
@@ -245,12 +231,12 @@ def _assert_no_leak(page, got: dict, state: dict, check_page_data: bool = False)
     events = frame.get("events") or []
     if any(e.get("kind") in ("hand_over", "deal") for e in events):
         events = []  # this frame also closed the previous hand (its showdown)
-    blob = set(_strings({**frame, "view": view, "events": events}))
+    blob = set(strings_in({**frame, "view": view, "events": events}))
     assert not blob & hidden, ("frame", seat, blob & hidden)
     assert "seed" not in view
     if check_page_data:
         data = json.loads(page.text_content("#table-data"))
-        assert not set(_strings(data)) & hidden, ("page data", seat)
+        assert not set(strings_in(data)) & hidden, ("page data", seat)
     spoken = " " + " ".join(got["labels"]).lower()
     for c in hidden:
         assert f" {_name(c)}" not in spoken, ("label", seat, c)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.engine import Action, deadwood
+from games.bots import get_bot
+from games.engine import Action, apply, deadwood, legal_actions, new_game, view_for
 
 __all__ = ["gin_decision"]
 
@@ -64,3 +65,16 @@ def gin_decision(
         legal.append(Action.parse("big_gin"))
     view["legal_actions"] = [str(a) for a in legal + knocks + gins]
     return view, legal + knocks + gins
+
+
+def decision_points(mode: str, players: int, seed: int, limit: int = 60):
+    """States along a medium-vs-medium game, one per decision (up to ``limit``)."""
+    state = new_game(mode, seed=seed, num_players=players)
+    bots = [get_bot("medium", seed=i) for i in range(players)]
+    out = []
+    while not state.is_over and len(out) < limit:
+        out.append(state)
+        seat = state.to_act
+        action = bots[seat].choose(view_for(state, seat), legal_actions(state))
+        state = apply(state, action, seat)[0]
+    return out

@@ -1,0 +1,239 @@
+"""Real server processes: Daphne on this test's database (``shared_db_env``,
+``DaphneServer``), or on its own SQLite file (``server_env``, ``daphne``: the browser tests'
+servers never see DATABASE_URL or REDIS_URL, so they run the same way in both CI
+configurations: SQLite, the in-memory channel layer, the local-memory cache and eager Celery
+in one process)."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def shared_db_env() -> dict[str, str]:
+    """The environment of a server process that uses this test's database (call inside a
+    transactional test) and the same Redis as the suite, if any."""
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+        "DEBUG": "1",
+        # Bot moves and deadline checks run in the server process (no worker needed); a
+        # deadline check that is not yet due does nothing.
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+    })
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(db["NAME"])
+    else:  # the test database, on the same server as DATABASE_URL
+        parts = urlsplit(os.environ["DATABASE_URL"])
+        env["DATABASE_URL"] = urlunsplit(parts._replace(path="/" + db["NAME"]))
+    return env
+
+
+class DaphneServer:
+    """``daphne -b 127.0.0.1 -p <port> ginsite.asgi:application`` as a child process."""
+
+    def __init__(self, env: dict[str, str], log_path, port: int | None = None):
+        self.env = env
+        self.port = port or free_port()
+        self.log_path = log_path
+        self.proc = None
+        self._log = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> DaphneServer:
+        self._log = open(self.log_path, "a")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
+             "ginsite.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("daphne exited:\n" + self.log_tail())
+            try:
+                urllib.request.urlopen(self.base + "/play/rooms.json", timeout=2).read()
+                return self
+            except urllib.error.HTTPError:
+                return self  # it answers
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("daphne did not start:\n" + self.log_tail())
+
+    def kill(self) -> None:
+        """SIGKILL: no graceful anything, like a crashed or OOM-killed server."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def log_tail(self, n: int = 4000) -> str:
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return f.read()[-n:]
+        except OSError:
+            return ""
+
+
+def wait_for_other_db_sessions_to_end() -> None:
+    """PostgreSQL ends a dead client's session asynchronously; the test database can only
+    be flushed and dropped once it has."""
+    if connection.vendor != "postgresql":
+        return
+    for _ in range(100):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.1)
+
+
+def server_env(tmp: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+        "DEBUG": "1",
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+    })
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT, env=env, check=True, timeout=120, **kwargs,
+    )
+
+
+@contextlib.contextmanager
+def daphne(tmp: Path, env: dict[str, str]):
+    """Run Daphne on a free port until the block ends; yields the base URL."""
+    port = free_port()
+    log_path = tmp / "daphne.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "ginsite.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(150):
+                try:
+                    urllib.request.urlopen(base + "/healthz", timeout=1)
+                    break
+                except Exception:
+                    if proc.poll() is not None:
+                        raise RuntimeError("daphne exited: " + log_path.read_text()) from None
+                    time.sleep(0.1)
+            else:
+                raise RuntimeError("daphne did not answer: " + log_path.read_text())
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def health(base: str) -> dict | None:
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return json.loads(exc.read())
+    except Exception:
+        return None
+
+
+def create_verified_users(env: dict[str, str], names, password: str, **fields) -> None:
+    """Users ``names`` (email ``<name>@example.com``, verified and primary) in the database
+    of ``env``, through ``manage.py shell``; ``fields`` are further ``create_user`` keywords."""
+    extra = "".join(f", {key}={value!r}" for key, value in fields.items())
+    manage(env, "shell", "-c", (
+        "from django.contrib.auth import get_user_model\n"
+        "from allauth.account.models import EmailAddress\n"
+        f"for name in {tuple(names)!r}:\n"
+        f"    u = get_user_model().objects.create_user(name, name + '@example.com', {password!r}"
+        f"{extra})\n"
+        "    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
+    ), capture_output=True)
+
+
+@contextlib.contextmanager
+def site_with_users(tmp: Path, names, password: str, **fields):
+    """A migrated SQLite site in ``tmp`` with verified users ``names``, served by Daphne
+    until the block ends; yields the base URL."""
+    env = server_env(tmp)
+    manage(env, "migrate", "-v0")
+    create_verified_users(env, names, password, **fields)
+    with daphne(tmp, env) as base:
+        yield base
+
+
+def production_env(tmp: Path) -> dict[str, str]:
+    """The environment of the run command with nothing set (no DEBUG, no SECRET_KEY)."""
+    env = {
+        k: v for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY", "CHANNEL_LAYER",
+                     "HTTPS", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+        "GINSITE_VAR_DIR": str(tmp / "var"),
+        "STATIC_ROOT": str(tmp / "static"),
+        "SQLITE_PATH": str(tmp / "db.sqlite3"),
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env

@@ -1,0 +1,49 @@
+"""Tables started and played through the games services (as a client would)."""
+from __future__ import annotations
+
+from games import services, states, timeouts
+from games.models import Table
+
+
+def start_table(room, users, *, seconds=30, target=None, seats=None):
+    """A started table with ``users`` seated in order (through the services)."""
+    table = services.table_create(
+        user=users[0], room=room, seat_count=seats or len(users), seconds_per_turn=seconds,
+        target=target,
+    )
+    for u in users[1:]:
+        services.table_sit(table_id=table.pk, user=u)
+    return Table.objects.get(pk=table.pk)
+
+
+def state_of(table_id):
+    """The engine state of a table, as stored."""
+    return states.load(Table.objects.get(pk=table_id).state)
+
+
+def play_one(table_id, users_by_seat, rng=None):
+    """The seat to act plays a legal move (random with ``rng``, else the safe move)."""
+    table = Table.objects.get(pk=table_id)
+    state = states.load(table.state)
+    seat = state.to_act
+    if rng is None:
+        text = timeouts.safe_action(state)
+    else:
+        from games import engine as E
+
+        text = str(rng.choice(E.legal_actions(state)))
+    return services.table_act(
+        table_id=table_id, user=users_by_seat[seat], action=text,
+        expected_version=table.version,
+    )
+
+
+def rated_table(rooms, users, mode="classic"):
+    table = services.table_create(user=users[0], room=rooms[mode], rated=True,
+                                        seat_count=len(users))
+    for u in users[1:]:
+        services.table_sit(table_id=table.pk, user=u)
+    by_seat = {i: u for i, u in enumerate(users)}
+    for _ in range(len(users)):  # everybody moves once, so the game is not an abort
+        play_one(table.pk, by_seat)
+    return table
