@@ -100,3 +100,24 @@ def test_every_format_has_its_module_behind_the_interface(key):
     low, high = fmt.capacity
     assert 2 == low < high
     assert set(FORMATS) == set(Format.values)
+
+
+def test_a_format_missing_part_of_the_interface_cannot_be_made():
+    """``advance`` and ``standings`` (and a rounds format's ``total_rounds`` and ``pairings``)
+    are abstract: a format that leaves one out fails when it is made, not in the middle of
+    a running tournament (they used to raise NotImplementedError when first called)."""
+    from leaderboards.tournaments.formats.rounds import RoundsFormat
+
+    class NoStandings(TournamentFormat):
+        def advance(self, t, desk):
+            return True
+
+    class NoPairings(RoundsFormat):
+        def total_rounds(self, t):
+            return 3
+
+    for incomplete in (NoStandings, NoPairings, TournamentFormat, RoundsFormat):
+        with pytest.raises(TypeError, match="abstract"):
+            incomplete()
+    for fmt in FORMATS.values():
+        assert not getattr(type(fmt), "__abstractmethods__", None), type(fmt)

@@ -8,6 +8,7 @@ not made again.
 """
 from __future__ import annotations
 
+import abc
 from datetime import datetime
 from typing import Protocol
 
@@ -33,9 +34,10 @@ class MatchDesk(Protocol):
         """A bye: a point for ``player`` in a points format."""
 
 
-class TournamentFormat:
-    """Pairings for a round, advancing, standings and tie-breaks of one format. Subclasses
-    override what differs; the defaults are the rounds formats' (Swiss, round robin)."""
+class TournamentFormat(abc.ABC):
+    """Pairings for a round, advancing, standings and tie-breaks of one format. A format must
+    say how it advances and how it stands (``advance``, ``standings``: abstract, so a format
+    missing either cannot be made); the rest has defaults it overrides where it differs."""
 
     key: str = ""
     capacity: tuple[int, int] = (2, 2)
@@ -66,16 +68,17 @@ class TournamentFormat:
         """Set the first round (and an end) on the tournament that starts now (unsaved)."""
         t.round = 1
 
-    def start(self, t: Tournament, desk: MatchDesk) -> None:
-        """Make the first pairings of the event just started."""
+    def start(self, t: Tournament, desk: MatchDesk) -> None:  # noqa: B027 (a real default)
+        """Make the first pairings of the event just started. By default none: the first
+        ``advance`` (run right after the start) opens the first matches (knockout, arena)."""
 
+    @abc.abstractmethod
     def advance(self, t: Tournament, desk: MatchDesk) -> bool:
         """Open every match that can be played now; True when the event is decided."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def standings(self, t: Tournament, entries: dict[int, Entry]) -> dict[int, Row]:
         """Every seeded entrant's row from the stored results."""
-        raise NotImplementedError
 
     def tied_winner(self, t: Tournament, match: Match) -> int | None:
         """Who goes through a game that ended level (None: a draw)."""

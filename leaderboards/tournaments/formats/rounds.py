@@ -3,6 +3,8 @@ previous one has ended, byes and withdrawals recorded at once, standings by scor
 and Sonneborn-Berger."""
 from __future__ import annotations
 
+import abc
+
 from .. import pairing as P
 from ..models import Entry, Match, MatchStatus, Tournament
 from . import store
@@ -12,14 +14,18 @@ Pairs = list[tuple[int, int]]
 
 
 class RoundsFormat(TournamentFormat):
+    """A format of rounds; each says how many rounds it plays and how it pairs one
+    (abstract: Swiss and round robin)."""
+
     tiebreak_labels = ("Buchholz", "Sonneborn-Berger")
 
+    @abc.abstractmethod
     def total_rounds(self, t: Tournament) -> int:
-        raise NotImplementedError
+        """How many rounds the event plays."""
 
+    @abc.abstractmethod
     def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
         """Round ``t.round``'s ``(pairs, byes)``; ``gone``: the withdrawn players."""
-        raise NotImplementedError
 
     def start(self, t: Tournament, desk: MatchDesk) -> None:
         self.pair_round(t, desk)
