@@ -146,45 +146,41 @@ def tournament_live(request, tournament_id: int):
     return JsonResponse(state)
 
 
-@login_required
-@require_POST
-def tournament_enter(request, tournament_id: int):
-    t = _visible(request, tournament_id)
+def _act(request, t: Tournament, write, done: str):
+    """Run a player's or host's write on ``t`` and answer it the one way every form here is
+    answered: JSON ``{"ok": true}`` or a message and the way back; a refusal through
+    ``_error``."""
     try:
-        services.tournament_enter(tournament_id=t.pk, user=request.user,
-                                  invite=request.POST.get("invite", ""))
+        write()
     except services.TournamentError as exc:
         return _error(request, t, exc)
     if _wants_json(request):
         return JsonResponse({"ok": True})
-    messages.success(request, f"You are in {t.name}.")
+    messages.success(request, done)
     return _back(request, t)
+
+
+@login_required
+@require_POST
+def tournament_enter(request, tournament_id: int):
+    t = _visible(request, tournament_id)
+    return _act(request, t, lambda: services.tournament_enter(
+        tournament_id=t.pk, user=request.user, invite=request.POST.get("invite", "")),
+        f"You are in {t.name}.")
 
 
 @login_required
 @require_POST
 def tournament_withdraw(request, tournament_id: int):
     t = _visible(request, tournament_id)
-    try:
-        services.tournament_withdraw(tournament_id=t.pk, user=request.user)
-    except services.TournamentError as exc:
-        return _error(request, t, exc)
-    if _wants_json(request):
-        return JsonResponse({"ok": True})
-    messages.success(request, f"You have withdrawn from {t.name}.")
-    return _back(request, t)
+    return _act(request, t, lambda: services.tournament_withdraw(
+        tournament_id=t.pk, user=request.user), f"You have withdrawn from {t.name}.")
 
 
 @login_required
 @require_POST
 def tournament_cancel(request, tournament_id: int):
     t = _visible(request, tournament_id)
-    try:
-        services.tournament_cancel(tournament_id=t.pk, user=request.user,
-                                   reason=request.POST.get("reason", ""))
-    except services.TournamentError as exc:
-        return _error(request, t, exc)
-    if _wants_json(request):
-        return JsonResponse({"ok": True})
-    messages.success(request, f"{t.name} is cancelled.")
-    return _back(request, t)
+    return _act(request, t, lambda: services.tournament_cancel(
+        tournament_id=t.pk, user=request.user, reason=request.POST.get("reason", "")),
+        f"{t.name} is cancelled.")
