@@ -154,6 +154,14 @@ def table(request, table_id):
     })
 
 
+def _refused(request, exc: GameServiceError) -> None:
+    """A table someone may not see is not found (404); any other refusal is told on the
+    page the view goes back to."""
+    if exc.code == "not_found":
+        raise Http404(exc.message) from None
+    messages.error(request, exc.message)
+
+
 def _back(table_id, invite=""):
     url = reverse("games:table", kwargs={"table_id": table_id})
     return redirect(f"{url}?invite={invite}" if invite else url)
@@ -171,9 +179,7 @@ def table_sit(request, table_id):
         services.table_sit(table_id=table_id, user=request.user, seat=form.cleaned_data["seat"],
                            invite=invite)
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
         return _back(table_id, invite)
     return _back(table_id)
 
@@ -184,9 +190,7 @@ def table_leave(request, table_id):
     try:
         table = services.table_leave(table_id=table_id, user=request.user)
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
         return _back(table_id)
     messages.success(request, "You left the table.")
     return redirect(table.room.get_absolute_url())
@@ -201,9 +205,7 @@ def table_close(request, table_id):
     try:
         table = services.table_close(table_id=table_id, user=request.user, resign=resign)
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
         return redirect("games:lobby")
     if table.status == TableStatus.ABANDONED:
         messages.success(request, f"Table {table.pk} is closed.")
@@ -225,9 +227,7 @@ def table_bot(request, table_id):
         services.table_add_bot(table_id=table_id, user=request.user,
                                seat=form.cleaned_data["seat"], level=form.cleaned_data["level"])
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
     return _back(table_id)
 
 

@@ -2,6 +2,7 @@
 end of its game."""
 from __future__ import annotations
 
+from tests.support.accounts import PASSWORD
 from tests.support.servers import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
@@ -11,6 +12,19 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update",
 ]
+
+
+def log_in(page, base: str, username: str, password: str = PASSWORD, *,
+           tap: bool = False) -> None:
+    """Log in through the site's own form, as a person would (``tap`` on a touch screen), and
+    wait for the page it leads to; a login the site refuses fails here, with the name."""
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        button = page.locator("form:has(input[name=login]) button[type=submit]")
+        button.tap() if tap else button.click()
+    assert "/accounts/login/" not in page.url, f"{username} could not log in"
 
 
 def hidden_from(state: dict, seat: int) -> set[str]:

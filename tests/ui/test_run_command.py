@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import play_to_the_end, require_chromium
+from tests.support.browser import log_in, play_to_the_end, require_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -47,11 +47,7 @@ def test_a_whole_game_against_the_computer_on_the_run_command(site, chromium):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "rhea")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, "rhea", PASSWORD)
     # A table against the Easy computer, to 50 points, untimed.
     page.goto(base + "/play/classic/")
     page.fill("input[name=target]", "50")
