@@ -178,6 +178,12 @@ function onFrame(frame) {
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
       break;
+    case "challenge":
+      if (frame.event === "received") challengeToast(frame.challenge);
+      break;
+    case "game_start":
+      gameStart(frame);
+      break;
     case "tournament":
       tournamentToast(frame);
       break;
@@ -215,6 +221,52 @@ function invitationToast(invitation) {
       },
     ],
   });
+}
+
+function challengeToast(challenge) {
+  toast({
+    title: `${challenge.from.name} challenges you`,
+    text: `${challenge.mode}, ${challenge.seconds_per_turn} s a turn, ${challenge.rated ? "rated" : "casual"}`,
+    timeout: 0,
+    actions: [
+      {
+        label: "Accept",
+        run: async (box) => {
+          const data = await postJSON(`/challenges/${challenge.id}/accept/`);
+          if (data.ok && data.url) {
+            window.location.assign(data.url);
+          } else {
+            box.querySelector(".notify-toast-text").textContent =
+              (data.error && data.error.message) || "This challenge is no longer open.";
+          }
+        },
+      },
+      {
+        label: "Decline",
+        secondary: true,
+        run: async (box) => {
+          await postJSON(`/challenges/${challenge.id}/decline/`);
+          box.remove();
+        },
+      },
+    ],
+  });
+}
+
+// An accepted challenge's table is dealt: whoever waits on the Challenges page goes there;
+// anywhere else a toast links to it (the person who accepted is already on their way).
+function gameStart(frame) {
+  if (!frame.table || window.location.pathname === frame.table.url) return;
+  if (document.getElementById("challenges-outgoing")) {
+    window.location.assign(frame.table.url);
+    return;
+  }
+  attention().alert("match", {
+    title: "Your challenge was accepted", body: "", url: frame.table.url,
+    tag: `challenge-${frame.challenge}`,
+  });
+  toast({ title: "Your challenge was accepted", href: frame.table.url, linkText: "Play",
+          timeout: 0 });
 }
 
 function tournamentToast(frame) {
