@@ -288,6 +288,13 @@ def game_for_viewer(game_id: int, viewer) -> Game | None:
     return game
 
 
+def user_has_games(user) -> bool:
+    """Has ``user`` played: a finished game, or a seat at a table now (asked before an
+    account becomes a bot, through ``accounts.activity``)."""
+    return (GamePlayer.objects.filter(user=user).exists()
+            or Seat.objects.filter(user=user).exists())
+
+
 # the big JSON columns a list of games never shows
 ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
 
