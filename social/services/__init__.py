@@ -8,7 +8,8 @@ Every function that lets one user reach another asks :mod:`social.policy` first 
 One module per concern: ``errors`` (:class:`SocialError` and its kinds, the policy check),
 ``publish`` (frames after the commit), ``contacts`` (requests and contacts), ``blocks``
 (blocking and who may message you), ``messages`` (private messages and conversations),
-``invitations`` (to a table), ``challenges`` (to a game with a bot account). Callers use the names below:
+``invitations`` (to a table), ``challenges`` (to a game with a bot account). Callers use
+the names below:
 ``from social import services; services.message_send(...)``.
 """
 from ..frames import message_frame  # the socket's ack carries it (social.consumers)

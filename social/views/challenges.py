@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.api import ApiError, api_endpoint, error_response
 from core.jsonlimits import loads as json_loads
+
 from .. import frames, selectors, services, tables
 from ..services.challenges import CHALLENGE_TURN_SECONDS
 from .answers import STATUS, active_user, answer
@@ -33,29 +34,26 @@ class BadRequest(Exception):
 
 # --- reading what a client sent ---------------------------------------------------------------
 
-def _settings(data: dict[str, Any]) -> dict[str, Any]:
-    """The game settings of a challenge from a JSON object or a form, checked for type only
-    (the service checks the rules)."""
+def _settings(data, *, form: bool = False) -> dict[str, Any]:
+    """The game settings of a challenge, checked for type only (the service checks the
+    rules): from a JSON object (numbers and booleans as JSON has them), or from a form
+    (``form``: numbers as text, ``rated`` as a checkbox)."""
     mode = data.get("mode")
     modes = [key for key, _ in tables.mode_choices()]
     if not isinstance(mode, str) or mode not in modes:
         raise BadRequest(f'"mode" must be one of {", ".join(modes)}.')
-    target = data.get("target")
-    if target in (None, ""):
-        target = None
-    elif isinstance(target, str) and target.isdigit() and len(target) <= 4:
-        target = int(target)
-    elif not isinstance(target, int) or isinstance(target, bool):
+    target, seconds = data.get("target"), data.get("seconds_per_turn", 30)
+    rated = data.get("rated", False)
+    if form:
+        target = int(target) if str(target or "").isdigit() and len(target) <= 4 else (
+            None if not target else target)
+        seconds = int(seconds) if str(seconds).isdigit() and len(seconds) <= 3 else seconds
+        rated = rated == "on"
+    if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
         raise BadRequest('"target" must be a whole number from 50 to 500, or null.')
-    seconds = data.get("seconds_per_turn", 30)
-    if isinstance(seconds, str) and seconds.isdigit() and len(seconds) <= 3:
-        seconds = int(seconds)
     if not isinstance(seconds, int) or isinstance(seconds, bool) \
             or seconds not in CHALLENGE_TURN_SECONDS:
         raise BadRequest('"seconds_per_turn" must be 15, 30 or 60.')
-    rated = data.get("rated", False)
-    if isinstance(rated, str):
-        rated = rated in ("on", "true", "1")
     if not isinstance(rated, bool):
         raise BadRequest('"rated" must be true or false.')
     return {"mode": mode, "target": target, "seconds_per_turn": seconds, "rated": rated}
@@ -151,7 +149,7 @@ def challenge_send(request: HttpRequest, username: str):
     back = reverse("social:challenges")
     try:
         challenge = services.challenge_send(sender=request.user, recipient=other,
-                                            **_settings(request.POST))
+                                            **_settings(request.POST, form=True))
     except BadRequest as exc:
         return answer(request, back, error=services.SocialError(exc.detail, "invalid_settings"))
     except services.SocialError as exc:
