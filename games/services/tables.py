@@ -18,6 +18,7 @@ from .. import conf, hooks, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..exceptions import (
     AlreadySeated,
+    BotAccountRefused,
     Forbidden,
     InvalidSettings,
     NotOpen,
@@ -95,6 +96,8 @@ def table_create(
     and the game starts at once."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to create a table.")
+    if user.is_bot:
+        raise BotAccountRefused()
     _validate_settings(room=room, seat_count=seat_count, target=target, rated=rated,
                        seconds_per_turn=seconds_per_turn, bot_level=bot_level,
                        rating_range=rating_range)
@@ -166,6 +169,8 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to take a seat.")
+    if user.is_bot:
+        raise BotAccountRefused()
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.OPEN, NotOpen())
         if table.seconds_per_turn == 0:
@@ -261,9 +266,11 @@ def table_create_for_players(
     rated: bool = False, seconds_per_turn: int = 30, created_by: User | None = None,
 ) -> Table:
     """Open a table with ``players`` (users, in seat order) already seated and deal at once:
-    for apps that pair people themselves (tournaments). Settings are checked as for
-    ``table_create``; the players are not marked as connected, so their presence shows
-    whether they came. Frames, the first bot task and ``player_seated`` go out after commit."""
+    for apps that pair players themselves (tournaments; bot accounts, which never take a
+    seat through ``table_create`` or ``table_sit``, come to tables only this way). Settings
+    are checked as for ``table_create``; the players are not marked as connected, so their
+    presence shows whether they came. Frames, the first bot task and ``player_seated`` go
+    out after commit."""
     given = list(players)
     users = [u for u in given if u is not None and u.pk is not None]
     if not users or len(users) != len(given):
