@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import offline, views
+from . import export, offline, views
 
 app_name = "games"
 urlpatterns = [
@@ -24,4 +24,5 @@ urlpatterns = [
     path("u/<str:username>/games/", views.player_games, name="player_games"),
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record_json"),
     path("games/<int:game_id>/record.txt", views.game_record_txt, name="game_record_txt"),
+    path("api/games/export/<str:username>/", export.games_export, name="games_export"),
 ]
