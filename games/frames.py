@@ -29,7 +29,7 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None,
         return {
             "index": seat.index, "kind": "user", "name": user.public_name,
             "short_name": user.public_name,
-            "username": user.username, "bot_level": None,
+            "username": user.username, "bot_level": None, "is_bot": bool(user.is_bot),
             "connected": bool(seat.connected) and not seat.is_gone(now),
             "gone": seat.is_gone(now), "timeouts": seat.timeouts,
         }
@@ -37,12 +37,12 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None,
         return {
             "index": seat.index, "kind": "bot", "name": name or computer_name(seat.bot_level),
             "short_name": short or computer_short_name(seat.bot_level),
-            "username": None, "bot_level": seat.bot_level, "connected": True, "gone": False,
-            "timeouts": 0,
+            "username": None, "bot_level": seat.bot_level, "is_bot": False, "connected": True,
+            "gone": False, "timeouts": 0,
         }
     return {
         "index": seat.index, "kind": "empty", "name": "", "short_name": "", "username": None,
-        "bot_level": None,
+        "bot_level": None, "is_bot": False,
         "connected": False, "gone": False, "timeouts": 0,
     }
 

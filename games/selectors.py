@@ -346,7 +346,9 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
     # down the player's index that stops after 25 rows.
     return qs.prefetch_related(
         Prefetch("game", queryset=Game.objects.defer(*ARCHIVE_DEFERRED)),
-        Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")),
+        # the players' accounts come along (one join): a bot account's name has a badge
+        Prefetch("game__players", queryset=GamePlayer.objects.select_related("user")
+                 .order_by("seat")),
     ).order_by("-game_id")  # = finishing order (see GamePlayer's index)
 
 

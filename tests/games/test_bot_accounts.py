@@ -53,3 +53,32 @@ def test_a_bot_is_seated_by_the_pairing_service(bot, rooms, make_user):
                                               players=[bot, make_user("alice")])
     assert table.status == TableStatus.PLAYING
     assert table.seats.get(index=0).user == bot
+
+
+def test_a_bot_carries_its_badge_where_its_name_is_shown(client, bot, make_user, rooms):
+    from tests.support.records import finished_game
+
+    alice = make_user("alice")
+    game = finished_game([bot, alice])
+    badge = 'class="badge badge-bot"'
+    assert badge in client.get(bot.get_absolute_url()).content.decode()
+    assert badge not in client.get(alice.get_absolute_url()).content.decode()
+    assert client.get(game.get_absolute_url()).content.decode().count(badge) == 1
+    assert client.get(reverse("games:player_games", args=["alice"])).content.decode() \
+        .count(badge) == 1
+    client.force_login(alice)
+    assert client.get("/games/").content.decode().count(badge) == 1
+
+
+def test_table_frames_mark_a_bot_accounts_seat(bot, make_user, rooms):
+    from games import selectors
+
+    alice = make_user("alice")
+    table = services.table_create_for_players(room=rooms["classic"], players=[bot, alice])
+    seats = selectors.table_snapshot(table.pk, alice, 1)["seats"]
+    assert [(s["username"], s["kind"], s["is_bot"]) for s in seats] == [
+        ("robo", "user", True), ("alice", "user", False)]
+    computer = services.play_computer(user=alice, mode="classic", level=1)
+    seats = selectors.table_snapshot(computer.pk, alice, 0)["seats"]
+    assert [s["is_bot"] for s in seats] == [False, False] and seats[1]["kind"] == "bot"
+
