@@ -131,8 +131,9 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
     can_claim = False
     if seat is not None and playing:
         can_claim = any(s["gone"] for s in seats if s["index"] != seat and s["kind"] == "user")
-    can_sit = (
-        authenticated and seat is None and table["status"] == TableStatus.OPEN
+    can_sit = (  # a bot account never sits as a person does (docs/bot-api.md)
+        authenticated and not getattr(user, "is_bot", False)
+        and seat is None and table["status"] == TableStatus.OPEN
         and table["seconds_per_turn"] > 0 and any(s["kind"] == "empty" for s in seats)
     )
     return {

@@ -26,6 +26,10 @@ def bot_client(client, bot):
 
 
 def test_a_bot_cannot_open_a_table(bot_client, bot, rooms):
+    room = bot_client.get(reverse("games:room", args=["classic"])).content.decode()
+    assert "they play through the API" in room and "Create the table" not in room
+    lobby = bot_client.get(reverse("games:lobby")).content.decode()
+    assert "they play through the API" in lobby and "Start a game" not in lobby
     response = bot_client.post(reverse("games:table_create", args=["classic"]),
                                {"seats": "2", "seconds_per_turn": "30"})
     assert response.status_code == 400 and b"through the API" in response.content
@@ -37,7 +41,13 @@ def test_a_bot_cannot_open_a_table(bot_client, bot, rooms):
 
 
 def test_a_bot_cannot_sit(bot_client, bot, rooms, make_user):
-    table = services.table_create(user=make_user("alice"), room=rooms["classic"])
+    from games import selectors
+
+    alice = make_user("alice")
+    table = services.table_create(user=alice, room=rooms["classic"])
+    assert selectors.table_snapshot(table.pk, alice, 0)["you"]["can_sit"] is False
+    assert selectors.table_snapshot(table.pk, make_user("bob"), None)["you"]["can_sit"] is True
+    assert selectors.table_snapshot(table.pk, bot, None)["you"]["can_sit"] is False
     response = bot_client.post(reverse("games:table_sit", args=[table.pk]), {"seat": "1"})
     assert response.status_code == 302
     assert not Seat.objects.filter(user=bot).exists()
