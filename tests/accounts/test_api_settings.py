@@ -150,3 +150,17 @@ def test_a_seated_account_cannot_become_a_bot(user, make_user):
     with pytest.raises(BotConversionError):
         bot_account_convert(user=user)
     assert not User.objects.get(pk=user.pk).is_bot
+
+
+def test_staff_see_tokens_and_bots_in_the_admin(client, user, make_user):
+    api_token(user, "games:read", name="exporter")
+    staff = make_user(username="root", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    page = client.get("/admin/accounts/apitoken/")
+    assert page.status_code == 200 and b"exporter" in page.content
+    token = ApiToken.objects.get()
+    assert token.key_hash not in client.get("/admin/accounts/apitoken/").content.decode()
+    assert client.get(f"/admin/accounts/apitoken/{token.pk}/change/").status_code == 200
+    assert client.get("/admin/accounts/apitoken/add/").status_code == 403
+    assert client.get(f"/admin/accounts/user/{user.pk}/change/").status_code == 200
+    assert client.get("/admin/accounts/user/?is_bot__exact=1").status_code == 200
