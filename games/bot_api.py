@@ -65,7 +65,8 @@ def api_computer(request: HttpRequest) -> JsonResponse:
         return _bad('"seats" must be 2, 3 or 4.')
     try:
         table = services.play_computer(user=request.user, mode=mode, level=level,
-                                       seat_count=seats, seconds_per_turn=seconds)
+                                       seat_count=seats, seconds_per_turn=seconds,
+                                       bot_api=True)
     except GameServiceError as exc:
         return _bad(exc.message, 400, exc.code)
     return JsonResponse({"table": table_ref(table.pk, table.mode, table.status)}, status=201)

@@ -8,7 +8,7 @@ frames; ``game_start`` when the table is dealt), which is how a bot learns of th
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 CHALLENGE_TURN_SECONDS = (15, 30, 60)
 
 
-def _expiry_cutoff():
+def _expiry_cutoff() -> datetime:
     ttl: int = conf.get("CHALLENGE_TTL")
     return timezone.now() - timedelta(seconds=ttl)
 
