@@ -27,7 +27,7 @@ from websockets.exceptions import InvalidStatus
 from accounts.models import ApiToken
 from accounts.services import api_token_revoke
 from games.models import Game, Seat, Table, TableAction
-from leaderboards.models import Rating
+from leaderboards.models import Rating, RatingChange
 from social.models import Challenge, ChallengeStatus
 from tests.support.accounts import api_token, make_bot
 from tests.support.protocol import PASSWORD, Http, TableClient, make_player, play_game
@@ -112,14 +112,18 @@ def scan_log(log: Path, seat: int, truth: Truth) -> int:
     return len(frames)
 
 
-def wait_rated(table_id: int, timeout: float = 60) -> Game:
-    """The finished game, once the worker has rated it (its players' ratings count it)."""
+def wait_rated(table_id: int, moved: set[int], timeout: float = 60) -> Game:
+    """The finished game once the worker has rated it: exactly the users ``moved`` got a
+    rating change for it (a person's rating never moves in a game with a bot)."""
     deadline = time.monotonic() + timeout
     game = Game.objects.get(table_id=table_id)
-    users = [p.user_id for p in game.players.all()]
     while time.monotonic() < deadline:
-        counted = Rating.objects.filter(user_id__in=users, mode=game.mode, games__gte=1)
-        if counted.count() == len(users):
+        changed = set(RatingChange.objects.filter(game=game).values_list("user_id", flat=True))
+        if changed:
+            time.sleep(0.5)  # a second change would be written in the same transaction
+            changed = set(RatingChange.objects.filter(game=game).values_list("user_id",
+                                                                             flat=True))
+            assert changed == moved, (changed, moved)
             return game
         time.sleep(0.3)
     raise AssertionError("the worker did not rate the game")
@@ -155,11 +159,10 @@ def test_the_example_bot_finishes_a_rated_game_against_a_person(server, make_use
     truth = Truth(table_id)
     assert scan_log(log, 1, truth) > 10
     check_all({client: 0}, truth)
-    game = wait_rated(table_id)
+    game = wait_rated(table_id, {bot.pk})  # the bot's rating moved, the person's did not
     assert game.rated
-    people = Rating.objects.get(user__username="alice", mode="classic")
-    bots = Rating.objects.get(user=bot, mode="classic")
-    assert people.games == 1 and bots.games == 1
+    assert Rating.objects.get(user=bot, mode="classic").games == 1
+    assert not Rating.objects.filter(user__username="alice", games__gt=0).exists()
 
 
 def test_the_example_bot_finishes_a_rated_game_against_another_bot(server, make_user,
@@ -180,9 +183,11 @@ def test_the_example_bot_finishes_a_rated_game_against_another_bot(server, make_
     truth = Truth(table_id)
     scan_log(guest_log, 0, truth)
     scan_log(host_log, 1, truth)
-    game = wait_rated(table_id)
-    assert game.rated and game.ending in ("normal", "timeout", "resignation")
-    assert Rating.objects.filter(user__in=[host, guest], mode="classic").count() == 2
+    game = wait_rated(table_id, {host.pk, guest.pk})  # bots against bots: both move
+    assert game.rated
+    assert set(Rating.objects.filter(mode="classic", games=1).values_list("user_id",
+                                                                          flat=True)) == {
+        host.pk, guest.pk}
 
 
 def test_refusals_over_the_socket_change_nothing(server, make_user, tmp_path):
