@@ -1,9 +1,6 @@
-"""A complete bot for the site's bot API (docs/bot-api.md): it accepts challenges in the modes
-it is given, plays every game it is seated at over the table socket, and can challenge a
-player itself. Python 3.11 with the standard library and `websockets` (pip install websockets).
-
-    GIN_SITE=http://127.0.0.1:8000 GIN_TOKEN=gin_... python gin_bot.py
-    ... python gin_bot.py --challenge alice --mode classic --rated --games 1
+"""A complete bot for the site's bot API (docs/bot-api.md): accepts challenges, plays every
+game it sits at over the table socket, can challenge a player. Standard library + websockets.
+Run: GIN_SITE=http://127.0.0.1:8000 GIN_TOKEN=gin_... python gin_bot.py [--challenge alice]
 """
 import argparse
 import json
@@ -26,11 +23,9 @@ def friends(card, hand):
 
 
 def worst(moves, hand):
-    """Of moves that give a card away, the one whose card has the fewest friends, then the
-    highest rank (the most deadwood)."""
-    def card(move):
-        return move.split(":")[1]
-    return min(moves, key=lambda m: (friends(card(m), hand), -RANKS.index(card(m)[0])))
+    """Of moves that give a card away ("discard:QS"), the one whose card has the fewest
+    friends, then the highest rank (the most deadwood)."""
+    return min(moves, key=lambda m: (friends(m[-2:], hand), -RANKS.index(m[-2])))
 
 
 def choose(view):
@@ -39,11 +34,9 @@ def choose(view):
     every turn uses up the stock and every hand ends), and throw the loneliest high card."""
     legal, hand = view["legal_actions"], view.get("hand") or []
     for first in ("big_gin", "gin:", "go_out:", "knock:", "meld:", "layoff:", "accept_layoffs"):
-        moves = [m for m in legal if m.startswith(first)]
-        if moves:
+        if moves := [m for m in legal if m.startswith(first)]:
             return worst(moves, hand) if first in ("gin:", "go_out:", "knock:") else moves[0]
-    discards = [m for m in legal if m.startswith("discard:")]
-    if discards:
+    if discards := [m for m in legal if m.startswith("discard:")]:
         return worst(discards, hand)
     up = view.get("upcard")
     if "take_upcard" in legal and up and friends(up, hand) >= 2:
@@ -58,9 +51,9 @@ class Bot:
         self.lock = threading.Lock()
 
     def api(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.site + path, data=data, method=method, headers={
-            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.site + path, data=body and json.dumps(body).encode(), method=method,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=15) as response:
                 return response.status, json.loads(response.read())
@@ -70,11 +63,6 @@ class Bot:
     def socket(self, path):
         return connect("ws" + self.site[4:] + path, open_timeout=10, max_size=2**22,
                        additional_headers={"Authorization": f"Bearer {self.token}"})
-
-    def record(self, text):
-        if self.log:
-            with self.lock, open(self.log, "a") as out:
-                out.write(text.rstrip("\n") + "\n")
 
     def play(self, table_id):
         """Play the game at ``table_id`` to its end; returns the table's ``finish``."""
@@ -86,38 +74,40 @@ class Bot:
                 except TimeoutError:  # nothing for 4 s: a lost frame costs seconds, not a turn
                     ws.send(json.dumps({"type": "ping"}))
                     continue
-                self.record(text)
+                if self.log:
+                    with self.lock, open(self.log, "a") as out:
+                        out.write(text + "\n")
                 frame = json.loads(text)
-                kind = frame["type"]
-                if kind == "ack" and frame["id"] in sent:
+                if frame["type"] == "ack" and frame["id"] in sent:
                     self.round_trips.append(time.monotonic() - sent.pop(frame["id"]))
-                if kind == "pong" and (frame.get("version") or 0) > shown:
+                if frame["type"] == "pong" and (frame.get("version") or 0) > shown:
                     ws.send(json.dumps({"type": "snapshot"}))
-                if kind not in ("snapshot", "state") or frame["version"] < shown:
+                if frame["type"] not in ("snapshot", "state") or frame["version"] < shown:
                     continue
                 shown = frame["version"]
                 if frame["table"]["status"] in ("finished", "abandoned"):
                     return frame["table"]["finish"]
-                view = frame["view"]
-                if view and view["legal_actions"]:
+                if frame["view"] and frame["view"]["legal_actions"]:
                     moves += 1
-                    move_id = f"t{table_id}-m{moves}"
-                    sent[move_id] = time.monotonic()
-                    ws.send(json.dumps({"type": "action", "action": choose(view),
-                                        "version": shown, "id": move_id}))
+                    sent[f"t{table_id}-m{moves}"] = time.monotonic()
+                    ws.send(json.dumps({"type": "action", "action": choose(frame["view"]),
+                                        "version": shown, "id": f"t{table_id}-m{moves}"}))
 
     def start(self, table_id):
         with self.lock:
-            if table_id in self.playing:
-                return
+            new = table_id not in self.playing
             self.playing.add(table_id)
+        if new:
+            threading.Thread(target=self.finish, args=(table_id,), daemon=True).start()
 
-        def run():
-            finish = self.play(table_id)
-            with self.lock:
-                self.finished.append((table_id, finish))
-            print(f"table {table_id} over: {finish}", flush=True)
-        threading.Thread(target=run, daemon=True).start()
+    def finish(self, table_id):
+        try:
+            result = self.play(table_id)
+        except Exception as error:  # the socket closed (a flood, a restart): give up this one
+            result = f"error {error!r}"
+        with self.lock:
+            self.finished.append((table_id, result))
+        print(f"table {table_id} over: {result}", flush=True)
 
     def answer(self, challenge, modes):
         verb = "accept" if challenge["mode"] in modes else "decline"
@@ -133,8 +123,7 @@ class Bot:
             for waiting in self.api("GET", "/api/bot/challenges/")[1].get("incoming", []):
                 self.answer(waiting, modes)
             if challenge:
-                status, body = self.api("POST", "/api/bot/challenges/", challenge)
-                print("challenge:", status, body, flush=True)
+                print("challenge:", *self.api("POST", "/api/bot/challenges/", challenge))
             while not games or len(self.finished) < games:
                 try:
                     frame = json.loads(ws.recv(timeout=20))
@@ -150,14 +139,14 @@ class Bot:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--modes", default="classic,straight,oklahoma,hollywood,rummy")
-    parser.add_argument("--games", type=int, default=0, help="stop after this many games")
-    parser.add_argument("--challenge", help="challenge this player (username) first")
-    parser.add_argument("--mode", default="classic")
-    parser.add_argument("--target", type=int)
-    parser.add_argument("--seconds", type=int, default=30)
+    for flag, kind, default in (
+            ("--modes", str, "classic,straight,oklahoma,hollywood,rummy"),
+            ("--games", int, 0),  # stop after this many games (0: never)
+            ("--challenge", str, None),  # challenge this player (a username) first
+            ("--mode", str, "classic"), ("--target", int, None), ("--seconds", int, 30),
+            ("--log", str, None)):  # append every table frame received to this file
+        parser.add_argument(flag, type=kind, default=default)
     parser.add_argument("--rated", action="store_true")
-    parser.add_argument("--log", help="append every table frame received to this file")
     args = parser.parse_args()
     offer = args.challenge and {"to": args.challenge, "mode": args.mode, "target": args.target,
                                 "seconds_per_turn": args.seconds, "rated": args.rated}
