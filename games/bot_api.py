@@ -43,7 +43,8 @@ def _bad(detail: str, status: int = 400, code: str = "bad_request") -> JsonRespo
 @api_endpoint("bot:play")
 def api_computer(request: HttpRequest) -> JsonResponse:
     """A table of the bot against the computer, started at once: ``{"mode", "level" (1-4,
-    4 is Expert), "seconds_per_turn" (0, 15, 30, 60; default 0), "seats" (rummy: 2-4)}``.
+    4 is Expert), "seconds_per_turn" (0, 15, 30, 60; default 0), "seats" (rummy: 2-4),
+    "target" (50-500, or null for the mode's own)}``.
     Casual, as every game against the computer."""
     if len(request.body) > BODY_MAX_BYTES:
         return _bad(f"The body is larger than {BODY_MAX_BYTES} bytes.", 413, "too_large")
@@ -55,6 +56,7 @@ def api_computer(request: HttpRequest) -> JsonResponse:
         return _bad("The body must be a JSON object.")
     mode, level = data.get("mode"), data.get("level", 4)
     seconds, seats = data.get("seconds_per_turn", 0), data.get("seats", 2)
+    target = data.get("target")
     if mode not in Mode.values:
         return _bad(f'"mode" must be one of {", ".join(Mode.values)}.')
     if not isinstance(level, int) or isinstance(level, bool) or level not in LEVEL_BY_NUMBER:
@@ -63,10 +65,12 @@ def api_computer(request: HttpRequest) -> JsonResponse:
         return _bad('"seconds_per_turn" must be 0, 15, 30 or 60.')
     if not isinstance(seats, int) or isinstance(seats, bool) or not 2 <= seats <= 4:
         return _bad('"seats" must be 2, 3 or 4.')
+    if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
+        return _bad('"target" must be a whole number from 50 to 500, or null.')
     try:
         table = services.play_computer(user=request.user, mode=mode, level=level,
                                        seat_count=seats, seconds_per_turn=seconds,
-                                       bot_api=True)
+                                       target=target, bot_api=True)
     except GameServiceError as exc:
         return _bad(exc.message, 400, exc.code)
     return JsonResponse({"table": table_ref(table.pk, table.mode, table.status)}, status=201)

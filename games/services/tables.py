@@ -130,14 +130,15 @@ def table_create(
 
 
 def play_computer(*, user: User | AnonymousUser | None, mode: str, level: int, seat_count: int = 2,
-                  seconds_per_turn: int = 0, bot_api: bool = False) -> Table:
+                  seconds_per_turn: int = 0, bot_api: bool = False,
+                  target: int | None = None) -> Table:
     """One click: a table against the computer in the mode's own room, started at once
     (``bot_api``: a bot account's, through ``POST /api/bot/computer/``)."""
     room = Room.objects.filter(slug=mode).first() or Room.objects.filter(mode=mode).first()
     if room is None:
         raise InvalidSettings("There is no such game.")
     return table_create(
-        user=user, room=room, seat_count=seat_count, rated=False,
+        user=user, room=room, seat_count=seat_count, rated=False, target=target,
         seconds_per_turn=seconds_per_turn, private=False, bot_level=level, bot_api=bot_api,
     )
 
