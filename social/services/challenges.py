@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from .. import conf, frames, policy, tables
 from ..models import Challenge, ChallengeStatus
-from .errors import NotFound, SocialError, policy_check
+from .errors import NotFound, SocialError, pending_row, policy_check
 from .publish import notify_after_commit
 
 if TYPE_CHECKING:
@@ -89,18 +89,8 @@ def challenge_send(*, sender: User, recipient: User, mode: str, target: int | No
 
 
 def _pending(challenge_id: int, **owner: User) -> Challenge:
-    try:
-        challenge = (
-            Challenge.objects.select_for_update()
-            .select_related("from_user", "to_user")
-            .get(pk=challenge_id, **owner)
-        )
-    except (Challenge.DoesNotExist, ValueError, TypeError):
-        raise NotFound("This challenge does not exist.") from None
-    if challenge.status != ChallengeStatus.PENDING:
-        raise SocialError(
-            f"This challenge was already {challenge.get_status_display().lower()}.", "answered"
-        )
+    rows = Challenge.objects.select_related("from_user", "to_user").filter(**owner)
+    challenge: Challenge = pending_row(rows, challenge_id, "challenge")
     return challenge
 
 

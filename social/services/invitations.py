@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from .. import conf, frames, policy, tables
 from ..models import Invitation, InvitationStatus
-from .errors import NotFound, SocialError, policy_check
+from .errors import NotFound, SocialError, pending_row, policy_check
 from .publish import notify_after_commit
 
 if TYPE_CHECKING:
@@ -53,18 +53,8 @@ def invitation_send(*, sender: User, recipient: User, table_id: int) -> Invitati
 
 
 def _pending_invitation(invitation_id: int, **owner: User) -> Invitation:
-    try:
-        invitation = (
-            Invitation.objects.select_for_update()
-            .select_related("from_user", "to_user")
-            .get(pk=invitation_id, **owner)
-        )
-    except (Invitation.DoesNotExist, ValueError, TypeError):
-        raise NotFound("This invitation does not exist.") from None
-    if invitation.status != InvitationStatus.PENDING:
-        raise SocialError(
-            f"This invitation was already {invitation.get_status_display().lower()}.", "answered"
-        )
+    rows = Invitation.objects.select_related("from_user", "to_user").filter(**owner)
+    invitation: Invitation = pending_row(rows, invitation_id, "invitation")
     return invitation
 
 

@@ -193,21 +193,23 @@ function onFrame(frame) {
   document.dispatchEvent(new CustomEvent(`notify:${frame.type}`, { detail: frame }));
 }
 
-function invitationToast(invitation) {
+// A toast with Accept (to the table) and Decline for something addressed to you: an
+// invitation to a table or a challenge. ``base`` is its endpoint ("/invitations/12").
+function answerToast({ title, text, base, gone }) {
   toast({
-    title: `${invitation.from.name} invites you to a table`,
-    text: invitation.table.name,
+    title,
+    text,
     timeout: 0,
     actions: [
       {
         label: "Accept",
         run: async (box) => {
-          const data = await postJSON(`/invitations/${invitation.id}/accept/`);
+          const data = await postJSON(`${base}/accept/`);
           if (data.ok && data.url) {
             window.location.assign(data.url);
           } else {
             box.querySelector(".notify-toast-text").textContent =
-              (data.error && data.error.message) || "This invitation is no longer valid.";
+              (data.error && data.error.message) || gone;
           }
         },
       },
@@ -215,7 +217,7 @@ function invitationToast(invitation) {
         label: "Decline",
         secondary: true,
         run: async (box) => {
-          await postJSON(`/invitations/${invitation.id}/decline/`);
+          await postJSON(`${base}/decline/`);
           box.remove();
         },
       },
@@ -223,33 +225,21 @@ function invitationToast(invitation) {
   });
 }
 
+function invitationToast(invitation) {
+  answerToast({
+    title: `${invitation.from.name} invites you to a table`,
+    text: invitation.table.name,
+    base: `/invitations/${invitation.id}`,
+    gone: "This invitation is no longer valid.",
+  });
+}
+
 function challengeToast(challenge) {
-  toast({
+  answerToast({
     title: `${challenge.from.name} challenges you`,
     text: `${challenge.mode}, ${challenge.seconds_per_turn} s a turn, ${challenge.rated ? "rated" : "casual"}`,
-    timeout: 0,
-    actions: [
-      {
-        label: "Accept",
-        run: async (box) => {
-          const data = await postJSON(`/challenges/${challenge.id}/accept/`);
-          if (data.ok && data.url) {
-            window.location.assign(data.url);
-          } else {
-            box.querySelector(".notify-toast-text").textContent =
-              (data.error && data.error.message) || "This challenge is no longer open.";
-          }
-        },
-      },
-      {
-        label: "Decline",
-        secondary: true,
-        run: async (box) => {
-          await postJSON(`/challenges/${challenge.id}/decline/`);
-          box.remove();
-        },
-      },
-    ],
+    base: `/challenges/${challenge.id}`,
+    gone: "This challenge is no longer open.",
   });
 }
 
