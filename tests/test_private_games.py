@@ -86,10 +86,10 @@ FILLED = {
     "api/bot/challenges/<int:challenge_id>/decline/": lambda s: [
         "/api/bot/challenges/1/decline/"],
     "api/bot/challenges/<int:challenge_id>/cancel/": lambda s: ["/api/bot/challenges/1/cancel/"],
-    # Tokens and the export (issue 25, part 1).
     "settings/api/tokens/<int:token_id>/revoke/": lambda s: ["/settings/api/tokens/1/revoke/"],
+    # the export of each player's games (newline JSON, compact: see the needles below)
     "api/games/export/<str:username>/": lambda s: [f"/api/games/export/{u.username}/"
-                                                   for u in s["players"]],
+                                                   for u in s["people"]],
     # allauth's pages with keys: a wrong key is all a visitor can have.
     r"accounts/confirm-email/(?P<key>[-:\w]+)/": lambda s: ["/accounts/confirm-email/nokey/"],
     "accounts/password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/": lambda s: [
@@ -147,7 +147,8 @@ def _leaks(body: str, scenario, path: str) -> list[str]:
     needles = [scenario["invite"]]
     if game is not None:
         needles += [f"/games/{game.pk}/", f"game {game.pk}<", f"game {game.pk}\"",
-                    f"\"game_id\": {game.pk}", f"\"game\": {game.pk}"]
+                    f"\"game_id\": {game.pk}", f"\"game\": {game.pk}",
+                    f"\"game_id\":{game.pk},"]
     if not path.startswith(f"/tables/{table.pk}/"):  # (the table's own pages name themselves)
         needles.append(f"/tables/{table.pk}/")
     found = [n for n in needles if n in body]

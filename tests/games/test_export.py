@@ -194,3 +194,8 @@ async def test_under_asgi_the_body_is_an_async_stream(async_client, make_user):
     assert response.status_code == 200 and response.is_async
     body = b"".join([chunk async for chunk in response.streaming_content])
     assert [json.loads(line)["game_id"] for line in body.splitlines()] == [game.pk]
+    # the export read in the thread sync_to_async keeps: close its connection, so the
+    # test database can be dropped at the end
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()
