@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -10,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.api import ApiError, api_endpoint, error_response
@@ -20,6 +22,7 @@ from ..services.challenges import CHALLENGE_TURN_SECONDS
 from .answers import STATUS, active_user, answer
 
 BODY_MAX_BYTES = 4096
+JUST_ACCEPTED_SECONDS = 120
 API_STATUS = {**STATUS, "not_bot": 403, "too_many_challenges": 429, "answered": 409,
               "expired": 410, "table_unavailable": 409}
 
@@ -136,9 +139,15 @@ api_challenge_cancel = _api_answer(services.challenge_cancel)
 def challenges(request: HttpRequest):
     services.challenges_expire(user_ids=[request.user.pk])
     incoming, outgoing = selectors.challenges_pending(request.user)
+    recent = selectors.challenges_recent(request.user)
+    # Accepted while this page was loading (a bot answers within moments, before the page's
+    # socket could hear it): shown at the top, with the way to the table.
+    just = timezone.now() - timedelta(seconds=JUST_ACCEPTED_SECONDS)
     return render(request, "social/challenges.html", {
-        "incoming": incoming, "outgoing": outgoing,
-        "recent": selectors.challenges_recent(request.user),
+        "incoming": incoming, "outgoing": outgoing, "recent": recent,
+        "just_accepted": [c for c in recent if c.status == "accepted" and c.table_id
+                          and c.from_user_id == request.user.pk and c.responded_at
+                          and c.responded_at >= just],
     })
 
 
