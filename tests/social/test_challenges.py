@@ -14,6 +14,7 @@ from games.models import Room, Seat, Table, TableStatus
 from games.rooms import ensure_default_rooms
 from social import policy, services
 from social.models import Block, Challenge, ChallengeStatus
+from social.tasks import challenges_expire_task
 from tests.support.accounts import api_token, bearer, make_bot
 
 pytestmark = pytest.mark.django_db
@@ -165,8 +166,9 @@ def test_an_old_challenge_expires(alice, bot):
     assert not Table.objects.exists()
     other = send(alice, bot)
     Challenge.objects.filter(pk=other.pk).update(created_at=timezone.now() - timedelta(hours=1))
-    assert services.challenges_expire() == 1
+    assert challenges_expire_task() == 1  # the beat's task, every minute
     assert Challenge.objects.get(pk=other.pk).status == ChallengeStatus.EXPIRED
+    assert challenges_expire_task() == 0
 
 
 def test_a_person_who_stops_bots_meanwhile_is_not_seated(alice, bot):
