@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from .. import conf, frames, policy, tables
 from ..models import Challenge, ChallengeStatus
-from .errors import NotFound, SocialError, pending_row, policy_check
+from .errors import NotFound, SocialError, policy_check
 from .publish import notify_after_commit
+from .rows import answered, pending_row
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -89,15 +90,12 @@ def challenge_send(*, sender: User, recipient: User, mode: str, target: int | No
 
 
 def _pending(challenge_id: int, **owner: User) -> Challenge:
-    rows = Challenge.objects.select_related("from_user", "to_user").filter(**owner)
-    challenge: Challenge = pending_row(rows, challenge_id, "challenge")
+    challenge: Challenge = pending_row(Challenge, challenge_id, "challenge", **owner)
     return challenge
 
 
 def _close(challenge: Challenge, status: str) -> None:
-    challenge.status = status
-    challenge.responded_at = timezone.now()
-    challenge.save(update_fields=["status", "responded_at", "table_id"])
+    answered(challenge, status, "table_id")
     notify_after_commit([challenge.from_user_id, challenge.to_user_id],
                         frames.challenge_event(status, challenge))
 

@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from .. import conf, frames, policy, tables
 from ..models import Invitation, InvitationStatus
-from .errors import NotFound, SocialError, pending_row, policy_check
+from .errors import NotFound, SocialError, policy_check
 from .publish import notify_after_commit
+from .rows import answered, pending_row
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -53,15 +54,12 @@ def invitation_send(*, sender: User, recipient: User, table_id: int) -> Invitati
 
 
 def _pending_invitation(invitation_id: int, **owner: User) -> Invitation:
-    rows = Invitation.objects.select_related("from_user", "to_user").filter(**owner)
-    invitation: Invitation = pending_row(rows, invitation_id, "invitation")
+    invitation: Invitation = pending_row(Invitation, invitation_id, "invitation", **owner)
     return invitation
 
 
 def _invitation_close(invitation: Invitation, status: str) -> None:
-    invitation.status = status
-    invitation.responded_at = timezone.now()
-    invitation.save(update_fields=["status", "responded_at"])
+    answered(invitation, status)
     frame = frames.invitation_event(status, invitation, tables.table_get(invitation.table_id))
     notify_after_commit([invitation.from_user_id, invitation.to_user_id], frame)
 

@@ -18,7 +18,6 @@ from accounts.api import ApiError, api_endpoint, error_response
 from core.jsonlimits import loads as json_loads
 
 from .. import frames, selectors, services, tables
-from ..services.challenges import CHALLENGE_TURN_SECONDS
 from .answers import STATUS, active_user, answer
 
 BODY_MAX_BYTES = 4096
@@ -55,7 +54,7 @@ def _settings(data, *, form: bool = False) -> dict[str, Any]:
     if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
         raise BadRequest('"target" must be a whole number from 50 to 500, or null.')
     if not isinstance(seconds, int) or isinstance(seconds, bool) \
-            or seconds not in CHALLENGE_TURN_SECONDS:
+            or seconds not in services.CHALLENGE_TURN_SECONDS:
         raise BadRequest('"seconds_per_turn" must be 15, 30 or 60.')
     if not isinstance(rated, bool):
         raise BadRequest('"rated" must be true or false.')

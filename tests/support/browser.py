@@ -102,3 +102,12 @@ def strings_in(obj):
     elif isinstance(obj, list):
         for v in obj:
             yield from strings_in(v)
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    """Sign in through the login page, as a person does."""
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()

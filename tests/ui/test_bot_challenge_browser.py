@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import play_to_the_end, require_chromium
+from tests.support.browser import log_in, play_to_the_end, require_chromium
 from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -51,11 +51,7 @@ def test_a_person_challenges_the_example_bot_and_plays_a_rated_game(site, chromi
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(base + "/accounts/login/")
-        page.fill("input[name=login]", "rhea")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
+        log_in(page, base, "rhea", PASSWORD)
         page.goto(base + "/u/botty/")
         page.click("details.challenge-box summary")
         page.select_option("select[name=mode]", "classic")
