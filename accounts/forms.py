@@ -90,3 +90,52 @@ class AlertPreferencesForm(forms.Form):
         help_text="When the tab is in the background, once you allow notifications for this "
                   "site in this browser (the button below asks).",
     )
+
+
+class ApiTokenForm(forms.Form):
+    """A new personal API token: a name and its scopes (``bot:play`` only on bot accounts).
+    The service checks the rest (the count of tokens, the name's length again)."""
+
+    name = forms.CharField(
+        label="Name", max_length=60,
+        help_text="So you can tell your tokens apart, e.g. “my bot on the lab server”.",
+    )
+    scopes = forms.MultipleChoiceField(
+        label="What it may do", widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Choose at least one scope."},
+    )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        from .models import ApiToken
+
+        self.fields["scopes"].choices = [
+            (scope, f"{scope}: {label}") for scope, label in ApiToken.SCOPES.items()
+            if user.is_bot or scope != ApiToken.SCOPE_BOT_PLAY
+        ]
+
+
+class BotsMayChallengeForm(forms.Form):
+    bots_may_challenge = forms.BooleanField(
+        label=User._meta.get_field("bots_may_challenge").verbose_name, required=False,
+        help_text="Bot accounts are programs written by other players. When this is off, "
+                  "no bot can challenge you (you can still challenge them).",
+    )
+
+
+class BotConversionForm(forms.Form):
+    """The confirmation of becoming a bot: the account's username typed again."""
+
+    confirm_username = forms.CharField(label="Type your username to confirm", max_length=150)
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_confirm_username(self):
+        typed = self.cleaned_data["confirm_username"].strip()
+        if typed != self.user.username:
+            raise forms.ValidationError(
+                "That is not this account's username: nothing was changed."
+            )
+        return typed

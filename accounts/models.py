@@ -34,6 +34,14 @@ class User(AbstractUser):
     alert_notifications = models.BooleanField("notifications", default=True)
     alert_title = models.BooleanField("tab title", default=True)
 
+    # Bot accounts (docs/bot-api.md): a program plays through the API with a token of scope
+    # ``bot:play``; it never sits at a table as a person does and is rated in its own pool.
+    # Becoming a bot is irreversible (accounts.services.bot_account_convert).
+    is_bot = models.BooleanField("bot account", default=False)
+    bots_may_challenge = models.BooleanField(
+        "Computer programs (bot accounts) may challenge me", default=True
+    )
+
     class Meta:
         ordering = ["username"]
 
@@ -54,3 +62,39 @@ class User(AbstractUser):
 
     def get_absolute_url(self):
         return reverse("accounts:profile", kwargs={"username": self.username})
+
+
+class ApiToken(models.Model):
+    """A personal API token (docs/bot-api.md, "Tokens"). The secret is shown once when it
+    is made; only its SHA-256 is kept (``key_hash``), with a short visible ``prefix`` so its
+    owner can tell tokens apart. A revoked token stays listed, refused for ever."""
+
+    SCOPE_BOT_PLAY = "bot:play"
+    SCOPE_GAMES_READ = "games:read"
+    SCOPES = {
+        SCOPE_BOT_PLAY: "Play as a bot (bot accounts only)",
+        SCOPE_GAMES_READ: "Read and export my games, private ones included",
+    }
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60)
+    scopes = models.JSONField(default=list)
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=16)
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["user", "revoked_at"], name="apitoken_user_live")]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None
+
+    def has_scope(self, scope: str) -> bool:
+        return scope in (self.scopes or [])

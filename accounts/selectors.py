@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from .avatars import default_avatar_data_uri
 from .countries import country_name, flag
-from .models import User
+from .models import ApiToken, User
 from .timezones import local_now
 
 
@@ -62,3 +62,9 @@ def profile_get_public(*, user: User) -> PublicProfile:
         local_time=local_now(user.time_zone),
         member_since=user.date_joined,
     )
+
+
+def api_tokens_of(*, user: User) -> QuerySet[ApiToken]:
+    """``user``'s API tokens, live ones first, newest first."""
+    return ApiToken.objects.filter(user=user).order_by(
+        F("revoked_at").asc(nulls_first=True), "-created", "-id")

@@ -3,11 +3,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from . import selectors, services
-from .forms import AlertPreferencesForm, ProfileForm
-from .models import User
+from .activity import user_has_played
+from .conf import accounts_settings
+from .forms import (
+    AlertPreferencesForm,
+    ApiTokenForm,
+    BotConversionForm,
+    BotsMayChallengeForm,
+    ProfileForm,
+)
+from .models import ApiToken, User
 from .profile_actions import profile_actions_for
 from .profile_sections import profile_sections_for
 
@@ -90,3 +98,91 @@ def alerts_edit(request):
         name: getattr(user, name) for name in services.ALERT_FIELDS
     })
     return render(request, "accounts/alerts_edit.html", {"form": form})
+
+
+# The secret of a token just made waits here for the page after the redirect, which shows
+# it once and forgets it.
+NEW_TOKEN_SESSION_KEY = "api_new_token"
+
+
+def _api_page(request, *, form=None, status=200):
+    user = request.user
+    return render(request, "accounts/api_settings.html", {
+        "form": form or ApiTokenForm(user=user),
+        "challenge_form": BotsMayChallengeForm(
+            initial={"bots_may_challenge": user.bots_may_challenge}),
+        "tokens": selectors.api_tokens_of(user=user),
+        "new_token": request.session.pop(NEW_TOKEN_SESSION_KEY, None),
+        "token_limit": accounts_settings.get("API_TOKENS_MAX"),
+        "has_played": not user.is_bot and user_has_played(user),
+    }, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_settings(request):
+    """Personal API tokens (made, listed, revoked), bot status, and whether bots may
+    challenge this person (docs/bot-api.md)."""
+    if request.method == "GET":
+        return _api_page(request)
+    form = ApiTokenForm(request.POST, user=request.user)
+    if form.is_valid():
+        try:
+            token, raw = services.api_token_create(
+                user=request.user, name=form.cleaned_data["name"],
+                scopes=form.cleaned_data["scopes"])
+        except services.TokenError as exc:
+            form.add_error(None, str(exc))
+        else:
+            request.session[NEW_TOKEN_SESSION_KEY] = {"name": token.name, "secret": raw}
+            return redirect("accounts:api")
+    return _api_page(request, form=form, status=400)
+
+
+@login_required
+@require_POST
+def api_token_revoke(request, token_id):
+    try:
+        token = services.api_token_revoke(user=request.user, token_id=token_id)
+    except ApiToken.DoesNotExist:
+        raise Http404("No such token.") from None
+    messages.success(request, f"The token “{token.name}” has been revoked.")
+    return redirect("accounts:api")
+
+
+@login_required
+@require_POST
+def bots_may_challenge_edit(request):
+    form = BotsMayChallengeForm(request.POST)
+    form.is_valid()  # a checkbox: anything but "on" is off
+    allowed = bool(form.cleaned_data.get("bots_may_challenge"))
+    services.bots_may_challenge_update(user=request.user, allowed=allowed)
+    messages.success(request, "Bots may challenge you." if allowed
+                     else "Bots may no longer challenge you.")
+    return redirect("accounts:api")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bot_convert(request):
+    """The confirmation step of becoming a bot account (irreversible)."""
+    user = request.user
+    if user.is_bot:
+        messages.info(request, "This account is a bot account already.")
+        return redirect("accounts:api")
+    form = BotConversionForm(request.POST or None, user=user)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.bot_account_convert(user=user)
+            except services.BotConversionError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, "This account is now a bot account. Make a token "
+                                          "with the bot:play scope for your program.")
+                return redirect("accounts:api")
+        status = 400
+    return render(request, "accounts/bot_convert.html", {
+        "form": form, "has_played": user_has_played(user),
+    }, status=status)

@@ -6,6 +6,7 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self):
+        from accounts.activity import activity_check_register
         from accounts.profile_sections import ProfileSection, profile_section_register
 
         # The services queue these tasks by name: register them in every process.
@@ -23,3 +24,5 @@ class GamesConfig(AppConfig):
             },
             order=38,
         ))
+        # only an account with no games may become a bot (docs/bot-api.md)
+        activity_check_register("games", selectors.user_has_games)

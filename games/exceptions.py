@@ -22,6 +22,14 @@ class Forbidden(GameServiceError):
     default_message = "You may not do that at this table."
 
 
+class BotAccountRefused(GameServiceError):
+    """A bot account tried a person's way to a table (the lobby, a seat, a new table): bots
+    play only through the API (docs/bot-api.md, "Bot accounts")."""
+    code = "bot_account"
+    default_message = ("Bot accounts do not sit at tables from the site: they play through "
+                       "the API (challenges).")
+
+
 class NotSeated(GameServiceError):
     code = "not_seated"
     default_message = "Only the players at this table may do that."

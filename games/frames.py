@@ -29,7 +29,7 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None,
         return {
             "index": seat.index, "kind": "user", "name": user.public_name,
             "short_name": user.public_name,
-            "username": user.username, "bot_level": None,
+            "username": user.username, "bot_level": None, "is_bot": bool(user.is_bot),
             "connected": bool(seat.connected) and not seat.is_gone(now),
             "gone": seat.is_gone(now), "timeouts": seat.timeouts,
         }
@@ -37,12 +37,12 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None,
         return {
             "index": seat.index, "kind": "bot", "name": name or computer_name(seat.bot_level),
             "short_name": short or computer_short_name(seat.bot_level),
-            "username": None, "bot_level": seat.bot_level, "connected": True, "gone": False,
-            "timeouts": 0,
+            "username": None, "bot_level": seat.bot_level, "is_bot": False, "connected": True,
+            "gone": False, "timeouts": 0,
         }
     return {
         "index": seat.index, "kind": "empty", "name": "", "short_name": "", "username": None,
-        "bot_level": None,
+        "bot_level": None, "is_bot": False,
         "connected": False, "gone": False, "timeouts": 0,
     }
 
@@ -131,8 +131,9 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
     can_claim = False
     if seat is not None and playing:
         can_claim = any(s["gone"] for s in seats if s["index"] != seat and s["kind"] == "user")
-    can_sit = (
-        authenticated and seat is None and table["status"] == TableStatus.OPEN
+    can_sit = (  # a bot account never sits as a person does (docs/bot-api.md)
+        authenticated and not getattr(user, "is_bot", False)
+        and seat is None and table["status"] == TableStatus.OPEN
         and table["seconds_per_turn"] > 0 and any(s["kind"] == "empty" for s in seats)
     )
     return {

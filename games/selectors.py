@@ -288,6 +288,13 @@ def game_for_viewer(game_id: int, viewer) -> Game | None:
     return game
 
 
+def user_has_games(user) -> bool:
+    """Has ``user`` played: a finished game, or a seat at a table now (asked before an
+    account becomes a bot, through ``accounts.activity``)."""
+    return (GamePlayer.objects.filter(user=user).exists()
+            or Seat.objects.filter(user=user).exists())
+
+
 # the big JSON columns a list of games never shows
 ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
 
@@ -339,8 +346,36 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
     # down the player's index that stops after 25 rows.
     return qs.prefetch_related(
         Prefetch("game", queryset=Game.objects.defer(*ARCHIVE_DEFERRED)),
-        Prefetch("game__players", queryset=GamePlayer.objects.order_by("seat")),
+        # the players' accounts come along (one join): a bot account's name has a badge
+        Prefetch("game__players", queryset=GamePlayer.objects.select_related("user")
+                 .order_by("seat")),
     ).order_by("-game_id")  # = finishing order (see GamePlayer's index)
+
+
+# ------------------------------------------------------------------------ export
+
+def export_batch(*, player_id: int, include_private: bool, mode: str = "",
+                 since: datetime | None = None, until: datetime | None = None,
+                 before_game: int | None = None, size: int = 100) -> list[Game]:
+    """One batch of ``player``'s finished games for the export (``GET /api/games/export/``),
+    newest first, ``size`` at most, older than game ``before_game`` (the previous batch's
+    last): a walk down the ``gameplayer_user_game`` index, whatever the number of games.
+    Private tables' games only with ``include_private`` (the owner's own token). ``since``
+    is inclusive, ``until`` exclusive. Whole ``Game`` rows (with the record)."""
+    qs = GamePlayer.objects.filter(user_id=player_id)
+    if not include_private:
+        qs = qs.filter(private=False)
+    if mode:
+        qs = qs.filter(mode=mode)
+    if since is not None:
+        qs = qs.filter(finished_at__gte=since)
+    if until is not None:
+        qs = qs.filter(finished_at__lt=until)
+    if before_game is not None:
+        qs = qs.filter(game_id__lt=before_game)
+    ids = list(qs.order_by("-game_id").values_list("game_id", flat=True)[:size])
+    games = {g.pk: g for g in Game.objects.filter(pk__in=ids)}
+    return [games[i] for i in ids if i in games]
 
 
 # ------------------------------------------------------------------------ one game in a list

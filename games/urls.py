@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import offline, views
+from . import bot_api, export, offline, views
 
 app_name = "games"
 urlpatterns = [
@@ -24,4 +24,8 @@ urlpatterns = [
     path("u/<str:username>/games/", views.player_games, name="player_games"),
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record_json"),
     path("games/<int:game_id>/record.txt", views.game_record_txt, name="game_record_txt"),
+    path("api/games/export/<str:username>/", export.games_export, name="games_export"),
+    # The bot API's tables (docs/bot-api.md, "Playing")
+    path("api/bot/games/", bot_api.api_games, name="api_bot_games"),
+    path("api/bot/computer/", bot_api.api_computer, name="api_bot_computer"),
 ]

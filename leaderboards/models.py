@@ -102,6 +102,19 @@ class Period(models.TextChoices):
     MONTH = "month", "Best gains this month"
 
 
+class Pool(models.TextChoices):
+    """Whose board: people's and bots' ratings never mix (docs/ratings.md, "Bots")."""
+    PEOPLE = "people", "People"
+    BOTS = "bots", "Bots"
+
+
+def board_key(period: str, country: str = "", pool: str = Pool.PEOPLE) -> str:
+    """The key of a board's row count in ``LeaderboardRun.counts``: ``all``, ``all:FR``;
+    the bots' boards carry a ``bots/`` prefix (``bots/all``, ``bots/week:FR``)."""
+    key = f"{period}:{country}" if country else period
+    return key if pool == Pool.PEOPLE else f"{pool}/{key}"
+
+
 class LeaderboardRun(models.Model):
     """One computation of the snapshot of a mode (the page says when)."""
 
@@ -112,11 +125,11 @@ class LeaderboardRun(models.Model):
     # without a count query).
     counts = models.JSONField(default=dict)
 
-    def count(self, period: str, country: str = "") -> int:
-        return int(self.counts.get(f"{period}:{country}" if country else period, 0))
+    def count(self, period: str, country: str = "", pool: str = Pool.PEOPLE) -> int:
+        return int(self.counts.get(board_key(period, country, pool), 0))
 
-    def countries(self, period: str) -> list[str]:
-        prefix = f"{period}:"
+    def countries(self, period: str, pool: str = Pool.PEOPLE) -> list[str]:
+        prefix = board_key(period, "", pool) + ":"
         return sorted(k[len(prefix):] for k in self.counts if k.startswith(prefix))
 
     def __str__(self):
@@ -124,7 +137,8 @@ class LeaderboardRun(models.Model):
 
 
 class LeaderboardEntry(models.Model):
-    """One row of a leaderboard snapshot: rank ``rank`` of ``period`` in ``mode``.
+    """One row of a leaderboard snapshot: rank ``rank`` of ``period`` in ``mode``, on the
+    people's or the bots' board (``pool``: a user is on one pool's boards only).
 
     The country is copied so the country filter is the same one indexed query; ``country_rank``
     is the rank among players of that country. Ties share a rank (1, 2, 2, 4).
@@ -132,6 +146,7 @@ class LeaderboardEntry(models.Model):
 
     mode = models.CharField(max_length=16, choices=Mode.choices)
     period = models.CharField(max_length=8, choices=Period.choices)
+    pool = models.CharField(max_length=8, choices=Pool.choices, default=Pool.PEOPLE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     # Copied at computation, so a page is one query without a join.
     username = models.CharField(max_length=150)
@@ -151,9 +166,10 @@ class LeaderboardEntry(models.Model):
                                     name="leaderboard_unique_user"),
         ]
         indexes = [
-            models.Index(fields=["mode", "period", "position"], name="leaderboard_page"),
-            models.Index(fields=["mode", "period", "country", "country_position"],
-                         name="leaderboard_country_page"),
+            models.Index(fields=["mode", "pool", "period", "position"],
+                         name="leaderboard_pool_page"),
+            models.Index(fields=["mode", "pool", "period", "country", "country_position"],
+                         name="leaderboard_pool_country_page"),
         ]
 
     def __str__(self):

@@ -161,6 +161,17 @@ def test_no_module_of_the_site_is_over_400_lines():
     assert long == {}
 
 
+def test_accounts_services_sit_under_its_http_layer():
+    """The writes (profile, tokens, bots) know no request: the API's token check
+    (``accounts.api``) and the views call them, never the other way round; what they ask of
+    the apps above goes through ``accounts.activity``."""
+    assert {"accounts.services.tokens", "accounts.services.bots", "accounts.api"} <= set(MODULES)
+    assert _offenders("accounts.services", ("accounts.api", "accounts.views", "accounts.forms",
+                                            "django.http")) == {}
+    assert "accounts.services" in GRAPH["accounts.api"]
+    assert "accounts.activity" in GRAPH["accounts.services.bots"]
+
+
 def test_core_is_the_floor_under_every_app():
     floor = ("core.locks", "core.jsonlimits", "core.sockets", "core.cache", "core.channels",
              "core.conf")

@@ -76,6 +76,20 @@ FILLED = {
         f"/tournaments/{s['tournament'].pk}/withdraw/"],
     "tournaments/<int:tournament_id>/cancel/": lambda s: [
         f"/tournaments/{s['tournament'].pk}/cancel/"],
+    # Challenges (issue 25): the challenged player's endpoints, for a challenge that is not
+    # theirs; the bot API's need a token (the third person has only a session).
+    "challenges/send/<str:username>/": lambda s: [f"/challenges/send/{s['a'].username}/"],
+    "challenges/<int:challenge_id>/accept/": lambda s: ["/challenges/1/accept/"],
+    "challenges/<int:challenge_id>/decline/": lambda s: ["/challenges/1/decline/"],
+    "challenges/<int:challenge_id>/cancel/": lambda s: ["/challenges/1/cancel/"],
+    "api/bot/challenges/<int:challenge_id>/accept/": lambda s: ["/api/bot/challenges/1/accept/"],
+    "api/bot/challenges/<int:challenge_id>/decline/": lambda s: [
+        "/api/bot/challenges/1/decline/"],
+    "api/bot/challenges/<int:challenge_id>/cancel/": lambda s: ["/api/bot/challenges/1/cancel/"],
+    "settings/api/tokens/<int:token_id>/revoke/": lambda s: ["/settings/api/tokens/1/revoke/"],
+    # the export of each player's games (newline JSON, compact: see the needles below)
+    "api/games/export/<str:username>/": lambda s: [f"/api/games/export/{u.username}/"
+                                                   for u in s["people"]],
     # allauth's pages with keys: a wrong key is all a visitor can have.
     r"accounts/confirm-email/(?P<key>[-:\w]+)/": lambda s: ["/accounts/confirm-email/nokey/"],
     "accounts/password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/": lambda s: [
@@ -133,7 +147,8 @@ def _leaks(body: str, scenario, path: str) -> list[str]:
     needles = [scenario["invite"]]
     if game is not None:
         needles += [f"/games/{game.pk}/", f"game {game.pk}<", f"game {game.pk}\"",
-                    f"\"game_id\": {game.pk}", f"\"game\": {game.pk}"]
+                    f"\"game_id\": {game.pk}", f"\"game\": {game.pk}",
+                    f"\"game_id\":{game.pk},"]
     if not path.startswith(f"/tables/{table.pk}/"):  # (the table's own pages name themselves)
         needles.append(f"/tables/{table.pk}/")
     found = [n for n in needles if n in body]

@@ -22,7 +22,7 @@ STRICT = {
     "leaderboards/ratings/services",
     "leaderboards/tournaments/services",
     "leaderboards/stats/services.py",
-    "accounts/services.py",
+    "accounts/services",
 }
 
 

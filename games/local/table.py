@@ -91,13 +91,13 @@ def _state(doc: dict[str, Any]) -> E.GameState:
 def _seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
     count = doc["computers"]
     seats = [{"index": PLAYER, "kind": "user", "name": doc.get("name") or "You",
-              "username": None, "bot_level": None, "connected": True, "gone": False,
-              "timeouts": 0}]
+              "username": None, "bot_level": None, "is_bot": False, "connected": True,
+              "gone": False, "timeouts": 0}]
     for i in range(1, count + 1):
         name = computer_name(doc["level"], i if count > 1 else 1)
         seats.append({"index": i, "kind": "bot", "name": name, "username": None,
-                      "bot_level": doc["level"], "connected": True, "gone": False,
-                      "timeouts": 0})
+                      "bot_level": doc["level"], "is_bot": False, "connected": True,
+                      "gone": False, "timeouts": 0})
     return seats
 
 

@@ -30,7 +30,9 @@ from .tables import (
     table_create,
     table_create_for_players,
     table_leave,
+    table_pair_check,
     table_sit,
+    table_start_pair,
 )
 
 __all__ = [
@@ -52,11 +54,13 @@ __all__ = [
     "table_create",
     "table_create_for_players",
     "table_leave",
+    "table_pair_check",
     "table_presence_publish",
     "table_rematch",
     "table_republish",
     "table_resign",
     "table_sit",
+    "table_start_pair",
     "table_state_undelivered",
     "table_timeout",
     "tables_close_left",

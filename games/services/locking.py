@@ -36,17 +36,19 @@ def _sql_names() -> dict[str, str]:
 
 
 def _user_with_names(
-    user_id: int | None, username: str | None, display_name: str | None
+    user_id: int | None, username: str | None, display_name: str | None, is_bot: Any
 ) -> User | None:
     """The user row as ``from_db`` builds it with only the columns the query read (id,
-    username, display name: what frames show); Django loads any other field on first access,
-    and ``save`` writes only loaded fields, so the instance is safe to use anywhere."""
+    username, display name, whether a bot account: what frames show); Django loads any other
+    field on first access, and ``save`` writes only loaded fields, so the instance is safe
+    to use anywhere."""
     from django.contrib.auth import get_user_model
 
     if user_id is None:
         return None
     return get_user_model().from_db(
-        connection.alias, ["id", "username", "display_name"], (user_id, username, display_name)
+        connection.alias, ["id", "username", "display_name", "is_bot"],
+        (user_id, username, display_name, bool(is_bot)),
     )
 
 
@@ -72,7 +74,8 @@ def lock_table(table_id: int) -> Table:
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
     rows = list(Table.objects.raw(
         f"SELECT t.*, r.slug AS room_slug, r.name AS room_name, u.username AS creator_username,"
-        f" u.display_name AS creator_display_name FROM {n['table']} t"
+        f" u.display_name AS creator_display_name, u.is_bot AS creator_is_bot"
+        f" FROM {n['table']} t"
         f" JOIN {n['room']} r ON r.id = t.room_id LEFT JOIN {n['user']} u"
         f" ON u.id = t.created_by_id WHERE t.id = %s{lock}", [pk],
     ))
@@ -85,7 +88,8 @@ def lock_table(table_id: int) -> Table:
     if table.created_by_id is not None:
         table.created_by = _user_with_names(table.created_by_id,
                                             _read_column(table, "creator_username"),
-                                            _read_column(table, "creator_display_name"))
+                                            _read_column(table, "creator_display_name"),
+                                            _read_column(table, "creator_is_bot"))
     return table
 
 
@@ -120,8 +124,9 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     select = [
         f"CASE WHEN {first} THEN t.{q(f.column)} END" if f.name == "state"
         else f"t.{q(f.column)}" for f in tcols
-    ] + ["r.slug", "r.name", "cu.username", "cu.display_name"]
-    select += [f"s.{q(f.column)}" for f in scols] + ["su.username", "su.display_name"]
+    ] + ["r.slug", "r.name", "cu.username", "cu.display_name", "cu.is_bot"]
+    select += [f"s.{q(f.column)}" for f in scols] + ["su.username", "su.display_name",
+                                                     "su.is_bot"]
     lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
     with connection.cursor() as cursor:
         cursor.execute(
@@ -138,20 +143,21 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     nt, ns = len(tcols), len(scols)
     row = rows[0]
     table = _from_row(Table, row[:nt], tcols)
-    slug, name, creator, creator_name = row[nt:nt + 4]
+    slug, name, creator, creator_name, creator_is_bot = row[nt:nt + 5]
     table.room = Room.from_db(connection.alias, ["id", "slug", "name"],
                               (table.room_id, slug, name))
     if table.created_by_id is not None:
-        table.created_by = _user_with_names(table.created_by_id, creator, creator_name)
+        table.created_by = _user_with_names(table.created_by_id, creator, creator_name,
+                                            creator_is_bot)
     seats = []
     for row in rows:
-        values = row[nt + 4:nt + 4 + ns]
+        values = row[nt + 5:nt + 5 + ns]
         if values[0] is None:  # no seat (the LEFT JOIN's empty row)
             continue
         seat = _from_row(Seat, values, scols)
         seat.table = table
         if seat.user_id is not None:
-            seat.user = _user_with_names(seat.user_id, *row[nt + 4 + ns:])
+            seat.user = _user_with_names(seat.user_id, *row[nt + 5 + ns:])
         seats.append(seat)
     return table, seats
 
@@ -159,14 +165,15 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
 def load_seats(table: Table) -> list[Seat]:
     n = _sql_names()
     seats = list(Seat.objects.raw(
-        f"SELECT s.*, u.username AS user_username, u.display_name AS user_display_name"
-        f" FROM {n['seat']} s LEFT JOIN {n['user']} u ON u.id = s.user_id"
+        f"SELECT s.*, u.username AS user_username, u.display_name AS user_display_name,"
+        f" u.is_bot AS user_is_bot FROM {n['seat']} s LEFT JOIN {n['user']} u ON u.id = s.user_id"
         f" WHERE s.table_id = %s ORDER BY s.{n['index']}", [table.pk],
     ))
     for seat in seats:
         if seat.user_id is not None:
             seat.user = _user_with_names(seat.user_id, _read_column(seat, "user_username"),
-                                         _read_column(seat, "user_display_name"))
+                                         _read_column(seat, "user_display_name"),
+                                         _read_column(seat, "user_is_bot"))
     return seats
 
 

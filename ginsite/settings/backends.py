@@ -151,6 +151,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "social.presence_sweep",
         "schedule": 60.0,
     },
+    # Challenges to and from bots left unanswered past SOCIAL_CHALLENGE_TTL: both sides told.
+    "social-challenges-expire": {
+        "task": "social.challenges_expire",
+        "schedule": 60.0,
+    },
     # Turn deadlines of tables nobody is connected to (connected players' sockets apply their
     # own on time) or missed across a restart, presence after the grace, stale open tables.
     "games-sweep": {

@@ -1,8 +1,10 @@
 """Which finished games change ratings: the one rule (``unrated_reason``). The rating task,
 the rebuild, the game-over panel, the game page, the archive and the tournament requirement
-all read it."""
+all read it. And whose ratings a counted game moves (``rated_entries``): bots' ratings
+never mix with people's (docs/ratings.md, "Bots")."""
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,9 @@ class Entry:
     user_id: int
     seat: int
     place: int
+    # False for a person at a game with a bot account: their rating is read as a fixed
+    # reference for the bot's update and never changes.
+    moves: bool = True
 
 
 def human_moved(game: Any, seat: int) -> bool:
@@ -57,8 +62,21 @@ def unrated_reason(game: Any, players: list[Any]) -> str | None:
     return None
 
 
-def rated_entries(game: Any, players: list[Any]) -> list[Entry] | None:
-    """The players to rate, or None when the game does not count (``unrated_reason``)."""
+def rated_entries(game: Any, players: list[Any],
+                  bot_ids: Collection[int] = ()) -> list[Entry] | None:
+    """The players of a counted game, by seat, or None when the game does not count
+    (``unrated_reason``). ``bot_ids`` are the ids of bot accounts (any superset will do).
+
+    Pools never mix: between people, or between bots, every rating moves; at a game with
+    a bot and a person only the bot's moves (``Entry.moves``), the person's rating being
+    the fixed reference it is measured against."""
     if unrated_reason(game, players) is not None:
         return None
-    return [Entry(p.user_id, p.seat, p.place) for p in sorted(players, key=lambda p: p.seat)]
+    bots = {p.user_id for p in players if p.user_id in bot_ids}
+    return [Entry(p.user_id, p.seat, p.place, moves=not bots or p.user_id in bots)
+            for p in sorted(players, key=lambda p: p.seat)]
+
+
+def is_mixed(entries: list[Entry]) -> bool:
+    """A game between a bot and a person (some ratings stay fixed)."""
+    return not all(e.moves for e in entries)

@@ -15,6 +15,7 @@ from ..models import (
     LeaderboardRun,
     Period,
     Playban,
+    Pool,
     Rating,
     RatingChange,
 )
@@ -113,11 +114,13 @@ def leaderboard_run(mode: str) -> LeaderboardRun | None:
 
 def leaderboard_page(*, mode: str, period: str = Period.ALL, country: str = "",
                      page: int = 1, page_size: int = PAGE_SIZE,
-                     run: LeaderboardRun | None = None) -> dict[str, Any]:
+                     run: LeaderboardRun | None = None,
+                     pool: str = Pool.PEOPLE) -> dict[str, Any]:
     """One page of a snapshot: rows with ``shown_rank`` (shared by ties), one indexed query
-    (the row count comes from the run). ``country`` filters (ranks then are the country's)."""
+    (the row count comes from the run). ``country`` filters (ranks then are the country's);
+    ``pool`` is the people's board or the bots'."""
     page = max(1, int(page))
-    qs = LeaderboardEntry.objects.filter(mode=mode, period=period)
+    qs = LeaderboardEntry.objects.filter(mode=mode, pool=pool, period=period)
     if country:
         qs = qs.filter(country=country)
         order = "country_position"
@@ -128,20 +131,22 @@ def leaderboard_page(*, mode: str, period: str = Period.ALL, country: str = "",
         qs.filter(**{f"{order}__gt": start, f"{order}__lte": start + page_size}).order_by(order)
     )
     run = run or leaderboard_run(mode)
-    total = run.count(period, country) if run else 0
+    total = run.count(period, country, pool) if run else 0
     pages = max(1, (total + page_size - 1) // page_size)
     for row in rows:
         row.shown_rank = row.country_rank if country else row.rank
     return {"rows": rows, "page": page, "pages": pages, "total": total}
 
 
-def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "") -> dict | None:
+def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "",
+                pool: str = Pool.PEOPLE) -> dict | None:
     """Where ``user`` stands on that board: ``{"rank", "position"}`` or None when absent."""
     if user is None or not user.is_authenticated:
         return None
     # No ORDER BY (``first()`` would add one by id and PostgreSQL might then walk the
     # primary key): the unique (mode, period, user) index finds the row.
-    row = next(iter(LeaderboardEntry.objects.filter(mode=mode, period=period, user=user)
+    row = next(iter(LeaderboardEntry.objects.filter(mode=mode, period=period, user=user,
+                                                    pool=pool)
                     .only("rank", "position", "country", "country_rank",
                           "country_position")[:1]), None)
     if row is None or (country and row.country != country):
@@ -152,15 +157,16 @@ def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "")
 
 
 def top_players(mode: str, n: int = 5) -> list[LeaderboardEntry]:
-    """The first ``n`` of the mode's rating board (home page and game rooms)."""
+    """The first ``n`` of the mode's rating board of people (home page and game rooms)."""
     return list(
-        LeaderboardEntry.objects.filter(mode=mode, period=Period.ALL, position__lte=n)
+        LeaderboardEntry.objects.filter(mode=mode, pool=Pool.PEOPLE, period=Period.ALL,
+                                        position__lte=n)
         .order_by("position")
     )
 
 
 def countries_on_board(mode: str, period: str = Period.ALL,
-                       run: LeaderboardRun | None = None) -> list[str]:
+                       run: LeaderboardRun | None = None, pool: str = Pool.PEOPLE) -> list[str]:
     run = run or leaderboard_run(mode)
-    return run.countries(period) if run else []
+    return run.countries(period, pool) if run else []
 

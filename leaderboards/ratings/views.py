@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 from accounts import countries
 from games.models import Mode
 
-from ..models import Period
+from ..models import Period, Pool
 from . import selectors
 
 ROWS_CACHE_SECONDS = 15 * 60  # longer than the beat job's period; a new snapshot is a new key
@@ -25,17 +25,17 @@ def _choice(value: str, allowed, default: str) -> str:
     return value
 
 
-def _rows_html(run, *, mode: str, period: str, country: str, page: int) -> str:
+def _rows_html(run, *, mode: str, period: str, country: str, page: int, pool: str) -> str:
     """The table rows of one page, rendered once per snapshot (the cache key holds the
     snapshot's time, so a new computation is a new key) and shared by every viewer."""
     if run is None:
         return ""
-    key = (f"leaderboards:rows:{mode}:{period}:{country}:{page}:"
+    key = (f"leaderboards:rows:{pool}:{mode}:{period}:{country}:{page}:"
            f"{run.computed_at.timestamp():.6f}")
     html = cache.get(key)
     if html is None:
         rows = selectors.leaderboard_page(mode=mode, period=period, country=country, page=page,
-                                          run=run)["rows"]
+                                          run=run, pool=pool)["rows"]
         marker = "__name__"
         profile_url = reverse("accounts:profile", args=[marker])
         for row in rows:
@@ -43,15 +43,18 @@ def _rows_html(run, *, mode: str, period: str, country: str, page: int) -> str:
             row.flag = countries.flag(row.country) if row.country else ""
             row.country_name = countries.COUNTRIES.get(row.country, "")
         html = render_to_string("leaderboards/_board_rows.html",
-                                {"rows": rows, "period": period}) if rows else ""
+                                {"rows": rows, "period": period,
+                                 "bots": pool == Pool.BOTS}) if rows else ""
         cache.set(key, html, ROWS_CACHE_SECONDS)
     return html
 
 
 def index(request):
-    """One mode's board (top rated, or best gains of the week or month), one page of it,
-    optionally one country's players; the viewer's row highlighted."""
+    """One mode's board (top rated, or best gains of the week or month) of people or of
+    bots (``kind``), one page of it, optionally one country's players; the viewer's row
+    highlighted."""
     mode = _choice(request.GET.get("mode"), Mode.values, Mode.CLASSIC)
+    pool = _choice(request.GET.get("kind"), Pool.values, Pool.PEOPLE)
     period = _choice(request.GET.get("period"), Period.values, Period.ALL)
     country = (request.GET.get("country") or "").upper()
     if country and country not in countries.COUNTRIES:
@@ -62,7 +65,8 @@ def index(request):
         raise Http404("No such page.") from None
     if not 1 <= page <= 100000:
         raise Http404("No such page.")
-    me = selectors.my_position(user=request.user, mode=mode, period=period, country=country)
+    me = selectors.my_position(user=request.user, mode=mode, period=period, country=country,
+                               pool=pool)
     if request.GET.get("me") and me is not None:
         my_page = (me["position"] - 1) // selectors.PAGE_SIZE + 1
         query = request.GET.copy()
@@ -70,25 +74,28 @@ def index(request):
         query["page"] = str(my_page)
         return redirect(f"{reverse('leaderboards:index')}?{query.urlencode()}#me")
     run = selectors.leaderboard_run(mode)
-    total = run.count(period, country) if run else 0
+    total = run.count(period, country, pool) if run else 0
     pages = max(1, -(-total // selectors.PAGE_SIZE))
     if page > pages:
         raise Http404("No such page.")
-    rows_html = _rows_html(run, mode=mode, period=period, country=country, page=page)
+    rows_html = _rows_html(run, mode=mode, period=period, country=country, page=page,
+                           pool=pool)
     if me is not None and rows_html:
         # the cached rows are everybody's: mark the viewer's own row
         marker = f'<tr data-user="{request.user.pk}">'
         rows_html = rows_html.replace(marker, marker[:-1] + ' class="board-me" id="me">', 1)
     board = {"rows_html": mark_safe(rows_html), "page": page, "pages": pages, "total": total}
-    query = {"mode": mode, "period": period, **({"country": country} if country else {})}
+    query = {"mode": mode, "period": period, **({"kind": pool} if pool != Pool.PEOPLE else {}),
+             **({"country": country} if country else {})}
     query_string = urlencode(query)
     return render(request, "leaderboards/index.html", {
         "modes": Mode.choices, "mode": mode, "mode_name": Mode(mode).label,
         "periods": Period.choices, "period": period, "period_name": Period(period).label,
         "country": country, "country_choices": [
             (c, countries.COUNTRIES.get(c, c))
-            for c in selectors.countries_on_board(mode, period, run=run)
+            for c in selectors.countries_on_board(mode, period, run=run, pool=pool)
         ],
         "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
         "rank_label": "Gain" if period != Period.ALL else "Rating",
+        "pools": Pool.choices, "pool": pool, "bots": pool == Pool.BOTS,
     })

@@ -221,7 +221,7 @@ def test_a_failing_database_write_leaves_no_file(user, media_root, monkeypatch):
     def broken_save(self, *args, **kwargs):
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(services.User, "save", broken_save)
+    monkeypatch.setattr(User, "save", broken_save)
     with pytest.raises(RuntimeError):
         services.profile_update(
             user=user,

@@ -59,3 +59,23 @@ def clear_social_cache():
             client.delete(*keys)
     else:
         cache.clear()
+
+
+def api_token(user, *scopes: str, name: str = "test token") -> str:
+    """A new API token of ``user`` with ``scopes`` (``bot:play`` needs a bot); returns the
+    secret."""
+    from accounts.services import api_token_create
+
+    return api_token_create(user=user, name=name, scopes=list(scopes))[1]
+
+
+def bearer(raw_token: str) -> dict[str, str]:
+    """The test client's keyword for ``Authorization: Bearer <token>``."""
+    return {"HTTP_AUTHORIZATION": f"Bearer {raw_token}"}
+
+
+def make_bot(user):
+    """Make ``user`` a bot account (it must have no games); returns it."""
+    from accounts.services import bot_account_convert
+
+    return bot_account_convert(user=user)

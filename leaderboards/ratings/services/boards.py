@@ -9,7 +9,15 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from ...models import LeaderboardEntry, LeaderboardRun, Period, Rating, RatingChange
+from ...models import (
+    LeaderboardEntry,
+    LeaderboardRun,
+    Period,
+    Pool,
+    Rating,
+    RatingChange,
+    board_key,
+)
 from .. import conf, skill
 from .bulk import analyze, insert_rows
 
@@ -44,17 +52,14 @@ def _names(user_ids: list[int]) -> dict[int, dict[str, str]]:
     return out
 
 
-ENTRY_FIELDS = ["mode", "period", "user_id", "username", "name", "rank", "position", "country",
-                "country_rank", "country_position", "rating", "gain", "games"]
+ENTRY_FIELDS = ["mode", "period", "pool", "user_id", "username", "name", "rank", "position",
+                "country", "country_rank", "country_position", "rating", "gain", "games"]
 
 
-def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
-    """Recompute the snapshot of ``mode``: the top-rated board (active in the last 30 days,
-    not provisional) and the best gains of the week and the month. Returns the number of
-    players on the rating board."""
-    now = now or timezone.now()
+def _pool_boards(mode: str, now: datetime, bots: bool) -> dict[str, list[dict[str, Any]]]:
+    """The three boards of one pool (people's or bots') of ``mode``."""
     active = list(
-        Rating.objects.filter(mode=mode, provisional=False,
+        Rating.objects.filter(mode=mode, provisional=False, user__is_bot=bots,
                               last_game_at__gte=now - timedelta(days=conf.active_days()))
         .values("user_id", "rating", "games", "user__country")
     )
@@ -69,13 +74,14 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
     _ranked(rows, "rating")
     _with_country_ranks(rows, "rating")
     boards[Period.ALL] = rows
-    current = {r["user_id"]: r for r in Rating.objects.filter(mode=mode).values(
+    current = {r["user_id"]: r for r in Rating.objects.filter(mode=mode, user__is_bot=bots).values(
         "user_id", "rating", "provisional", "user__country")}
     for period, days in ((Period.WEEK, 7), (Period.MONTH, 30)):
         first: dict[int, int] = {}
         counts: dict[int, int] = {}
         for user_id, before in (
-            RatingChange.objects.filter(mode=mode, finished_at__gte=now - timedelta(days=days))
+            RatingChange.objects.filter(mode=mode, finished_at__gte=now - timedelta(days=days),
+                                        user__is_bot=bots)
             .order_by("finished_at", "game_id").values_list("user_id", "rating_before")
         ):
             first.setdefault(user_id, before)
@@ -97,25 +103,38 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
         _ranked(prow, "gain")
         _with_country_ranks(prow, "gain")
         boards[period] = prow
+    return boards
+
+
+def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
+    """Recompute the snapshot of ``mode``: for people and, apart, for bots (their pools
+    never mix), the top-rated board (active in the last 30 days, not provisional) and the
+    best gains of the week and the month. Returns the number of people on the rating
+    board."""
+    now = now or timezone.now()
+    pools = {Pool.PEOPLE: _pool_boards(mode, now, bots=False),
+             Pool.BOTS: _pool_boards(mode, now, bots=True)}
     with transaction.atomic():
         LeaderboardEntry.objects.filter(mode=mode).delete()
         insert_rows(LeaderboardEntry, ENTRY_FIELDS, [
-            (mode, board, *(row[f] for f in ENTRY_FIELDS[2:]))
+            (mode, board, pool, *(row[f] for f in ENTRY_FIELDS[3:]))
+            for pool, boards in pools.items()
             for board, rows in boards.items() for row in rows
         ])
         tally: dict[str, int] = {}
-        for board, rows in boards.items():
-            tally[board] = len(rows)
-            for row in rows:
-                if row["country"]:
-                    key = f"{board}:{row['country']}"
-                    tally[key] = tally.get(key, 0) + 1
+        for pool, boards in pools.items():
+            for board, rows in boards.items():
+                tally[board_key(board, "", pool)] = len(rows)
+                for row in rows:
+                    if row["country"]:
+                        key = board_key(board, row["country"], pool)
+                        tally[key] = tally.get(key, 0) + 1
+        people = len(pools[Pool.PEOPLE][Period.ALL])
         LeaderboardRun.objects.update_or_create(
-            mode=mode, defaults={"computed_at": now, "players": len(boards[Period.ALL]),
-                                 "counts": tally},
+            mode=mode, defaults={"computed_at": now, "players": people, "counts": tally},
         )
     analyze(LeaderboardEntry)
-    return len(boards[Period.ALL])
+    return people
 
 
 def leaderboards_compute_all(*, now: datetime | None = None) -> dict[str, int]:

@@ -14,8 +14,10 @@ rated game's table (``games.services.table_republish``): its frames carry the ch
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -48,13 +50,31 @@ def _ratings_locked(user_ids: list[int], mode: str) -> dict[int, Rating]:
     }
 
 
+def bot_ids_among(user_ids: Iterable[int]) -> set[int]:
+    """Which of these users are bot accounts (their ratings are the bots' pool)."""
+    return set(get_user_model().objects.filter(pk__in=list(user_ids), is_bot=True)
+               .values_list("pk", flat=True))
+
+
+def _fixed_skills(user_ids: list[int], mode: str) -> dict[int, skill.Skill]:
+    """The current skill of players whose rating a game does not move (a person facing a
+    bot): read, never locked or created."""
+    found = {r.user_id: r.skill for r in Rating.objects.filter(mode=mode, user_id__in=user_ids)}
+    return {u: found.get(u, skill.Skill()) for u in user_ids}
+
+
 def _apply(game: Game, entries: list[Entry]) -> list[RatingChange]:
-    """Rate one game (the ledger is locked by the caller)."""
-    ratings = _ratings_locked([e.user_id for e in entries], game.mode)
-    before = [ratings[e.user_id].skill for e in entries]
+    """Rate one game (the ledger is locked by the caller). Only the entries that ``move``
+    get a new rating and a ``RatingChange``; the others are the fixed reference."""
+    moving = [e for e in entries if e.moves]
+    ratings = _ratings_locked([e.user_id for e in moving], game.mode)
+    fixed = _fixed_skills([e.user_id for e in entries if not e.moves], game.mode)
+    before = [ratings[e.user_id].skill if e.moves else fixed[e.user_id] for e in entries]
     after = skill.rate(game.mode, before, [e.place for e in entries])
     changes = []
     for e, old, new in zip(entries, before, after, strict=True):
+        if not e.moves:
+            continue
         r = ratings[e.user_id]
         r.games += 1
         r.mu, r.sigma = new.mu, new.sigma
@@ -100,8 +120,10 @@ def game_rate(*, game_id: int) -> dict[int, list[RatingChange]]:
     with transaction.atomic():
         ledger_lock(game.mode)
         since = min(timezone.now(), game.finished_at) - conf.catch_up_window()
-        for g in list(_pending(game.mode, game, since)):
-            entries = rated_entries(g, list(g.players.all()))
+        pending = list(_pending(game.mode, game, since))
+        bots = bot_ids_among({p.user_id for g in pending for p in g.players.all() if p.user_id})
+        for g in pending:
+            entries = rated_entries(g, list(g.players.all()), bots)
             if entries is None:
                 continue
             done[g.pk] = _apply(g, entries)

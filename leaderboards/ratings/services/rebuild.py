@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Ending, Game, GamePlayer
@@ -75,6 +76,7 @@ def ratings_rebuild(*, progress: Callable[[int, int], Any] | None = None,
         ).values_list("game_id", "seat", "user_id", "bot_level", "place").iterator(20000):
             players.setdefault(game_id, []).append(_PlayerRow(seat, user_id, bot_level, place))
 
+        bots = set(get_user_model().objects.filter(is_bot=True).values_list("pk", flat=True))
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()
         state: dict[tuple[str, int], dict[str, Any]] = {}
@@ -82,7 +84,7 @@ def ratings_rebuild(*, progress: Callable[[int, int], Any] | None = None,
         rated_per_mode = {mode: 0 for mode in skill.MODES}
         total = len(games)
         for n, g in enumerate(games, start=1):
-            entries = rated_entries(g, players.get(g.pk, []))
+            entries = rated_entries(g, players.get(g.pk, []), bots)
             if entries is not None:
                 before = []
                 for e in entries:
@@ -90,6 +92,8 @@ def ratings_rebuild(*, progress: Callable[[int, int], Any] | None = None,
                     before.append(skill.Skill(st["mu"], st["sigma"]) if st else skill.Skill())
                 after = skill.rate(g.mode, before, [e.place for e in entries])
                 for e, old, new in zip(entries, before, after, strict=True):
+                    if not e.moves:  # a person facing a bot: the fixed reference
+                        continue
                     st = state.setdefault((g.mode, e.user_id), {"games": 0, "last": None})
                     st["games"] += 1
                     st["mu"], st["sigma"] = new.mu, new.sigma

@@ -118,7 +118,7 @@ function waitingPanel(ctrl) {
     box.append(h("h2", { text: "Waiting for players" }));
     box.append(h("p", { text: `${plural(free, "seat")} free. The game starts as soon as every seat is taken.` }));
     const names = ctrl.ctx().names;
-    box.append(h("ol", { class: "tbl-seat-list" }, f.seats.map((s, i) => h("li", { class: `tbl-seat-item${s.kind === "empty" ? " is-empty" : ""}`, text: `${names[i]}${i === ctrl.mySeat ? " (you)" : ""}` }))));
+    box.append(h("ol", { class: "tbl-seat-list" }, f.seats.map((s, i) => h("li", { class: `tbl-seat-item${s.kind === "empty" ? " is-empty" : ""}`, text: `${names[i]}${s.kind === "user" && s.is_bot ? " (BOT)" : ""}${i === ctrl.mySeat ? " (you)" : ""}` }))));
     const actions = h("div", { class: "tbl-actions" });
     if (f.you && f.you.can_sit) {
       actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => ctrl.sit() } }));

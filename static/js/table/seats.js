@@ -119,6 +119,13 @@ export function renderBanner(ctrl) {
   setChildren(b, kids);
 }
 
+/** The BOT badge of a seat held by a bot account (a program playing through the API), or
+ * null: the site's own computer levels are "Computer (...)" and carry none. */
+export function botBadge(s) {
+  if (!s || s.kind !== "user" || !s.is_bot) return null;
+  return h("span", { class: "badge badge-bot", text: "BOT", attrs: { title: "A bot account: a program playing through the API" } });
+}
+
 /** The avatar of a seat: initials (CPU for a computer, ? for an empty seat). */
 export function avatar(s, fallback) {
   const text = s.kind === "bot" ? "CPU" : s.kind === "empty" ? "?" : initials(s.name);
@@ -140,7 +147,7 @@ function seatBox(ctrl, s) {
   const short = shortNames(ctrl.frame.seats || [], ctrl.ctx().names)[i];
   const nameText = h("span", { class: "seat-name-text", text: full, attrs: { title: full } });
   if (short && short !== full) Object.assign(nameText.dataset, { full, short });
-  const name = h("div", { class: "seat-name" }, nameText, h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
+  const name = h("div", { class: "seat-name" }, nameText, ...[botBadge(s)].filter(Boolean), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
   const meta = h("div", { class: "seat-meta" });
   if (v) {
     meta.append(h("span", { text: `Score ${seatScore(v, i)}` }));
@@ -162,7 +169,7 @@ function seatBox(ctrl, s) {
   }
   box.append(seatTimer(i));
   const turnText = isTurn ? "to play" : "";
-  box.setAttribute("aria-label", [ctrl.nameOf(i), status, turnText].filter(Boolean).join(", "));
+  box.setAttribute("aria-label", [ctrl.nameOf(i), s.is_bot && s.kind === "user" ? "bot account" : "", status, turnText].filter(Boolean).join(", "));
   return box;
 }
 

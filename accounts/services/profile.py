@@ -8,8 +8,8 @@ from django.core.files.storage import Storage
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
-from .avatars import avatar_normalise
-from .models import User
+from ..avatars import avatar_normalise
+from ..models import User
 
 logger = logging.getLogger(__name__)
 
@@ -108,4 +108,11 @@ def alert_preferences_update(*, user: User, **choices: bool) -> User:
         setattr(user, name, bool(value))
     if choices:
         user.save(update_fields=list(choices))
+    return user
+
+
+def bots_may_challenge_update(*, user: User, allowed: bool) -> User:
+    """Whether computer programs (bot accounts) may challenge ``user`` (docs/bot-api.md)."""
+    user.bots_may_challenge = bool(allowed)
+    user.save(update_fields=["bots_may_challenge"])
     return user
