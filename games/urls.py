@@ -24,4 +24,7 @@ urlpatterns = [
     path("u/<str:username>/games/", views.player_games, name="player_games"),
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record_json"),
     path("games/<int:game_id>/record.txt", views.game_record_txt, name="game_record_txt"),
+    path("games/<int:game_id>/analysis/", views.game_analysis_request, name="game_analysis"),
+    path("games/<int:game_id>/analysis.json", views.game_analysis_json,
+         name="game_analysis_json"),
 ]
