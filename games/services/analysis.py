@@ -140,9 +140,8 @@ def _request(*, game_id: int, user_id: int | None) -> AnalysisJob:
         return job
     if user_id is not None:
         _release_stale(user_id)
-        busy = AnalysisJob.objects.filter(requested_by_id=user_id,
-                                          status__in=ANALYSIS_ACTIVE).exclude(
-            pk=job.pk if job else None).first()
+        others = AnalysisJob.objects.filter(requested_by_id=user_id, status__in=ANALYSIS_ACTIVE)
+        busy = (others.exclude(pk=job.pk) if job is not None else others).first()
         if busy is not None:
             raise AnalysisBusy(
                 f"Your analysis of game {busy.game_id} is still running: one at a time.")

@@ -6,7 +6,6 @@ The games are short (to 10 points, played by the computers from each seat's view
 task runs eagerly (the test settings) with the real analyser."""
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -26,7 +25,11 @@ from tests.support.records import finished_game, short_game_state
 pytestmark = pytest.mark.django_db
 
 
-def short(users, *, seed=2, private=False, at=None):
+# seeds whose games are over in 7 to 13 moves (and have marked mistakes)
+SEEDS = (8, 36, 14, 7)
+
+
+def short(users, *, seed=SEEDS[0], private=False, at=None):
     return finished_game(users, seed=seed, private=private, at=at,
                          state=short_game_state(seed=seed))
 
@@ -76,6 +79,8 @@ def test_asking_runs_the_task_stores_it_once_and_tells_the_requester(
     assert statuses[0] == "queued" and statuses[-1] == "done" and "running" in statuses
     assert all(f["type"] == "analysis" and f["game"] == game.pk for f in frames[ann.pk])
     assert bob.pk not in frames
+    for frame in frames[ann.pk]:  # where it stands, never the result
+        assert set(frame) <= {"type", "game", "status", "done", "total", "url", "error"}
     # every decision of both seats, in columns for the statistics
     seats = {s.seat: s for s in AnalysisSeat.objects.filter(analysis=stored)}
     assert set(seats) == {0, 1}
@@ -106,7 +111,7 @@ def test_asking_runs_the_task_stores_it_once_and_tells_the_requester(
 def test_the_same_game_gives_the_same_numbers(people, frames,
                                               django_capture_on_commit_callbacks):
     ann, bob, _ = people
-    game = short([ann, bob], seed=5)
+    game = short([ann, bob], seed=SEEDS[1])
     with django_capture_on_commit_callbacks(execute=True):
         services.analysis_request(game_id=game.pk, user=ann)
     first = Analysis.objects.get(game=game).data
@@ -119,7 +124,7 @@ def test_the_same_game_gives_the_same_numbers(people, frames,
 
 def test_one_analysis_at_a_time_per_person(people, frames, django_capture_on_commit_callbacks):
     ann, bob, cleo = people
-    first, second = short([ann, bob], seed=2), short([ann, cleo], seed=3)
+    first, second = short([ann, bob]), short([ann, cleo], seed=SEEDS[1])
     client = Client()
     client.force_login(ann)
     # the first is queued (its task not run yet: the callbacks are not executed)
@@ -151,7 +156,7 @@ def test_one_analysis_at_a_time_per_person(people, frames, django_capture_on_com
 def test_a_lost_job_stops_holding_the_one_at_a_time(people, frames,
                                                     django_capture_on_commit_callbacks):
     ann, bob, cleo = people
-    first, second = short([ann, bob], seed=2), short([ann, cleo], seed=3)
+    first, second = short([ann, bob]), short([ann, cleo], seed=SEEDS[1])
     with django_capture_on_commit_callbacks(execute=False):
         services.analysis_request(game_id=first.pk, user=ann)
     AnalysisJob.objects.filter(game=first).update(
@@ -226,7 +231,7 @@ def test_the_endpoints_refuse_bad_requests_and_change_nothing(people, frames):
     with pytest.raises(AnalysisSignIn):
         services.analysis_request(game_id=game.pk, user=None)
     # a game whose record does not replay: refused with a reason
-    broken = short([ann, bob], seed=4)
+    broken = short([ann, bob], seed=SEEDS[2])
     broken.record = {**broken.record, "engine": None}
     broken.save(update_fields=["record"])
     answer = _ask(client, broken.pk)
@@ -262,7 +267,7 @@ def test_a_failing_analysis_is_told_and_may_be_asked_again(
 
 def test_accuracy_per_mode_and_its_trend(people, frames, django_capture_on_commit_callbacks):
     ann, bob, cleo = people
-    games = [short([ann, bob], seed=s) for s in (2, 3)]
+    games = [short([ann, bob], seed=s) for s in SEEDS[:2]]
     with django_capture_on_commit_callbacks(execute=True):
         services.analysis_request(game_id=games[0].pk, user=ann)
     with django_capture_on_commit_callbacks(execute=True):
@@ -288,7 +293,7 @@ def test_tournament_finals_are_analysed_by_themselves(people, frames, monkeypatc
     from leaderboards.tournaments.services import finals
 
     ann, bob, cleo = people
-    semi, final = short([ann, cleo], seed=2), short([ann, bob], seed=3)
+    semi, final = short([ann, cleo]), short([ann, bob], seed=SEEDS[1])
     t = Tournament.objects.create(
         name="Cup", mode="classic", format=Format.SINGLE, target=10, capacity=4,
         starts_at=timezone.now(), entry_opens_at=timezone.now())
@@ -319,13 +324,3 @@ def _table_for(game):
         slug=game.mode, name=game.mode, mode=game.mode)
     return Table.objects.create(room=room, mode=game.mode, seat_count=2, target=10,
                                 status=TableStatus.FINISHED, seed=game.seed)
-
-
-def test_the_frames_carry_no_result(people, frames, django_capture_on_commit_callbacks):
-    ann, bob, _ = people
-    game = short([ann, bob])
-    with django_capture_on_commit_callbacks(execute=True):
-        services.analysis_request(game_id=game.pk, user=ann)
-    for frame in frames[ann.pk]:
-        assert set(frame) <= {"type", "game", "status", "done", "total", "url", "error"}
-        assert len(json.dumps(frame)) < 300

@@ -14,7 +14,12 @@ import sqlite3
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import play_to_the_end, require_chromium, serious_violations
+from tests.support.browser import (
+    play_to_the_end,
+    require_chromium,
+    serious_violations,
+    start_computer_game,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -52,20 +57,8 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "rhea")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
     # A short game: against the Easy computer, to 50 points, untimed.
-    page.goto(base + "/play/classic/")
-    page.fill("input[name=target]", "50")
-    page.select_option("select[name=seconds_per_turn]", "0")
-    page.select_option("select[name=bots]", "1")
-    page.click("form[action$='/new/'] button[type=submit]")
-    page.wait_for_selector("#table-app")
-    page.wait_for_selector(".tbl-conn[data-state=open]")
-    table_id = int(page.get_attribute("#table-app", "data-table-id"))
+    table_id = start_computer_game(page, base, "rhea", PASSWORD)
     play_to_the_end(page)
     page.wait_for_selector(".tbl-panel[data-kind=game-over]")
     game_id = _game_of(site["db"], table_id)
@@ -97,7 +90,7 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
     # Step through everyone's marked moves with "Next mistake".
     page.select_option("[data-analysis-whose]", "")
     page.get_by_role("button", name="First move").click()
-    data = page.evaluate("JSON.parse(document.getElementById('analysis-data').textContent)")
+    data = page.evaluate(f"fetch('/games/{game_id}/analysis.json').then(r => r.json())")
     marked = sorted(d["index"] + 1 for d in data["analysis"]["decisions"]
                     if d["judgement"] in ("inaccuracy", "mistake", "blunder"))
     assert marked, "the Easy computer made no mistake worth marking"

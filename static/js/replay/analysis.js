@@ -7,6 +7,7 @@
 // The pure parts are exported for the Node tests (static/js/replay/tests/).
 
 import { cardLabel } from "../table/cards.js";
+import { el } from "./dom.js";
 
 /** The classes marked on the move list and visited by the jumps, mildest first. */
 export const MARKED = ["inaccuracy", "mistake", "blunder"];
@@ -135,17 +136,6 @@ export function progressText(state) {
 // ---------------------------------------------------------------------------------- DOM
 
 const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
-}
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);

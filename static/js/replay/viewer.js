@@ -5,6 +5,7 @@
 
 import { cardLabel, cardName, isRed } from "../table/cards.js";
 import { AnalysisPanel } from "./analysis.js";
+import { el } from "./dom.js";
 
 // The time between two moves while the replay plays (ms).
 const PLAY_MS = 700;
@@ -29,17 +30,6 @@ export function handStarts(frames) {
 }
 
 // ---------------------------------------------------------------------------------- elements
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
-}
 
 function cardChip(code, extra = "") {
   const name = cardName(code);
