@@ -324,6 +324,8 @@ def game(request, game_id):
         analysis = selectors.analysis_state(game, request.user, current_version=ANALYSER_VERSION)
         analysis["viewer_seat"] = next((p.seat for p in players if request.user.is_authenticated
                                         and p.user_id == request.user.pk), None)
+        if not request.user.is_authenticated:
+            analysis["reason"] = ""  # (the page links to the sign-in instead)
     return render(request, "games/game.html", {
         "game": game,
         "players": players,

@@ -261,8 +261,11 @@ export class ReplayViewer {
     const { sheet } = this.dom;
     const names = this.names;
     sheet.replaceChildren();
-    if (!this.data.sheet.length) { sheet.hidden = true; return; }
+    // (its scrolling box is a focusable region: hidden with it when there is no sheet)
+    const box = sheet.closest(".table-scroll");
+    if (!this.data.sheet.length) { sheet.hidden = true; if (box) box.hidden = true; return; }
     sheet.hidden = false;
+    if (box) box.hidden = false;
     const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }),
       el("th", { scope: "col", text: "Result" }),
       ...names.map((n) => el("th", { scope: "col", text: n })));
