@@ -214,3 +214,14 @@ def test_a_record_that_does_not_replay_is_refused(short_game):
     bad.moves = bad.moves[:3] + [Move(bad.moves[3].seat, "discard:ZZ")] + bad.moves[4:]
     with pytest.raises(RecordError):
         analyse(bad)
+
+
+@pytest.mark.parametrize("mode", ["straight", "oklahoma", "hollywood"])
+def test_every_gin_mode_is_analysed(mode):
+    rec = _bot_game(mode, target=10, seed=6)
+    a = analyse(rec, seed=3)
+    judged = [d for d in a.decisions if d.judgement != "forced"]
+    assert judged and len(a.decisions) == len(rec.moves)
+    assert {d.kind for d in judged} & {"discard", "knock"}
+    for d in judged:
+        assert {o.action for o in d.options} >= {d.played, d.best}
