@@ -206,7 +206,8 @@ export class AnalysisPanel {
       if (!f || f.game !== this.state.game) return;
       this.lastFrame = Date.now();
       this.showState({ ...this.state, ...f });
-      if (f.status === "done") this.refresh();
+      // done: read the result; failed: read whether it may be asked for again
+      if (f.status === "done" || f.status === "failed") this.refresh();
     });
   }
 
