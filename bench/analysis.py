@@ -99,20 +99,32 @@ def levels(opts: argparse.Namespace) -> None:
         for g in range(opts.games)
     ]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(opts.jobs) as pool:
-        chunks = list(pool.map(_levels_one, jobs))
     losses: dict[str, list[float]] = defaultdict(list)
     counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(JUDGEMENTS, 0))
-    for chunk in chunks:
-        for level, loss, judgement in chunk:
-            losses[level].append(loss)
-            counts[level][judgement] += 1
+    with ProcessPoolExecutor(opts.jobs) as pool:
+        for done, chunk in enumerate(pool.map(_levels_one, jobs), start=1):
+            for level, loss, judgement in chunk:
+                losses[level].append(loss)
+                counts[level][judgement] += 1
+            if done % opts.every == 0 or done == len(jobs):
+                _table(opts, done, len(jobs), time.perf_counter() - t0, losses, counts)
     if opts.dump:
         with open(opts.dump, "w") as fh:
-            json.dump({k: v for k, v in losses.items()}, fh)
-    print(f"{opts.mode}, pairs {opts.pairs}, {opts.games} seeded games per pair (seeds "
-          f"{opts.seed}..{opts.seed + opts.games - 1}, target {opts.target or 'default'}), "
-          f"{time.perf_counter() - t0:.0f} s")
+            json.dump(dict(losses), fh)
+
+
+def _table(
+    opts: argparse.Namespace,
+    done: int,
+    total: int,
+    seconds: float,
+    losses: dict[str, list[float]],
+    counts: dict[str, dict[str, int]],
+) -> None:
+    """The figures so far (printed every ``--every`` games: a long run can be cut short)."""
+    print(f"{opts.mode}, pairs {opts.pairs}, {done} of {total} seeded games (the first "
+          f"{opts.games} seeds from {opts.seed} per pair, in order; target "
+          f"{opts.target or 'default'}), {seconds:.0f} s")
     head = " ".join(f"{j:>10}" for j in JUDGEMENTS)
     print(f"{'level':8} {'decisions':>9} {'avg loss':>8} {'accuracy':>8} {'p50':>5} {'p75':>5} "
           f"{'p90':>5} {'p95':>5} {'p99':>5} {head}")
@@ -124,7 +136,7 @@ def levels(opts: argparse.Namespace) -> None:
         shares = " ".join(f"{100 * counts[level][j] / len(xs):>9.1f}%" for j in JUDGEMENTS)
         print(f"{level:8} {len(xs):>9} {sum(xs) / len(xs):>8.3f} {acc:>7.2f}% "
               f"{_pct(xs, .5):>5.1f} {_pct(xs, .75):>5.1f} {_pct(xs, .9):>5.1f} "
-              f"{_pct(xs, .95):>5.1f} {_pct(xs, .99):>5.1f} {shares}")
+              f"{_pct(xs, .95):>5.1f} {_pct(xs, .99):>5.1f} {shares}", flush=True)
 
 
 def main() -> None:
@@ -143,6 +155,7 @@ def main() -> None:
     lv.add_argument("--seed", type=int, default=1)
     lv.add_argument("--jobs", type=int, default=1)
     lv.add_argument("--dump", default=None)
+    lv.add_argument("--every", type=int, default=10)
     opts = parser.parse_args()
     (speed if opts.cmd == "speed" else levels)(opts)
 
