@@ -108,9 +108,9 @@ def levels(opts: argparse.Namespace) -> None:
                 counts[level][judgement] += 1
             if done % opts.every == 0 or done == len(jobs):
                 _table(opts, done, len(jobs), time.perf_counter() - t0, losses, counts)
-    if opts.dump:
-        with open(opts.dump, "w") as fh:
-            json.dump(dict(losses), fh)
+                if opts.dump:
+                    with open(opts.dump, "w") as fh:
+                        json.dump({"games": done, "losses": dict(losses)}, fh)
 
 
 def _table(
