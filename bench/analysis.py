@@ -1,12 +1,12 @@
 """The analyser's speed per game and mode, and a sanity check of its evaluator by level.
 
     .venv/bin/python bench/analysis.py speed [--modes classic,straight,oklahoma,hollywood,rummy]
-        [--games 5] [--seed 1] [--jobs 1]
+        [--games 5] [--seed 1] [--jobs 1] [--target N]
     .venv/bin/python bench/analysis.py levels [--pairs hard-expert,easy-medium] [--games 200]
         [--target 100] [--mode classic] [--seed 1] [--jobs 1] [--dump losses.json]
 
 ``speed`` plays seeded whole games (Hard against the Expert, the mode's own target; Basic
-Rummy with two players) and analyses each once: seconds per game, wall clock and the
+Rummy with two players; ``--target`` for shorter games) and analyses each once: seconds per game, wall clock and the
 process's CPU time (what one core spends; the machine is shared, so the CPU time is the
 figure to compare with the goal of 20 s per 100-point Classic game), p50 and p95 per mode,
 with moves per game.
@@ -53,9 +53,9 @@ def _record(mode: str, levels: list[str], seed: int, target: int | None) -> Game
     return GameRecord.from_state(state, players=levels)
 
 
-def _speed_one(args: tuple[str, int]) -> tuple[str, int, float, float]:
-    mode, seed = args
-    rec = _record(mode, ["hard", "expert"], seed, None)
+def _speed_one(args: tuple[str, int, int | None]) -> tuple[str, int, float, float]:
+    mode, seed, target = args
+    rec = _record(mode, ["hard", "expert"], seed, target)
     t0, c0 = time.perf_counter(), time.process_time()
     analyse(rec, seed=seed)
     return mode, len(rec.moves), time.perf_counter() - t0, time.process_time() - c0
@@ -63,10 +63,12 @@ def _speed_one(args: tuple[str, int]) -> tuple[str, int, float, float]:
 
 def speed(opts: argparse.Namespace) -> None:
     modes = opts.modes.split(",")
-    jobs = [(m, opts.seed + g) for m in modes for g in range(opts.games)]
+    jobs = [(m, opts.seed + g, opts.target) for m in modes for g in range(opts.games)]
     with ProcessPoolExecutor(opts.jobs) as pool:
         results = list(pool.map(_speed_one, jobs))
-    print(f"analysis time per game, Hard vs Expert whole games, {opts.games} per mode, "
+    target = opts.target or "the mode's"
+    print(f"analysis time per game, Hard vs Expert whole games (target {target}), "
+          f"{opts.games} per mode, "
           f"seeds {opts.seed}..{opts.seed + opts.games - 1}, jobs {opts.jobs}")
     print(f"{'mode':10} {'games':>5} {'moves p50':>9} {'cpu p50':>8} {'cpu p95':>8} "
           f"{'cpu max':>8} {'wall p50':>9} {'wall p95':>9} {'ms/move':>8}")
@@ -147,6 +149,7 @@ def main() -> None:
     sp.add_argument("--games", type=int, default=5)
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--jobs", type=int, default=1)
+    sp.add_argument("--target", type=int, default=None)
     lv = sub.add_parser("levels")
     lv.add_argument("--pairs", default="hard-expert,easy-medium")
     lv.add_argument("--games", type=int, default=200)
