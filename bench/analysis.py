@@ -6,8 +6,8 @@
         [--target 100] [--mode classic] [--seed 1] [--jobs 1] [--dump losses.json]
 
 ``speed`` plays seeded whole games (Hard against the Expert, the mode's own target; Basic
-Rummy with two players; ``--target`` for shorter games) and analyses each once: seconds per game, wall clock and the
-process's CPU time (what one core spends; the machine is shared, so the CPU time is the
+Rummy with two players; ``--target`` for shorter games) and analyses each once: seconds per
+game, wall clock and the process's CPU time (what one core spends; the machine is shared, so the CPU time is the
 figure to compare with the goal of 20 s per 100-point Classic game), p50 and p95 per mode,
 with moves per game.
 
