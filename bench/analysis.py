@@ -7,9 +7,9 @@
 
 ``speed`` plays seeded whole games (Hard against the Expert, the mode's own target; Basic
 Rummy with two players; ``--target`` for shorter games) and analyses each once: seconds per
-game, wall clock and the process's CPU time (what one core spends; the machine is shared, so the CPU time is the
-figure to compare with the goal of 20 s per 100-point Classic game), p50 and p95 per mode,
-with moves per game.
+game, wall clock and the process's CPU time (what one core spends; the machine is shared,
+so the CPU time is the figure to compare with the goal of 20 s per 100-point Classic game),
+p50 and p95 per mode, with moves per game.
 
 ``levels`` plays the same seeded games for each pair of levels (the first level of a pair
 sits in seat 0 in even games and seat 1 in odd ones) and analyses both seats of every game:
