@@ -1,15 +1,15 @@
 """The analyser's speed per game and mode, and a sanity check of its evaluator by level.
 
     .venv/bin/python bench/analysis.py speed [--modes classic,straight,oklahoma,hollywood,rummy]
-        [--games 5] [--seed 1] [--jobs 1]
+        [--games 5] [--seed 1] [--jobs 1] [--target N]
     .venv/bin/python bench/analysis.py levels [--pairs hard-expert,easy-medium] [--games 200]
         [--target 100] [--mode classic] [--seed 1] [--jobs 1] [--dump losses.json]
 
 ``speed`` plays seeded whole games (Hard against the Expert, the mode's own target; Basic
-Rummy with two players) and analyses each once: seconds per game, wall clock and the
-process's CPU time (what one core spends; the machine is shared, so the CPU time is the
-figure to compare with the goal of 20 s per 100-point Classic game), p50 and p95 per mode,
-with moves per game.
+Rummy with two players; ``--target`` for shorter games) and analyses each once: seconds per
+game, wall clock and the process's CPU time (what one core spends; the machine is shared,
+so the CPU time is the figure to compare with the goal of 20 s per 100-point Classic game),
+p50 and p95 per mode, with moves per game.
 
 ``levels`` plays the same seeded games for each pair of levels (the first level of a pair
 sits in seat 0 in even games and seat 1 in odd ones) and analyses both seats of every game:
@@ -53,9 +53,9 @@ def _record(mode: str, levels: list[str], seed: int, target: int | None) -> Game
     return GameRecord.from_state(state, players=levels)
 
 
-def _speed_one(args: tuple[str, int]) -> tuple[str, int, float, float]:
-    mode, seed = args
-    rec = _record(mode, ["hard", "expert"], seed, None)
+def _speed_one(args: tuple[str, int, int | None]) -> tuple[str, int, float, float]:
+    mode, seed, target = args
+    rec = _record(mode, ["hard", "expert"], seed, target)
     t0, c0 = time.perf_counter(), time.process_time()
     analyse(rec, seed=seed)
     return mode, len(rec.moves), time.perf_counter() - t0, time.process_time() - c0
@@ -63,10 +63,12 @@ def _speed_one(args: tuple[str, int]) -> tuple[str, int, float, float]:
 
 def speed(opts: argparse.Namespace) -> None:
     modes = opts.modes.split(",")
-    jobs = [(m, opts.seed + g) for m in modes for g in range(opts.games)]
+    jobs = [(m, opts.seed + g, opts.target) for m in modes for g in range(opts.games)]
     with ProcessPoolExecutor(opts.jobs) as pool:
         results = list(pool.map(_speed_one, jobs))
-    print(f"analysis time per game, Hard vs Expert whole games, {opts.games} per mode, "
+    target = opts.target or "the mode's"
+    print(f"analysis time per game, Hard vs Expert whole games (target {target}), "
+          f"{opts.games} per mode, "
           f"seeds {opts.seed}..{opts.seed + opts.games - 1}, jobs {opts.jobs}")
     print(f"{'mode':10} {'games':>5} {'moves p50':>9} {'cpu p50':>8} {'cpu p95':>8} "
           f"{'cpu max':>8} {'wall p50':>9} {'wall p95':>9} {'ms/move':>8}")
@@ -99,20 +101,32 @@ def levels(opts: argparse.Namespace) -> None:
         for g in range(opts.games)
     ]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(opts.jobs) as pool:
-        chunks = list(pool.map(_levels_one, jobs))
     losses: dict[str, list[float]] = defaultdict(list)
     counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(JUDGEMENTS, 0))
-    for chunk in chunks:
-        for level, loss, judgement in chunk:
-            losses[level].append(loss)
-            counts[level][judgement] += 1
-    if opts.dump:
-        with open(opts.dump, "w") as fh:
-            json.dump({k: v for k, v in losses.items()}, fh)
-    print(f"{opts.mode}, pairs {opts.pairs}, {opts.games} seeded games per pair (seeds "
-          f"{opts.seed}..{opts.seed + opts.games - 1}, target {opts.target or 'default'}), "
-          f"{time.perf_counter() - t0:.0f} s")
+    with ProcessPoolExecutor(opts.jobs) as pool:
+        for done, chunk in enumerate(pool.map(_levels_one, jobs), start=1):
+            for level, loss, judgement in chunk:
+                losses[level].append(loss)
+                counts[level][judgement] += 1
+            if done % opts.every == 0 or done == len(jobs):
+                _table(opts, done, len(jobs), time.perf_counter() - t0, losses, counts)
+                if opts.dump:
+                    with open(opts.dump, "w") as fh:
+                        json.dump({"games": done, "losses": dict(losses)}, fh)
+
+
+def _table(
+    opts: argparse.Namespace,
+    done: int,
+    total: int,
+    seconds: float,
+    losses: dict[str, list[float]],
+    counts: dict[str, dict[str, int]],
+) -> None:
+    """The figures so far (printed every ``--every`` games: a long run can be cut short)."""
+    print(f"{opts.mode}, pairs {opts.pairs}, {done} of {total} seeded games (the first "
+          f"{opts.games} seeds from {opts.seed} per pair, in order; target "
+          f"{opts.target or 'default'}), {seconds:.0f} s")
     head = " ".join(f"{j:>10}" for j in JUDGEMENTS)
     print(f"{'level':8} {'decisions':>9} {'avg loss':>8} {'accuracy':>8} {'p50':>5} {'p75':>5} "
           f"{'p90':>5} {'p95':>5} {'p99':>5} {head}")
@@ -124,7 +138,7 @@ def levels(opts: argparse.Namespace) -> None:
         shares = " ".join(f"{100 * counts[level][j] / len(xs):>9.1f}%" for j in JUDGEMENTS)
         print(f"{level:8} {len(xs):>9} {sum(xs) / len(xs):>8.3f} {acc:>7.2f}% "
               f"{_pct(xs, .5):>5.1f} {_pct(xs, .75):>5.1f} {_pct(xs, .9):>5.1f} "
-              f"{_pct(xs, .95):>5.1f} {_pct(xs, .99):>5.1f} {shares}")
+              f"{_pct(xs, .95):>5.1f} {_pct(xs, .99):>5.1f} {shares}", flush=True)
 
 
 def main() -> None:
@@ -135,6 +149,7 @@ def main() -> None:
     sp.add_argument("--games", type=int, default=5)
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--jobs", type=int, default=1)
+    sp.add_argument("--target", type=int, default=None)
     lv = sub.add_parser("levels")
     lv.add_argument("--pairs", default="hard-expert,easy-medium")
     lv.add_argument("--games", type=int, default=200)
@@ -143,6 +158,7 @@ def main() -> None:
     lv.add_argument("--seed", type=int, default=1)
     lv.add_argument("--jobs", type=int, default=1)
     lv.add_argument("--dump", default=None)
+    lv.add_argument("--every", type=int, default=10)
     opts = parser.parse_args()
     (speed if opts.cmd == "speed" else levels)(opts)
 

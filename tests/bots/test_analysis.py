@@ -206,7 +206,10 @@ def test_judgements_and_accuracy_follow_the_thresholds():
     assert [judge(t) for t in THRESHOLDS] == list(JUDGEMENTS[1:])
     assert judge(THRESHOLDS[-1] + 50) == "blunder"
     assert decision_accuracy(0.0) == 100.0
-    assert decision_accuracy(1.0) > decision_accuracy(5.0) > decision_accuracy(20.0) > 0
+    assert decision_accuracy(1.0) > decision_accuracy(5.0) > decision_accuracy(19.0) > 0
+    assert decision_accuracy(20.0) == decision_accuracy(35.0) == 0.0
+    # linear below the scale: a seat's accuracy is 100 - 5 x its average loss
+    assert decision_accuracy(4.0) == pytest.approx(80.0)
 
 
 def test_a_record_that_does_not_replay_is_refused(short_game):

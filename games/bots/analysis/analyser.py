@@ -37,11 +37,11 @@ __all__ = ["analyse", "decision_count", "BUDGETS", "judge_position"]
 
 # Samples per decision kind (docs/analysis.md, "Speed").
 BUDGETS: dict[str, Budget] = {
-    "upcard": Budget(first=24, full=64),
-    "draw": Budget(first=24, full=64),
-    "discard": Budget(first=16, full=48),
-    "knock": Budget(first=16, full=48),
-    "rummy": Budget(first=12, full=40),
+    "upcard": Budget((8, 24, 64)),
+    "draw": Budget((8, 24, 64)),
+    "discard": Budget((8, 24, 48)),
+    "knock": Budget((8, 24, 48)),
+    "rummy": Budget((8, 24, 40)),
 }
 
 
@@ -78,7 +78,12 @@ def _kind(phase: Phase, actions: Sequence[str], played: str) -> str:
 
 
 def _values(
-    bot: ExpertBot, view: dict[str, Any], phase: Phase, actions: Sequence[str], rng: random.Random
+    bot: ExpertBot,
+    view: dict[str, Any],
+    phase: Phase,
+    actions: Sequence[str],
+    played: int,
+    rng: random.Random,
 ) -> list[Estimate]:
     if phase is Phase.LAYOFF:
         return [Estimate(v, 0.0, 1) for v in layoff_values(view, actions)]
@@ -95,7 +100,7 @@ def _values(
     def sample(_k: int) -> Any:
         return draw(rng)
 
-    return estimate(len(actions), sample, value, budget)
+    return estimate(len(actions), sample, value, budget, always=(played,))
 
 
 def judge_position(
@@ -110,18 +115,18 @@ def judge_position(
     kind = _kind(phase, actions, played)
     if len(actions) <= 1:
         return kind, (Option(played, 0.0, 0.0),), 0.0, FORCED
+    if played not in actions:
+        raise ValueError(f"{played!r} is not a legal action here")
     rng = random.Random(f"analysis:{seed}:{index}")
     bot = ExpertBot(rng=random.Random(0), score_aware=False)
-    est = _values(bot, view, phase, actions, rng)
+    est = _values(bot, view, phase, actions, actions.index(played), rng)
     order = best_first(actions, est)
     options = tuple(
         Option(actions[i], round(est[i].mean, 3), round(est[i].spread, 3)) for i in order
     )
     by_action = {o.action: o for o in options}
     best = options[0]
-    mine = by_action.get(played)
-    if mine is None:
-        raise ValueError(f"{played!r} is not a legal action here")
+    mine = by_action[played]
     loss = round(max(best.value - mine.value, 0.0), 3)
     judgement = JUDGEMENTS[0] if mine.action == best.action else judge(loss)
     return kind, options, loss, judgement

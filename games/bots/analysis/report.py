@@ -6,7 +6,6 @@ told in docs/analysis.md (bench/analysis.py prints the figures behind them).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +34,9 @@ FORCED = "forced"
 # the best option); below THRESHOLDS[1] "good", below [2] an inaccuracy, below [3] a mistake,
 # otherwise a blunder (docs/analysis.md: how they were chosen).
 THRESHOLDS = (0.5, 2.0, 5.0, 10.0)
-# Per-decision accuracy: 100 * exp(-loss / ACCURACY_SCALE) (docs/analysis.md).
-ACCURACY_SCALE = 6.0
+# Per-decision accuracy: 100 * (1 - loss / ACCURACY_SCALE), at least 0 (docs/analysis.md):
+# linear, so a seat's accuracy orders players as their average loss does.
+ACCURACY_SCALE = 20.0
 
 
 def judge(loss: float) -> str:
@@ -49,7 +49,7 @@ def judge(loss: float) -> str:
 
 def decision_accuracy(loss: float) -> float:
     """Accuracy of one judged decision, in percent (100 for no loss)."""
-    return 100.0 * math.exp(-max(loss, 0.0) / ACCURACY_SCALE)
+    return 100.0 * max(0.0, 1.0 - max(loss, 0.0) / ACCURACY_SCALE)
 
 
 @dataclass(frozen=True)
