@@ -6,7 +6,9 @@ from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Avg, Count, Exists, OuterRef, Prefetch, Q, Subquery, Sum
+from django.db.models.functions import TruncMonth
+from django.urls import reverse
 from django.utils import timezone
 
 from games import engine as E
@@ -405,17 +407,11 @@ def analysis_frame(job: AnalysisJob) -> dict[str, Any]:
     frame: dict[str, Any] = {
         "type": "analysis", "game": job.game_id, "status": str(job.status),
         "done": job.done, "total": job.total,
-        "url": reverse_game(job.game_id),
+        "url": reverse("games:game", kwargs={"game_id": job.game_id}),
     }
     if job.status == AnalysisStatus.FAILED:
         frame["error"] = job.error or "The analysis failed."
     return frame
-
-
-def reverse_game(game_id: int) -> str:
-    from django.urls import reverse
-
-    return reverse("games:game", kwargs={"game_id": game_id})
 
 
 def stored_analysis(game: Game) -> Analysis | None:
@@ -458,8 +454,6 @@ def accuracy_rows(*, user, viewer, modes: list[str] | None = None) -> list[dict[
     of each game): ``{"mode", "games", "accuracy", "blunders"}``, by mode. Games at private
     tables count only when ``viewer`` is ``user``: a profile never shows another person the
     figures of a private game."""
-    from django.db.models import Avg, Sum
-
     rows = (_accuracy_seats(user=user, viewer=viewer).values("mode")
             .annotate(games=Count("id"), accuracy=Avg("accuracy"),
                       blunders=Sum("blunders"), mistakes=Sum("mistakes"))
@@ -472,9 +466,6 @@ def accuracy_rows(*, user, viewer, modes: list[str] | None = None) -> list[dict[
 def accuracy_by_month(*, user, viewer) -> list[dict[str, Any]]:
     """``user``'s average accuracy per month over their analysed games (every mode):
     ``{"month" (a date, the first of the month), "games", "accuracy"}``, oldest first."""
-    from django.db.models import Avg
-    from django.db.models.functions import TruncMonth
-
     rows = (_accuracy_seats(user=user, viewer=viewer)
             .annotate(month=TruncMonth("finished_at")).values("month")
             .annotate(games=Count("id"), accuracy=Avg("accuracy")).order_by("month"))
