@@ -289,8 +289,9 @@ def test_accuracy_per_mode_and_its_trend(people, frames, django_capture_on_commi
 
 def test_tournament_finals_are_analysed_by_themselves(people, frames, monkeypatch,
                                                       django_capture_on_commit_callbacks):
-    from leaderboards.tournaments.models import Format, Match, Tournament
+    from leaderboards.tournaments.models import Format, Match, Status, Tournament
     from leaderboards.tournaments.services import finals
+    from leaderboards.tournaments.services.advancing import tournament_finish
 
     ann, bob, cleo = people
     semi, final = short([ann, cleo]), short([ann, bob], seed=SEEDS[1])
@@ -304,8 +305,11 @@ def test_tournament_finals_are_analysed_by_themselves(people, frames, monkeypatc
                              status="finished", finished_at=game.finished_at)
     Match.objects.filter(key="W1-1").update(finished_at=timezone.now() - timedelta(hours=1))
     assert finals.final_game_ids(t) == [final.pk]
+    # the tournament finishes: its final is analysed, nobody asked
+    t.status = Status.RUNNING
+    t.save(update_fields=["status"])
     with django_capture_on_commit_callbacks(execute=True):
-        finals.finals_analyse_after_commit(t)
+        tournament_finish(t)
     job = AnalysisJob.objects.get()
     assert job.game_id == final.pk and job.automatic and job.requested_by is None
     assert job.status == AnalysisStatus.DONE and Analysis.objects.filter(game=final).exists()
