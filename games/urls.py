@@ -28,4 +28,7 @@ urlpatterns = [
     # The bot API's tables (docs/bot-api.md, "Playing")
     path("api/bot/games/", bot_api.api_games, name="api_bot_games"),
     path("api/bot/computer/", bot_api.api_computer, name="api_bot_computer"),
+    path("games/<int:game_id>/analysis/", views.game_analysis_request, name="game_analysis"),
+    path("games/<int:game_id>/analysis.json", views.game_analysis_json,
+         name="game_analysis_json"),
 ]

@@ -77,6 +77,21 @@ def play_to_the_end(page, seed: int = 7, limit: int = 600) -> int:
         assert decisions < limit, "the game did not end"
 
 
+def start_computer_game(page, base: str, username: str, password: str, *,
+                        target: str = "50") -> int:
+    """Sign ``username`` in and open a Classic table against the Easy computer, to
+    ``target`` points, untimed; wait until its socket is open. Returns the table's id."""
+    log_in(page, base, username, password)
+    page.goto(base + "/play/classic/")
+    page.fill("input[name=target]", target)
+    page.select_option("select[name=seconds_per_turn]", "0")
+    page.select_option("select[name=bots]", "1")
+    page.click("form[action$='/new/'] button[type=submit]")
+    page.wait_for_selector("#table-app")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    return int(page.get_attribute("#table-app", "data-table-id"))
+
+
 AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 
 
