@@ -52,7 +52,9 @@ def _record(mode: str, levels: list[str], seed: int, target: int | None) -> Game
         get_bot(lv, seed=seed * 10 + i, **({"hard_limit": 1e9} if lv == "expert" else {}))
         for i, lv in enumerate(levels)
     ]
-    settings = {"target": target} if target else None
+    settings: dict[str, object] | None = None
+    if target:
+        settings = {"targets": [[len(levels), target]]} if mode == "rummy" else {"target": target}
     state = play_game(mode, bots, seed, settings=settings)
     return GameRecord.from_state(state, players=levels)
 
