@@ -1,0 +1,261 @@
+"""Reads of live play: lobby and room lists, who is online, tables, snapshots, chat, score
+sheets."""
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.utils import timezone
+
+from games import engine as E
+
+from .. import frames, hooks
+from ..models import (
+    ChatMessage,
+    Game,
+    Room,
+    Seat,
+    Table,
+    TableStatus,
+    grace_seconds,
+)
+
+CHAT_HISTORY = 50
+
+
+def room_online(room: Room) -> list[dict[str, str]]:
+    """Users seen on the room page or connected at one of its tables in the last 30 s."""
+    now = timezone.now()
+    people: dict[str, str] = {}
+    for username, name, ts in (cache.get(f"games:room-online:{room.slug}") or {}).values():
+        if ts > now.timestamp() - 30:
+            people[username] = name
+    seated = Seat.objects.filter(
+        table__room=room, table__status__in=(TableStatus.OPEN, TableStatus.PLAYING),
+        connected=True, last_seen__gte=now - timedelta(seconds=60), user__isnull=False,
+    ).select_related("user")
+    for seat in seated:
+        people[seat.user.username] = seat.user.public_name
+    return [{"username": u, "name": n} for u, n in sorted(people.items())]
+
+
+def rooms_overview() -> list[dict[str, Any]]:
+    counts = {
+        r["pk"]: r for r in Room.objects.annotate(
+            open_tables=Count("tables", filter=Q(tables__status=TableStatus.OPEN,
+                                                 tables__private=False)),
+        ).values("pk", "open_tables")
+    }
+    playing = dict(
+        Table.objects.filter(status=TableStatus.PLAYING, private=False)
+        .exclude(_left_by_people()).values("room").annotate(n=Count("pk"))
+        .values_list("room", "n")
+    )
+    out = []
+    for room in Room.objects.all():
+        out.append({
+            "slug": room.slug, "name": room.name, "mode": room.mode,
+            "description": room.description, "url": room.get_absolute_url(),
+            "online": len(room_online(room)),
+            "open_tables": counts[room.pk]["open_tables"],
+            "playing_tables": playing.get(room.pk, 0),
+        })
+    return out
+
+
+def _table_row(table: Table) -> dict[str, Any]:
+    seats = sorted(table.seats.all(), key=lambda s: s.index)
+    bots = Seat.bot_names(seats)
+    return {
+        "id": table.pk, "url": table.get_absolute_url(), "mode": table.mode,
+        "mode_name": table.get_mode_display(), "seat_count": table.seat_count,
+        "target": table.target, "rated": table.rated,
+        "seconds_per_turn": table.seconds_per_turn, "status": table.status,
+        "free_seats": sum(1 for s in seats if s.is_empty),
+        "players": [
+            {"name": s.user.public_name if s.user_id else bots[s.index],
+             "bot_level": s.bot_level, "user_id": s.user_id}
+            for s in seats if not s.is_empty
+        ],
+        "created_at": table.created_at.isoformat().replace("+00:00", "Z"),
+    }
+
+
+def _tables(**filters):
+    return (
+        Table.objects.filter(**filters)
+        .select_related("room")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    )
+
+
+def with_ratings(rows: list[dict[str, Any]], mode: str) -> list[dict[str, Any]]:
+    """Put each player's rating label in ``mode`` (``games.hooks.rating_labels``) on the
+    player dicts of table rows, as ``rating`` (None for computers); ``user_id`` is dropped."""
+    people = [p for row in rows for p in row["players"]]
+    labels = hooks.rating_labels([p["user_id"] for p in people if p["user_id"]], mode)
+    for p in people:
+        p["rating"] = labels.get(p.pop("user_id"))
+    return rows
+
+
+def room_tables(room: Room) -> dict[str, list[dict[str, Any]]]:
+    public = _tables(room=room, private=False)
+    return {
+        "open": with_ratings([_table_row(t) for t in public.filter(status=TableStatus.OPEN)
+                              .order_by("-created_at")[:50]], room.mode),
+        "playing": with_ratings([_table_row(t) for t in public.filter(
+            status=TableStatus.PLAYING).exclude(_left_by_people())
+            .order_by("-started_at")[:50]], room.mode),
+    }
+
+
+def room_payload(room: Room) -> dict[str, Any]:
+    online = room_online(room)
+    if online:
+        from django.contrib.auth import get_user_model
+
+        ids = dict(get_user_model().objects.filter(
+            username__in=[p["username"] for p in online]).values_list("username", "pk"))
+        labels = hooks.rating_labels(ids.values(), room.mode)
+        for p in online:
+            p["rating"] = labels.get(ids.get(p["username"]))
+    return {
+        "room": {"slug": room.slug, "name": room.name, "mode": room.mode},
+        **room_tables(room),
+        "online": online,
+        "online_count": len(online),
+    }
+
+
+def user_live_tables(user) -> list[dict[str, Any]]:
+    """The user's own tables (Your tables, on the Play page): those they hold a seat at,
+    waiting or in progress, private ones included (with the invite link, which only their
+    players and creator see), newest first."""
+    if not user.is_authenticated:
+        return []
+    tables = list(
+        _tables(seats__user=user, status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+        .order_by("-created_at").distinct()[:20]
+    )
+    rows = []
+    for table in tables:
+        row = _table_row(table)
+        mine = next((s for s in table.seats.all() if s.user_id == user.pk), None)
+        alone = not any(s.user_id and s.user_id != user.pk for s in table.seats.all())
+        url = row["url"] + (f"?invite={table.invite_token}" if table.private else "")
+        row.update({
+            "url": url, "private": table.private, "room_name": table.room.name,
+            "waiting": table.status == TableStatus.OPEN,
+            "your_turn": (table.status == TableStatus.PLAYING and mine is not None
+                          and table.deadline_seat == mine.index
+                          and table.turn_deadline is not None),
+            # Close on a waiting table: cancel it when nobody else sits there, else leave it.
+            "close_label": ("Cancel" if alone else "Leave")
+            if table.status == TableStatus.OPEN else "Resign",
+        })
+        rows.append(row)
+    return rows
+
+
+def _left_by_people():
+    """Tables against the computer whose every person is away past the grace period: not
+    "Playing now" (the sweep closes them after ``GAMES_COMPUTER_TABLE_LEFT``)."""
+    since = timezone.now() - timedelta(seconds=grace_seconds())
+    people = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False)
+    return Q(Exists(Seat.objects.filter(table=OuterRef("pk"), bot_level__isnull=False))) & ~Q(
+        Exists(people.filter(Q(last_seen__gte=since) | Q(last_seen__isnull=True)))
+    )
+
+
+def table_with_seats(table_id: int) -> Table | None:
+    return (
+        Table.objects.select_related("room", "created_by", "rematch_table")
+        .filter(pk=table_id).first()
+    )
+
+
+def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | None]:
+    """(may connect, seat index or None). Private tables need a seat or the invite token."""
+    seat = None
+    if user is not None and user.is_authenticated:
+        seat = Seat.objects.filter(table=table, user=user).values_list("index", flat=True).first()
+    if seat is not None:
+        return True, seat
+    if not table.private:
+        return True, None
+    if user is not None and user.is_authenticated and user.pk == table.created_by_id:
+        return True, None
+    ok = bool(invite) and isinstance(invite, str) and secrets.compare_digest(
+        invite, table.invite_token
+    )
+    if ok and hooks.seat_refusal(table, user, _people_at(table)):
+        ok = False  # blocked either way by someone there: refused like a wrong invite link
+    return ok, None
+
+
+def _people_at(table: Table) -> list[int]:
+    """The creator and the seated players of a table (user ids)."""
+    seated = Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
+    return [table.created_by_id, *seated]
+
+
+def recent_chat(table: Table, hidden: frozenset[int] | set[int] = frozenset()
+                ) -> list[dict[str, Any]]:
+    """The last lines of the table's chat, leaving out those written by ``hidden`` users."""
+    seat_by_user = dict(
+        Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", "index")
+    )
+    lines = ChatMessage.objects.filter(table=table)
+    if hidden:
+        lines = lines.exclude(user_id__in=hidden)
+    lines = list(lines.select_related("user").order_by("-id")[:CHAT_HISTORY])
+    return [frames.chat_data(m, seat_by_user) for m in reversed(lines)]
+
+
+def table_snapshot(table_id: int, user, seat: int | None,
+                   hidden: frozenset[int] | None = None) -> dict[str, Any] | None:
+    """The ``snapshot`` frame for a connection (``you`` included). Its chat leaves out the
+    users ``hidden`` from ``user`` (``games.hooks.hidden_senders`` when not given)."""
+    table = table_with_seats(table_id)
+    if table is None:
+        return None
+    if hidden is None:
+        hidden = hooks.hidden_senders(user)
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return frames.snapshot_frame(table, seats, user=user, seat=seat,
+                                 chat=recent_chat(table, hidden))
+
+
+def score_sheet(game: Game) -> dict[str, Any]:
+    """Hand-by-hand rows and per-column totals for the game page (three columns in Hollywood).
+
+    Each row: hand number, outcome, winner name, points, and per column the points each seat
+    scored in it; totals come from the engine's result (bonuses included).
+    """
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    names = [p.name for p in players]
+    result = (game.final or {}).get("result") or {}
+    columns = result.get("columns") or []
+    ncols = max(1, len(columns)) if game.mode == "hollywood" else 1
+
+    def scored(hand):
+        winner = hand.get("winner")
+        return (winner, hand.get("points", 0),
+                hand.get("columns") or ([0] if winner is not None else []))
+
+    totals = E.running_totals(map(scored, game.hands), ncols, len(players))
+    rows = []
+    for hand, cells in zip(game.hands, totals, strict=True):
+        winner = hand.get("winner")
+        rows.append({
+            "hand": hand.get("hand_number", len(rows) + 1),
+            "outcome": hand.get("outcome", ""),
+            "winner": names[winner] if winner is not None and winner < len(names) else None,
+            "points": hand.get("points", 0),
+            "columns": cells,
+        })
+    return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}
