@@ -1,0 +1,112 @@
+"""Stored games: a finished ``Game``, its ``GamePlayer`` per seat, the sweep's heartbeat."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from .tables import Mode, Table
+
+
+class Ending(models.TextChoices):
+    NORMAL = "normal", "Played to the end"
+    RESIGNATION = "resignation", "Resignation"
+    TIMEOUT = "timeout", "Timeout"
+    ABANDONMENT = "abandonment", "Abandonment"
+
+
+class Game(models.Model):
+    """A finished game, kept for ever: the record behind /games/<id>/."""
+
+    table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    settings = models.JSONField(default=dict)
+    num_players = models.PositiveSmallIntegerField()
+    target = models.PositiveIntegerField()
+    rated = models.BooleanField(default=False)
+    seed = models.BigIntegerField()
+    actions = models.JSONField(default=list)
+    hands = models.JSONField(default=list)
+    final = models.JSONField(default=dict)
+    record = models.JSONField(default=dict)
+    ending = models.CharField(max_length=12, choices=Ending.choices)
+    # The seat that resigned, timed out or abandoned (null for a normal ending).
+    loser_seat = models.SmallIntegerField(null=True, blank=True)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(db_index=True)
+    # A game played offline against the computer and uploaded (docs/offline.md): the UUID the
+    # browser gave it, unique so that uploading it twice stores it once. Null for games
+    # played at the site's tables.
+    offline_id = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        ordering = ["-finished_at"]
+
+    def __str__(self):
+        return f"Game {self.pk} ({self.get_mode_display()})"
+
+    def get_absolute_url(self):
+        return reverse("games:game", kwargs={"game_id": self.pk})
+
+    @property
+    def offline(self) -> bool:
+        """Played offline against the computer (in the browser) and uploaded."""
+        return self.offline_id is not None
+
+
+class GamePlayer(models.Model):
+    """One seat of a finished game: who sat there, their totals and their place."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="game_players",
+    )
+    bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=60)
+    score = models.IntegerField(default=0)
+    # 1 for the winner; ties share a place.
+    place = models.PositiveSmallIntegerField(default=1)
+    won = models.BooleanField(default=False)
+    # Copies of the game's facts that the archive filters on, so that a player's archive
+    # reads their own rows only (a player may have tens of thousands of games).
+    mode = models.CharField(max_length=16, choices=Mode.choices, blank=True)
+    rated = models.BooleanField(default=False)
+    private = models.BooleanField(default=False)  # played at a private table
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="gameplayer_unique_seat"),
+        ]
+        # a player's archive, newest first (game ids follow the finishing order: the Game
+        # row is created by the finish path)
+        indexes = [models.Index(fields=["user", "-game"], name="gameplayer_user_game")]
+
+    @classmethod
+    def of_game(cls, game: Game, *, private: bool = False, **fields) -> GamePlayer:
+        """An unsaved seat of ``game`` with the game's copied facts filled in."""
+        return cls(game=game, mode=game.mode, rated=game.rated, private=private,
+                   finished_at=game.finished_at, **fields)
+
+    def __str__(self):
+        return f"{self.game_id}#{self.seat} {self.name}"
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last completed. ``sweep``: the games sweep, run by a Celery worker
+    every 2 s through beat (``/healthz`` reports a worker not heard from). ``clocks``: the
+    last time any process watching clocks reached the database (each Daphne with seated
+    sockets, every second, and the sweep); a gap in it is an outage, whose time the running
+    turns get back before any deadline is applied (``services.clock.clocks_watched``)."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

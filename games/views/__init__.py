@@ -1,0 +1,54 @@
+"""Pages and JSON endpoints of the games app, thin over services and selectors, one module
+per concern: ``tables`` (lobby, rooms, tables), ``archive`` (finished games, records) and
+``analysis`` (post-game analysis)."""
+from .analysis import (
+    game_analysis_json,
+    game_analysis_request,
+)
+from .archive import (
+    ARCHIVE_PAGE,
+    BOT_LEVEL_BY_KEY,
+    game,
+    game_import,
+    game_record_json,
+    game_record_txt,
+    my_games,
+    player_games,
+)
+from .tables import (
+    lobby,
+    play_computer,
+    room,
+    room_json,
+    rooms_json,
+    table,
+    table_bot,
+    table_close,
+    table_create,
+    table_leave,
+    table_sit,
+)
+
+__all__ = [
+    "lobby",
+    "rooms_json",
+    "room",
+    "room_json",
+    "table_create",
+    "play_computer",
+    "table",
+    "table_sit",
+    "table_leave",
+    "table_close",
+    "table_bot",
+    "ARCHIVE_PAGE",
+    "BOT_LEVEL_BY_KEY",
+    "my_games",
+    "player_games",
+    "game",
+    "game_import",
+    "game_record_json",
+    "game_record_txt",
+    "game_analysis_request",
+    "game_analysis_json",
+]

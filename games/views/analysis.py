@@ -1,0 +1,57 @@
+"""Post-game analysis: the request and its state (docs/analysis.md)."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games.bots.analysis import ANALYSER_VERSION
+
+from .. import selectors, services
+from ..exceptions import AnalysisRefused
+
+# ------------------------------------------------------------------------- analysis
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@require_POST
+def game_analysis_request(request, game_id):
+    """"Analyse this game": queue its analysis (or join the one on its way, or answer the
+    stored one). JSON for the page's script (``Accept: application/json``), else a redirect
+    to the game page with a message. Refusals: 404 for a game the user may not see, 403
+    signed out, 409 while the user's other analysis runs, 400 for a game with no record."""
+    try:
+        job = services.analysis_request(game_id=game_id, user=request.user)
+    except AnalysisRefused as exc:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
+                                status=exc.status)
+        if exc.status == 404:
+            raise Http404("No such game.") from exc
+        if exc.code == "sign_in":
+            game_url = reverse("games:game", args=[game_id])
+            return redirect(f"{reverse('account_login')}?next={game_url}")
+        messages.error(request, exc.message)
+        return redirect("games:game", game_id=game_id)
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "analysis": selectors.analysis_frame(job)}, status=202)
+    if job.status != "done":
+        messages.success(request, "The analysis is on its way: this page shows it when it is done.")
+    return redirect("games:game", game_id=game_id)
+
+
+@require_GET
+def game_analysis_json(request, game_id):
+    """Where the analysis of a game the viewer may see stands, with the stored result
+    (404 like the game page for anyone else)."""
+    game = selectors.game_for_viewer(game_id, request.user)
+    if game is None:
+        return JsonResponse({"ok": False, "error": {"code": "not_found",
+                                                    "message": "No such game."}}, status=404)
+    state = selectors.analysis_state(game, request.user, current_version=ANALYSER_VERSION)
+    return JsonResponse({"ok": True, **state})

@@ -1,0 +1,177 @@
+"""Pages of finished games: archives, a game's replay, record import and download."""
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.models import User
+from accounts.selectors import user_get_by_username
+from games import engine as E
+from games.bots.analysis import ANALYSER_VERSION
+from games.bots.levels import LEVEL_TABLE
+
+from .. import hooks, records, replay, selectors
+from ..forms import (
+    RECORD_MAX_BYTES,
+    ArchiveFilterForm,
+    RecordImportForm,
+)
+
+ARCHIVE_PAGE = 25
+BOT_LEVEL_BY_KEY = {level.key: level.number for level in LEVEL_TABLE}
+
+
+def _archive(request, player, *, own: bool):
+    """The archive page of ``player``: filters from the query string, 25 games a page."""
+    form = ArchiveFilterForm(request.GET or None)
+    filters = {}
+    status = 200
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        opponent = data["opponent"]
+        if opponent.lower() in ("computer", "bot", "bots"):
+            filters["computer"] = True
+        elif opponent.lower() in BOT_LEVEL_BY_KEY:
+            filters["bot_level"] = BOT_LEVEL_BY_KEY[opponent.lower()]
+        elif opponent:
+            try:
+                filters["opponent"] = user_get_by_username(username=opponent)
+            except User.DoesNotExist:
+                form.add_error("opponent", f"No player is called “{opponent}”.")
+        filters.update(mode=data["mode"], result=data["result"], rated=data["rated"],
+                       date_from=data["date_from"], date_to=data["date_to"])
+    if form.is_bound and form.errors:
+        status = 400
+        games = selectors.archive_games(player=player, viewer=request.user).none()
+    else:
+        games = selectors.archive_games(player=player, viewer=request.user, **filters)
+    page = Paginator(games, ARCHIVE_PAGE).get_page(request.GET.get("page"))
+    changes = hooks.rating_changes([gp.game_id for gp in page.object_list])
+    unrated = hooks.unrated_reasons([gp.game for gp in page.object_list])
+    for gp in page.object_list:
+        gp.rating_change = changes.get(gp.game_id, {}).get(player.pk)
+        gp.unrated = unrated.get(gp.game_id)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "games/my_games.html", {
+        "page": page, "form": form, "player": player, "own": own,
+        "query": query.urlencode(), "filtered": bool(filters) and any(filters.values()),
+    }, status=status)
+
+
+@require_GET
+@login_required
+def my_games(request):
+    return _archive(request, request.user, own=True)
+
+
+@require_GET
+def player_games(request, username):
+    try:
+        player = user_get_by_username(username=username)
+    except User.DoesNotExist:
+        raise Http404("No such player.") from None
+    if player.username != username:
+        return redirect("games:player_games", username=player.username)
+    own = request.user.is_authenticated and request.user.pk == player.pk
+    return _archive(request, player, own=own)
+
+
+def _names(game) -> list[str]:
+    return [p.name for p in sorted(game.players.all(), key=lambda p: p.seat)]
+
+
+@require_GET
+def game(request, game_id):
+    game = selectors.game_for_viewer(game_id, request.user)
+    if game is None:
+        raise Http404("No such game.")
+    players = sorted(game.players.all(), key=lambda p: p.seat)
+    changes = hooks.rating_changes([game.pk]).get(game.pk, {})
+    unrated = hooks.unrated_reasons([game]).get(game.pk)
+    # Ratings belong on a game that counts: a casual game, a game with a computer or one that
+    # ended before both players moved shows no "rated 1416?" (only why it is not rated).
+    counts = game.rated and unrated is None
+    labels = (hooks.rating_labels([p.user_id for p in players if p.user_id], game.mode)
+              if counts else {})
+    for p in players:
+        p.rating_change = changes.get(p.user_id)
+        p.rating_label = labels.get(p.user_id)
+    record = records.engine_record(game)
+    data = None
+    if record is not None:
+        try:
+            data = replay.replay_data(record, _names(game))
+        except E.RecordError:  # a stored record that no longer replays: the sheet only
+            data = None
+    analysis = None
+    if data is not None:
+        analysis = selectors.analysis_state(game, request.user, current_version=ANALYSER_VERSION)
+        analysis["viewer_seat"] = next((p.seat for p in players if request.user.is_authenticated
+                                        and p.user_id == request.user.pk), None)
+        if not request.user.is_authenticated:
+            analysis["reason"] = ""  # (the page links to the sign-in instead)
+    return render(request, "games/game.html", {
+        "game": game,
+        "players": players,
+        "unrated": unrated,
+        "sheet": selectors.score_sheet(game),
+        "replay": data,
+        "analysis": analysis,
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def game_import(request):
+    """Upload a record file: it is replayed through the engine and shown; nothing is kept."""
+    if request.method == "POST":
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > 2 * RECORD_MAX_BYTES:  # refused before reading the upload
+            return render(request, "games/import.html", {
+                "form": RecordImportForm(),
+                "upload_error": "The file is larger than 1 MB: not a game record.",
+            }, status=400)
+        form = RecordImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                record, names = records.record_import(form.cleaned_data["record"])
+            except records.RecordImportError as exc:
+                form.add_error("record", str(exc))
+            else:
+                return render(request, "games/game_imported.html", {
+                    "record": record, "names": names,
+                    "replay": replay.replay_data(record, names),
+                    "filename": request.FILES["record"].name,
+                })
+        return render(request, "games/import.html", {"form": form}, status=400)
+    return render(request, "games/import.html", {"form": RecordImportForm()})
+
+
+@require_GET
+def game_record_json(request, game_id):
+    game = selectors.game_for_viewer(game_id, request.user)
+    if game is None:
+        raise Http404("No such game.")
+    response = HttpResponse(
+        json.dumps(records.record_json(game), indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'inline; filename="game-{game.pk}.json"'
+    return response
+
+
+@require_GET
+def game_record_txt(request, game_id):
+    game = selectors.game_for_viewer(game_id, request.user)
+    if game is None:
+        raise Http404("No such game.")
+    response = HttpResponse(records.record_text(game), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="game-{game.pk}.txt"'
+    return response

@@ -1,0 +1,223 @@
+"""Pages and small JSON endpoints of live play (lobby, rooms, tables): thin over services
+and selectors."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games.bots.levels import LEVEL_TABLE
+
+from .. import selectors, services
+from ..exceptions import GameServiceError
+from ..forms import (
+    AddBotForm,
+    PlayComputerForm,
+    SitForm,
+    TableCreateForm,
+)
+from ..models import Room, TableStatus
+
+
+@require_GET
+def lobby(request):
+    return render(request, "games/lobby.html", {
+        "rooms": selectors.rooms_overview(),
+        "my_tables": selectors.user_live_tables(request.user),
+        "computer_form": PlayComputerForm(),
+    })
+
+
+@require_GET
+def rooms_json(request):
+    return JsonResponse({"rooms": selectors.rooms_overview()})
+
+
+def _room_page(request, room, form, status=200):
+    services.room_presence_mark(room=room, user=request.user)
+    return render(request, "games/room.html", {
+        "room": room,
+        "form": form,
+        "payload": selectors.room_payload(room),
+        "json_url": reverse("games:room_json", kwargs={"slug": room.slug}),
+    }, status=status)
+
+
+@require_GET
+def room(request, slug):
+    room = get_object_or_404(Room, slug=slug)
+    return _room_page(request, room, TableCreateForm(room=room))
+
+
+@require_GET
+def room_json(request, slug):
+    room = get_object_or_404(Room, slug=slug)
+    services.room_presence_mark(room=room, user=request.user)
+    return JsonResponse(selectors.room_payload(room))
+
+
+@login_required
+@require_POST
+def table_create(request, slug):
+    room = get_object_or_404(Room, slug=slug)
+    form = TableCreateForm(request.POST, room=room)
+    if not form.is_valid():
+        return _room_page(request, room, form, status=400)
+    data = form.cleaned_data
+    try:
+        table = services.table_create(
+            user=request.user, room=room, seat_count=data["seats"], target=data["target"],
+            rated=bool(data.get("rated")), seconds_per_turn=data["seconds_per_turn"],
+            private=data["private"], bot_level=data["bots"],
+            rating_range=data.get("rating_range"),
+        )
+    except GameServiceError as exc:
+        form.add_error(None, exc.message)
+        return _room_page(request, room, form, status=400)
+    return redirect(_table_url(table))
+
+
+def _table_url(table):
+    url = table.get_absolute_url()
+    if table.private:
+        url += f"?invite={table.invite_token}"
+    return url
+
+
+@login_required
+@require_POST
+def play_computer(request):
+    form = PlayComputerForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/lobby.html", {
+            "rooms": selectors.rooms_overview(),
+            "my_tables": selectors.user_live_tables(request.user),
+            "computer_form": form,
+        }, status=400)
+    data = form.cleaned_data
+    try:
+        table = services.play_computer(
+            user=request.user, mode=data["mode"], level=data["level"],
+            seat_count=data["seats"] or 2,
+        )
+    except GameServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    return redirect(table.get_absolute_url())
+
+
+@require_GET
+def table(request, table_id):
+    table = selectors.table_with_seats(table_id)
+    if table is None:
+        raise Http404("No such table.")
+    invite = request.GET.get("invite", "")
+    allowed, seat = selectors.table_access(table, request.user, invite)
+    if not allowed:
+        return render(request, "games/table_private.html", {"table": table}, status=403)
+    snapshot = selectors.table_snapshot(table.pk, request.user, seat)
+    data = {
+        "table_id": table.pk,
+        "ws_url": f"/ws/table/{table.pk}/",
+        "invite": invite if table.private else "",
+        "you": {
+            "username": request.user.username if request.user.is_authenticated else None,
+            "authenticated": request.user.is_authenticated,
+        },
+        "snapshot": snapshot,
+        # The computer levels, as the server names them (the add-computer menu lists these).
+        "bot_levels": [[level.number, level.name] for level in LEVEL_TABLE],
+        "room_url": table.room.get_absolute_url(),
+        # the rules of the table's mode, linked from the score sheet (open during play)
+        "rules_url": f"{reverse('rules')}#{table.mode}",
+    }
+    invite_link = None
+    if table.private and (seat is not None or request.user.pk == table.created_by_id):
+        invite_link = request.build_absolute_uri(
+            f"{table.get_absolute_url()}?invite={table.invite_token}"
+        )
+    return render(request, "games/table.html", {
+        "table": table, "seat": seat, "snapshot": snapshot, "table_data": data,
+        "invite": invite, "invite_link": invite_link,
+        "bot_levels": AddBotForm.base_fields["level"].choices,
+    })
+
+
+def _refused(request, exc: GameServiceError) -> None:
+    """A table someone may not see is not found (404); any other refusal is told on the
+    page the view goes back to."""
+    if exc.code == "not_found":
+        raise Http404(exc.message) from None
+    messages.error(request, exc.message)
+
+
+def _back(table_id, invite=""):
+    url = reverse("games:table", kwargs={"table_id": table_id})
+    return redirect(f"{url}?invite={invite}" if invite else url)
+
+
+@login_required
+@require_POST
+def table_sit(request, table_id):
+    form = SitForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a seat.")
+        return _back(table_id)
+    invite = form.cleaned_data["invite"]
+    try:
+        services.table_sit(table_id=table_id, user=request.user, seat=form.cleaned_data["seat"],
+                           invite=invite)
+    except GameServiceError as exc:
+        _refused(request, exc)
+        return _back(table_id, invite)
+    return _back(table_id)
+
+
+@login_required
+@require_POST
+def table_leave(request, table_id):
+    try:
+        table = services.table_leave(table_id=table_id, user=request.user)
+    except GameServiceError as exc:
+        _refused(request, exc)
+        return _back(table_id)
+    messages.success(request, "You left the table.")
+    return redirect(table.room.get_absolute_url())
+
+
+@login_required
+@require_POST
+def table_close(request, table_id):
+    """Close on Your tables: leave or cancel a waiting table; resign a game in progress
+    (only with ``resign=yes``, the confirmation the page asks for)."""
+    resign = request.POST.get("resign") == "yes"
+    try:
+        table = services.table_close(table_id=table_id, user=request.user, resign=resign)
+    except GameServiceError as exc:
+        _refused(request, exc)
+        return redirect("games:lobby")
+    if table.status == TableStatus.ABANDONED:
+        messages.success(request, f"Table {table.pk} is closed.")
+    elif table.status == TableStatus.FINISHED:
+        messages.success(request, f"You resigned the game at table {table.pk}.")
+    else:
+        messages.success(request, f"You left table {table.pk}.")
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def table_bot(request, table_id):
+    form = AddBotForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a seat and a level.")
+        return _back(table_id)
+    try:
+        services.table_add_bot(table_id=table_id, user=request.user,
+                               seat=form.cleaned_data["seat"], level=form.cleaned_data["level"])
+    except GameServiceError as exc:
+        _refused(request, exc)
+    return _back(table_id)
