@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, log_in  # noqa: E402
 from tests.support.servers import daphne, manage, production_env  # noqa: E402
 
 PASSWORD = "a-Strong-pass-123"
@@ -54,11 +54,7 @@ def prepare(tmp: Path, debug: bool) -> dict[str, str]:
 def table_url(browser, base: str) -> tuple[str, list]:
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "bench")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, "bench", PASSWORD)
     page.goto(base + "/play/")
     page.select_option("select[name=mode]", "classic")
     page.click(".computer-form button[type=submit]")

@@ -40,6 +40,19 @@ Message = tuple[str, dict[str, Any]]  # (group, message)
 RETRY_DELAYS = (0.1, 0.5)
 
 
+def user_group(user_id: int) -> str:
+    """The group of a user's notification sockets (``/ws/notify/``, every open tab). Its name
+    lives on the floor so that an app below ``social`` (``games``: an analysis's progress)
+    can tell a user something without importing ``social``; the consumer forwards a
+    ``{"type": "notify.frame", "frame": {...}}`` event's frame as it is (docs/protocol.md)."""
+    return f"user.{int(user_id)}"
+
+
+def notify_event(frame: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer event that carries ``frame`` to a user's notification sockets."""
+    return {"type": "notify.frame", "frame": frame}
+
+
 @dataclass
 class Outbox:
     """Channel-layer messages collected, in order, for the caller to send (``asend``),

@@ -49,6 +49,14 @@ DEFAULTS: dict[str, Any] = {
     "COMPUTER_TABLE_LEFT": 600,
     # Table socket frames a connection may send: at most this many per this many seconds.
     "WS_FLOOD": (100, 20.0),
+    # An analysis (docs/analysis.md) queued or running that has given no sign of life for
+    # this long (seconds; a running one beats with every progress report, several times a
+    # second) is taken as lost (its worker died, or the task was never delivered): it may be
+    # asked for again, and no longer holds its requester's one analysis at a time.
+    "ANALYSIS_STALE": 300,
+    # Progress of a running analysis is stored and sent to its requester at most this often
+    # (seconds), and always at the end.
+    "ANALYSIS_PROGRESS_EVERY": 0.5,
 }
 
 

@@ -125,3 +125,41 @@ class TooManyTables(GameServiceError):
         "You already have the most tables waiting for players: start, close or leave one "
         "first (Your tables, on the Play page)."
     )
+
+
+# ------------------------------------------------------------------------ analysis
+# Each carries the HTTP status its refusal is answered with (docs/analysis.md).
+
+
+class AnalysisRefused(GameServiceError):
+    code = "refused"
+    status = 400
+    default_message = "This game cannot be analysed."
+
+
+class AnalysisNotFound(AnalysisRefused):
+    """No such game, or one the user may not see (answered like a missing game)."""
+
+    code = "not_found"
+    status = 404
+    default_message = "No such game."
+
+
+class AnalysisSignIn(AnalysisRefused):
+    code = "sign_in"
+    status = 403
+    default_message = "Sign in to ask for an analysis."
+
+
+class AnalysisBusy(AnalysisRefused):
+    """The user's one analysis at a time is still queued or running."""
+
+    code = "busy"
+    status = 409
+    default_message = "Your analysis of another game is still running: one at a time."
+
+
+class AnalysisNoRecord(AnalysisRefused):
+    code = "no_record"
+    status = 400
+    default_message = "This game has no record that can be replayed, so it cannot be analysed."

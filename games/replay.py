@@ -7,6 +7,7 @@ replaying the engine record (``iter_replay``), so they are exactly what was play
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games import engine as E
@@ -30,35 +31,34 @@ def _cards(cards) -> str:
     return "".join(c.text for c in sorted(cards))
 
 
+def _layoff(arg: str) -> str:
+    card, _, meld = arg.partition(">")
+    return f"lays off {card_label(card)} onto meld {int(meld) + 1}"
+
+
+# What a move's sentence says after the player's name, by the action's kind (its argument
+# given: a card, "stock", "card>meld", "card,card,...").
+MOVE_TEXT: dict[str, Callable[[str], str]] = {
+    "pass": lambda arg: "passes the upcard",
+    "take_upcard": lambda arg: "takes the upcard",
+    "draw": lambda arg: f"draws from the {'stock' if arg == 'stock' else 'discard pile'}",
+    "discard": lambda arg: f"discards {card_label(arg)}",
+    "knock": lambda arg: f"knocks, discarding {card_label(arg.split('|')[0])} face down",
+    "gin": lambda arg: f"goes gin, discarding {card_label(arg)} face down",
+    "big_gin": lambda arg: "goes big gin",
+    "layoff": _layoff,
+    "accept_layoffs": lambda arg: "makes the best lay-offs",
+    "done": lambda arg: "has finished laying off",
+    "meld": lambda arg: f"melds {' '.join(card_label(c) for c in arg.split(','))}",
+    "go_out": lambda arg: f"goes out, {card_label(arg)} face down",
+}
+
+
 def describe(name: str, action: str) -> str:
     """A sentence for a move: 'ann discards 7♥'."""
     kind, _, arg = action.partition(":")
-    if kind == "pass":
-        return f"{name} passes the upcard"
-    if kind == "take_upcard":
-        return f"{name} takes the upcard"
-    if kind == "draw":
-        return f"{name} draws from the {'stock' if arg == 'stock' else 'discard pile'}"
-    if kind == "discard":
-        return f"{name} discards {card_label(arg)}"
-    if kind == "knock":
-        return f"{name} knocks, discarding {card_label(arg.split('|')[0])} face down"
-    if kind == "gin":
-        return f"{name} goes gin, discarding {card_label(arg)} face down"
-    if kind == "big_gin":
-        return f"{name} goes big gin"
-    if kind == "layoff":
-        card, _, meld = arg.partition(">")
-        return f"{name} lays off {card_label(card)} onto meld {int(meld) + 1}"
-    if kind == "accept_layoffs":
-        return f"{name} makes the best lay-offs"
-    if kind == "done":
-        return f"{name} has finished laying off"
-    if kind == "meld":
-        return f"{name} melds {' '.join(card_label(c) for c in arg.split(','))}"
-    if kind == "go_out":
-        return f"{name} goes out, {card_label(arg)} face down"
-    return f"{name}: {action}"
+    text = MOVE_TEXT.get(kind)
+    return f"{name} {text(arg)}" if text else f"{name}: {action}"
 
 
 def _showdown(h: E.HandResult, names: list[str]) -> dict[str, Any]:

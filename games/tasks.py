@@ -30,6 +30,16 @@ def table_presence(table_id: int) -> None:
     services.table_presence_publish(table_id=table_id)
 
 
+@shared_task(name="games.analyse", autoretry_for=RETRIED, max_retries=3,
+             retry_backoff=1, retry_backoff_max=8, retry_jitter=False)
+def analyse(job_id: int) -> bool:
+    """The analysis job ``job_id`` (queued by ``services.analysis_request`` after its
+    commit): judge every decision of the game and store it. Safe to run twice, and to be
+    delivered twice (the broker's visibility timeout is shorter than a long analysis): a job
+    done, failed or running elsewhere (a recent sign of life) is left alone."""
+    return services.analysis_run(job_id=job_id)
+
+
 @shared_task(name="games.sweep")
 def sweep() -> dict | None:
     """Periodic (beat, every 2 s): turn deadlines of tables no seated player is connected to

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import export, offline, views
+from . import bot_api, export, offline, views
 
 app_name = "games"
 urlpatterns = [
@@ -25,4 +25,10 @@ urlpatterns = [
     path("games/<int:game_id>/record.json", views.game_record_json, name="game_record_json"),
     path("games/<int:game_id>/record.txt", views.game_record_txt, name="game_record_txt"),
     path("api/games/export/<str:username>/", export.games_export, name="games_export"),
+    # The bot API's tables (docs/bot-api.md, "Playing")
+    path("api/bot/games/", bot_api.api_games, name="api_bot_games"),
+    path("api/bot/computer/", bot_api.api_computer, name="api_bot_computer"),
+    path("games/<int:game_id>/analysis/", views.game_analysis_request, name="game_analysis"),
+    path("games/<int:game_id>/analysis.json", views.game_analysis_json,
+         name="game_analysis_json"),
 ]

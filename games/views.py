@@ -14,10 +14,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from accounts.selectors import user_get_by_username
 from games import engine as E
+from games.bots.analysis import ANALYSER_VERSION
 from games.bots.levels import LEVEL_TABLE
 
 from . import hooks, records, replay, selectors, services
-from .exceptions import GameServiceError
+from .exceptions import AnalysisRefused, GameServiceError
 from .forms import (
     RECORD_MAX_BYTES,
     AddBotForm,
@@ -154,6 +155,14 @@ def table(request, table_id):
     })
 
 
+def _refused(request, exc: GameServiceError) -> None:
+    """A table someone may not see is not found (404); any other refusal is told on the
+    page the view goes back to."""
+    if exc.code == "not_found":
+        raise Http404(exc.message) from None
+    messages.error(request, exc.message)
+
+
 def _back(table_id, invite=""):
     url = reverse("games:table", kwargs={"table_id": table_id})
     return redirect(f"{url}?invite={invite}" if invite else url)
@@ -171,9 +180,7 @@ def table_sit(request, table_id):
         services.table_sit(table_id=table_id, user=request.user, seat=form.cleaned_data["seat"],
                            invite=invite)
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
         return _back(table_id, invite)
     return _back(table_id)
 
@@ -184,9 +191,7 @@ def table_leave(request, table_id):
     try:
         table = services.table_leave(table_id=table_id, user=request.user)
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
         return _back(table_id)
     messages.success(request, "You left the table.")
     return redirect(table.room.get_absolute_url())
@@ -201,9 +206,7 @@ def table_close(request, table_id):
     try:
         table = services.table_close(table_id=table_id, user=request.user, resign=resign)
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
         return redirect("games:lobby")
     if table.status == TableStatus.ABANDONED:
         messages.success(request, f"Table {table.pk} is closed.")
@@ -225,9 +228,7 @@ def table_bot(request, table_id):
         services.table_add_bot(table_id=table_id, user=request.user,
                                seat=form.cleaned_data["seat"], level=form.cleaned_data["level"])
     except GameServiceError as exc:
-        if exc.code == "not_found":
-            raise Http404(exc.message) from None
-        messages.error(request, exc.message)
+        _refused(request, exc)
     return _back(table_id)
 
 
@@ -318,12 +319,20 @@ def game(request, game_id):
             data = replay.replay_data(record, _names(game))
         except E.RecordError:  # a stored record that no longer replays: the sheet only
             data = None
+    analysis = None
+    if data is not None:
+        analysis = selectors.analysis_state(game, request.user, current_version=ANALYSER_VERSION)
+        analysis["viewer_seat"] = next((p.seat for p in players if request.user.is_authenticated
+                                        and p.user_id == request.user.pk), None)
+        if not request.user.is_authenticated:
+            analysis["reason"] = ""  # (the page links to the sign-in instead)
     return render(request, "games/game.html", {
         "game": game,
         "players": players,
         "unrated": unrated,
         "sheet": selectors.score_sheet(game),
         "replay": data,
+        "analysis": analysis,
     })
 
 
@@ -376,3 +385,48 @@ def game_record_txt(request, game_id):
     response = HttpResponse(records.record_text(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="game-{game.pk}.txt"'
     return response
+
+
+# ------------------------------------------------------------------------- analysis
+
+
+def _wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@require_POST
+def game_analysis_request(request, game_id):
+    """"Analyse this game": queue its analysis (or join the one on its way, or answer the
+    stored one). JSON for the page's script (``Accept: application/json``), else a redirect
+    to the game page with a message. Refusals: 404 for a game the user may not see, 403
+    signed out, 409 while the user's other analysis runs, 400 for a game with no record."""
+    try:
+        job = services.analysis_request(game_id=game_id, user=request.user)
+    except AnalysisRefused as exc:
+        if _wants_json(request):
+            return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
+                                status=exc.status)
+        if exc.status == 404:
+            raise Http404("No such game.") from exc
+        if exc.code == "sign_in":
+            game_url = reverse("games:game", args=[game_id])
+            return redirect(f"{reverse('account_login')}?next={game_url}")
+        messages.error(request, exc.message)
+        return redirect("games:game", game_id=game_id)
+    if _wants_json(request):
+        return JsonResponse({"ok": True, "analysis": selectors.analysis_frame(job)}, status=202)
+    if job.status != "done":
+        messages.success(request, "The analysis is on its way: this page shows it when it is done.")
+    return redirect("games:game", game_id=game_id)
+
+
+@require_GET
+def game_analysis_json(request, game_id):
+    """Where the analysis of a game the viewer may see stands, with the stored result
+    (404 like the game page for anyone else)."""
+    game = selectors.game_for_viewer(game_id, request.user)
+    if game is None:
+        return JsonResponse({"ok": False, "error": {"code": "not_found",
+                                                    "message": "No such game."}}, status=404)
+    state = selectors.analysis_state(game, request.user, current_version=ANALYSER_VERSION)
+    return JsonResponse({"ok": True, **state})

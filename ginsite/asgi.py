@@ -5,7 +5,9 @@ answered before Django so that it never waits on the thread or connection pools 
 fills (``ginsite.health``), and the embedded default's relay endpoint (``ginsite.relay``);
 WebSockets go through the allowed-hosts origin check (the Origin's host and port must be the
 site's: ``ginsite.origin``) and the allowed-hosts check, then the session/auth middleware,
-then the URL router; ``ginsite.wsguard`` answers
+then the URL router; a handshake with ``Authorization: Bearer`` (a bot's token,
+``ginsite.tokenauth``) skips the Origin and session steps and is the token's user;
+``ginsite.wsguard`` answers
 handshakes that fail before a consumer takes them.
 """
 import os
@@ -27,6 +29,7 @@ from ginsite.origin import SameOriginValidator  # noqa: E402
 from ginsite.relay import RelayEndpoint  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
 from ginsite.runtime import mark_web_process, settle_gc  # noqa: E402
+from ginsite.tokenauth import TokenHandshake  # noqa: E402
 from ginsite.wsguard import HandshakeGuard  # noqa: E402
 
 mark_web_process()
@@ -34,9 +37,12 @@ mark_web_process()
 application = ProtocolTypeRouter(
     {
         "http": HealthEndpoint(RelayEndpoint(django_asgi_app)),
-        "websocket": HandshakeGuard(SameOriginValidator(AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ))),
+        "websocket": HandshakeGuard(TokenHandshake(
+            URLRouter(websocket_urlpatterns),
+            SameOriginValidator(AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            )),
+        )),
     }
 )
 

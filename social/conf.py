@@ -26,6 +26,13 @@ DEFAULTS: dict[str, int] = {
     # "send" frame carries up to 2,000 characters, which JSON may spell in up to 6 bytes each.
     "FRAME_MAX_BYTES": 16384,
     "FRAMES_PER_MINUTE": 120,
+    # Challenges (docs/bot-api.md): pending challenges an account may have sent, and may
+    # have waiting for its answer (more are refused with ``too_many_challenges``); how many it
+    # may send per minute; how long one stays open before it expires (seconds).
+    "CHALLENGES_OPEN_MAX": 5,
+    "CHALLENGES_INCOMING_MAX": 20,
+    "CHALLENGE_RATE": 20,
+    "CHALLENGE_TTL": 10 * 60,
     # Messages per page of conversation history.
     "HISTORY_PAGE": 50,
 }

@@ -35,6 +35,28 @@ def invitation_frame(invitation, table) -> dict:
     }
 
 
+def challenge_frame(challenge) -> dict:
+    """One challenge as the API, the socket and the page read it; ``table`` is set once it
+    was accepted (the table where both are seated)."""
+    table = None
+    if challenge.table_id is not None:
+        table_id = int(challenge.table_id)
+        table = {"id": table_id, "url": f"/tables/{table_id}/",
+                 "socket": f"/ws/table/{table_id}/"}
+    return {
+        "id": challenge.pk,
+        "from": {**user_ref(challenge.from_user), "bot": challenge.from_user.is_bot},
+        "to": {**user_ref(challenge.to_user), "bot": challenge.to_user.is_bot},
+        "mode": challenge.mode,
+        "target": challenge.target,
+        "seconds_per_turn": challenge.seconds_per_turn,
+        "rated": challenge.rated,
+        "status": challenge.status,
+        "created_at": challenge.created_at.isoformat(),
+        "table": table,
+    }
+
+
 def contact_entry(user, presence, rating) -> dict:
     """A contact with presence and rating label, as ``contacts/list.json`` lists them."""
     return {**user_ref(user), **presence.as_frame(), "rating": rating}
@@ -87,6 +109,18 @@ def unread(total: int, conversation_id: int, count: int, *, deleted: bool = Fals
 def invitation_event(event: str, invitation, table) -> dict:
     """An invitation ``received``, ``sent``, or closed (its new status as the event)."""
     return {"type": "invitation", "event": event, "invitation": invitation_frame(invitation, table)}
+
+
+def challenge_event(event: str, challenge) -> dict:
+    """A challenge ``received``, ``sent``, or answered (its new status as the event)."""
+    return {"type": "challenge", "event": event, "challenge": challenge_frame(challenge)}
+
+
+def game_start(challenge) -> dict:
+    """The table of an accepted challenge has started: both players go there."""
+    frame = challenge_frame(challenge)
+    return {"type": "game_start", "challenge": frame["id"], "table": frame["table"],
+            "mode": frame["mode"]}
 
 
 def presence_changed(user, state) -> dict:

@@ -246,3 +246,50 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"invitation {self.pk}: {self.from_user_id} -> {self.to_user_id} @ {self.table_id}"
+
+
+class ChallengeStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    CANCELLED = "cancelled", "Cancelled"
+    EXPIRED = "expired", "Expired"
+
+
+class Challenge(models.Model):
+    """A challenge from ``from_user`` to ``to_user`` to play one game (docs/bot-api.md,
+    "Challenges"): a person or a bot challenges a bot, or a bot challenges a person who lets
+    bots challenge them. Accepting opens a table with both seated (``table_id``, an id into
+    the games app, as for invitations)."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    mode = models.CharField(max_length=16)
+    target = models.PositiveSmallIntegerField(null=True, blank=True)
+    seconds_per_turn = models.PositiveSmallIntegerField(default=30)
+    rated = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    responded_at = models.DateTimeField(null=True, blank=True)
+    table_id = models.BigIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(from_user=F("to_user")), name="social_challenge_not_self"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["to_user", "status"], name="social_chal_to_status"),
+            models.Index(fields=["from_user", "status"], name="social_chal_from_status"),
+        ]
+
+    def __str__(self):
+        return f"challenge {self.pk}: {self.from_user_id} -> {self.to_user_id} ({self.mode})"

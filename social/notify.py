@@ -13,10 +13,10 @@ from asgiref.sync import async_to_sync
 from django.urls import reverse
 
 from core import channels
+from core.channels import notify_event, user_group
 
-
-def user_group(user_id: int) -> str:
-    return f"user.{int(user_id)}"
+__all__ = ["anotify_many", "anotify_users", "notify_many", "notify_users", "user_group",
+           "user_ref"]
 
 
 def user_ref(user) -> dict:
@@ -32,7 +32,7 @@ def user_ref(user) -> dict:
 async def anotify_users(user_ids, frame: dict) -> None:
     """Send ``frame`` to each user's group (``core.channels``: retried, then logged; the
     database stays the truth)."""
-    event = {"type": "notify.frame", "frame": frame}
+    event = notify_event(frame)
     await channels.asend([(user_group(uid), event) for uid in dict.fromkeys(user_ids)])
 
 

@@ -43,28 +43,37 @@ class Reason(StrEnum):
     PREFERENCE = "preference"
     NOT_CONTACTS = "not_contacts"
     RATE_LIMITED = "rate_limited"
+    NOT_BOT = "not_bot"
 
 
 _GENERIC = {
     "message": "You cannot message this user.",
     "request": "You cannot send a contact request to this user.",
     "invite": "You cannot invite this user.",
+    "challenge": "You cannot challenge this user.",
 }
 _TEXT = {
     Reason.SELF: {
         "message": "You cannot message yourself.",
         "request": "You cannot add yourself as a contact.",
         "invite": "You cannot invite yourself.",
+        "challenge": "You cannot challenge yourself.",
     },
     Reason.NOT_CONTACTS: {
         "message": "This user only accepts messages from their contacts.",
         "request": "You cannot send a contact request to this user.",
         "invite": "You can only invite your contacts.",
+        "challenge": "You cannot challenge this user.",
     },
     Reason.RATE_LIMITED: {
         "message": "You are sending messages too fast. Please wait {retry} s and try again.",
         "request": "You have sent too many contact requests. Please try again in {retry} s.",
         "invite": "You are sending invitations too fast. Please wait {retry} s and try again.",
+        "challenge": "You are sending challenges too fast. Please wait {retry} s and try again.",
+    },
+    Reason.NOT_BOT: {
+        "challenge": "Challenges are games with a bot account: invite a person to a table "
+                     "instead.",
     },
 }
 
@@ -250,6 +259,24 @@ def can_invite(sender, recipient, *, hit: bool = False) -> Verdict:
     retry = rate_limit("invite", sender.pk, conf.get("INVITE_RATE"), 60, hit=hit)
     if retry:
         return Verdict.deny(Reason.RATE_LIMITED, "invite", retry)
+    return ALLOWED
+
+
+def can_challenge(sender, recipient, *, hit: bool = False) -> Verdict:
+    """May ``sender`` challenge ``recipient`` to a game (docs/bot-api.md, "Challenges")? One
+    of them must be a bot account; a bot challenges a person only if that person lets bots
+    challenge them (``User.bots_may_challenge``, read as a "nobody" preference when off)."""
+    facts = _facts(sender.pk, recipient.pk)
+    verdict = _common(sender, recipient, "challenge", facts)
+    if verdict is not None:
+        return verdict
+    if not sender.is_bot and not recipient.is_bot:
+        return Verdict.deny(Reason.NOT_BOT, "challenge")
+    if sender.is_bot and not recipient.is_bot and not recipient.bots_may_challenge:
+        return Verdict.deny(Reason.PREFERENCE, "challenge")
+    retry = rate_limit("challenge", sender.pk, conf.get("CHALLENGE_RATE"), 60, hit=hit)
+    if retry:
+        return Verdict.deny(Reason.RATE_LIMITED, "challenge", retry)
     return ALLOWED
 
 

@@ -199,26 +199,28 @@ def _persist_last_seen(user_id: int, when: float) -> None:
 
 # --- Connection lifecycle (called by the notification consumer) ---------------------------
 
-def presence_connect(user_id: int, conn: str) -> bool:
-    """Register a new connection. Returns True when this made the user come online."""
-    now = time.time()
+def _hold(user_id: int, conn: str, now: float) -> bool:
+    """Hold ``conn`` open for another ``PRESENCE_TTL`` (a new connection or a heartbeat);
+    True when this made the user come online (none of theirs was held before)."""
     store = _store()
     was_online, _ = store.add(user_id, conn, now + conf.get("PRESENCE_TTL"), now)
     if not was_online:
         store.index_add(user_id)
     return not was_online
+
+
+def presence_connect(user_id: int, conn: str) -> bool:
+    """Register a new connection. Returns True when this made the user come online."""
+    return _hold(user_id, conn, time.time())
 
 
 def presence_heartbeat(user_id: int, conn: str) -> bool:
     """Refresh a connection. Returns True if the user had lapsed and is online again."""
     now = time.time()
-    store = _store()
-    was_online, _ = store.add(user_id, conn, now + conf.get("PRESENCE_TTL"), now)
-    if not was_online:
-        store.index_add(user_id)
+    came_online = _hold(user_id, conn, now)
     if cache.add(_SEEN_GUARD.format(user_id), 1, conf.get("LAST_SEEN_WRITE_EVERY")):
         _persist_last_seen(user_id, now)
-    return not was_online
+    return came_online
 
 
 def presence_disconnect(user_id: int, conn: str) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from . import policy, tables
+from . import policy, selectors, tables
 from .models import Block, ContactRequest, Invitation, InvitationStatus
 from .selectors import Relation
 
@@ -46,6 +46,11 @@ def profile_actions(*, viewer, person, next_url: str = "") -> dict[str, Any] | N
         invite_tables = [t for t in tables.tables_for_inviter(viewer)
                          if person.pk not in t.seated_user_ids]
     invited_to = tables.table_get(invitation.table_id) if invitation else None
+    # A game with a bot account: offered when the policy would let it through (asked
+    # without using up the rate limit, which is only a wait).
+    challenge_verdict = policy.can_challenge(viewer, person)
+    can_challenge = (challenge_verdict.allowed
+                     or challenge_verdict.reason == policy.Reason.RATE_LIMITED)
     return {
         "person": person,
         "rel": rel,
@@ -59,6 +64,10 @@ def profile_actions(*, viewer, person, next_url: str = "") -> dict[str, Any] | N
         "invitation": invitation,
         "invited_to": invited_to,
         "next": next_url or person.get_absolute_url(),
+        "can_challenge": can_challenge and not blocked,
+        "challenge": selectors.challenge_pending_between(viewer, person)
+        if can_challenge and not blocked else None,
+        "mode_choices": tables.mode_choices(),
     }
 
 

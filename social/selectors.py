@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from . import conf
 from .models import (
     Block,
+    Challenge,
+    ChallengeStatus,
     Contact,
     ContactRequest,
     Conversation,
@@ -258,3 +262,39 @@ def invitation_rows(invitations) -> list[tuple]:
     invitations = list(invitations)
     infos = tables_get([i.table_id for i in invitations]) if invitations else {}
     return [(i, infos.get(i.table_id)) for i in invitations]
+
+
+# --- Challenges ------------------------------------------------------------------------------
+
+def _challenges(**where):
+    return Challenge.objects.filter(**where).select_related("from_user", "to_user")
+
+
+def challenges_pending(user) -> tuple[list[Challenge], list[Challenge]]:
+    """(challenges waiting for ``user``'s answer, those ``user`` sent that wait), newest
+    first; expired ones are left out (``services.challenges_expire`` closes them)."""
+    ttl: int = conf.get("CHALLENGE_TTL")
+    fresh = timezone.now() - timedelta(seconds=ttl)
+    pending = {"status": ChallengeStatus.PENDING, "created_at__gte": fresh}
+    return (list(_challenges(to_user=user, **pending)[:50]),
+            list(_challenges(from_user=user, **pending)[:50]))
+
+
+def challenges_recent(user, limit: int = 10) -> list[Challenge]:
+    """``user``'s last answered challenges, either side (the page's "Recent" list: an
+    accepted one links to its table)."""
+    return list(
+        Challenge.objects.filter(Q(from_user=user) | Q(to_user=user))
+        .exclude(status=ChallengeStatus.PENDING)
+        .select_related("from_user", "to_user")
+        .order_by("-responded_at", "-id")[:limit]
+    )
+
+
+def challenge_pending_between(sender, recipient) -> Challenge | None:
+    """The newest open challenge ``sender`` made to ``recipient`` (the profile's button)."""
+    ttl: int = conf.get("CHALLENGE_TTL")
+    fresh = timezone.now() - timedelta(seconds=ttl)
+    return (Challenge.objects.filter(from_user=sender, to_user=recipient,
+                                     status=ChallengeStatus.PENDING, created_at__gte=fresh)
+            .order_by("-created_at").first())

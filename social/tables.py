@@ -40,6 +40,13 @@ def _models():
     return Table, TableStatus
 
 
+def mode_choices() -> list[tuple[str, str]]:
+    """The games' modes as (key, name) pairs, for the challenge form and the API's checks."""
+    from games.models import Mode
+
+    return [(str(key), str(name)) for key, name in Mode.choices]
+
+
 def table_url(table_id: int) -> str:
     try:
         return reverse("games:table", kwargs={"table_id": table_id})
@@ -110,3 +117,32 @@ def table_seat(*, user, table_id: int) -> str:
     except GameServiceError as exc:
         raise TableUnavailable(exc.message) from exc
     return info.url
+
+
+def challenge_check(*, mode: str, target: int | None, rated: bool, seconds_per_turn: int) -> None:
+    """Check a challenge's settings as the table would (``games.services.table_pair_check``);
+    a refusal is :class:`TableUnavailable` with the games app's message."""
+    from games.exceptions import GameServiceError
+    from games.services import table_pair_check
+
+    try:
+        table_pair_check(mode=mode, target=target, rated=rated,
+                         seconds_per_turn=seconds_per_turn)
+    except GameServiceError as exc:
+        raise TableUnavailable(exc.message) from exc
+
+
+def table_start_pair(*, players, mode: str, target: int | None, rated: bool,
+                     seconds_per_turn: int) -> int:
+    """Open and deal a two-player table with ``players`` seated (an accepted challenge,
+    ``games.services.table_start_pair``); returns its id. :class:`TableUnavailable` when the
+    games app refuses (a playban on a rated game, settings no longer valid)."""
+    from games.exceptions import GameServiceError
+    from games.services import table_start_pair as start
+
+    try:
+        table = start(mode=mode, players=tuple(players), target=target, rated=rated,
+                      seconds_per_turn=seconds_per_turn, created_by=players[0])
+    except GameServiceError as exc:
+        raise TableUnavailable(exc.message) from exc
+    return int(table.pk)

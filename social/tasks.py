@@ -9,6 +9,15 @@ def presence_sweep_task():
     presence_sweep()
 
 
+@shared_task(name="social.challenges_expire", ignore_result=True)
+def challenges_expire_task() -> int:
+    """Close the challenges left unanswered past ``SOCIAL_CHALLENGE_TTL`` and tell both sides
+    (``challenge`` frames, event ``expired``). Safe to run twice: only pending ones change."""
+    from .services import challenges_expire
+
+    return challenges_expire()
+
+
 @shared_task(name="social.game_finished", ignore_result=True)
 def game_finished(game_id: int) -> list[int]:
     """The players of finished game ``game_id`` no longer play at its table: their contacts

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from . import views
+from .views import challenges
 
 app_name = "social"
 urlpatterns = [
@@ -35,4 +36,20 @@ urlpatterns = [
          name="invitation_decline"),
     path("invitations/<int:invitation_id>/cancel/", views.invitation_cancel,
          name="invitation_cancel"),
+    # Challenges to a game with a bot account: the page and forms, and the bot API
+    path("challenges/", challenges.challenges, name="challenges"),
+    path("challenges/send/<str:username>/", challenges.challenge_send, name="challenge_send"),
+    path("challenges/<int:challenge_id>/accept/", challenges.challenge_accept,
+         name="challenge_accept"),
+    path("challenges/<int:challenge_id>/decline/", challenges.challenge_decline,
+         name="challenge_decline"),
+    path("challenges/<int:challenge_id>/cancel/", challenges.challenge_cancel,
+         name="challenge_cancel"),
+    path("api/bot/challenges/", challenges.api_challenges, name="api_challenges"),
+    path("api/bot/challenges/<int:challenge_id>/accept/", challenges.api_challenge_accept,
+         name="api_challenge_accept"),
+    path("api/bot/challenges/<int:challenge_id>/decline/", challenges.api_challenge_decline,
+         name="api_challenge_decline"),
+    path("api/bot/challenges/<int:challenge_id>/cancel/", challenges.api_challenge_cancel,
+         name="api_challenge_cancel"),
 ]

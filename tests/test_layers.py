@@ -143,6 +143,24 @@ def test_accounts_sits_under_the_apps():
     assert _offenders("accounts", ("games", "social", "leaderboards")) == {}
 
 
+def test_settings_read_the_environment_and_import_no_app():
+    """Settings are read before any app is ready: a settings module that imported an app
+    (or the floor, which apps configure) would break start-up."""
+    parts = ("ginsite.settings.base", "ginsite.settings.backends", "ginsite.settings.auth",
+             "ginsite.settings.security", "ginsite.settings.env")
+    assert all(name in MODULES for name in parts)
+    assert _offenders("ginsite.settings", ("core", "accounts", "games", "social",
+                                           "leaderboards", "django.conf")) == {}
+
+
+def test_no_module_of_the_site_is_over_400_lines():
+    """Issue 21: a module that grows past ~400 lines holds more than one concern; cut it by
+    concern (as ginsite/settings, games/socket_work.py and the services packages were)."""
+    long = {name: n for name, path in MODULES.items()
+            if (n := len(path.read_text().splitlines())) > 400}
+    assert long == {}
+
+
 def test_accounts_services_sit_under_its_http_layer():
     """The writes (profile, tokens, bots) know no request: the API's token check
     (``accounts.api``) and the views call them, never the other way round; what they ask of

@@ -17,9 +17,12 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
+from core import channels as core_channels
 from games import services as games_services
-from games.models import Game, GamePlayer, Room, Table
+from games.exceptions import AnalysisNotFound
+from games.models import Analysis, Game, GamePlayer, Room, Table
 from games.rooms import ensure_default_rooms
+from games.services import analysis as games_analysis
 from leaderboards.models import LeaderboardEntry, Rating, RatingChange
 from leaderboards.ratings import tasks as leaderboards_tasks
 from leaderboards.stats.models import PlayerStats
@@ -52,6 +55,8 @@ FILLED = {
     "games/<int:game_id>/": lambda s: [f"/games/{_game_id(s)}/"],
     "games/<int:game_id>/record.json": lambda s: [f"/games/{_game_id(s)}/record.json"],
     "games/<int:game_id>/record.txt": lambda s: [f"/games/{_game_id(s)}/record.txt"],
+    "games/<int:game_id>/analysis/": lambda s: [f"/games/{_game_id(s)}/analysis/"],
+    "games/<int:game_id>/analysis.json": lambda s: [f"/games/{_game_id(s)}/analysis.json"],
     "messages/with/<str:username>/": lambda s: [f"/messages/with/{u.username}/"
                                                 for u in s["players"]],
     "messages/c/<int:conversation_id>/history/": lambda s: ["/messages/c/1/history/"],
@@ -76,6 +81,16 @@ FILLED = {
         f"/tournaments/{s['tournament'].pk}/withdraw/"],
     "tournaments/<int:tournament_id>/cancel/": lambda s: [
         f"/tournaments/{s['tournament'].pk}/cancel/"],
+    # Challenges (issue 25): the challenged player's endpoints, for a challenge that is not
+    # theirs; the bot API's need a token (the third person has only a session).
+    "challenges/send/<str:username>/": lambda s: [f"/challenges/send/{s['a'].username}/"],
+    "challenges/<int:challenge_id>/accept/": lambda s: ["/challenges/1/accept/"],
+    "challenges/<int:challenge_id>/decline/": lambda s: ["/challenges/1/decline/"],
+    "challenges/<int:challenge_id>/cancel/": lambda s: ["/challenges/1/cancel/"],
+    "api/bot/challenges/<int:challenge_id>/accept/": lambda s: ["/api/bot/challenges/1/accept/"],
+    "api/bot/challenges/<int:challenge_id>/decline/": lambda s: [
+        "/api/bot/challenges/1/decline/"],
+    "api/bot/challenges/<int:challenge_id>/cancel/": lambda s: ["/api/bot/challenges/1/cancel/"],
     "settings/api/tokens/<int:token_id>/revoke/": lambda s: ["/settings/api/tokens/1/revoke/"],
     # the export of each player's games (newline JSON, compact: see the needles below)
     "api/games/export/<str:username>/": lambda s: [f"/api/games/export/{u.username}/"
@@ -257,6 +272,30 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     own.force_login(a)
     mine = own.get(f"/u/{a.username}/").content.decode()
     assert f"/games/{game.pk}/" in mine and f"{when:%d %b %Y}" in mine
+
+    # A player asks for its analysis (the task runs: eager): it is stored, and its frames
+    # went to that player's notification sockets only.
+    def record_sends(messages):
+        for group, message in messages:
+            if group.startswith("user.") and message.get("type") == "notify.frame":
+                notified.setdefault(int(group.split(".")[1]), []).append(message["frame"])
+        return True
+
+    monkeypatch.setattr(core_channels, "send_now", record_sends)
+    monkeypatch.setattr(games_analysis, "send_now", record_sends)
+    with django_capture_on_commit_callbacks(execute=True):
+        games_services.analysis_request(game_id=game.pk, user=a)
+    assert Analysis.objects.filter(game=game).count() == 1
+    assert any(f.get("type") == "analysis" and f.get("status") == "done"
+               for f in notified.get(a.pk, []))
+    assert not any(f.get("type") == "analysis" for f in notified.get(b.pk, []))
+    answer = own.get(f"/games/{game.pk}/analysis.json").json()
+    assert answer["status"] == "done" and answer["analysis"]["decisions"]
+    assert "analysis-data" in own.get(f"/games/{game.pk}/").content.decode()
+    # The watcher may not ask for it either (answered like a missing game), nor read it.
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(AnalysisNotFound):
+            games_services.analysis_request(game_id=game.pk, user=watcher)
 
     # What the watcher's notification socket was sent, all along: presence, but no table.
     frames = notified.get(watcher.pk, [])

@@ -63,17 +63,17 @@ class ExpertBot(SearchingBot):
 
     def search_draw(self, know: Knowledge, hard: bool) -> bool:
         """Take the top discard (True) or draw from the stock, by playouts."""
-        rules = self._rules(know)
+        rules = self.rules_of(know)
         top = know.top
         hand = know.hand
-        mine, theirs = self._draws(know)
+        mine, theirs = self.draws_of(know)
         sim = self.sim
         pile_after = know.pile[:-1]
         stats = PairedStats(2)
         rng = self.rng
         danger = sim["danger"]
         drawn = know.drawn_hand_stock
-        for opp, stock in self._samples(know, self._gin_sample, stats):
+        for opp, stock in self._samples(know, self.gin_sample, stats):
             seed = rng.random()
             vals = []
             for take in (hard, not hard):
@@ -89,7 +89,7 @@ class ExpertBot(SearchingBot):
                     forbid = 0
                 vals.append(
                     self._val(
-                        self._after_draw(
+                        self.after_draw(
                             h11, forbid, opp, st, pile, rules, mine, theirs, seed, danger, drawn
                         )
                     )
@@ -97,7 +97,7 @@ class ExpertBot(SearchingBot):
             stats.add(vals)
         return hard if stats.winner(self.min_gain, self.confidence) == 0 else not hard
 
-    def _after_draw(
+    def after_draw(
         self,
         h11: int,
         forbid: int,
@@ -184,14 +184,14 @@ class ExpertBot(SearchingBot):
 
     def search(self, know: Knowledge, hand11: int, cands: list[tuple[str, int]]) -> int:
         """Index of the best candidate by paired playouts (0, Hard's, unless clearly beaten)."""
-        rules = self._rules(know)
-        mine, theirs = self._draws(know)
+        rules = self.rules_of(know)
+        mine, theirs = self.draws_of(know)
         stats = PairedStats(len(cands))
         rng = self.rng
         sim = self.sim
         val = self._val
         drawn = know.drawn_hand_stock
-        for opp, stock in self._samples(know, self._gin_sample, stats):
+        for opp, stock in self._samples(know, self.gin_sample, stats):
             seed = rng.random()
             vals = []
             for kind, b in cands:

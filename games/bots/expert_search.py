@@ -146,7 +146,7 @@ class SearchingBot(HardBot):
         self._value: Any = None
 
     # ------------------------------------------------------------------ helpers
-    def _rules(self, know: Knowledge) -> Rules:
+    def rules_of(self, know: Knowledge) -> Rules:
         return (
             know.knock_limit,
             know.multiplier,
@@ -180,12 +180,12 @@ class SearchingBot(HardBot):
         f = self._value
         return points if f is None else f(points)
 
-    def _draws(self, know: Knowledge) -> tuple[int, int]:
+    def draws_of(self, know: Knowledge) -> tuple[int, int]:
         """(my draws, opponent's draws) this hand, for the playouts' early-knock rule."""
         opp = know.opponent()
         return know.my_draws, opp.stock_draws + opp.took.bit_count()
 
-    def _gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
+    def gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
         """One (opponent hand, shuffled stock) consistent with what ``know`` holds."""
         opp, stock_mask = self.sampler(know, rng)
         stock = list(bits_of(stock_mask))
@@ -198,7 +198,7 @@ class SearchingBot(HardBot):
         draw: Callable[[Knowledge, random.Random], T],
         stats: PairedStats | None = None,
     ) -> Iterator[T]:
-        """Yield samples (``draw(know, rng)``, e.g. ``_gin_sample``: an opponent hand and a
+        """Yield samples (``draw(know, rng)``, e.g. ``gin_sample``: an opponent hand and a
         shuffled stock) until the time budget or the cap is reached; sets ``samples_used``.
 
         With ``stats``, a search still undecided at ``max_samples`` goes on to

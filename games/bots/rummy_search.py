@@ -21,7 +21,7 @@ from games.engine.modes import MODES, rummy_mode
 from .cardmath import BIT_VALUE, bits_of, dw, related
 from .knowledge import Knowledge
 
-__all__ = ["sample_deal", "rummy_playout"]
+__all__ = ["sample_deal", "rummy_playout", "attach_all", "rummy_throw", "finish_turn"]
 
 
 def sample_deal(know: Knowledge, rng: random.Random) -> tuple[dict[int, int], list[int]]:
@@ -44,7 +44,7 @@ def _hand_value(mask: int) -> int:
     return sum(BIT_VALUE[b] for b in bits_of(mask))
 
 
-def _attach_all(table: list[list[Any]], hand: int) -> int:
+def attach_all(table: list[list[Any]], hand: int) -> int:
     """Lay off every card of ``hand`` that fits the table (following chains); the rest."""
     changed = True
     while changed and hand:
@@ -60,7 +60,7 @@ def _attach_all(table: list[list[Any]], hand: int) -> int:
     return hand
 
 
-def _throw(hand: int, forbid: int, table_att: int) -> int:
+def rummy_throw(hand: int, forbid: int, table_att: int) -> int:
     best, best_key = 0, None
     for b in bits_of(hand & ~forbid):
         rest = hand ^ b
@@ -109,25 +109,45 @@ def rummy_playout(
             h |= stock.pop()
         else:
             return 0.0
-        before = h
-        res = best_melds(h)
-        for meld in res.melds:
-            tab.append([meld.kind, meld.mask])
-            h &= ~meld.mask
-        h = _attach_all(tab, h)
-        if h == 0 or (h.bit_count() == 1 and not h & forbid):
-            pts = sum(_hand_value(hands[s]) for s in range(n) if s != turn)
-            if not placed[turn]:
-                pts *= going_rummy
-            return float(pts) if turn == me else -float(pts)
-        if h != before:
-            placed[turn] = True
-        table_att = 0
-        for k, m in tab:
-            table_att |= attach_mask(k, m)
-        b = _throw(h, forbid, table_att)
-        h ^= b
-        hands[turn] = h
-        pile.append(b)
+        won = finish_turn(hands, placed, tab, pile, turn, h, forbid, going_rummy)
+        if won is not None:
+            return won if turn == me else -won
         turn = (turn + 1) % n
     return 0.0
+
+
+def finish_turn(
+    hands: list[int],
+    placed: list[bool],
+    tab: list[list[Any]],
+    pile: list[int],
+    turn: int,
+    h: int,
+    forbid: int,
+    going_rummy: int,
+) -> float | None:
+    """The rest of ``turn``'s turn after its draw (``h`` holds the drawn card, ``forbid`` the
+    card taken from the pile): meld everything, lay off everything, go out if it can (return
+    the points it wins) or throw a card (update ``hands``, ``placed``, ``tab``, ``pile``; None).
+    """
+    before = h
+    res = best_melds(h)
+    for meld in res.melds:
+        tab.append([meld.kind, meld.mask])
+        h &= ~meld.mask
+    h = attach_all(tab, h)
+    if h == 0 or (h.bit_count() == 1 and not h & forbid):
+        pts = sum(_hand_value(hands[s]) for s in range(len(hands)) if s != turn)
+        if not placed[turn]:
+            pts *= going_rummy
+        return float(pts)
+    if h != before:
+        placed[turn] = True
+    table_att = 0
+    for k, m in tab:
+        table_att |= attach_mask(k, m)
+    b = rummy_throw(h, forbid, table_att)
+    h ^= b
+    hands[turn] = h
+    pile.append(b)
+    return None

@@ -24,7 +24,17 @@ from .modes import GinMode, gin_mode
 from .phases import Phase, Showdown
 from .scoring import score_drawn, score_gin, score_knock
 from .state import GameState, emit
-from .turn import Handler, action_card, check_discard, draw, layoff_meld, missing_card, remove_card
+from .turn import (
+    Handler,
+    action_card,
+    check_discard,
+    discard_card,
+    draw,
+    lay_off,
+    layoff_meld,
+    missing_card,
+    remove_card,
+)
 
 __all__ = ["RULES"]
 
@@ -72,10 +82,7 @@ def _discard(s: GameState, act: Action, events: list[Event]) -> None:
     if card is None:
         raise missing_card(act)
     check_discard(s, seat, card)
-    remove_card(s, seat, card)
-    s.discard.append(card)
-    s.taken = None
-    emit(s, events, Event("discard", {"seat": seat, "card": card.text}))
+    discard_card(s, seat, card, events)
     mode = s.mode
     if isinstance(mode, GinMode) and len(s.stock) <= mode.drawn_hand_stock:
         score_drawn(s, events)
@@ -200,12 +207,10 @@ def _showdown(
 def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     card = action_card(act)
-    i, mm = layoff_meld(s, seat, card, act.target)
+    i, _mm = layoff_meld(s, seat, card, act.target)
     assert s.showdown is not None  # the LAYOFF phase is a showdown's
-    remove_card(s, seat, card)
-    s.table[i][1] = mm | card.bit
+    lay_off(s, seat, card, i, events)
     s.showdown.layoffs.append([card.text, i])
-    emit(s, events, Event("layoff", {"seat": seat, "card": card.text, "meld": i}))
     if not _any_layoff(s, seat):
         score_knock(s, events)
 
@@ -215,10 +220,8 @@ def _accept_layoffs(s: GameState, act: Action, events: list[Event]) -> None:
     res = best_layoffs(mask_of(s.hands[seat]), [MELDS[mm] for _, mm in s.table])
     assert s.showdown is not None  # lay-offs are made only in a showdown
     for card, i in res.layoffs:
-        remove_card(s, seat, card)
-        s.table[i][1] |= card.bit
+        lay_off(s, seat, card, i, events)
         s.showdown.layoffs.append([card.text, i])
-        emit(s, events, Event("layoff", {"seat": seat, "card": card.text, "meld": i}))
     score_knock(s, events)
 
 

@@ -22,7 +22,9 @@ from .turn import (
     Handler,
     action_card,
     check_discard,
+    discard_card,
     draw,
+    lay_off,
     layoff_meld,
     meld_text,
     missing_card,
@@ -71,12 +73,10 @@ def _meld(s: GameState, act: Action, events: list[Event]) -> None:
 def _layoff(s: GameState, act: Action, events: list[Event]) -> None:
     seat = s.turn
     card = action_card(act)
-    i, mm = layoff_meld(s, seat, card, act.target)
+    i, _mm = layoff_meld(s, seat, card, act.target)
     _check_strand(s, seat, 1, card.bit)
-    remove_card(s, seat, card)
-    s.table[i][1] = mm | card.bit
+    lay_off(s, seat, card, i, events)
     s.placed_this_turn = True
-    emit(s, events, Event("layoff", {"seat": seat, "card": card.text, "meld": i}))
     if not s.hands[seat]:
         score_out(s, seat, events, None)
 
@@ -89,12 +89,9 @@ def _discard(s: GameState, act: Action, events: list[Event]) -> None:
     check_discard(s, seat, card)
     if len(s.hands[seat]) == 1:
         raise MustGoOutError(f"{card} is your last card: play go_out:{card} to go out")
-    remove_card(s, seat, card)
-    s.discard.append(card)
-    s.taken = None
+    discard_card(s, seat, card, events)
     s.placed[seat] = s.placed[seat] or s.placed_this_turn
     s.placed_this_turn = False
-    emit(s, events, Event("discard", {"seat": seat, "card": card.text}))
     s.turn = (seat + 1) % s.num_players
     s.phase = Phase.DRAW
     _start_turn(s, events)

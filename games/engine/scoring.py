@@ -5,6 +5,8 @@ Every hand ending goes through ``finish_hand``: record, score sheet, game over o
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import Card, mask_of
 from .dealing import deal_hand
 from .errors import EngineError
@@ -24,6 +26,21 @@ __all__ = [
     "score_out",
     "score_stalemate",
 ]
+
+
+def _hand_result(
+    s: GameState, outcome: HandOutcome, *, winner: int | None, points: int, **rest: Any
+) -> HandResult:
+    """A hand's result with what every one says: the hand, its dealer, its upcard."""
+    return HandResult(
+        hand_number=s.hand_number,
+        dealer=s.dealer,
+        outcome=outcome,
+        winner=winner,
+        points=points,
+        upcard=s.upcard.text if s.upcard else None,
+        **rest,
+    )
 
 
 # ---------------------------------------------------------------------------- gin
@@ -90,15 +107,13 @@ def _gin_hand_over(
         col["wins"][winner] += 1
         if col["points"][winner] >= mode.target:
             col["over"] = True
-    hr = HandResult(
-        hand_number=s.hand_number,
-        dealer=s.dealer,
-        outcome=outcome,
+    hr = _hand_result(
+        s,
+        outcome,
         winner=winner,
         points=points,
         base_points=base,
         multiplier=s.multiplier,
-        upcard=s.upcard.text if s.upcard else None,
         knock_limit=s.knock_limit,
         knocker=sd.knocker,
         knock_card=sd.knock_card,
@@ -121,13 +136,11 @@ def score_drawn(s: GameState, events: list[Event]) -> None:
     for col in s.columns:
         if not col["over"]:
             col["drawn"] = True
-    hr = HandResult(
-        hand_number=s.hand_number,
-        dealer=s.dealer,
-        outcome=HandOutcome.DRAWN,
+    hr = _hand_result(
+        s,
+        HandOutcome.DRAWN,
         winner=None,
         points=0,
-        upcard=s.upcard.text if s.upcard else None,
         knock_limit=s.knock_limit,
         multiplier=s.multiplier,
         reason=f"{len(s.stock)} cards left in the stock",
@@ -136,6 +149,17 @@ def score_drawn(s: GameState, events: list[Event]) -> None:
 
 
 # ---------------------------------------------------------------------------- rummy
+
+
+def _remaining(s: GameState) -> tuple[tuple[str, ...], ...]:
+    """Every seat's cards at the end of a rummy hand, sorted."""
+    return tuple(tuple(c.text for c in sorted(h)) for h in s.hands)
+
+
+def _finish_rummy_hand(s: GameState, events: list[Event], hr: HandResult) -> None:
+    """A rummy hand is over, however it ended: the deal passes to the left."""
+    s.dealer = (s.dealer + 1) % s.num_players
+    finish_hand(s, events, hr)
 
 
 def score_out(s: GameState, seat: int, events: list[Event], last: Card | None) -> None:
@@ -151,38 +175,32 @@ def score_out(s: GameState, seat: int, events: list[Event], last: Card | None) -
     s.wins[seat] += 1
     if col["points"][seat] >= mode.target_for(s.num_players):
         col["over"] = True
-    hr = HandResult(
-        hand_number=s.hand_number,
-        dealer=s.dealer,
-        outcome=HandOutcome.OUT,
+    hr = _hand_result(
+        s,
+        HandOutcome.OUT,
         winner=seat,
         points=points,
         base_points=base,
         multiplier=mult,
-        upcard=s.upcard.text if s.upcard else None,
         going_rummy=rummy,
         knock_card=last.text if last else None,
-        remaining=tuple(tuple(c.text for c in sorted(h)) for h in s.hands),
+        remaining=_remaining(s),
         columns=(0,),
     )
-    s.dealer = (s.dealer + 1) % s.num_players
-    finish_hand(s, events, hr)
+    _finish_rummy_hand(s, events, hr)
 
 
 def score_stalemate(s: GameState, events: list[Event], reason: str) -> None:
     """Nobody can go out any more: the hand ends unscored."""
-    hr = HandResult(
-        hand_number=s.hand_number,
-        dealer=s.dealer,
-        outcome=HandOutcome.STALEMATE,
+    hr = _hand_result(
+        s,
+        HandOutcome.STALEMATE,
         winner=None,
         points=0,
-        upcard=s.upcard.text if s.upcard else None,
-        remaining=tuple(tuple(c.text for c in sorted(h)) for h in s.hands),
+        remaining=_remaining(s),
         reason=reason,
     )
-    s.dealer = (s.dealer + 1) % s.num_players
-    finish_hand(s, events, hr)
+    _finish_rummy_hand(s, events, hr)
 
 
 # ---------------------------------------------------------------------------- every hand

@@ -28,6 +28,8 @@ __all__ = [
     "remove_card",
     "check_discard",
     "layoff_meld",
+    "lay_off",
+    "discard_card",
     "meld_text",
 ]
 
@@ -108,6 +110,21 @@ def layoff_meld(s: GameState, seat: int, card: Card, i: int | None) -> tuple[int
     if not attach_mask(kind, mm) & card.bit:
         raise InvalidLayoffError(f"{card} cannot be laid off onto meld {i} ({meld_text(mm)})")
     return i, mm
+
+
+def lay_off(s: GameState, seat: int, card: Card, i: int, events: list[Event]) -> None:
+    """Move ``card`` from the seat's hand onto table meld ``i`` (checked by ``layoff_meld``)."""
+    remove_card(s, seat, card)
+    s.table[i][1] |= card.bit
+    emit(s, events, Event("layoff", {"seat": seat, "card": card.text, "meld": i}))
+
+
+def discard_card(s: GameState, seat: int, card: Card, events: list[Event]) -> None:
+    """Move ``card`` from the seat's hand onto the discard pile (checked by ``check_discard``)."""
+    remove_card(s, seat, card)
+    s.discard.append(card)
+    s.taken = None
+    emit(s, events, Event("discard", {"seat": seat, "card": card.text}))
 
 
 def meld_text(mm: int) -> str:

@@ -11,9 +11,16 @@ queued move, stopped clocks, time given back after an outage), ``publish`` (fram
 commit; ``save_and_publish``, the last step of every write), ``tables``, ``moves`` (and
 timeouts), ``endings`` (the finish path), ``closing`` (a player's Close, tables their people
 left), ``rematch``, ``chat``, ``presence``, ``sweep``, ``offline`` (uploaded offline
-games). Callers use the names below:
+games), ``analysis`` (post-game analysis: the request, the run, the stored result).
+Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
+from .analysis import (
+    analysis_request,
+    analysis_request_automatic,
+    analysis_run,
+    analysis_seed,
+)
 from .chat import chat_post
 from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .closing import table_close, tables_close_left
@@ -30,11 +37,17 @@ from .tables import (
     table_create,
     table_create_for_players,
     table_leave,
+    table_pair_check,
     table_sit,
+    table_start_pair,
 )
 
 __all__ = [
     "OfflineUploadError",
+    "analysis_request",
+    "analysis_request_automatic",
+    "analysis_run",
+    "analysis_seed",
     "chat_post",
     "clocks_watched",
     "game_finish",
@@ -52,11 +65,13 @@ __all__ = [
     "table_create",
     "table_create_for_players",
     "table_leave",
+    "table_pair_check",
     "table_presence_publish",
     "table_rematch",
     "table_republish",
     "table_resign",
     "table_sit",
+    "table_start_pair",
     "table_state_undelivered",
     "table_timeout",
     "tables_close_left",

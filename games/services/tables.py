@@ -90,13 +90,14 @@ def table_create(
     *, user: User | AnonymousUser | None, room: Room, seat_count: int = 2,
     target: int | None = None, rated: bool = False,
     seconds_per_turn: int = 30, private: bool = False, bot_level: int | None = None,
-    rating_range: int | None = None,
+    rating_range: int | None = None, bot_api: bool = False,
 ) -> Table:
     """Create a table with ``user`` in seat 0; with ``bot_level`` the other seats get bots
-    and the game starts at once."""
+    and the game starts at once. A bot account opens a table only through the bot API
+    (``bot_api``), and only against the computer (docs/bot-api.md, "Playing")."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to create a table.")
-    if user.is_bot:
+    if user.is_bot and not (bot_api and bot_level is not None):
         raise BotAccountRefused()
     _validate_settings(room=room, seat_count=seat_count, target=target, rated=rated,
                        seconds_per_turn=seconds_per_turn, bot_level=bot_level,
@@ -129,14 +130,16 @@ def table_create(
 
 
 def play_computer(*, user: User | AnonymousUser | None, mode: str, level: int, seat_count: int = 2,
-                  seconds_per_turn: int = 0) -> Table:
-    """One click: a table against the computer in the mode's own room, started at once."""
+                  seconds_per_turn: int = 0, bot_api: bool = False,
+                  target: int | None = None) -> Table:
+    """One click: a table against the computer in the mode's own room, started at once
+    (``bot_api``: a bot account's, through ``POST /api/bot/computer/``)."""
     room = Room.objects.filter(slug=mode).first() or Room.objects.filter(mode=mode).first()
     if room is None:
         raise InvalidSettings("There is no such game.")
     return table_create(
-        user=user, room=room, seat_count=seat_count, rated=False,
-        seconds_per_turn=seconds_per_turn, private=False, bot_level=level,
+        user=user, room=room, seat_count=seat_count, rated=False, target=target,
+        seconds_per_turn=seconds_per_turn, private=False, bot_level=level, bot_api=bot_api,
     )
 
 
@@ -267,10 +270,18 @@ def table_create_for_players(
 ) -> Table:
     """Open a table with ``players`` (users, in seat order) already seated and deal at once:
     for apps that pair players themselves (tournaments; bot accounts, which never take a
-    seat through ``table_create`` or ``table_sit``, come to tables only this way). Settings
-    are checked as for ``table_create``; the players are not marked as connected, so their
-    presence shows whether they came. Frames, the first bot task and ``player_seated`` go
-    out after commit."""
+    seat through ``table_create`` or ``table_sit``, come to tables only this way or through
+    ``table_start_pair``, a challenge). Settings are checked as for ``table_create``; the
+    players are not marked as connected, so their presence shows whether they came. Frames,
+    the first bot task and ``player_seated`` go out after commit."""
+    return _deal_for_players(room=room, players=players, target=target, rated=rated,
+                             seconds_per_turn=seconds_per_turn, created_by=created_by)
+
+
+def _deal_for_players(
+    *, room: Room, players: Iterable[User | None], target: int | None, rated: bool,
+    seconds_per_turn: int, created_by: User | None, check_rated_seats: bool = False,
+) -> Table:
     given = list(players)
     users = [u for u in given if u is not None and u.pk is not None]
     if not users or len(users) != len(given):
@@ -286,9 +297,46 @@ def table_create_for_players(
             rated=rated, seconds_per_turn=seconds_per_turn, private=False,
             seed=secrets.randbits(62), created_by=created_by, version=1,
         )
+        if check_rated_seats:
+            for u in users:
+                rated_seat_check(table, u)
         seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
         state = start_game(table, seats)
         save_and_publish(table, seats, state)
         for u in users:
             announce_seated(table, u.pk)
     return table
+
+
+def _room_for_pair(mode: str) -> Room:
+    """The room of ``mode`` where two players sit (its own slug first, as ``play_computer``)."""
+    rooms = [r for r in Room.objects.filter(mode=mode) if r.min_seats <= 2 <= r.max_seats]
+    rooms.sort(key=lambda r: (r.slug != mode, not r.allow_rated, r.order))
+    if not rooms:
+        raise InvalidSettings("There is no such game.")
+    return rooms[0]
+
+
+def table_pair_check(*, mode: str, target: int | None, rated: bool,
+                     seconds_per_turn: int) -> Room:
+    """Check the settings of a two-player game agreed elsewhere (a challenge) before anyone
+    accepts it; returns the room it will be played in. Raises ``InvalidSettings``."""
+    if not isinstance(mode, str) or mode not in E.MODES:
+        raise InvalidSettings("There is no such game.")
+    room = _room_for_pair(mode)
+    _validate_settings(room=room, seat_count=2, target=target, rated=rated,
+                       seconds_per_turn=seconds_per_turn, bot_level=None)
+    return room
+
+
+def table_start_pair(*, mode: str, players: tuple[User, User], target: int | None = None,
+                     rated: bool = False, seconds_per_turn: int = 30,
+                     created_by: User | None = None) -> Table:
+    """Open a table of ``mode`` with both ``players`` seated (in that order) and deal at once:
+    an accepted challenge. Each seat is a real seat (clocks, timeouts, abandonment as for
+    anyone); a rated game asks the rated-seat check of each player (playbans)."""
+    room = table_pair_check(mode=mode, target=target, rated=rated,
+                            seconds_per_turn=seconds_per_turn)
+    return _deal_for_players(room=room, players=players, target=target, rated=rated,
+                             seconds_per_turn=seconds_per_turn, created_by=created_by,
+                             check_rated_seats=True)

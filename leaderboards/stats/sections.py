@@ -30,7 +30,19 @@ def head_to_head_context(*, profile_user, viewer):
     return {"record": record}
 
 
+def accuracy_context(*, profile_user, viewer):
+    """Average accuracy per mode over the player's analysed games, with its trend; no
+    section when none is analysed."""
+    accuracy = selectors.accuracy_summary(user=profile_user, viewer=viewer)
+    return {"accuracy": accuracy} if accuracy else None
+
+
 def register() -> None:
+    profile_section_register(ProfileSection(
+        key="accuracy", title="Accuracy",
+        template_name="stats/_profile_accuracy.html",
+        get_context=accuracy_context, order=35,
+    ))
     profile_section_register(ProfileSection(
         key="statistics", title="Statistics",
         template_name="stats/_profile_statistics.html",

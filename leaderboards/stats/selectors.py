@@ -185,3 +185,40 @@ def points_per_hand_by_month(*, user, opponents: tuple[str, ...] = (PEOPLE,),
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
         "top": round(top, 1),
     }
+
+
+# ------------------------------------------------------------------------- accuracy
+#
+# The Expert's analysis of finished games (docs/analysis.md) is kept by ``games``; its
+# per-seat summaries are read through ``games.selectors`` (``leaderboards`` sits above
+# ``games``), never copied here.
+
+
+def accuracy_summary(*, user, viewer, months: int = 12) -> dict[str, Any] | None:
+    """``user``'s average accuracy per mode over their analysed games, and its trend month by
+    month (every mode, the last ``months`` months with analysed games) drawn as an SVG
+    polyline in a 320 x 130 box on a 0-100 % scale. Private games count only for the user
+    themself. None when no game of theirs is analysed."""
+    from games import selectors as games_selectors
+    from games.models import Mode
+
+    rows = games_selectors.accuracy_rows(user=user, viewer=viewer)
+    if not rows:
+        return None
+    labels = dict(Mode.choices)
+    for r in rows:
+        r["name"] = labels.get(r["mode"], r["mode"])
+    data = games_selectors.accuracy_by_month(user=user, viewer=viewer)[-months:]
+    n = len(data)
+    points = []
+    for i, d in enumerate(data):
+        x = 20 + (280 * i / (n - 1) if n > 1 else 140)
+        y = 105 - 90 * d["accuracy"] / 100
+        points.append({"x": round(x, 1), "y": round(y, 1), "value": d["accuracy"],
+                       "month": d["month"], "games": d["games"]})
+    return {
+        "modes": rows,
+        "games": sum(r["games"] for r in rows),
+        "trend": {"points": points,
+                  "polyline": " ".join(f"{p['x']},{p['y']}" for p in points)} if points else None,
+    }

@@ -15,4 +15,5 @@ def mine(request):
         "tables": tables,
         "bars": selectors.results_by_mode([t for t in tables if t["opponents"] == "people"]),
         "pph": selectors.points_per_hand_by_month(user=request.user, opponents=OPPONENT_KINDS),
+        "accuracy": selectors.accuracy_summary(user=request.user, viewer=request.user),
     })

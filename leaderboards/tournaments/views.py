@@ -146,45 +146,38 @@ def tournament_live(request, tournament_id: int):
     return JsonResponse(state)
 
 
-@login_required
-@require_POST
-def tournament_enter(request, tournament_id: int):
+def _act(request, tournament_id: int, write, done: str, **fields):
+    """A player's or host's write on a tournament they can see,
+    ``write(tournament_id=, user=, **fields)``, answered the one way every form here is: JSON
+    ``{"ok": true}`` or the message ``done`` (``{name}``: the tournament's) and the way back;
+    a refusal through ``_error``."""
     t = _visible(request, tournament_id)
     try:
-        services.tournament_enter(tournament_id=t.pk, user=request.user,
-                                  invite=request.POST.get("invite", ""))
+        write(tournament_id=t.pk, user=request.user, **fields)
     except services.TournamentError as exc:
         return _error(request, t, exc)
     if _wants_json(request):
         return JsonResponse({"ok": True})
-    messages.success(request, f"You are in {t.name}.")
+    messages.success(request, done.format(name=t.name))
     return _back(request, t)
+
+
+@login_required
+@require_POST
+def tournament_enter(request, tournament_id: int):
+    return _act(request, tournament_id, services.tournament_enter, "You are in {name}.",
+                invite=request.POST.get("invite", ""))
 
 
 @login_required
 @require_POST
 def tournament_withdraw(request, tournament_id: int):
-    t = _visible(request, tournament_id)
-    try:
-        services.tournament_withdraw(tournament_id=t.pk, user=request.user)
-    except services.TournamentError as exc:
-        return _error(request, t, exc)
-    if _wants_json(request):
-        return JsonResponse({"ok": True})
-    messages.success(request, f"You have withdrawn from {t.name}.")
-    return _back(request, t)
+    return _act(request, tournament_id, services.tournament_withdraw,
+                "You have withdrawn from {name}.")
 
 
 @login_required
 @require_POST
 def tournament_cancel(request, tournament_id: int):
-    t = _visible(request, tournament_id)
-    try:
-        services.tournament_cancel(tournament_id=t.pk, user=request.user,
-                                   reason=request.POST.get("reason", ""))
-    except services.TournamentError as exc:
-        return _error(request, t, exc)
-    if _wants_json(request):
-        return JsonResponse({"ok": True})
-    messages.success(request, f"{t.name} is cancelled.")
-    return _back(request, t)
+    return _act(request, tournament_id, services.tournament_cancel, "{name} is cancelled.",
+                reason=request.POST.get("reason", ""))

@@ -8,11 +8,20 @@ Every function that lets one user reach another asks :mod:`social.policy` first 
 One module per concern: ``errors`` (:class:`SocialError` and its kinds, the policy check),
 ``publish`` (frames after the commit), ``contacts`` (requests and contacts), ``blocks``
 (blocking and who may message you), ``messages`` (private messages and conversations),
-``invitations`` (to a table). Callers use the names below:
+``invitations`` (to a table), ``challenges`` (to a game with a bot account), ``rows`` (the
+pending row both answer). Callers use the names below:
 ``from social import services; services.message_send(...)``.
 """
 from ..frames import message_frame  # the socket's ack carries it (social.consumers)
 from .blocks import block_add, block_remove, message_policy_set
+from .challenges import (
+    CHALLENGE_TURN_SECONDS,
+    challenge_accept,
+    challenge_cancel,
+    challenge_decline,
+    challenge_send,
+    challenges_expire,
+)
 from .contacts import (
     contact_remove,
     contact_request_accept,
@@ -30,11 +39,17 @@ from .messages import (
 )
 
 __all__ = [
+    "CHALLENGE_TURN_SECONDS",
     "NotFound",
     "PolicyDenied",
     "SocialError",
     "block_add",
     "block_remove",
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_decline",
+    "challenge_send",
+    "challenges_expire",
     "contact_remove",
     "contact_request_accept",
     "contact_request_cancel",

@@ -11,6 +11,7 @@ from .. import conf, frames, policy, tables
 from ..models import Invitation, InvitationStatus
 from .errors import NotFound, SocialError, policy_check
 from .publish import notify_after_commit
+from .rows import answered, pending_row
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -53,25 +54,12 @@ def invitation_send(*, sender: User, recipient: User, table_id: int) -> Invitati
 
 
 def _pending_invitation(invitation_id: int, **owner: User) -> Invitation:
-    try:
-        invitation = (
-            Invitation.objects.select_for_update()
-            .select_related("from_user", "to_user")
-            .get(pk=invitation_id, **owner)
-        )
-    except (Invitation.DoesNotExist, ValueError, TypeError):
-        raise NotFound("This invitation does not exist.") from None
-    if invitation.status != InvitationStatus.PENDING:
-        raise SocialError(
-            f"This invitation was already {invitation.get_status_display().lower()}.", "answered"
-        )
+    invitation: Invitation = pending_row(Invitation, invitation_id, "invitation", **owner)
     return invitation
 
 
 def _invitation_close(invitation: Invitation, status: str) -> None:
-    invitation.status = status
-    invitation.responded_at = timezone.now()
-    invitation.save(update_fields=["status", "responded_at"])
+    answered(invitation, status)
     frame = frames.invitation_event(status, invitation, tables.table_get(invitation.table_id))
     notify_after_commit([invitation.from_user_id, invitation.to_user_id], frame)
 

@@ -178,6 +178,12 @@ function onFrame(frame) {
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
       break;
+    case "challenge":
+      if (frame.event === "received") challengeToast(frame.challenge);
+      break;
+    case "game_start":
+      gameStart(frame);
+      break;
     case "tournament":
       tournamentToast(frame);
       break;
@@ -187,21 +193,23 @@ function onFrame(frame) {
   document.dispatchEvent(new CustomEvent(`notify:${frame.type}`, { detail: frame }));
 }
 
-function invitationToast(invitation) {
+// A toast with Accept (to the table) and Decline for something addressed to you: an
+// invitation to a table or a challenge. ``base`` is its endpoint ("/invitations/12").
+function answerToast({ title, text, base, gone }) {
   toast({
-    title: `${invitation.from.name} invites you to a table`,
-    text: invitation.table.name,
+    title,
+    text,
     timeout: 0,
     actions: [
       {
         label: "Accept",
         run: async (box) => {
-          const data = await postJSON(`/invitations/${invitation.id}/accept/`);
+          const data = await postJSON(`${base}/accept/`);
           if (data.ok && data.url) {
             window.location.assign(data.url);
           } else {
             box.querySelector(".notify-toast-text").textContent =
-              (data.error && data.error.message) || "This invitation is no longer valid.";
+              (data.error && data.error.message) || gone;
           }
         },
       },
@@ -209,12 +217,46 @@ function invitationToast(invitation) {
         label: "Decline",
         secondary: true,
         run: async (box) => {
-          await postJSON(`/invitations/${invitation.id}/decline/`);
+          await postJSON(`${base}/decline/`);
           box.remove();
         },
       },
     ],
   });
+}
+
+function invitationToast(invitation) {
+  answerToast({
+    title: `${invitation.from.name} invites you to a table`,
+    text: invitation.table.name,
+    base: `/invitations/${invitation.id}`,
+    gone: "This invitation is no longer valid.",
+  });
+}
+
+function challengeToast(challenge) {
+  answerToast({
+    title: `${challenge.from.name} challenges you`,
+    text: `${challenge.mode}, ${challenge.seconds_per_turn} s a turn, ${challenge.rated ? "rated" : "casual"}`,
+    base: `/challenges/${challenge.id}`,
+    gone: "This challenge is no longer open.",
+  });
+}
+
+// An accepted challenge's table is dealt: whoever waits on the Challenges page goes there;
+// anywhere else a toast links to it (the person who accepted is already on their way).
+function gameStart(frame) {
+  if (!frame.table || window.location.pathname === frame.table.url) return;
+  if (document.getElementById("challenges-outgoing")) {
+    window.location.assign(frame.table.url);
+    return;
+  }
+  attention().alert("match", {
+    title: "Your challenge was accepted", body: "", url: frame.table.url,
+    tag: `challenge-${frame.challenge}`,
+  });
+  toast({ title: "Your challenge was accepted", href: frame.table.url, linkText: "Play",
+          timeout: 0 });
 }
 
 function tournamentToast(frame) {

@@ -72,7 +72,7 @@ def test_only_searches_between_extend_from_and_confidence_are_extended(t, expect
         confidence=1.5,
     )
     know = from_view(_classic_views()[12])
-    draw = bot._gin_sample
+    draw = bot.gin_sample
     assert sum(1 for _ in bot._samples(know, draw, _Verdict(t))) == expected
     assert sum(1 for _ in bot._samples(know, draw)) == 10  # no statistics: never extended
 

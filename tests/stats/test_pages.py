@@ -93,14 +93,15 @@ def test_profile_and_archive_queries_do_not_grow(client, people, games,
     _play(people, n=games)
     client.force_login(bob)
     # (the profile holds the ratings and tournaments sections too, and for a logged-in
-    # visitor the social buttons: the policy's facts and the contact requests, 2 queries)
-    with django_assert_max_num_queries(16):
+    # visitor the social buttons: the policy's facts and the contact requests, 2 queries;
+    # the accuracy over analysed games, 1 query while none is analysed)
+    with django_assert_max_num_queries(17):
         assert client.get(ann.get_absolute_url()).status_code == 200
     with django_assert_max_num_queries(10):
         assert client.get(reverse("games:player_games", args=["ann"])).status_code == 200
     with django_assert_max_num_queries(10):
         assert client.get(reverse("games:my_games"), {"mode": "classic"}).status_code == 200
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):  # (6, and the accuracy over analysed games)
         assert client.get(reverse("stats:mine")).status_code == 200
 
 

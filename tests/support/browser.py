@@ -2,6 +2,7 @@
 end of its game."""
 from __future__ import annotations
 
+from tests.support.accounts import PASSWORD
 from tests.support.servers import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
@@ -11,6 +12,19 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update",
 ]
+
+
+def log_in(page, base: str, username: str, password: str = PASSWORD, *,
+           tap: bool = False) -> None:
+    """Log in through the site's own form, as a person would (``tap`` on a touch screen), and
+    wait for the page it leads to; a login the site refuses fails here, with the name."""
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    with page.expect_navigation():
+        button = page.locator("form:has(input[name=login]) button[type=submit]")
+        button.tap() if tap else button.click()
+    assert "/accounts/login/" not in page.url, f"{username} could not log in"
 
 
 def hidden_from(state: dict, seat: int) -> set[str]:
@@ -61,6 +75,21 @@ def play_to_the_end(page, seed: int = 7, limit: int = 600) -> int:
         )
         decisions += 1
         assert decisions < limit, "the game did not end"
+
+
+def start_computer_game(page, base: str, username: str, password: str, *,
+                        target: str = "50") -> int:
+    """Sign ``username`` in and open a Classic table against the Easy computer, to
+    ``target`` points, untimed; wait until its socket is open. Returns the table's id."""
+    log_in(page, base, username, password)
+    page.goto(base + "/play/classic/")
+    page.fill("input[name=target]", target)
+    page.select_option("select[name=seconds_per_turn]", "0")
+    page.select_option("select[name=bots]", "1")
+    page.click("form[action$='/new/'] button[type=submit]")
+    page.wait_for_selector("#table-app")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    return int(page.get_attribute("#table-app", "data-table-id"))
 
 
 AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"

@@ -39,12 +39,27 @@ def make_game(players, *, mode: str = "classic", rated: bool = True, places=None
     return game
 
 
+def short_game_state(mode="classic", *, seed=1, target=10, levels=("medium", "easy")):
+    """A short whole game (to ``target`` points, one or two hands), each seat played by the
+    computer of ``levels`` from its own view: a game an analysis gets through quickly."""
+    from games.bots import get_bot
+
+    state = E.new_game(mode, seed, len(levels), settings={"target": target})
+    bots = [get_bot(level, seed=seed + i) for i, level in enumerate(levels)]
+    while not state.is_over:
+        seat = state.to_act
+        action = bots[seat].choose(E.view_for(state, seat), E.legal_actions(state))
+        state = E.apply(state, action).state
+    return state
+
+
 def finished_game(users, *, mode="classic", seed=1, private=False, rated=False, at=None,
-                  bot_level=None):
-    """A whole engine game (random play) stored as a Game; ``users`` by seat (a bot seat
-    when an entry is None, at ``bot_level``)."""
+                  bot_level=None, state=None):
+    """A whole engine game (random play, or ``state``: a game played to its end) stored as a
+    Game; ``users`` by seat (a bot seat when an entry is None, at ``bot_level``)."""
     n = len(users)
-    state = play_game(mode, seed=seed, num_players=n, check=False)
+    if state is None:
+        state = play_game(mode, seed=seed, num_players=n, check=False)
     result = state.result
     names = [u.username if u else f"bot-{bot_level}" for u in users]
     engine = E.GameRecord.from_state(state, players=names).to_dict()

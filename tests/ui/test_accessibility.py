@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import require_chromium, serious_violations
+from tests.support.browser import log_in, require_chromium, serious_violations
 from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
@@ -45,10 +45,7 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp
         check("rules and help, logged out")
         page.goto(server + "/accounts/login/")
         check("log in")
-        page.fill("input[name=login]", "anna")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
+        log_in(page, server, "anna", PASSWORD)
         check("home")
         page.goto(server + "/play/")
         check("lobby")

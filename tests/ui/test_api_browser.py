@@ -16,7 +16,7 @@ import urllib.request
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import require_chromium
+from tests.support.browser import log_in, require_chromium
 from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -62,11 +62,7 @@ def _login(chromium, base, username):
     ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                is_mobile=True)
     page = ctx.new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, username, PASSWORD, tap=True)
     return ctx, page
 
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.support.browser import require_chromium
+from tests.support.browser import log_in, require_chromium
 from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
@@ -69,11 +69,7 @@ def _login(browser, base, username):
                               has_touch=True)
     ctx.add_init_script(STUBS)
     page = ctx.new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, username, PASSWORD)
     return ctx, page
 
 

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import require_chromium
+from tests.support.browser import log_in, require_chromium
 from tests.support.servers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -72,11 +72,7 @@ def test_unrated_reason_and_labels_on_a_phone(site, chromium):  # noqa: F811
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        page.goto(base + "/accounts/login/")
-        page.fill("input[name=login]", "anna")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
+        log_in(page, base, "anna", PASSWORD)
         # 6: the game-over panel, live
         page.goto(f"{base}/tables/{table_id}/")
         page.wait_for_selector(".tbl-conn[data-state=open]")

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.support.browser import require_chromium
+from tests.support.browser import log_in, require_chromium
 from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
@@ -30,11 +30,7 @@ def page(server, chromium):
     ctx = chromium.new_context(viewport=PHONE, reduced_motion="reduce", is_mobile=True,
                                has_touch=True)
     page = ctx.new_page()
-    page.goto(server["base"] + "/accounts/login/")
-    page.fill("input[name=login]", "mia")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, server["base"], "mia", PASSWORD)
     yield page
     ctx.close()
 

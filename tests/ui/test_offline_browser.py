@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from tests.support.browser import CHROMIUM, play_to_the_end, require_chromium
+from tests.support.browser import CHROMIUM, log_in, play_to_the_end, require_chromium
 from tests.support.servers import ROOT, free_port
 
 pytestmark = pytest.mark.browser
@@ -174,11 +174,7 @@ def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
     # ---- the server is back: sign in, and the games are uploaded and filed
     site.start()
     try:
-        page.goto(site.base + "/accounts/login/")
-        page.fill("input[name=login]", "oona")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
+        log_in(page, site.base, "oona", PASSWORD)
         deadline = time.monotonic() + 60
         while True:
             page.goto(site.base + "/games/")

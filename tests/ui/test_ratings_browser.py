@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.support.browser import require_chromium
+from tests.support.browser import log_in, require_chromium
 from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
@@ -54,11 +54,7 @@ def test_rating_changes_appear_on_the_game_over_panel(tmp_path, chromium):
         received = []
         page.on("websocket", lambda ws: ws.on(
             "framereceived", lambda payload: received.append(json.loads(payload))))
-        page.goto(base + "/accounts/login/")
-        page.fill("input[name=login]", "anna")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_load_state()
+        log_in(page, base, "anna", PASSWORD)
         page.goto(f"{base}/tables/{table_id}/")
         page.wait_for_selector(".tbl-conn[data-state=open]")
         labels = page.eval_on_selector_all(".seat-rating", "els => els.map(e => e.textContent)")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import play_to_the_end, require_chromium
+from tests.support.browser import play_to_the_end, require_chromium, start_computer_game
 
 pytestmark = pytest.mark.browser
 
@@ -47,20 +47,8 @@ def test_a_whole_game_against_the_computer_on_the_run_command(site, chromium):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "rhea")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
     # A table against the Easy computer, to 50 points, untimed.
-    page.goto(base + "/play/classic/")
-    page.fill("input[name=target]", "50")
-    page.select_option("select[name=seconds_per_turn]", "0")
-    page.select_option("select[name=bots]", "1")
-    page.click("form[action$='/new/'] button[type=submit]")
-    page.wait_for_selector("#table-app")
-    page.wait_for_selector(".tbl-conn[data-state=open]")
-    table_id = int(page.get_attribute("#table-app", "data-table-id"))
+    table_id = start_computer_game(page, base, "rhea", PASSWORD)
     page.evaluate("window.__samePage = true")  # gone if the page were reloaded
 
     decisions = play_to_the_end(page)

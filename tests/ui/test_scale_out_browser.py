@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.support.browser import play_to_the_end, require_chromium
+from tests.support.browser import log_in, play_to_the_end, require_chromium
 from tests.support.servers import ROOT, DaphneServer, manage
 
 pytestmark = [
@@ -95,11 +95,7 @@ def test_the_computer_plays_live_across_two_daphnes(cluster, chromium):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(one.base + "/accounts/login/")
-    page.fill("input[name=login]", "nora")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, one.base, "nora", PASSWORD)
     page.goto(one.base + "/play/classic/")
     page.fill("input[name=target]", "50")
     page.select_option("select[name=seconds_per_turn]", "0")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import hidden_from, require_chromium, strings_in
+from tests.support.browser import hidden_from, log_in, require_chromium, strings_in
 from tests.support.servers import site_with_users
 
 pytestmark = pytest.mark.browser
@@ -227,11 +227,7 @@ def test_play_the_computer_in_the_browser(server, browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     base = server["base"]
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "anna")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, "anna", PASSWORD)
     page.goto(base + "/play/")
     page.select_option("select[name=mode]", "classic")
     page.select_option("select[name=level]", "2")

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.support.browser import require_chromium
+from tests.support.browser import log_in, require_chromium
 from tests.support.servers import manage, server_env, site_with_users
 
 pytestmark = pytest.mark.browser
@@ -33,11 +33,7 @@ def server(tmp_path_factory):
 def _start(browser, base, mode, seats=2):
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     page = ctx.new_page()
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=login]", "alice_audit_long_name")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_load_state()
+    log_in(page, base, "alice_audit_long_name", PASSWORD)
     page.goto(base + "/play/")
     page.select_option("select[name=mode]", mode)
     page.select_option("select[name=level]", "1")

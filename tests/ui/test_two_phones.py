@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import hidden_from, require_chromium, strings_in
+from tests.support.browser import hidden_from, log_in, require_chromium, strings_in
 from tests.support.servers import daphne, manage, server_env
 
 pytestmark = pytest.mark.browser
@@ -277,11 +277,7 @@ def _sign_up(page, site, username: str) -> None:
     with page.expect_navigation():
         page.locator("form.form button[type=submit]").tap()  # "Yes, confirm it"
     if not page.locator("nav button.link-button:has-text('Log out')").count():
-        page.goto(base + "/accounts/login/")
-        page.fill("input[name=login]", username)
-        page.fill("input[name=password]", PASSWORD)
-        with page.expect_navigation():
-            page.locator("form.form button[type=submit]").tap()
+        log_in(page, base, username, PASSWORD, tap=True)
     assert page.locator("nav button.link-button:has-text('Log out')").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 

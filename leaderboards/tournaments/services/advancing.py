@@ -8,6 +8,7 @@ from django.utils import timezone
 from .. import frames
 from ..formats import format_for
 from ..models import Entry, Status, Tournament
+from .finals import finals_analyse_after_commit
 from .matches import DESK
 from .notices import notify_after_commit
 
@@ -46,3 +47,4 @@ def tournament_finish(t: Tournament) -> None:
     t.save(update_fields=["winner"])
     notify_after_commit(Entry.objects.filter(tournament=t).values_list("user_id", flat=True),
                         frames.notice("finished", t))
+    finals_analyse_after_commit(t)

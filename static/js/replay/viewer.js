@@ -4,6 +4,8 @@
 // ?ply=N deep link. Card labels and names are the table's (static/js/table/cards.js).
 
 import { cardLabel, cardName, isRed } from "../table/cards.js";
+import { AnalysisPanel } from "./analysis.js";
+import { el } from "./dom.js";
 
 // The time between two moves while the replay plays (ms).
 const PLAY_MS = 700;
@@ -28,17 +30,6 @@ export function handStarts(frames) {
 }
 
 // ---------------------------------------------------------------------------------- elements
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
-}
 
 function cardChip(code, extra = "") {
   const name = cardName(code);
@@ -165,8 +156,9 @@ export class ReplayViewer {
     this.dom = {
       controls: q("controls"), slider: q("slider"), counter: q("counter"), text: q("text"),
       board: q("board"), showdown: q("showdown"), boardTitle: q("board-title"), sheet: q("sheet"),
-      play: q("play"), nojs: q("nojs"),
+      play: q("play"), nojs: q("nojs"), moves: q("moves"), movesBox: q("moves-box"),
     };
+    this.listeners = []; // called with the ply after every render (the analysis panel)
     this.ply = clampPly(new URLSearchParams(location.search).get("ply"), this.last);
   }
 
@@ -176,7 +168,50 @@ export class ReplayViewer {
     this.dom.slider.max = String(this.last);
     this.bindControls();
     this.bindKeys();
+    this.renderMoves();
     this.render();
+  }
+
+  onRender(fn) {
+    this.listeners.push(fn);
+  }
+
+  /** The move list: one button per move (a marker is added by the analysis), the current
+   *  one marked with aria-current. */
+  renderMoves() {
+    const { moves, movesBox } = this.dom;
+    if (!moves) return;
+    moves.replaceChildren();
+    this.frames.forEach((f, ply) => {
+      if (ply === 0) return;
+      const b = el("button", { type: "button", class: "move-button", "data-replay-to": String(ply) },
+        el("span", { class: "move-no", text: `${ply}.` }), ` ${f.text}`);
+      moves.append(el("li", { "data-ply": String(ply) }, b));
+    });
+    if (movesBox) movesBox.hidden = false;
+    moves.addEventListener("click", (e) => {
+      const b = e.target.closest("[data-replay-to]");
+      if (!b) return;
+      this.stop();
+      this.go(b.dataset.replayTo);
+    });
+  }
+
+  markCurrentMove() {
+    const { moves } = this.dom;
+    if (!moves) return;
+    moves.querySelector("[aria-current]")?.removeAttribute("aria-current");
+    const item = moves.querySelector(`[data-ply="${this.ply}"] button`);
+    if (!item) return;
+    item.setAttribute("aria-current", "step");
+    // keep the current move in view inside the list (not the page)
+    const box = moves.parentElement;
+    if (box && box.scrollHeight > box.clientHeight) {
+      const top = item.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - item.offsetHeight) {
+        box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+      }
+    }
   }
 
   // ------------------------------------------------------------------------------ render
@@ -197,6 +232,8 @@ export class ReplayViewer {
     dom.boardTitle.hidden = !f.showdown || ply === last;
     dom.board.hidden = Boolean(f.showdown) && ply === last;
     this.renderSheet();
+    this.markCurrentMove();
+    for (const fn of this.listeners) fn(ply);
     const url = new URL(location.href);
     if (ply === 0) url.searchParams.delete("ply"); else url.searchParams.set("ply", String(ply));
     history.replaceState(null, "", url);
@@ -224,8 +261,11 @@ export class ReplayViewer {
     const { sheet } = this.dom;
     const names = this.names;
     sheet.replaceChildren();
-    if (!this.data.sheet.length) { sheet.hidden = true; return; }
+    // (its scrolling box is a focusable region: hidden with it when there is no sheet)
+    const box = sheet.closest(".table-scroll");
+    if (!this.data.sheet.length) { sheet.hidden = true; if (box) box.hidden = true; return; }
     sheet.hidden = false;
+    if (box) box.hidden = false;
     const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }),
       el("th", { scope: "col", text: "Result" }),
       ...names.map((n) => el("th", { scope: "col", text: n })));
@@ -316,7 +356,16 @@ function init() {
   if (!root || !source) return;
   const data = JSON.parse(source.textContent);
   if (!data || !data.frames || !data.frames.length) return;
-  new ReplayViewer(root, data).start();
+  const viewer = new ReplayViewer(root, data);
+  const panelRoot = root.querySelector("[data-analysis]");
+  const state = document.getElementById("analysis-data");
+  let panel = null;
+  if (panelRoot && state) {
+    panel = new AnalysisPanel(panelRoot, viewer, JSON.parse(state.textContent));
+    viewer.onRender((ply) => panel.show(ply));
+  }
+  viewer.start();
+  if (panel) panel.start();
 }
 
 if (typeof document !== "undefined") init();

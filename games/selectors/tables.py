@@ -1,8 +1,9 @@
-"""Reads of the games app: lobby and room lists, who is online, table snapshots, records."""
+"""Reads of live play: lobby and room lists, who is online, tables, snapshots, chat, score
+sheets."""
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, time, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
@@ -11,11 +12,10 @@ from django.utils import timezone
 
 from games import engine as E
 
-from . import frames, hooks
-from .models import (
+from .. import frames, hooks
+from ..models import (
     ChatMessage,
     Game,
-    GamePlayer,
     Room,
     Seat,
     Table,
@@ -259,166 +259,3 @@ def score_sheet(game: Game) -> dict[str, Any]:
             "columns": cells,
         })
     return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}
-
-
-# ------------------------------------------------------------------------- archive
-
-
-def game_visible(game: Game, viewer) -> bool:
-    """Private tables' games are for their players only. The privacy is read from the seats'
-    copy (``GamePlayer.private``) as well as the table, so it outlives the table's row."""
-    players = game.players.all()
-    table = game.table
-    if not (table is not None and table.private) and not any(p.private for p in players):
-        return True
-    if viewer is None or not getattr(viewer, "is_authenticated", False):
-        return False
-    return any(p.user_id == viewer.pk for p in players)
-
-
-def game_for_viewer(game_id: int, viewer) -> Game | None:
-    """The game of ``/games/<id>/`` if ``viewer`` may see it."""
-    game = (
-        Game.objects.filter(pk=game_id).select_related("table")
-        .prefetch_related(Prefetch("players", queryset=GamePlayer.objects.select_related("user")))
-        .first()
-    )
-    if game is None or not game_visible(game, viewer):
-        return None
-    return game
-
-
-def user_has_games(user) -> bool:
-    """Has ``user`` played: a finished game, or a seat at a table now (asked before an
-    account becomes a bot, through ``accounts.activity``)."""
-    return (GamePlayer.objects.filter(user=user).exists()
-            or Seat.objects.filter(user=user).exists())
-
-
-# the big JSON columns a list of games never shows
-ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
-
-
-def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=None,
-                  computer: bool = False, result: str = "", rated: str = "",
-                  date_from=None, date_to=None):
-    """``player``'s finished games that ``viewer`` may see, newest first (by id: a Game is
-    created when it finishes, so ids follow the finishing order and the archive walks the
-    ``gameplayer_user_game`` index instead of sorting every game). Every filter reads the
-    player's own GamePlayer rows (their copies of the game's mode, rating, privacy and
-    time), never the games table. As GamePlayer rows
-    (``.game`` and the game's players prefetched). ``opponent`` is a user who must have
-    played in the game; ``computer`` keeps games with any computer, ``bot_level`` one level.
-    Dates are inclusive days in the current time zone."""
-    qs = GamePlayer.objects.filter(user=player)
-    if viewer is None or not getattr(viewer, "is_authenticated", False) or viewer.pk != player.pk:
-        shared = Q(private=False)
-        if viewer is not None and getattr(viewer, "is_authenticated", False):
-            shared |= Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=viewer))
-        qs = qs.filter(shared)
-    if mode:
-        qs = qs.filter(mode=mode)
-    if opponent is not None:
-        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"), user=opponent)))
-    if bot_level is not None:
-        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"),
-                                                         bot_level=bot_level)))
-    elif computer:
-        qs = qs.filter(Exists(GamePlayer.objects.filter(game=OuterRef("game"),
-                                                         bot_level__isnull=False)))
-    if result == "win":
-        qs = qs.filter(won=True)
-    elif result == "tie":  # first place shared: nobody won
-        qs = qs.filter(won=False, place=1)
-    elif result == "loss":
-        qs = qs.filter(won=False, place__gt=1)
-    if rated == "rated":
-        qs = qs.filter(rated=True)
-    elif rated == "casual":
-        qs = qs.filter(rated=False)
-    tz = timezone.get_current_timezone()
-    if date_from:
-        qs = qs.filter(finished_at__gte=datetime.combine(date_from, time.min, tzinfo=tz))
-    if date_to:
-        end = datetime.combine(date_to + timedelta(days=1), time.min, tzinfo=tz)
-        qs = qs.filter(finished_at__lt=end)
-    # The page's games come in a second query (not a join): the page itself is then a walk
-    # down the player's index that stops after 25 rows.
-    return qs.prefetch_related(
-        Prefetch("game", queryset=Game.objects.defer(*ARCHIVE_DEFERRED)),
-        # the players' accounts come along (one join): a bot account's name has a badge
-        Prefetch("game__players", queryset=GamePlayer.objects.select_related("user")
-                 .order_by("seat")),
-    ).order_by("-game_id")  # = finishing order (see GamePlayer's index)
-
-
-# ------------------------------------------------------------------------ export
-
-def export_batch(*, player_id: int, include_private: bool, mode: str = "",
-                 since: datetime | None = None, until: datetime | None = None,
-                 before_game: int | None = None, size: int = 100) -> list[Game]:
-    """One batch of ``player``'s finished games for the export (``GET /api/games/export/``),
-    newest first, ``size`` at most, older than game ``before_game`` (the previous batch's
-    last): a walk down the ``gameplayer_user_game`` index, whatever the number of games.
-    Private tables' games only with ``include_private`` (the owner's own token). ``since``
-    is inclusive, ``until`` exclusive. ``Game`` rows with only what the export writes
-    (id, finish time, the stored record): the other JSON columns would double its work."""
-    qs = GamePlayer.objects.filter(user_id=player_id)
-    if not include_private:
-        qs = qs.filter(private=False)
-    if mode:
-        qs = qs.filter(mode=mode)
-    if since is not None:
-        qs = qs.filter(finished_at__gte=since)
-    if until is not None:
-        qs = qs.filter(finished_at__lt=until)
-    if before_game is not None:
-        qs = qs.filter(game_id__lt=before_game)
-    ids = list(qs.order_by("-game_id").values_list("game_id", flat=True)[:size])
-    games = {g.pk: g for g in Game.objects.filter(pk__in=ids).only("id", "finished_at",
-                                                                  "record")}
-    return [games[i] for i in ids if i in games]
-
-
-# ------------------------------------------------------------------------ one game in a list
-
-FORFEIT_VERB = {"resignation": "resigned", "timeout": "timed out", "abandonment": "left"}
-
-
-def _and_list(names: list[str]) -> str:
-    """'ann', 'ann and bob', 'ann, bob and cy'."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def game_summary(gp: GamePlayer) -> dict[str, Any]:
-    """How one player's finished game reads in a short list (the profile's recent games):
-    ``result`` (won, lost, tied), ``opponents`` ("carol3", "ann and bob"), ``score`` ("112
-    to 35", "150 to 40 and 12"; empty when nobody scored a point) and ``ending`` ("carol3
-    resigned", "ann timed out before anyone scored"; empty for a game played to the end).
-    Reads ``gp.game`` and its players as ``archive_games`` prefetches them."""
-    game = gp.game
-    players = sorted(game.players.all(), key=lambda p: p.seat)
-    others = [p for p in players if p.seat != gp.seat]
-    if gp.won:
-        result = "won"
-    elif game.winner_seat is None and gp.place == 1:
-        result = "tied"
-    else:
-        result = "lost"
-    scored = any(p.score for p in players)
-    score = ""
-    if scored:
-        score = f"{gp.score} to {_and_list([str(p.score) for p in others])}"
-    ending = ""
-    verb = FORFEIT_VERB.get(game.ending)
-    if verb:
-        loser = next((p for p in players if p.seat == game.loser_seat), None)
-        ending = f"{loser.name} {verb}" if loser is not None else f"ended by {game.ending}"
-        if not scored:
-            ending += " before anyone scored"
-    elif not scored:
-        ending = "nobody scored"
-    return {"result": result, "opponents": _and_list([p.name for p in others]),
-            "score": score, "ending": ending}

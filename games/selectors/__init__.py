@@ -1,0 +1,64 @@
+"""Reads of the games app (writes are in ``games.services``), one module per concern:
+``tables`` (lobby and room lists, who is online, snapshots, chat, score sheets), ``archive``
+(finished games: who may see one, archives, the export) and ``analysis`` (post-game analysis
+and accuracy). Callers use the names exported here."""
+
+from .analysis import (
+    accuracy_by_month,
+    accuracy_rows,
+    analysis_frame,
+    analysis_state,
+    stored_analysis,
+)
+from .archive import (
+    ARCHIVE_DEFERRED,
+    FORFEIT_VERB,
+    archive_games,
+    export_batch,
+    game_for_viewer,
+    game_summary,
+    game_visible,
+    user_has_games,
+)
+from .tables import (
+    CHAT_HISTORY,
+    recent_chat,
+    room_online,
+    room_payload,
+    room_tables,
+    rooms_overview,
+    score_sheet,
+    table_access,
+    table_snapshot,
+    table_with_seats,
+    user_live_tables,
+    with_ratings,
+)
+
+__all__ = [
+    "CHAT_HISTORY",
+    "room_online",
+    "rooms_overview",
+    "with_ratings",
+    "room_tables",
+    "room_payload",
+    "user_live_tables",
+    "table_with_seats",
+    "table_access",
+    "recent_chat",
+    "table_snapshot",
+    "score_sheet",
+    "game_visible",
+    "game_for_viewer",
+    "user_has_games",
+    "ARCHIVE_DEFERRED",
+    "archive_games",
+    "export_batch",
+    "FORFEIT_VERB",
+    "game_summary",
+    "analysis_frame",
+    "stored_analysis",
+    "analysis_state",
+    "accuracy_rows",
+    "accuracy_by_month",
+]

@@ -1,0 +1,293 @@
+"""Post-game analysis on the site: asking for one, running it, storing it (docs/analysis.md).
+
+The analyser is pure (``games.bots.analysis``); this module keeps its answers. An analysis is
+made once per game and analyser version (``Analysis``, unique on both) and re-used by every
+later request. Its making is an ``AnalysisJob`` (one per game and version) that goes queued,
+running (with progress), then done or failed; the Celery task ``games.analyse`` (queued by
+name after the commit: ``games.tasks`` calls the services, never the other way round) runs
+:func:`analysis_run`. A person has one analysis queued or running at a time (the
+``analysisjob_one_active_per_user`` constraint stands behind the check). Progress and the end
+go to the requester's notification sockets (``core.channels.user_group``: ``games`` does not
+import ``social``) as ``analysis`` frames; the page also polls ``analysis.json``.
+"""
+from __future__ import annotations
+
+import logging
+import time
+import zlib
+from typing import TYPE_CHECKING, Any
+
+from celery import current_app
+from django.contrib.auth.models import AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.channels import notify_event, send_after_commit, send_now, user_group
+from games import engine as E
+from games.bots.analysis import ANALYSER_VERSION, GameAnalysis, analyse, decision_count
+
+from .. import conf, records
+from ..exceptions import (
+    AnalysisBusy,
+    AnalysisNoRecord,
+    AnalysisNotFound,
+    AnalysisSignIn,
+)
+from ..models import (
+    ANALYSIS_ACTIVE,
+    Analysis,
+    AnalysisJob,
+    AnalysisSeat,
+    AnalysisStatus,
+    Game,
+    GamePlayer,
+)
+from ..selectors import analysis_frame, game_for_viewer
+from .locking import after_commit
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+log = logging.getLogger(__name__)
+
+TASK = "games.analyse"
+
+
+def analysis_seed(game: Game) -> int:
+    """The analyser's seed for ``game``: fixed by the game (its id and deal seed), so the
+    same game analysed twice gives the same numbers."""
+    return zlib.crc32(f"analysis:{game.pk}:{game.seed}".encode())
+
+
+def stale(job: AnalysisJob) -> bool:
+    """Queued or running, but silent for longer than ``GAMES_ANALYSIS_STALE``: lost."""
+    limit = float(conf.get("ANALYSIS_STALE"))
+    return (job.status in ANALYSIS_ACTIVE
+            and (timezone.now() - job.beat_at).total_seconds() > limit)
+
+
+def _queue(job_id: int) -> None:
+    """After the commit: the task, queued by name. A failure to queue leaves the job queued;
+    it goes stale and may be asked for again."""
+    def enqueue() -> None:
+        try:
+            current_app.signature(TASK, args=(job_id,)).apply_async(
+                retry=True, retry_policy={"max_retries": 2, "interval_start": 0.2,
+                                          "interval_step": 0.5})
+        except Exception:
+            log.exception("could not queue the analysis job %s", job_id)
+
+    after_commit(enqueue)
+
+
+def _tell(job: AnalysisJob) -> None:
+    """The job's state to its requester's notification sockets, after the commit."""
+    if job.requested_by_id is not None:
+        send_after_commit(user_group(job.requested_by_id), notify_event(analysis_frame(job)))
+
+
+def _release_stale(user_id: int) -> None:
+    """The user's lost jobs stop holding their one analysis at a time."""
+    for job in AnalysisJob.objects.select_for_update().filter(
+            requested_by_id=user_id, status__in=ANALYSIS_ACTIVE):
+        if stale(job):
+            _fail(job, "The analysis was lost on the way; ask again.")
+
+
+def _fail(job: AnalysisJob, message: str) -> None:
+    job.status = AnalysisStatus.FAILED
+    job.error = message[:200]
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "error", "finished_at"])
+
+
+def analysis_request(*, game_id: int, user: User | AnonymousUser | None) -> AnalysisJob:
+    """``user`` asks for the analysis of ``game_id`` by the current analyser.
+
+    Anyone signed in who may see the game may ask (a private game's players only; another
+    user is answered as for a missing game). A game analysed already is answered at once
+    (the job is done, nothing is queued); one being analysed is joined. Otherwise the job is
+    queued, and the user's one analysis at a time is taken: a second is refused
+    (``AnalysisBusy``) and changes nothing."""
+    if user is None or not user.is_authenticated:
+        if game_for_viewer(game_id, None) is None:
+            raise AnalysisNotFound()
+        raise AnalysisSignIn()
+    if game_for_viewer(game_id, user) is None:
+        raise AnalysisNotFound()
+    try:
+        with transaction.atomic():
+            return _request(game_id=game_id, user_id=user.pk)
+    except IntegrityError as exc:  # a request of the same user at the same moment
+        raise AnalysisBusy() from exc
+
+
+def _request(*, game_id: int, user_id: int | None) -> AnalysisJob:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    now = timezone.now()
+    job = AnalysisJob.objects.select_for_update().filter(
+        game=game, version=ANALYSER_VERSION).first()
+    if job is not None and (job.status == AnalysisStatus.DONE
+                            or (job.status in ANALYSIS_ACTIVE and not stale(job))):
+        return job  # stored, or on its way: joined
+    if records.engine_record(game) is None:
+        raise AnalysisNoRecord()
+    if Analysis.objects.filter(game=game, version=ANALYSER_VERSION).exists():
+        # stored by a job that was lost after storing it: nothing more to do
+        job = job or AnalysisJob(game=game, version=ANALYSER_VERSION, beat_at=now)
+        job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
+        job.save()
+        return job
+    if user_id is not None:
+        _release_stale(user_id)
+        others = AnalysisJob.objects.filter(requested_by_id=user_id, status__in=ANALYSIS_ACTIVE)
+        busy = (others.exclude(pk=job.pk) if job is not None else others).first()
+        if busy is not None:
+            raise AnalysisBusy(
+                f"Your analysis of game {busy.game_id} is still running: one at a time.")
+    if job is None:
+        job = AnalysisJob(game=game, version=ANALYSER_VERSION)
+    job.requested_by_id = user_id
+    job.automatic = user_id is None
+    job.status = AnalysisStatus.QUEUED
+    job.done = job.total = 0
+    job.error = ""
+    job.started_at = job.finished_at = None
+    job.beat_at = now
+    job.save()
+    _tell(job)  # (before the task is queued: with eager tasks it runs in that callback)
+    _queue(job.pk)
+    return job
+
+
+def analysis_request_automatic(*, game_id: int) -> AnalysisJob | None:
+    """The analysis of ``game_id`` asked for by the site (a tournament final): nobody's one
+    at a time, no frames. None when the game cannot be analysed (no record, or gone)."""
+    try:
+        with transaction.atomic():
+            return _request(game_id=game_id, user_id=None)
+    except (Game.DoesNotExist, AnalysisNoRecord):
+        return None
+
+
+class _Progress:
+    """The analyser's progress callback: stores ``done/total`` and tells the requester, at
+    most every ``GAMES_ANALYSIS_PROGRESS_EVERY`` seconds and at the end."""
+
+    def __init__(self, job: AnalysisJob):
+        self.job = job
+        self.every = float(conf.get("ANALYSIS_PROGRESS_EVERY"))
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self.last < self.every:
+            return
+        self.last = now
+        job = self.job
+        job.done, job.total, job.beat_at = done, total, timezone.now()
+        AnalysisJob.objects.filter(pk=job.pk, status=AnalysisStatus.RUNNING).update(
+            done=done, total=total, beat_at=job.beat_at)
+        if job.requested_by_id is not None:
+            send_now([(user_group(job.requested_by_id), notify_event(analysis_frame(job)))])
+
+
+def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
+    """Take the job (queued, or lost): running. None when there is nothing to do: done,
+    failed, running elsewhere, or stored already."""
+    with transaction.atomic():
+        job = AnalysisJob.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.status in (AnalysisStatus.DONE, AnalysisStatus.FAILED):
+            return None
+        if job.status == AnalysisStatus.RUNNING and not stale(job):
+            return None  # a second delivery of the task while the first runs
+        game = Game.objects.filter(pk=job.game_id).first()
+        record = records.engine_record(game) if game is not None else None
+        now = timezone.now()
+        if Analysis.objects.filter(game_id=job.game_id, version=job.version).exists():
+            job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
+            job.save()
+            _tell(job)
+            return None
+        if record is None or job.version != ANALYSER_VERSION:
+            _fail(job, AnalysisNoRecord.default_message if record is None
+                  else "The analyser has changed since this was asked for; ask again.")
+            _tell(job)
+            return None
+        job.status, job.started_at, job.beat_at = AnalysisStatus.RUNNING, now, now
+        job.done, job.total = 0, decision_count(record)
+        job.save()
+        _tell(job)
+    return job, record
+
+
+def analysis_run(*, job_id: int) -> bool:
+    """Run the job ``job_id`` (the task ``games.analyse``): judge every decision, store the
+    analysis and the seats' summaries, tell the requester. Safe to run twice: a job done,
+    failed or running elsewhere is left alone, and the analysis is stored once (its unique
+    constraint). True when this call stored it."""
+    started = _start(job_id)
+    if started is None:
+        return False
+    job, record = started
+    game = Game.objects.get(pk=job.game_id)
+    seed = analysis_seed(game)
+    begun = time.monotonic()
+    try:
+        result = analyse(record, seed=seed, progress=_Progress(job))
+    except E.RecordError:
+        return _give_up(job, AnalysisNoRecord.default_message)
+    except Exception:
+        log.exception("the analysis of game %s failed", job.game_id)
+        return _give_up(job, "The analysis failed; ask again later.")
+    seconds = time.monotonic() - begun
+    try:
+        with transaction.atomic():
+            stored = _store(game, result, seed=seed, seconds=seconds)
+            job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
+            now = timezone.now()
+            job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
+            job.done = job.total = len(result.decisions)
+            job.error = ""
+            job.save()
+            _tell(job)
+    except IntegrityError:  # stored meanwhile by another run: the same numbers
+        return False
+    return stored
+
+
+def _give_up(job: AnalysisJob, message: str) -> bool:
+    with transaction.atomic():
+        job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
+        if job.status == AnalysisStatus.RUNNING:
+            _fail(job, message)
+            _tell(job)
+    return False
+
+
+def _store(game: Game, result: GameAnalysis, *, seed: int, seconds: float) -> bool:
+    analysis, created = Analysis.objects.get_or_create(
+        game=game, version=result.version,
+        defaults={"data": result.to_json(), "seed": seed, "seconds": round(seconds, 3)},
+    )
+    if not created:
+        return False
+    players = {p.seat: p for p in GamePlayer.objects.filter(game=game)}
+    private = bool(game.table is not None and game.table.private) or any(
+        p.private for p in players.values())
+    rows = []
+    for s in result.summaries:
+        p = players.get(s.seat)
+        counts: dict[str, Any] = dict(s.counts)
+        rows.append(AnalysisSeat(
+            analysis=analysis, game=game, version=result.version, seat=s.seat,
+            user_id=p.user_id if p else None, bot_level=p.bot_level if p else None,
+            mode=game.mode, private=private, finished_at=game.finished_at,
+            decisions=s.decisions, accuracy=round(s.accuracy, 2),
+            total_loss=round(s.total_loss, 3),
+            best=int(counts.get("best", 0)), good=int(counts.get("good", 0)),
+            inaccuracies=int(counts.get("inaccuracy", 0)),
+            mistakes=int(counts.get("mistake", 0)), blunders=int(counts.get("blunder", 0)),
+        ))
+    AnalysisSeat.objects.bulk_create(rows)
+    return True

@@ -1,0 +1,52 @@
+"""docs/bot-api.md's example bot is docs/examples/gin_bot.py, verbatim (the live tests run the
+file, so what they prove holds for the code people copy from the page), it imports only the
+standard library and ``websockets``, and its policy finishes games of every mode."""
+from __future__ import annotations
+
+import ast
+import re
+import runpy
+import sys
+
+import pytest
+
+from games import engine as E
+from tests.support.servers import ROOT
+
+DOC = ROOT / "docs" / "bot-api.md"
+EXAMPLE = ROOT / "docs" / "examples" / "gin_bot.py"
+
+
+
+
+def test_the_docs_show_the_example_file_verbatim():
+    text = DOC.read_text()
+    section = text[text.index("## Example bot"):]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert blocks, "no python block under Example bot"
+    assert blocks[0] == EXAMPLE.read_text()
+
+
+def test_the_example_uses_the_standard_library_and_websockets_only():
+    tree = ast.parse(EXAMPLE.read_text())
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            roots.add(node.module.split(".")[0])
+    assert roots - set(sys.stdlib_module_names) == {"websockets"}
+    assert len(EXAMPLE.read_text().splitlines()) <= 155
+
+
+@pytest.mark.parametrize("mode", ["classic", "straight", "oklahoma", "hollywood", "rummy"])
+def test_the_example_policy_finishes_a_game_of_every_mode(mode):
+    choose = runpy.run_path(str(EXAMPLE))["choose"]
+    for seed in range(3):
+        state = E.new_game(mode, seed=seed, num_players=2)
+        for _ in range(3000):
+            if state.is_over:
+                break
+            seat = state.to_act
+            state, _ = E.apply(state, choose(E.view_for(state, seat)), seat)
+        assert state.is_over, (mode, seed, state)

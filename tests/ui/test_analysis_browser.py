@@ -1,0 +1,131 @@
+"""Issue 24's "done when": on the README's run command (`bash scripts/run.sh`: Daphne and a
+real Celery worker, no eager tasks), a phone-sized browser (390 x 844) finishes a game against
+the computer, asks for its analysis under the replay, sees its progress live, then steps
+through the marked mistakes in the replay viewer with the buttons and the keys, and the page
+passes axe-core and fits the screen.
+
+The person's moves are chosen by the Hard bot from the page's own view (tests/support); the
+analysis is made by the worker process, its progress reaches the page over the notification
+socket (or the page's poll)."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tests.support.accounts import PASSWORD
+from tests.support.browser import (
+    play_to_the_end,
+    require_chromium,
+    serious_violations,
+    start_computer_game,
+)
+
+# A whole game, then its analysis by the worker (about 2.5 minutes on an idle machine; a
+# shared, loaded one needs more than the suite's 300 s)
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+require_chromium()
+
+# Every text the progress line shows, recorded as it changes (it may pass quickly).
+WATCH_PROGRESS = """() => {
+  window.__progress = [];
+  const node = document.querySelector('[data-analysis-progress-text]');
+  const box = document.querySelector('[data-analysis-progress]');
+  const note = () => { if (!box.hidden) window.__progress.push(node.textContent); };
+  new MutationObserver(note).observe(box, {subtree: true, childList: true,
+    characterData: true, attributes: true});
+}"""
+
+
+def _game_of(db, table_id: int) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT id FROM games_game WHERE table_id = ?",
+                           (table_id,)).fetchone()[0]
+    finally:
+        con.close()
+
+
+def _no_overflow(page):
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page is {wide}px wider than the phone"
+
+
+def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, chromium):
+    base = site["base"]
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                               is_mobile=True, bypass_csp=True)  # (axe-core is injected)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # A short game: against the Easy computer, to 50 points, untimed.
+    table_id = start_computer_game(page, base, "rhea", PASSWORD)
+    play_to_the_end(page)
+    page.wait_for_selector(".tbl-panel[data-kind=game-over]")
+    game_id = _game_of(site["db"], table_id)
+
+    # The game page: the replay, and the button under it.
+    page.goto(f"{base}/games/{game_id}/")
+    page.wait_for_selector("[data-replay-controls]:not([hidden])")
+    button = page.get_by_role("button", name="Analyse this game")
+    assert button.is_visible()
+    assert not page.locator("[data-analysis-result]").is_visible()
+    page.evaluate(WATCH_PROGRESS)
+    button.click()
+    # progress, live (no reload), then the result
+    page.wait_for_function("() => window.__progress.length > 0", timeout=30000)
+    page.wait_for_selector("[data-analysis-result]:not([hidden])", timeout=600000)
+    seen = page.evaluate("window.__progress")
+    assert any(t.startswith(("Queued", "Judging decision", "Starting")) for t in seen), seen
+    assert not button.is_visible()
+
+    # The summary: one row per player with an accuracy in %.
+    rows = page.locator("[data-analysis-summary] li")
+    assert rows.count() == 2
+    for i in range(2):
+        assert rows.nth(i).locator(".analysis-accuracy").text_content().endswith("%")
+        assert "mistake" in rows.nth(i).text_content()
+    # The graph: one line per player.
+    assert page.locator(".loss-graph polyline").count() == 2
+
+    # Step through everyone's marked moves with "Next mistake".
+    page.select_option("[data-analysis-whose]", "")
+    page.get_by_role("button", name="First move").click()
+    data = page.evaluate(f"fetch('/games/{game_id}/analysis.json').then(r => r.json())")
+    marked = sorted(d["index"] + 1 for d in data["analysis"]["decisions"]
+                    if d["judgement"] in ("inaccuracy", "mistake", "blunder"))
+    assert marked, "the Easy computer made no mistake worth marking"
+    nxt = page.get_by_role("button", name="Next mistake")
+    prev = page.get_by_role("button", name="Previous mistake")
+    slider = page.locator("[data-replay-slider]")
+    ply_line = page.locator("[data-analysis-ply]")
+    visited = []
+    while nxt.is_enabled():
+        nxt.click()
+        ply = int(slider.input_value())
+        visited.append(ply)
+        assert "best was" in ply_line.text_content(), ply_line.text_content()
+        current = page.locator("[data-replay-moves] button[aria-current]")
+        assert current.locator(".move-mark").count() >= 1
+        assert len(visited) <= len(marked)
+    assert visited == marked
+    # back with the key P, forward with N (the keyboard path)
+    if len(marked) > 1:
+        page.locator("body").press("p")
+        assert int(slider.input_value()) == marked[-2]
+        page.locator("body").press("n")
+        assert int(slider.input_value()) == marked[-1]
+    assert not nxt.is_enabled() and prev.is_enabled()
+    # the viewer's own keys still step one move
+    page.locator("body").press("ArrowLeft")
+    assert int(slider.input_value()) == marked[-1] - 1
+
+    _no_overflow(page)
+    assert serious_violations(page) == []
+    assert errors == []
+    # Reloaded, the stored analysis is shown at once, and no button asks for it again.
+    page.reload()
+    page.wait_for_selector("[data-analysis-result]:not([hidden])")
+    assert page.get_by_role("button", name="Analyse this game").count() == 0
+    ctx.close()
