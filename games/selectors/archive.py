@@ -113,7 +113,8 @@ def export_batch(*, player_id: int, include_private: bool, mode: str = "",
     newest first, ``size`` at most, older than game ``before_game`` (the previous batch's
     last): a walk down the ``gameplayer_user_game`` index, whatever the number of games.
     Private tables' games only with ``include_private`` (the owner's own token). ``since``
-    is inclusive, ``until`` exclusive. Whole ``Game`` rows (with the record)."""
+    is inclusive, ``until`` exclusive. ``Game`` rows with only what the export writes
+    (id, finish time, the stored record): the other JSON columns would double its work."""
     qs = GamePlayer.objects.filter(user_id=player_id)
     if not include_private:
         qs = qs.filter(private=False)
@@ -126,7 +127,8 @@ def export_batch(*, player_id: int, include_private: bool, mode: str = "",
     if before_game is not None:
         qs = qs.filter(game_id__lt=before_game)
     ids = list(qs.order_by("-game_id").values_list("game_id", flat=True)[:size])
-    games = {g.pk: g for g in Game.objects.filter(pk__in=ids)}
+    games = {g.pk: g for g in Game.objects.filter(pk__in=ids).only("id", "finished_at",
+                                                                  "record")}
     return [games[i] for i in ids if i in games]
 
 

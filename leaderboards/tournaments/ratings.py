@@ -24,16 +24,26 @@ def playban_until(user) -> datetime | None:
 
 def rated_games(user, up_to: int) -> int:
     """How many of ``user``'s games count for ratings, counting at most ``up_to``: the games
-    created rated that the ratings app's one rule rates (a game that ended before both players
-    moved is not counted, as it changes no rating)."""
-    from games.models import Game
-    from leaderboards.ratings.rules import unrated_reason
+    created rated that the ratings app's one rule rates for this user (a game that ended
+    before both players moved is not counted, as it changes no rating; nor is a person's
+    game against a bot account, which moves only the bot's, docs/ratings.md "Bots")."""
+    from django.db.models import Prefetch
+
+    from games.models import Game, GamePlayer
+    from leaderboards.ratings.rules import rated_entries
 
     counted = 0
     games = (Game.objects.filter(players__user=user, rated=True)
-             .prefetch_related("players").order_by("-id"))
+             .prefetch_related(Prefetch("players", queryset=GamePlayer.objects
+                                        .select_related("user").only("game_id", "seat",
+                                                                     "user_id", "bot_level",
+                                                                     "place", "user__is_bot")))
+             .order_by("-id"))
     for game in games.iterator(chunk_size=50):
-        if unrated_reason(game, list(game.players.all())) is None:
+        players = list(game.players.all())
+        bots = {p.user_id for p in players if p.user_id is not None and p.user.is_bot}
+        entries = rated_entries(game, players, bots)
+        if entries is not None and any(e.user_id == user.pk and e.moves for e in entries):
             counted += 1
             if counted >= up_to:
                 break

@@ -141,3 +141,15 @@ def test_boards_never_mix(make_user, client):
     client.force_login(robo)
     page = client.get("/leaderboards/?mode=classic&kind=bots").content.decode()
     assert 'class="board-me" id="me"' in page
+
+
+def test_games_against_bots_do_not_count_towards_a_persons_rated_games(make_user):
+    from leaderboards.tournaments.ratings import rated_games
+
+    alice, bob = make_user("alice"), make_user("bob")
+    bot = make_bot(make_user("robo"))
+    for _ in range(3):
+        make_game([alice, bot], places=[1, 2])
+    assert rated_games(alice, 3) == 0 and rated_games(bot, 5) == 3
+    make_game([alice, bob], places=[2, 1])
+    assert rated_games(alice, 3) == 1
