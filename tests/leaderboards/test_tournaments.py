@@ -23,6 +23,7 @@ from leaderboards.tournaments.models import (
     Tournament,
     TournamentSchedule,
 )
+from tests.support.accounts import make_bot
 from tests.support.records import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -109,6 +110,17 @@ def test_enter_and_withdraw_rules(make_user, staff, monkeypatch):
     S.tournament_enter(tournament_id=private.pk, user=bob, invite=private.invite_token)
     with pytest.raises(S.NotFound):
         S.tournament_enter(tournament_id=999999, user=bob)
+
+
+def test_a_bot_account_neither_enters_nor_creates_a_tournament(make_user, staff):
+    bot = make_bot(make_user("botty"))
+    t = _create(staff)
+    with pytest.raises(S.NotAllowed, match="Bot accounts"):
+        S.tournament_enter(tournament_id=t.pk, user=bot)
+    assert not Entry.objects.filter(tournament=t).exists()
+    assert not S.can_create(bot)
+    with pytest.raises(S.NotAllowed):
+        _create(bot)
 
 
 def test_capacity_and_closed_entries(make_user, staff):

@@ -27,6 +27,8 @@ def rated_games(user: User | AnonymousUser | None) -> int:
 def can_create(user: User | AnonymousUser | None) -> bool:
     if user is None or not user.is_authenticated:
         return False
+    if getattr(user, "is_bot", False):
+        return False
     return user.is_staff or rated_games(user) >= conf.min_rated_games()
 
 
@@ -37,6 +39,10 @@ def entry_refusal(
     now = timezone.now()
     if user is None or not user.is_authenticated:
         return "Log in to enter."
+    if getattr(user, "is_bot", False):
+        # A bot plays only through the bot API's challenges (docs/bot-api.md), and its rating
+        # is in the bots' pool: a tournament of people would mix the two.
+        return "Bot accounts play challenges through the bot API, not tournaments."
     if t.status != Status.SCHEDULED or now >= t.starts_at:
         return "Entries are closed: the tournament has started."
     if now < t.entry_opens_at:
