@@ -23,7 +23,10 @@ Run (PostgreSQL and Redis up; use a scratch database)::
 (The servers inherit the environment: ``DB_POOL`` gives them psycopg's connection pool, as
 recommended behind Daphne; without it every database call opens a new connection.)
 
-Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --json``. ``--rate 0`` plays as fast
+Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --spectators 0 --json``.
+``--spectators K`` adds K anonymous spectator sockets to each table (a table watched by
+several people, or a player's second tab: the frames of one audience go to several sockets);
+their frames are checked for gaps and duplicates like the players'. ``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
 it started and deletes its users and tables. With Redis, turn deadlines go through the broker
@@ -259,7 +262,7 @@ class Stats:
 class Conn:
     """One player's socket: tracks the newest state, checks versions for gaps/duplicates."""
 
-    def __init__(self, ws, stats: Stats, table: TableRun, seat: int):
+    def __init__(self, ws, stats: Stats, table: TableRun, seat: int | None):
         self.ws, self.stats, self.table, self.seat = ws, stats, table, seat
         self.latest = None
         self.seen: set[int] = set()
@@ -315,8 +318,11 @@ class Conn:
 
 
 class TableRun:
-    def __init__(self, info, ws_urls, stats: Stats, rate: float, until: float, rng):
+    def __init__(self, info, ws_urls, stats: Stats, rate: float, until: float, rng,
+                 spectators: int = 0):
         self.info, self.ws_urls, self.stats = info, ws_urls, stats
+        self.spectators = spectators
+        self.watchers: list[Conn] = []  # the spectators' sockets (not players)
         self.interval = 1.0 / rate
         self.until, self.rng = until, rng
         self.changed = asyncio.Event()
@@ -325,7 +331,7 @@ class TableRun:
 
     def state_arrived(self, seat: int, version: int, now: float) -> None:
         sent = self.pending.get(version)
-        if sent is not None and seat != self.mover.get(version):
+        if sent is not None and seat is not None and seat != self.mover.get(version):
             if sent >= self.stats.measure_from:
                 self.stats.fanout.append(now - sent)
             self.pending.pop(version, None)
@@ -347,6 +353,16 @@ class TableRun:
             conn = Conn(ws, self.stats, self, seat)
             self.conns.append(conn)
             self.readers.append(asyncio.create_task(conn.read()))
+        self.watchers = []
+        for n in range(self.spectators):
+            url = self.ws_urls[(table_id + n) % len(self.ws_urls)]
+            async with CONNECTING:
+                ws = await connect(f"{url}/ws/table/{table_id}/",
+                                   origin=url.replace("ws://", "http://"),
+                                   open_timeout=30, max_size=2**22)
+            watcher = Conn(ws, self.stats, self, None)
+            self.watchers.append(watcher)
+            self.readers.append(asyncio.create_task(watcher.read()))
 
     async def wait(self, pred, timeout=10.0):
         deadline = time.monotonic() + timeout
@@ -363,10 +379,11 @@ class TableRun:
 
     async def close(self):
         final = max((c.latest["version"] for c in self.conns if c.latest), default=0)
+        every = self.conns + self.watchers
         # Frames still on their way when the run ends are late, not lost: give them time.
         await self.wait(lambda: all(c.closed or (c.latest and c.latest["version"] >= final)
-                                    for c in self.conns), timeout=5.0)
-        for c in self.conns:
+                                    for c in every), timeout=5.0)
+        for c in every:
             c.account(final)
             await c.ws.close()
         for r in self.readers:
@@ -532,10 +549,11 @@ def cpu_seconds(pids: dict[str, list[int]]) -> dict[str, float]:
 
 
 async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
-                pids=None, counted=None) -> tuple[Stats, float, dict[str, float], dict]:
+                pids=None, counted=None, spectators=0) -> tuple[Stats, float, dict[str, float],
+                                                                dict]:
     stats = Stats()
     rng = random.Random(seed)
-    runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()))
+    runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()), spectators)
             for t in tables]
     # Everybody sits down first; the measured period is play only (connects go on during it
     # only for rematches, as on a live site).
@@ -599,6 +617,8 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="anonymous spectator sockets per table (default 0)")
     parser.add_argument("--warmup", type=float, default=3.0,
                         help="seconds of play before measuring (default 3)")
     parser.add_argument("--json", action="store_true")
@@ -632,7 +652,7 @@ def main() -> int:
             pids.setdefault("daphne" if port else "celery worker", []).append(proc.pid)
         stats, elapsed, cpu, used = asyncio.run(drive(tables, ws_urls, rate, args.duration,
                                                       args.seed, args.warmup, pids,
-                                                      env["WSLOAD_COUNTS"]))
+                                                      env["WSLOAD_COUNTS"], args.spectators))
     finally:
         stop_servers(servers)
         counted.cleanup()
@@ -648,6 +668,7 @@ def main() -> int:
     ms = 1000.0
     report = {
         "tables": args.tables, "servers": args.servers, "rate_per_table": rate,
+        "spectators_per_table": args.spectators,
         "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
         "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
         "deadlines": "eager (in the server)" if eager else "celery worker",

@@ -13,7 +13,6 @@ notification socket both import it, and it imports neither.
 """
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -24,7 +23,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
-from . import jsonlimits
+from . import jsonlimits, wire
 
 # Failures of the services under the site, not of the request: answered with ``unavailable``
 # (the socket stays open), never a 1011 close.
@@ -153,7 +152,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
         return len(recent) > limit
 
     async def _send(self, frame: dict):
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=wire.dumps(frame))
 
     async def _error(self, code: str, message: str | None = None, reply_to=None):
         """Send an ``error`` frame, with ``id`` when it answers a message that had one;
