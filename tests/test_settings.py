@@ -68,7 +68,7 @@ def test_redis_url_switches_cache_channel_layer_and_broker():
     lines = result.stdout.split()
     assert lines == [
         "django.core.cache.backends.redis.RedisCache",
-        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "ginsite.layers.SharedPubSubChannelLayer",
         "redis://127.0.0.1:6379/9",
         "django.db.backends.postgresql",
     ]

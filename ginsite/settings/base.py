@@ -187,7 +187,8 @@ if REDIS_URL:
     else:
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                # channels_redis's pub/sub layer, each message decoded once per process.
+                "BACKEND": "ginsite.layers.SharedPubSubChannelLayer",
                 "CONFIG": {
                     "hosts": [_redis_host],
                     "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
