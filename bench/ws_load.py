@@ -26,7 +26,10 @@ recommended behind Daphne; without it every database call opens a new connection
 Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --spectators 0 --json``.
 ``--spectators K`` adds K anonymous spectator sockets to each table (a table watched by
 several people, or a player's second tab: the frames of one audience go to several sockets);
-their frames are checked for gaps and duplicates like the players'. ``--rate 0`` plays as fast
+their frames are checked for gaps and duplicates like the players'. ``--profile FILE`` samples
+the first Daphne with py-spy (a development requirement) over the measured window and writes
+its stacks to FILE (collapsed, one line per stack with its sample count: read it with
+``bench/stacks.py``). ``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
 it started and deletes its users and tables. With Redis, turn deadlines go through the broker
@@ -549,8 +552,8 @@ def cpu_seconds(pids: dict[str, list[int]]) -> dict[str, float]:
 
 
 async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
-                pids=None, counted=None, spectators=0) -> tuple[Stats, float, dict[str, float],
-                                                                dict]:
+                pids=None, counted=None, spectators=0,
+                profile=None) -> tuple[Stats, float, dict[str, float], dict]:
     stats = Stats()
     rng = random.Random(seed)
     runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()), spectators)
@@ -576,6 +579,13 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     postgres = await asyncio.to_thread(backend_pids)
     if postgres:
         pids["postgres"] = postgres
+    sampler = None
+    if profile and pids.get("daphne"):
+        sampler = subprocess.Popen(
+            [str(Path(sys.executable).parent / "py-spy"), "record", "--pid",
+             str(pids["daphne"][0]), "--duration", str(int(duration)), "--rate", "200",
+             "--nonblocking", "--format", "raw", "--output", profile],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cpu_before, measured_at = cpu_seconds(pids or {}), time.monotonic()
     counts_before = counts(counted)
     cpu: dict[str, float] = {}
@@ -600,6 +610,8 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     reading = asyncio.ensure_future(read_cpu())
     results = await asyncio.wait_for(playing, duration + 120)
     await reading
+    if sampler is not None:
+        await asyncio.to_thread(sampler.wait, 30)
     for r in results:
         if isinstance(r, BaseException):
             name = f"client:{type(r).__name__}"
@@ -622,6 +634,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3.0,
                         help="seconds of play before measuring (default 3)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy stacks of the first Daphne over the measured window")
     args = parser.parse_args()
     try:
         require_client()
@@ -652,7 +666,8 @@ def main() -> int:
             pids.setdefault("daphne" if port else "celery worker", []).append(proc.pid)
         stats, elapsed, cpu, used = asyncio.run(drive(tables, ws_urls, rate, args.duration,
                                                       args.seed, args.warmup, pids,
-                                                      env["WSLOAD_COUNTS"], args.spectators))
+                                                      env["WSLOAD_COUNTS"], args.spectators,
+                                                      args.profile))
     finally:
         stop_servers(servers)
         counted.cleanup()
