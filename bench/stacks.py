@@ -14,7 +14,9 @@ from collections import Counter
 
 IDLE = ("select (", "poll (", "epoll", "_wait_for_tstate_lock", "wait (threading",
         "_worker (concurrent", "get (queue", "sleep", "kqueue", "acquire", "doPoll",
-        "_run_once (asyncio")
+        "_run_once (asyncio", "Connection.wait (psycopg")
+# (psycopg's ``Connection.wait`` waits for PostgreSQL's answer in C: idle, though py-spy
+# samples it as running.)
 
 
 def read(path: str) -> tuple[list[tuple[list[str], int]], int]:
@@ -41,6 +43,8 @@ def main() -> int:
     parser.add_argument("file")
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--match", default="")
+    parser.add_argument("--exclusive", action="store_true",
+                        help="rank by the samples a function itself was running")
     args = parser.parse_args()
     stacks, total = read(args.file)
     working = [(f, n) for f, n in stacks if busy(f)]
@@ -56,7 +60,9 @@ def main() -> int:
         exclusive[frames[-1]] += n
     print(f"{samples} busy samples of {total} ({100 * samples / total:.0f}%)")
     print(f"{'incl %':>7} {'excl %':>7}  function (file:line)")
-    for name, n in inclusive.most_common():
+    ranked = exclusive if args.exclusive else inclusive
+    for name, _ in ranked.most_common():
+        n = inclusive[name]
         if args.match and args.match not in name:
             continue
         print(f"{100 * n / samples:7.1f} {100 * exclusive[name] / samples:7.1f}  {name}")

@@ -26,10 +26,11 @@ recommended behind Daphne; without it every database call opens a new connection
 Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --spectators 0 --json``.
 ``--spectators K`` adds K anonymous spectator sockets to each table (a table watched by
 several people, or a player's second tab: the frames of one audience go to several sockets);
-their frames are checked for gaps and duplicates like the players'. ``--profile FILE`` samples
-the first Daphne with py-spy (a development requirement) over the measured window and writes
-its stacks to FILE (collapsed, one line per stack with its sample count: read it with
-``bench/stacks.py``). ``--rate 0`` plays as fast
+their frames are checked for gaps and duplicates like the players'. ``--profile FILE``
+samples the first Daphne with py-spy (a development requirement) over the measured window,
+only the thread holding the GIL (where its Python time goes), and writes its stacks to FILE
+(collapsed, one line per stack with its sample count: read it with ``bench/stacks.py``).
+``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
 it started and deletes its users and tables. With Redis, turn deadlines go through the broker
@@ -584,7 +585,7 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
         sampler = subprocess.Popen(
             [str(Path(sys.executable).parent / "py-spy"), "record", "--pid",
              str(pids["daphne"][0]), "--duration", str(int(duration)), "--rate", "200",
-             "--nonblocking", "--format", "raw", "--output", profile],
+             "--nonblocking", "--gil", "--format", "raw", "--output", profile],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cpu_before, measured_at = cpu_seconds(pids or {}), time.monotonic()
     counts_before = counts(counted)

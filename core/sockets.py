@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from redis.exceptions import RedisError
@@ -91,6 +92,18 @@ class FramedConsumer(AsyncWebsocketConsumer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._recent_frames: deque[float] = deque()
+
+    async def dispatch(self, message):
+        # Channels' own dispatch first closes stale database connections on the process's
+        # shared sync thread, for every incoming frame and every channel-layer event: a
+        # thread hop per frame forwarded (19% of a table Daphne's Python time under load,
+        # docs/operations.md "What a move costs"), queued behind whatever that thread is
+        # doing. Every database call of these sockets goes through database_sync_to_async,
+        # which closes stale connections itself, so forwarding a frame needs no thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     def flood(self) -> tuple[int, float]:
         """(frames, seconds): more frames than this within the window close the socket.

@@ -87,6 +87,18 @@ def test_channel_layer_list_selects_the_list_based_redis_layer():
     assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer"]
 
 
+def test_channel_redis_urls_shard_the_channel_layer():
+    code = ("from django.conf import settings as s;"
+            "print(*[h['address'] for h in s.CHANNEL_LAYERS['default']['CONFIG']['hosts']])")
+    one = run_manage("shell", "--no-imports", "-c", code, REDIS_URL="redis://127.0.0.1:6379/9")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.split() == ["redis://127.0.0.1:6379/9"]
+    two = run_manage("shell", "--no-imports", "-c", code, REDIS_URL="redis://127.0.0.1:6379/9",
+                     CHANNEL_REDIS_URLS="redis://10.0.0.1:6379/0, redis://10.0.0.2:6379/0")
+    assert two.returncode == 0, two.stderr
+    assert two.stdout.split() == ["redis://10.0.0.1:6379/0", "redis://10.0.0.2:6379/0"]
+
+
 def test_embedded_default_needs_no_server():
     code = (
         "from django.conf import settings as s;"

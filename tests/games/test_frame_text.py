@@ -1,7 +1,8 @@
 """A ``state`` frame's text is encoded once per audience of a published message and spliced
 with each connection's parts (``core.wire``, ``games.frames.connection_text``): the text a
-socket sends is byte for byte the encoding of the whole frame the old way (the wire format
-is unchanged), and two sockets of one audience cost one encoding."""
+socket sends is byte for byte the encoding of the whole frame (``wire.dumps``), which is
+the same JSON as the old ``json.dumps`` (the wire format is unchanged), and two sockets of
+one audience cost one encoding."""
 from __future__ import annotations
 
 import datetime as dt
@@ -21,7 +22,22 @@ from tests.support.tables import play_one, start_table
 
 def _old_text(frame) -> str:
     """What the socket sent before the splicing: the whole frame, encoded per socket."""
-    return json.dumps(frame, separators=(",", ":"))
+    return wire.dumps(frame)
+
+
+@pytest.mark.parametrize("value", [
+    {"type": "state", "name": "Zoë ☃ \u2028 \x00 \"q\" \\", "n": -3, "f": 0.1, "big": 2**62,
+     "none": None, "t": True, "list": [[], {}, [1, {"a": []}]]},
+    {1: "int keys become strings", "2": 2},
+    [], "", 0,
+])
+def test_wire_text_is_the_json_the_old_encoder_gave(value):
+    """Another encoder than the old ``json.dumps``, the same JSON for any parser: compact,
+    and equal once parsed (non-ASCII characters are sent as UTF-8, not ``\\u`` escapes)."""
+    old = json.dumps(value, separators=(",", ":"))
+    new = wire.dumps(value)
+    assert json.loads(new) == json.loads(old)
+    assert ": " not in new.replace('"', "") and ", " not in new.replace('"', "")
 
 
 @pytest.mark.parametrize("frame,hole", [
@@ -69,6 +85,7 @@ def test_connection_text_is_for_connection_encoded(rooms, two_players, make_user
             text, clock = frames.connection_text(spliced, frame, user=user, seat=seat)
             whole = frames.for_connection(frame, user=user, seat=seat)
             assert text == _old_text(whole), (seat, user)
+            assert json.loads(text) == json.loads(json.dumps(whole)), (seat, user)
             assert clock == whole["clock"] and clock["remaining_ms"] > 0
         play_one(table.pk, {0: alice, 1: bob}, rng)
 
