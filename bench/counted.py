@@ -42,6 +42,8 @@ def _install() -> None:
     try:
         from channels.layers import InMemoryChannelLayer
         layers.append(InMemoryChannelLayer)
+        from ginsite.relay import RelayChannelLayer  # its own group_send (one copy a group)
+        layers.append(RelayChannelLayer)
     except ImportError:
         pass
     try:
