@@ -13,7 +13,8 @@ Steps: one real two-player table is started, played 30 moves and resigned throug
 services (the source of a valid state, and of a finished rated game with its record);
 ``--tables`` tables in play are bulk-inserted with that state (two seated, connected players
 each, a turn deadline a minute ahead), ``--late`` of them with a deadline already passed
-(the tables a dead Daphne left to the sweep). Timed: a sweep pass that applies those ``--late`` timeouts,
+(the tables a dead Daphne left to the sweep). Timed: a sweep pass that applies those
+``--late`` timeouts,
 then a pass with nothing to do (the cost of looking at 100,000 tables every period).
 Then ``--games`` copies of the finished game among the bench players are bulk-inserted and
 each one's two tasks are run in finish order, as one worker would (per-task times, p50 and
