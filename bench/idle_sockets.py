@@ -168,16 +168,12 @@ def main() -> int:
         "failures": failures,
         "load_average": round(os.getloadavg()[0], 1),
     }
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key:>28}: {value}")
-    if n < len(targets):
-        print(f"idle_sockets: {len(targets) - n} sockets did not open: not a measurement",
+    ws_load.print_report(report, args.json, width=28)
+    missing = len(targets) - n
+    if missing:
+        print(f"idle_sockets: {missing} sockets did not open: not a measurement",
               file=sys.stderr)
-        return 1
-    return 0
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

@@ -622,6 +622,15 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     return stats, time.monotonic() - started - warmup, cpu, used
 
 
+def print_report(report: dict, as_json: bool, width: int = 20) -> None:
+    """One JSON line, or one ``key: value`` line each."""
+    if as_json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:>{width}}: {value}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -713,11 +722,7 @@ def main() -> int:
         with open(os.environ["WSLOAD_TRACE"], "w") as out:
             for t, rtt, table_id in sorted(TRACE):
                 out.write(f"{t - t0:.3f} {rtt * ms:.1f} {table_id}\n")
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for k, v in report.items():
-            print(f"{k:>20}: {v}")
+    print_report(report, args.json)
     problem = failure(stats, args.tables)
     if problem:
         print(f"ws_load: the run failed, its figures are not a measurement: {problem}",
