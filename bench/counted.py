@@ -7,6 +7,11 @@ channel-layer calls it makes (``send`` and ``group_send``: a group send is one c
 many sockets it reaches), and writes them every 0.2 s to ``$WSLOAD_COUNTS/<pid>.json`` for
 the benchmark to read at the start and the end of its measured period. The counting is a
 few hundred nanoseconds a statement; the process is otherwise the ordinary one.
+
+``WSLOAD_GC`` tries other garbage-collector settings than ``ginsite.runtime.settle_gc``'s
+(start-up objects frozen, young collections every 10,000 allocations): ``default`` leaves
+Python's (no freeze, thresholds 700/10/10), ``freeze`` freezes without changing thresholds,
+``N,N,N`` freezes and sets those thresholds.
 """
 from __future__ import annotations
 
@@ -37,6 +42,8 @@ def _install() -> None:
     try:
         from channels.layers import InMemoryChannelLayer
         layers.append(InMemoryChannelLayer)
+        from ginsite.relay import RelayChannelLayer  # its own group_send (one copy a group)
+        layers.append(RelayChannelLayer)
     except ImportError:
         pass
     try:
@@ -58,6 +65,22 @@ def _install() -> None:
             setattr(cls, name, counted)
 
 
+def _gc_choice(choice: str) -> None:
+    import gc
+
+    from ginsite import runtime
+
+    def settle() -> None:
+        if choice == "default":
+            return
+        gc.collect()
+        gc.freeze()
+        if choice != "freeze":
+            gc.set_threshold(*(int(n) for n in choice.split(",")))
+
+    runtime.settle_gc = settle
+
+
 def _report(folder: Path) -> None:
     path = folder / f"{os.getpid()}.json"
     while True:
@@ -70,6 +93,8 @@ def _report(folder: Path) -> None:
 def main() -> None:
     folder = Path(os.environ["WSLOAD_COUNTS"])
     _install()
+    if os.environ.get("WSLOAD_GC"):
+        _gc_choice(os.environ["WSLOAD_GC"])
     threading.Thread(target=_report, args=(folder,), daemon=True).start()
     program, sys.argv = sys.argv[1], sys.argv[1:]
     if program == "daphne":

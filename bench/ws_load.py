@@ -23,7 +23,14 @@ Run (PostgreSQL and Redis up; use a scratch database)::
 (The servers inherit the environment: ``DB_POOL`` gives them psycopg's connection pool, as
 recommended behind Daphne; without it every database call opens a new connection.)
 
-Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --json``. ``--rate 0`` plays as fast
+Options: ``--tables 200 --rate 1 --duration 30 --servers 2 --spectators 0 --json``.
+``--spectators K`` adds K anonymous spectator sockets to each table (a table watched by
+several people, or a player's second tab: the frames of one audience go to several sockets);
+their frames are checked for gaps and duplicates like the players'. ``--profile FILE``
+samples the first Daphne with py-spy (a development requirement) over the measured window,
+only the thread holding the GIL (where its Python time goes), and writes its stacks to FILE
+(collapsed, one line per stack with its sample count: read it with ``bench/stacks.py``).
+``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
 it started and deletes its users and tables. With Redis, turn deadlines go through the broker
@@ -259,7 +266,7 @@ class Stats:
 class Conn:
     """One player's socket: tracks the newest state, checks versions for gaps/duplicates."""
 
-    def __init__(self, ws, stats: Stats, table: TableRun, seat: int):
+    def __init__(self, ws, stats: Stats, table: TableRun, seat: int | None):
         self.ws, self.stats, self.table, self.seat = ws, stats, table, seat
         self.latest = None
         self.seen: set[int] = set()
@@ -315,8 +322,11 @@ class Conn:
 
 
 class TableRun:
-    def __init__(self, info, ws_urls, stats: Stats, rate: float, until: float, rng):
+    def __init__(self, info, ws_urls, stats: Stats, rate: float, until: float, rng,
+                 spectators: int = 0):
         self.info, self.ws_urls, self.stats = info, ws_urls, stats
+        self.spectators = spectators
+        self.watchers: list[Conn] = []  # the spectators' sockets (not players)
         self.interval = 1.0 / rate
         self.until, self.rng = until, rng
         self.changed = asyncio.Event()
@@ -325,7 +335,7 @@ class TableRun:
 
     def state_arrived(self, seat: int, version: int, now: float) -> None:
         sent = self.pending.get(version)
-        if sent is not None and seat != self.mover.get(version):
+        if sent is not None and seat is not None and seat != self.mover.get(version):
             if sent >= self.stats.measure_from:
                 self.stats.fanout.append(now - sent)
             self.pending.pop(version, None)
@@ -347,6 +357,16 @@ class TableRun:
             conn = Conn(ws, self.stats, self, seat)
             self.conns.append(conn)
             self.readers.append(asyncio.create_task(conn.read()))
+        self.watchers = []
+        for n in range(self.spectators):
+            url = self.ws_urls[(table_id + n) % len(self.ws_urls)]
+            async with CONNECTING:
+                ws = await connect(f"{url}/ws/table/{table_id}/",
+                                   origin=url.replace("ws://", "http://"),
+                                   open_timeout=30, max_size=2**22)
+            watcher = Conn(ws, self.stats, self, None)
+            self.watchers.append(watcher)
+            self.readers.append(asyncio.create_task(watcher.read()))
 
     async def wait(self, pred, timeout=10.0):
         deadline = time.monotonic() + timeout
@@ -363,10 +383,11 @@ class TableRun:
 
     async def close(self):
         final = max((c.latest["version"] for c in self.conns if c.latest), default=0)
+        every = self.conns + self.watchers
         # Frames still on their way when the run ends are late, not lost: give them time.
         await self.wait(lambda: all(c.closed or (c.latest and c.latest["version"] >= final)
-                                    for c in self.conns), timeout=5.0)
-        for c in self.conns:
+                                    for c in every), timeout=5.0)
+        for c in every:
             c.account(final)
             await c.ws.close()
         for r in self.readers:
@@ -532,10 +553,11 @@ def cpu_seconds(pids: dict[str, list[int]]) -> dict[str, float]:
 
 
 async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
-                pids=None, counted=None) -> tuple[Stats, float, dict[str, float], dict]:
+                pids=None, counted=None, spectators=0,
+                profile=None) -> tuple[Stats, float, dict[str, float], dict]:
     stats = Stats()
     rng = random.Random(seed)
-    runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()))
+    runs = [TableRun(t, ws_urls, stats, rate, 0.0, random.Random(rng.random()), spectators)
             for t in tables]
     # Everybody sits down first; the measured period is play only (connects go on during it
     # only for rematches, as on a live site).
@@ -558,6 +580,13 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     postgres = await asyncio.to_thread(backend_pids)
     if postgres:
         pids["postgres"] = postgres
+    sampler = None
+    if profile and pids.get("daphne"):
+        sampler = subprocess.Popen(
+            [str(Path(sys.executable).parent / "py-spy"), "record", "--pid",
+             str(pids["daphne"][0]), "--duration", str(int(duration)), "--rate", "200",
+             "--nonblocking", "--gil", "--format", "raw", "--output", profile],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cpu_before, measured_at = cpu_seconds(pids or {}), time.monotonic()
     counts_before = counts(counted)
     cpu: dict[str, float] = {}
@@ -582,6 +611,8 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
     reading = asyncio.ensure_future(read_cpu())
     results = await asyncio.wait_for(playing, duration + 120)
     await reading
+    if sampler is not None:
+        await asyncio.to_thread(sampler.wait, 30)
     for r in results:
         if isinstance(r, BaseException):
             name = f"client:{type(r).__name__}"
@@ -589,6 +620,15 @@ async def drive(tables, ws_urls, rate, duration, seed, warmup=3.0,
             if os.environ.get("WSLOAD_DEBUG"):
                 print(repr(r), file=sys.stderr)
     return stats, time.monotonic() - started - warmup, cpu, used
+
+
+def print_report(report: dict, as_json: bool, width: int = 20) -> None:
+    """One JSON line, or one ``key: value`` line each."""
+    if as_json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:>{width}}: {value}")
 
 
 def main() -> int:
@@ -599,9 +639,13 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="anonymous spectator sockets per table (default 0)")
     parser.add_argument("--warmup", type=float, default=3.0,
                         help="seconds of play before measuring (default 3)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy stacks of the first Daphne over the measured window")
     args = parser.parse_args()
     try:
         require_client()
@@ -632,7 +676,8 @@ def main() -> int:
             pids.setdefault("daphne" if port else "celery worker", []).append(proc.pid)
         stats, elapsed, cpu, used = asyncio.run(drive(tables, ws_urls, rate, args.duration,
                                                       args.seed, args.warmup, pids,
-                                                      env["WSLOAD_COUNTS"]))
+                                                      env["WSLOAD_COUNTS"], args.spectators,
+                                                      args.profile))
     finally:
         stop_servers(servers)
         counted.cleanup()
@@ -648,6 +693,7 @@ def main() -> int:
     ms = 1000.0
     report = {
         "tables": args.tables, "servers": args.servers, "rate_per_table": rate,
+        "spectators_per_table": args.spectators,
         "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
         "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
         "deadlines": "eager (in the server)" if eager else "celery worker",
@@ -676,11 +722,7 @@ def main() -> int:
         with open(os.environ["WSLOAD_TRACE"], "w") as out:
             for t, rtt, table_id in sorted(TRACE):
                 out.write(f"{t - t0:.3f} {rtt * ms:.1f} {table_id}\n")
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for k, v in report.items():
-            print(f"{k:>20}: {v}")
+    print_report(report, args.json)
     problem = failure(stats, args.tables)
     if problem:
         print(f"ws_load: the run failed, its figures are not a measurement: {problem}",

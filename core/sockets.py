@@ -13,18 +13,18 @@ notification socket both import it, and it imports neither.
 """
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
-from . import jsonlimits
+from . import jsonlimits, wire
 
 # Failures of the services under the site, not of the request: answered with ``unavailable``
 # (the socket stays open), never a 1011 close.
@@ -93,6 +93,18 @@ class FramedConsumer(AsyncWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self._recent_frames: deque[float] = deque()
 
+    async def dispatch(self, message):
+        # Channels' own dispatch first closes stale database connections on the process's
+        # shared sync thread, for every incoming frame and every channel-layer event: a
+        # thread hop per frame forwarded (19% of a table Daphne's Python time under load,
+        # docs/operations.md "What a move costs"), queued behind whatever that thread is
+        # doing. Every database call of these sockets goes through database_sync_to_async,
+        # which closes stale connections itself, so forwarding a frame needs no thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     def flood(self) -> tuple[int, float]:
         """(frames, seconds): more frames than this within the window close the socket.
         ``FLOOD`` unless the socket reads its own from settings (the table's
@@ -153,7 +165,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
         return len(recent) > limit
 
     async def _send(self, frame: dict):
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=wire.dumps(frame))
 
     async def _error(self, code: str, message: str | None = None, reply_to=None):
         """Send an ``error`` frame, with ``id`` when it answers a message that had one;

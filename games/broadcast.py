@@ -12,6 +12,7 @@ outbox holds only committed changes, also when the service raises after committi
 """
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -59,9 +60,11 @@ def send_state(*, table_id: int, version: int, frames: dict[str, dict[str, Any]]
     They travel as one message to the table's group (one publish per move however many
     seats), and each connection forwards only its own seat's frame (spectators: the public
     one); see ``games.consumers.TableConsumer.table_frames``. The other seats' frames never
-    leave the server. Returns as ``_route``."""
+    leave the server. ``publish`` names this one message: a process encodes each audience's
+    frame of it once, whatever number of its sockets forward it (``core.wire.Memo``).
+    Returns as ``_route``."""
     message = {"type": "table.frames", "frames": frames, "table_id": table_id,
-               "version": version}
+               "version": version, "publish": uuid.uuid4().hex}
     return _route([(table_group(table_id), message)], outbox)
 
 

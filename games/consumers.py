@@ -13,7 +13,7 @@ import asyncio
 import logging
 from urllib.parse import parse_qs
 
-from core import channels
+from core import channels, wire
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
@@ -32,6 +32,11 @@ from .socket_work import (
 )
 
 log = logging.getLogger(__name__)
+
+# The texts of the state frames this process forwarded last, by (publish, audience): encoded
+# once per audience of a message, not once per socket (``core.wire``).
+STATE_TEXTS = wire.Memo(512)
+
 
 class TableConsumer(FramedConsumer):
     max_frame = 4096
@@ -363,7 +368,9 @@ class TableConsumer(FramedConsumer):
     async def table_frames(self, event):
         """One version's frames, one per human seat and one for spectators: forward ours."""
         # A seat no longer a human's gets the spectators' frame, which shows that.
-        frame = frames.frame_for(event["frames"], self.seat)
+        bodies = event["frames"]
+        audience = frames.audience_of(bodies, self.seat)
+        frame = bodies[audience]
         seat_now = self._my_seat_in(frame["seats"])
         if seat_now != self.seat:
             # Sat down or left (maybe from another tab): start afresh. A new seat is marked
@@ -375,9 +382,14 @@ class TableConsumer(FramedConsumer):
                 self._count_seated(False)
             await self._send_snapshot()
             return
-        frame = frames.for_connection(frame, user=self.user, seat=self.seat)
-        self._watch_clock(frame["clock"])
-        await self._send(frame)
+        publish = event.get("publish")
+        if publish is None:  # sent by a process of an older version
+            spliced = frames.state_spliced(frame)
+        else:
+            spliced = STATE_TEXTS.get((publish, audience), lambda: frames.state_spliced(frame))
+        text, clock = frames.connection_text(spliced, frame, user=self.user, seat=self.seat)
+        self._watch_clock(clock)
+        await self.send(text_data=text)
 
     async def table_chat(self, event):
         if event.get("sender_id") in self.hidden:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from core import wire
 from games import engine as E
 
 from . import hooks, states
@@ -191,8 +192,14 @@ def recipient_key(seat: int | None) -> str:
 def frame_for(bodies: dict[str, dict[str, Any]], seat: int | None) -> dict[str, Any]:
     """A connection's frame among one version's: its seat's, else (a spectator, or a seat that
     is no longer a human's) the spectators'."""
-    frame = bodies.get(recipient_key(seat))
-    return frame if frame is not None else bodies[recipient_key(None)]
+    return bodies[audience_of(bodies, seat)]
+
+
+def audience_of(bodies: dict[str, dict[str, Any]], seat: int | None) -> str:
+    """The key of the frame ``frame_for`` picks: the seat's own if it has one, else the
+    spectators'."""
+    key = recipient_key(seat)
+    return key if key in bodies else recipient_key(None)
 
 
 def state_frame(*, version: int, table: dict[str, Any], seats: list[dict[str, Any]],
@@ -258,6 +265,21 @@ def for_connection(frame: dict[str, Any], *, user, seat: int | None) -> dict[str
     frame["you"] = you_data(user=user, seat=seat, table=frame["table"], seats=frame["seats"])
     frame["clock"] = with_remaining(frame.get("clock"))
     return frame
+
+
+def state_spliced(frame: dict[str, Any]) -> wire.Spliced:
+    """A ``state`` frame's text (as ``frame_for`` gives it) around its per-connection parts,
+    encoded once for every connection of its audience (``connection_text``)."""
+    return wire.Spliced.around(frame, "clock")
+
+
+def connection_text(spliced: wire.Spliced, frame: dict[str, Any], *, user,
+                    seat: int | None) -> tuple[str, dict[str, Any] | None]:
+    """(text, clock): the JSON text of ``for_connection(frame, ...)``, byte for byte, from the
+    audience's ``spliced`` text; and the clock it shows (time left at this moment)."""
+    clock = with_remaining(frame.get("clock"))
+    you = you_data(user=user, seat=seat, table=frame["table"], seats=frame["seats"])
+    return spliced.text(clock, you=you), clock
 
 
 def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,

@@ -27,6 +27,7 @@ import logging
 import time
 import urllib.error
 import urllib.request
+from copy import deepcopy
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer
@@ -80,8 +81,22 @@ class RelayChannelLayer(InMemoryChannelLayer):
     async def group_send(self, group: str, message: dict) -> None:
         if self.relaying:
             await self._relay({"group": group, "message": message})
-        else:
-            await super().group_send(group, message)
+            return
+        # The in-memory layer deep-copies a group message once per channel (a move's frames,
+        # every seat's, about 0.6 ms each: bench/frame_cost.py); one copy, shared by the
+        # group's sockets (which only read it), keeps the sender's later changes out as well.
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        shared = deepcopy(message)
+        expires = time.time() + self.expiry
+        for channel in list(self.groups.get(group, {})):
+            queue = self.channels.setdefault(
+                channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
+            try:
+                queue.put_nowait((expires, shared))
+            except asyncio.QueueFull:  # as the in-memory layer: a full channel misses it
+                pass
 
     async def _relay(self, item: dict[str, Any]) -> None:
         body = json.dumps({"t": time.time(), "items": [item]}, separators=(",", ":")).encode()

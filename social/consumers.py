@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
 from core.sockets import (
@@ -124,17 +123,6 @@ class NotifyConsumer(FramedConsumer):
     def _on_connect(self):
         came_online = presence.presence_connect(self.user.pk, self.channel_name)
         return came_online, selectors.unread_total(self.user.pk)
-
-    async def dispatch(self, message):
-        # Channels' own dispatch first closes stale database connections on the process's one
-        # shared sync thread, for every incoming frame and every channel-layer event: a
-        # thread hop per delivered notification, queued behind whatever that thread is doing.
-        # Every database call here goes through database_sync_to_async, which closes stale
-        # connections itself, so forwarding a frame needs no thread at all.
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def disconnect(self, code):
         if self.user is None:

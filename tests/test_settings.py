@@ -68,7 +68,7 @@ def test_redis_url_switches_cache_channel_layer_and_broker():
     lines = result.stdout.split()
     assert lines == [
         "django.core.cache.backends.redis.RedisCache",
-        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "ginsite.layers.SharedPubSubChannelLayer",
         "redis://127.0.0.1:6379/9",
         "django.db.backends.postgresql",
     ]
@@ -85,6 +85,18 @@ def test_channel_layer_list_selects_the_list_based_redis_layer():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["channels_redis.core.RedisChannelLayer"]
+
+
+def test_channel_redis_urls_shard_the_channel_layer():
+    code = ("from django.conf import settings as s;"
+            "print(*[h['address'] for h in s.CHANNEL_LAYERS['default']['CONFIG']['hosts']])")
+    one = run_manage("shell", "--no-imports", "-c", code, REDIS_URL="redis://127.0.0.1:6379/9")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.split() == ["redis://127.0.0.1:6379/9"]
+    two = run_manage("shell", "--no-imports", "-c", code, REDIS_URL="redis://127.0.0.1:6379/9",
+                     CHANNEL_REDIS_URLS="redis://10.0.0.1:6379/0, redis://10.0.0.2:6379/0")
+    assert two.returncode == 0, two.stderr
+    assert two.stdout.split() == ["redis://10.0.0.1:6379/0", "redis://10.0.0.2:6379/0"]
 
 
 def test_embedded_default_needs_no_server():

@@ -74,7 +74,13 @@ if REDIS_URL:
         }
     }
     # A connection that does not answer within a second counts as down (not a hang).
-    _redis_host = {"address": REDIS_URL, "socket_connect_timeout": 1}
+    # CHANNEL_REDIS_URLS (comma-separated) spreads the channel layer over several Redis
+    # servers: each group and each socket's channel lives on one of them, by a hash of its
+    # name (the same list, in the same order, on every process). Default: REDIS_URL alone.
+    # docs/operations.md, "Capacity plan", says when one Redis is not enough.
+    _layer_urls = [u.strip() for u in os.environ.get("CHANNEL_REDIS_URLS", "").split(",")
+                   if u.strip()] or [REDIS_URL]
+    _redis_hosts = [{"address": u, "socket_connect_timeout": 1} for u in _layer_urls]
     # Redis pub/sub by default: a group_send is one PUBLISH and receiving costs no round trip
     # per message. The list-based layer (CHANNEL_LAYER=list) receives one message per round
     # trip; under load it fell behind and dropped frames (docs/operations.md, "Measured
@@ -85,7 +91,7 @@ if REDIS_URL:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [_redis_host],
+                    "hosts": _redis_hosts,
                     "capacity": 500,
                     "expiry": 30,
                     "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
@@ -95,9 +101,10 @@ if REDIS_URL:
     else:
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                # channels_redis's pub/sub layer, each message decoded once per process.
+                "BACKEND": "ginsite.layers.SharedPubSubChannelLayer",
                 "CONFIG": {
-                    "hosts": [_redis_host],
+                    "hosts": _redis_hosts,
                     "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
                 },
             }

@@ -46,6 +46,7 @@ def test_a_socket_move_hands_its_frames_back(rooms, two_players, monkeypatch,
     [(group, message)] = outbox.take()
     assert group == f"table.{table.pk}"
     assert message["type"] == "table.frames" and message["version"] == version
+    outbox_publish = message["publish"]
 
     # the same move made elsewhere (no outbox) is sent at once, in the same form
     table, seat, action = _move(table.pk)
@@ -54,7 +55,8 @@ def test_a_socket_move_hands_its_frames_back(rooms, two_players, monkeypatch,
                                      expected_version=table.version)
     [(group, message)] = layer.sent
     assert group == f"table.{table.pk}" and message["version"] == version
-    assert set(message) == {"type", "frames", "table_id", "version"}
+    assert set(message) == {"type", "frames", "table_id", "version", "publish"}
+    assert message["publish"] != outbox_publish  # names one message (the memo's key)
 
 
 def test_a_refused_move_leaves_the_outbox_empty(rooms, two_players,
