@@ -13,7 +13,7 @@ import asyncio
 import logging
 from urllib.parse import parse_qs
 
-from core import channels, wire
+from core import channels
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
@@ -32,10 +32,6 @@ from .socket_work import (
 )
 
 log = logging.getLogger(__name__)
-
-# The texts of the state frames this process forwarded last, by (publish, audience): encoded
-# once per audience of a message, not once per socket (``core.wire``).
-STATE_TEXTS = wire.Memo(512)
 
 
 class TableConsumer(FramedConsumer):
@@ -382,12 +378,7 @@ class TableConsumer(FramedConsumer):
                 self._count_seated(False)
             await self._send_snapshot()
             return
-        publish = event.get("publish")
-        if publish is None:  # sent by a process of an older version
-            spliced = frames.state_spliced(frame)
-        else:
-            spliced = STATE_TEXTS.get((publish, audience), lambda: frames.state_spliced(frame))
-        text, clock = frames.connection_text(spliced, frame, user=self.user, seat=self.seat)
+        text, clock = frames.forwarded_text(event, audience, user=self.user, seat=self.seat)
         self._watch_clock(clock)
         await self.send(text_data=text)
 

@@ -282,6 +282,25 @@ def connection_text(spliced: wire.Spliced, frame: dict[str, Any], *, user,
     return spliced.text(clock, you=you), clock
 
 
+# The texts of the state frames this process forwarded last, by (publish, audience): encoded
+# once per audience of a message, not once per socket (``core.wire``).
+STATE_TEXTS = wire.Memo(512)
+
+
+def forwarded_text(event: dict[str, Any], audience: Any, *, user,
+                   seat: int | None) -> tuple[str, dict[str, Any] | None]:
+    """(text, clock) of the ``state`` frame of a published message (``event``) for one
+    connection of ``audience``: the audience's text is encoded once per process and message
+    (keyed by the message's ``publish`` id), the connection's clock and ``you`` spliced in."""
+    frame = event["frames"][audience]
+    publish = event.get("publish")
+    if publish is None:  # sent by a process of an older version
+        spliced = state_spliced(frame)
+    else:
+        spliced = STATE_TEXTS.get((publish, audience), lambda: state_spliced(frame))
+    return connection_text(spliced, frame, user=user, seat=seat)
+
+
 def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
                    chat: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``snapshot`` frame for a connection: the table as it stands, ``you``, the chat and

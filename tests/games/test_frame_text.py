@@ -14,7 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from core import wire
-from games import consumers, frames
+from games import frames
 from games.models import Seat
 from tests.support.sockets import connect, recv, send
 from tests.support.tables import play_one, start_table
@@ -104,7 +104,7 @@ async def test_sockets_of_one_audience_share_one_encoding(rooms, two_players, mo
         return real(frame)
 
     monkeypatch.setattr(frames, "state_spliced", counting)
-    consumers.STATE_TEXTS.clear()
+    frames.STATE_TEXTS.clear()
     comms = [await connect(table.pk, alice), await connect(table.pk, bob),
              await connect(table.pk), await connect(table.pk)]
     try:
