@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up on a fresh clone and starts the whole site: Daphne (HTTP + WebSockets) on
-# http://$HOST:$PORT (default 127.0.0.1:8000) and a Celery worker with beat, which is started
-# again if it dies. Ctrl-C (or SIGTERM) stops everything.
+# http://$HOST:$PORT (default 127.0.0.1:8000), a Celery worker with beat and one for post-game
+# analyses, each started again if it dies. Ctrl-C (or SIGTERM) stops everything.
 # HOST and PORT may be set in the environment; see README.md for the other settings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,23 +23,31 @@ export GINSITE_RELAY_URL="${GINSITE_RELAY_URL:-http://$RELAY_HOST:$PORT/internal
 
 STOP_FLAG="$VAR_DIR/run.stopping.$$"
 WORKER_PID_FILE="$VAR_DIR/run.worker.$$"
+ANALYSIS_PID_FILE="$VAR_DIR/run.analysis.$$"
 rm -f "$STOP_FLAG"
 
-# The worker (with beat), restarted when it exits on its own.
-(
-  trap '' INT  # Ctrl-C reaches the worker itself; this loop stops on the flag
-  while [ ! -e "$STOP_FLAG" ]; do
-    .venv/bin/celery -A ginsite worker --beat --loglevel=INFO --concurrency=2 \
-      --without-mingle --without-gossip &
-    echo $! > "$WORKER_PID_FILE"
-    code=0
-    wait $! || code=$?
-    [ -e "$STOP_FLAG" ] && break
-    echo "run.sh: the Celery worker exited (status $code); starting it again in 2 s" >&2
-    sleep 2
-  done
-) &
-SUPERVISOR_PID=$!
+# The workers, each restarted when it exits on its own: the main one (with beat: computer
+# moves, the sweeps, ratings, statistics) and one for post-game analyses, which take a
+# process for a minute or more each and must never hold up the computer's moves
+# (docs/analysis.md: games.analyse goes to the queue "<default queue>.analysis").
+supervise() {
+  local pid_file="$1"; shift
+  (
+    trap '' INT  # Ctrl-C reaches the worker itself; this loop stops on the flag
+    while [ ! -e "$STOP_FLAG" ]; do
+      .venv/bin/celery -A ginsite worker "$@" --without-mingle --without-gossip &
+      echo $! > "$pid_file"
+      code=0
+      wait $! || code=$?
+      [ -e "$STOP_FLAG" ] && break
+      echo "run.sh: a Celery worker exited (status $code); starting it again in 2 s" >&2
+      sleep 2
+    done
+  ) &
+}
+supervise "$WORKER_PID_FILE" --beat --loglevel=INFO --concurrency=2
+supervise "$ANALYSIS_PID_FILE" --loglevel=INFO --concurrency=1 -n "analysis@%h" \
+  -Q "${CELERY_QUEUE:-celery}.analysis"
 
 # Every process started below this script (Daphne, the supervisor loop, the worker, its pool
 # and its embedded beat), read before anything is signalled: once a parent is gone its
@@ -57,7 +65,7 @@ stop_all() {
   touch "$STOP_FLAG"
   local tree worker left pid
   tree="$(descendants $$)"
-  worker="$(cat "$WORKER_PID_FILE" 2>/dev/null || true)"
+  worker="$(cat "$WORKER_PID_FILE" "$ANALYSIS_PID_FILE" 2>/dev/null || true)"
   for pid in ${DAPHNE_PID:-} $worker; do kill -TERM "$pid" 2>/dev/null || true; done
   # A warm shutdown finishes the task at hand; what is still running after 10 s is killed
   # (beat has been seen to hang at "Shutting down").
@@ -68,7 +76,7 @@ stop_all() {
     sleep 0.1
   done
   [ -n "$left" ] && kill -KILL $left 2>/dev/null || true
-  rm -f "$STOP_FLAG" "$WORKER_PID_FILE"
+  rm -f "$STOP_FLAG" "$WORKER_PID_FILE" "$ANALYSIS_PID_FILE"
   echo "Stopped."
 }
 trap stop_all EXIT

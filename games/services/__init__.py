@@ -16,6 +16,7 @@ Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
 from .analysis import (
+    analysis_queue,
     analysis_request,
     analysis_request_automatic,
     analysis_run,
@@ -44,6 +45,7 @@ from .tables import (
 
 __all__ = [
     "OfflineUploadError",
+    "analysis_queue",
     "analysis_request",
     "analysis_request_automatic",
     "analysis_run",

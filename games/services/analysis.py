@@ -66,14 +66,21 @@ def stale(job: AnalysisJob) -> bool:
             and (timezone.now() - job.beat_at).total_seconds() > limit)
 
 
+def analysis_queue() -> str:
+    """The queue of analyses: ``<default queue>.analysis``, read by a worker of its own
+    (``scripts/run.sh`` starts one), so that an analysis, a minute or more of one process,
+    never holds up the computers' moves and the sweeps on the default queue."""
+    return f"{current_app.conf.task_default_queue}.analysis"
+
+
 def _queue(job_id: int) -> None:
-    """After the commit: the task, queued by name. A failure to queue leaves the job queued;
-    it goes stale and may be asked for again."""
+    """After the commit: the task, queued by name on the analyses' queue. A failure to queue
+    leaves the job queued; it goes stale and may be asked for again."""
     def enqueue() -> None:
         try:
             current_app.signature(TASK, args=(job_id,)).apply_async(
-                retry=True, retry_policy={"max_retries": 2, "interval_start": 0.2,
-                                          "interval_step": 0.5})
+                queue=analysis_queue(), retry=True,
+                retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
         except Exception:
             log.exception("could not queue the analysis job %s", job_id)
 

@@ -128,6 +128,9 @@ else:
     }
     _broker = broker_folders()
     CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+    if CELERY_BROKER_URL == "filesystem://":
+        # kombu's filesystem transport with atomic writes (ginsite/broker.py).
+        CELERY_BROKER_TRANSPORT = "ginsite.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker["queue"]),
         "data_folder_out": str(_broker["queue"]),

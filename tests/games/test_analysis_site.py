@@ -108,6 +108,28 @@ def test_asking_runs_the_task_stores_it_once_and_tells_the_requester(
     assert Analysis.objects.filter(game=game).count() == 1
 
 
+def test_analyses_go_to_a_queue_of_their_own(people, frames, monkeypatch,
+                                             django_capture_on_commit_callbacks):
+    """An analysis takes a process for a minute or more: it is queued on
+    ``<default queue>.analysis``, which its own worker reads (scripts/run.sh), never on the
+    queue of the computers' moves and the sweeps."""
+    from celery import current_app
+    from celery.canvas import Signature
+
+    sent = []
+    monkeypatch.setattr(Signature, "apply_async",
+                        lambda self, *a, **kw: sent.append((self.task, kw.get("queue"))))
+    ann, bob, _ = people
+    game = short([ann, bob])
+    client = Client()
+    client.force_login(ann)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _ask(client, game.pk).status_code == 202
+    default = current_app.conf.task_default_queue
+    assert sent == [("games.analyse", f"{default}.analysis")]
+    assert services.analysis_queue() == f"{default}.analysis" != default
+
+
 def test_the_same_game_gives_the_same_numbers(people, frames,
                                               django_capture_on_commit_callbacks):
     ann, bob, _ = people

@@ -31,14 +31,16 @@ def worker_env(queue: str) -> dict[str, str]:
 
 @contextlib.contextmanager
 def celery_worker(settings, prefix: str, *, default_queue: bool = False, tail: int = 4000):
-    """A ``celery -A ginsite worker`` on its own new queue (named ``prefix-<random>``), with
+    """A ``celery -A ginsite worker`` on its own new queue (named ``prefix-<random>``, and its
+    analyses' queue ``<queue>.analysis``, which the site gives a worker of its own), with
     tasks published for real (not eagerly) until the block ends; yields ``(worker, queue)``.
     With ``default_queue`` every task goes to this worker's queue. At the end the worker is
     stopped, its output printed (shown when the test fails) and the eager setting restored;
     then the block waits until the worker's database sessions have ended."""
     queue = f"{prefix}-{uuid.uuid4().hex[:10]}"
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "ginsite", "worker", "-Q", queue,
+        [sys.executable, "-m", "celery", "-A", "ginsite", "worker",
+         "-Q", f"{queue},{queue}.analysis",
          "--pool=solo", "--without-mingle", "--without-gossip", "--without-heartbeat",
          "--loglevel=INFO"],
         cwd=ROOT, env=worker_env(queue), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
