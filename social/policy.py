@@ -215,12 +215,13 @@ def can_message(sender, recipient, *, hit: bool = False) -> Verdict:
     return _message_verdict(sender, recipient, _facts(sender.pk, recipient.pk), hit=hit)
 
 
-def profile_facts(viewer, person) -> tuple[bool, bool, Verdict]:
+def profile_facts(viewer, person) -> tuple[bool, bool, Verdict, Verdict]:
     """For the buttons on ``person``'s profile, in the one query of the facts: (a block either
-    way, contacts, may ``viewer`` message them) -- the message verdict asked without using up
-    the rate limit."""
+    way, contacts, may ``viewer`` message them, may ``viewer`` challenge them) -- the verdicts
+    asked without using up the rate limits."""
     facts = _facts(viewer.pk, person.pk)
-    return facts.blocked, facts.contact, _message_verdict(viewer, person, facts, hit=False)
+    return (facts.blocked, facts.contact, _message_verdict(viewer, person, facts, hit=False),
+            _challenge_verdict(viewer, person, facts, hit=False))
 
 
 def _message_verdict(sender, recipient, facts: _Facts, *, hit: bool) -> Verdict:
@@ -266,7 +267,10 @@ def can_challenge(sender, recipient, *, hit: bool = False) -> Verdict:
     """May ``sender`` challenge ``recipient`` to a game (docs/bot-api.md, "Challenges")? One
     of them must be a bot account; a bot challenges a person only if that person lets bots
     challenge them (``User.bots_may_challenge``, read as a "nobody" preference when off)."""
-    facts = _facts(sender.pk, recipient.pk)
+    return _challenge_verdict(sender, recipient, _facts(sender.pk, recipient.pk), hit=hit)
+
+
+def _challenge_verdict(sender, recipient, facts: _Facts, *, hit: bool) -> Verdict:
     verdict = _common(sender, recipient, "challenge", facts)
     if verdict is not None:
         return verdict

@@ -27,7 +27,8 @@ def profile_actions(*, viewer, person, next_url: str = "") -> dict[str, Any] | N
         return None
     if viewer.pk == person.pk or not person.is_active:
         return None
-    blocked_either_way, contact, message = policy.profile_facts(viewer, person)
+    blocked_either_way, contact, message, challenge_verdict = policy.profile_facts(viewer,
+                                                                                    person)
     requests = dict(ContactRequest.objects.filter(
         Q(from_user=viewer, to_user=person) | Q(from_user=person, to_user=viewer)
     ).values_list("from_user_id", "id"))
@@ -48,7 +49,6 @@ def profile_actions(*, viewer, person, next_url: str = "") -> dict[str, Any] | N
     invited_to = tables.table_get(invitation.table_id) if invitation else None
     # A game with a bot account: offered when the policy would let it through (asked
     # without using up the rate limit, which is only a wait).
-    challenge_verdict = policy.can_challenge(viewer, person)
     can_challenge = (challenge_verdict.allowed
                      or challenge_verdict.reason == policy.Reason.RATE_LIMITED)
     return {
