@@ -101,10 +101,13 @@ class Bot:
             threading.Thread(target=self.finish, args=(table_id,), daemon=True).start()
 
     def finish(self, table_id):
-        try:
-            result = self.play(table_id)
-        except Exception as error:  # the socket closed (a flood, a restart): give up this one
-            result = f"error {error!r}"
+        for attempt in range(6):  # the socket closed ("unavailable", a restart): join again
+            try:
+                result = self.play(table_id)
+                break
+            except Exception as error:
+                result = f"error {error!r}"
+                time.sleep(1 + attempt)
         with self.lock:
             self.finished.append((table_id, result))
         print(f"table {table_id} over: {result}", flush=True)
