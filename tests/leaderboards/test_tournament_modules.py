@@ -105,7 +105,7 @@ def test_every_format_has_its_module_behind_the_interface(key):
 def test_a_format_missing_part_of_the_interface_cannot_be_made():
     """``advance`` and ``standings`` (and a rounds format's ``total_rounds`` and ``pairings``)
     are abstract: a format that leaves one out fails when it is made, not in the middle of
-    a running tournament (they used to raise NotImplementedError when first called)."""
+    a running tournament."""
     from leaderboards.tournaments.formats.rounds import RoundsFormat
 
     class NoStandings(TournamentFormat):
