@@ -49,8 +49,16 @@ function describe(doc) {
   return `${MODE_NAMES[doc.mode]} against ${who} (${LEVEL_NAMES[doc.level]}), to ${doc.target}`;
 }
 
+/** localStorage ``gin.offline.seed``: every new game deals from this seed (the browser tests
+ *  use it so that a game, and the seeded computers' moves in it, are the same on every run). */
+function forcedSeed() {
+  const raw = localStorage.getItem("gin.offline.seed");
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isInteger(n) && n >= 0 ? { seed: n } : {};
+}
+
 async function newGame(config) {
-  const r = await startEngine().call("new", { config: { ...config, id: uuid(), name: urls.name || "You" } });
+  const r = await startEngine().call("new", { config: { ...config, ...forcedSeed(), id: uuid(), name: urls.name || "You" } });
   if (!r.ok) throw new Error(r.error);
   const doc = { ...r.doc, updated_at: Date.now(), synced: false };
   await saveGame(doc);
