@@ -127,7 +127,13 @@ def leaks(frame: dict, seat: int | None, truth: Truth, over_version: int) -> lis
     deals = [i for i, e in enumerate(events) if e["kind"] == "deal"]
     # Events before this hand's deal belong to the previous deal (its showdown is public).
     shown |= _cards(_since_reshuffle(events[deals[-1]:] if deals else events))
-    if stock_order_shown(frame, [c.text for c in state.stock]):
+    # Only this hand's parts: the last hand's public showdown (its melds, in the view and in
+    # the events before this deal) holds cards that went back into the deck, and a run of
+    # three of them lies in the new stock in the same order about once in a hundred games.
+    this_hand = {"view": {k: v for k, v in view.items()
+                          if k not in ("last_hand", "score_sheet", "result")},
+                 "events": events[deals[-1]:] if deals else events}
+    if stock_order_shown(this_hand, [c.text for c in state.stock]):
         problems.append("the stock's order")
     if not deals and frame.get("last"):
         shown |= _cards(frame["last"]["action"])
