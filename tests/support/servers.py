@@ -22,6 +22,14 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# The README's run command as a person starts it in a terminal, where Ctrl-C (SIGINT) reaches
+# it: a suite started in the background (``pytest &``, some CI runners) passes SIGINT on as
+# ignored, and a shell started with SIGINT ignored can neither trap it nor be stopped by it.
+RUN_COMMAND = [sys.executable, "-c",
+               "import os, signal; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+               "os.execvp('bash', ['bash', 'scripts/run.sh'])"]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

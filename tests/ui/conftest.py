@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
-from tests.support.servers import ROOT, free_port, health
+from tests.support.servers import ROOT, RUN_COMMAND, free_port, health
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +43,7 @@ def site(tmp_path_factory):
                 "PYTHONUNBUFFERED": "1"})
     log_path = tmp / "run.log"
     log = open(log_path, "w")
-    proc = subprocess.Popen(["bash", "scripts/run.sh"], cwd=ROOT, env=env, stdout=log,
+    proc = subprocess.Popen(RUN_COMMAND, cwd=ROOT, env=env, stdout=log,
                             stderr=subprocess.STDOUT, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
