@@ -26,4 +26,13 @@ fi
 .venv/bin/python manage.py build_offline_engine -v 0
 # Hashed, gzip- and brotli-compressed static files for production mode (the default; DEBUG=1
 # serves static/ directly). Always with the production storage, whatever DEBUG says now.
-DEBUG=0 .venv/bin/python manage.py collectstatic --noinput -v 0
+# Only when a source changed since the last collection (names, sizes and times of the files,
+# the storage and the pinned packages whose files it collects too): it takes ~10 s, and every
+# start of scripts/run.sh comes through here.
+static_dir="${STATIC_ROOT:-$PWD/staticfiles}"
+sources="$(find static generated/static ginsite/storage.py requirements.txt -type f \
+  -printf '%p %s %T@\n' | sort | sha1sum)"
+if [ ! -f "$static_dir/staticfiles.json" ] || [ "$sources" != "$(cat "$static_dir/.sources" 2>/dev/null)" ]; then
+  DEBUG=0 .venv/bin/python manage.py collectstatic --noinput -v 0
+  printf '%s\n' "$sources" > "$static_dir/.sources"
+fi
