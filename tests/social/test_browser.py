@@ -9,7 +9,7 @@ import pytest
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
 from tests.support.servers import daphne, manage, server_env
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 

@@ -8,7 +8,7 @@ import pytest
 from tests.support.browser import log_in, require_chromium, serious_violations
 from tests.support.servers import site_with_users
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 PASSWORD = "a-Strong-pass-123"
 

@@ -19,7 +19,7 @@ from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, require_chromium
 from tests.support.servers import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 

@@ -13,7 +13,7 @@ import pytest
 from tests.support.browser import log_in, require_chromium
 from tests.support.servers import site_with_users
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 PASSWORD = "a-Strong-pass-123"
 PHONE = {"width": 390, "height": 844}

@@ -16,7 +16,7 @@ from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, play_to_the_end, require_chromium
 from tests.support.servers import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 

@@ -13,7 +13,7 @@ import pytest
 from tests.support.browser import log_in, require_chromium
 from tests.support.servers import daphne, manage, server_env
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 PASSWORD = "a-Strong-pass-123"
 
 require_chromium()

@@ -18,7 +18,7 @@ import pytest
 from tests.support.browser import require_chromium
 from tests.support.servers import daphne, manage, server_env
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 

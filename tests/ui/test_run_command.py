@@ -22,7 +22,7 @@ import pytest
 from tests.support.accounts import PASSWORD
 from tests.support.browser import play_to_the_end, require_chromium, start_computer_game
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 
 require_chromium()

@@ -19,7 +19,7 @@ import pytest
 from tests.support.browser import hidden_from, log_in, require_chromium, strings_in
 from tests.support.servers import site_with_users
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 PASSWORD = "a-Strong-pass-123"
 

@@ -32,7 +32,7 @@ import pytest
 from tests.support.browser import hidden_from, log_in, require_chromium, strings_in
 from tests.support.servers import daphne, manage, server_env
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 
