@@ -57,6 +57,12 @@ DEFAULTS: dict[str, Any] = {
     # Progress of a running analysis is stored and sent to its requester at most this often
     # (seconds), and always at the end.
     "ANALYSIS_PROGRESS_EVERY": 0.5,
+    # Record files a signed-in person imports are kept to be found again and analysed
+    # (docs/records.md): at most this many per person (delete one to keep another) ...
+    "IMPORTS_PER_USER": 50,
+    # ... each at most this large (bytes of its engine record's JSON; a 100-point Classic
+    # game takes about 10 KB, a long four-player Rummy game about 70 KB).
+    "IMPORT_KEEP_MAX_BYTES": 400_000,
 }
 
 

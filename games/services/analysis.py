@@ -41,8 +41,15 @@ from ..models import (
     AnalysisStatus,
     Game,
     GamePlayer,
+    ImportedRecord,
 )
-from ..selectors import analysis_frame, game_for_viewer
+from ..selectors import (
+    analysis_busy,
+    analysis_frame,
+    analysis_subject,
+    game_for_viewer,
+    imported_for_owner,
+)
 from .locking import after_commit
 
 if TYPE_CHECKING:
@@ -57,6 +64,19 @@ def analysis_seed(game: Game) -> int:
     """The analyser's seed for ``game``: fixed by the game (its id and deal seed), so the
     same game analysed twice gives the same numbers."""
     return zlib.crc32(f"analysis:{game.pk}:{game.seed}".encode())
+
+
+def import_seed(record: ImportedRecord) -> int:
+    """The analyser's seed for an imported record: fixed by its content (its digest), so
+    the same record gives the same numbers, whoever imported it and however often."""
+    return zlib.crc32(f"analysis:import:{record.digest}".encode())
+
+
+def _imported_engine_record(record: ImportedRecord) -> E.GameRecord | None:
+    try:
+        return E.GameRecord.from_dict(record.record)
+    except E.EngineError:
+        return None
 
 
 def stale(job: AnalysisJob) -> bool:
@@ -129,31 +149,60 @@ def analysis_request(*, game_id: int, user: User | AnonymousUser | None) -> Anal
         raise AnalysisBusy() from exc
 
 
-def _request(*, game_id: int, user_id: int | None) -> AnalysisJob:
-    game = Game.objects.select_for_update().get(pk=game_id)
+def analysis_request_import(*, record_id: int,
+                            user: User | AnonymousUser | None) -> AnalysisJob:
+    """``user`` asks for the analysis of their imported record ``record_id``: as
+    :func:`analysis_request` (the same task, the same one at a time), but only the record's
+    importer may ask; anyone else, signed out or not, is answered as for a missing record."""
+    if user is None or imported_for_owner(record_id, user) is None:
+        raise AnalysisNotFound("No such imported record.")
+    try:
+        with transaction.atomic():
+            return _request(imported_id=record_id, user_id=user.pk)
+    except ImportedRecord.DoesNotExist as exc:  # deleted meanwhile
+        raise AnalysisNotFound("No such imported record.") from exc
+    except IntegrityError as exc:
+        raise AnalysisBusy() from exc
+
+
+def _request(*, user_id: int | None, game_id: int | None = None,
+             imported_id: int | None = None) -> AnalysisJob:
+    """Queue (or join, or answer) the analysis of the game ``game_id`` or of the imported
+    record ``imported_id``."""
+    where: dict[str, Any]
+    if imported_id is not None:
+        imported = ImportedRecord.objects.select_for_update().get(pk=imported_id)
+        where = {"imported": imported}
+        record = _imported_engine_record(imported)
+    else:
+        assert game_id is not None
+        game = Game.objects.select_for_update().get(pk=game_id)
+        where = {"game": game}
+        record = None
     now = timezone.now()
     job = AnalysisJob.objects.select_for_update().filter(
-        game=game, version=ANALYSER_VERSION).first()
+        **where, version=ANALYSER_VERSION).first()
     if job is not None and (job.status == AnalysisStatus.DONE
                             or (job.status in ANALYSIS_ACTIVE and not stale(job))):
         return job  # stored, or on its way: joined
-    if records.engine_record(game) is None:
+    if imported_id is None:
+        record = records.engine_record(game)
+    if record is None:
         raise AnalysisNoRecord()
-    if Analysis.objects.filter(game=game, version=ANALYSER_VERSION).exists():
+    if Analysis.objects.filter(**where, version=ANALYSER_VERSION).exists():
         # stored by a job that was lost after storing it: nothing more to do
-        job = job or AnalysisJob(game=game, version=ANALYSER_VERSION, beat_at=now)
+        job = job or AnalysisJob(**where, version=ANALYSER_VERSION, beat_at=now)
         job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
         job.save()
         return job
     if user_id is not None:
         _release_stale(user_id)
-        others = AnalysisJob.objects.filter(requested_by_id=user_id, status__in=ANALYSIS_ACTIVE)
-        busy = (others.exclude(pk=job.pk) if job is not None else others).first()
+        busy = analysis_busy(user_id, besides=where)
         if busy is not None:
-            raise AnalysisBusy(
-                f"Your analysis of game {busy.game_id} is still running: one at a time.")
+            raise AnalysisBusy(f"Your analysis of {analysis_subject(busy)} is still running: "
+                               "one at a time.")
     if job is None:
-        job = AnalysisJob(game=game, version=ANALYSER_VERSION)
+        job = AnalysisJob(**where, version=ANALYSER_VERSION)
     job.requested_by_id = user_id
     job.automatic = user_id is None
     job.status = AnalysisStatus.QUEUED
@@ -177,6 +226,10 @@ def analysis_request_automatic(*, game_id: int) -> AnalysisJob | None:
         return None
 
 
+class _Gone(Exception):
+    """The job was deleted while it ran (with its imported record)."""
+
+
 class _Progress:
     """The analyser's progress callback: stores ``done/total`` and tells the requester, at
     most every ``GAMES_ANALYSIS_PROGRESS_EVERY`` seconds and at the end."""
@@ -193,8 +246,10 @@ class _Progress:
         self.last = now
         job = self.job
         job.done, job.total, job.beat_at = done, total, timezone.now()
-        AnalysisJob.objects.filter(pk=job.pk, status=AnalysisStatus.RUNNING).update(
+        updated = AnalysisJob.objects.filter(pk=job.pk, status=AnalysisStatus.RUNNING).update(
             done=done, total=total, beat_at=job.beat_at)
+        if not updated and not AnalysisJob.objects.filter(pk=job.pk).exists():
+            raise _Gone()  # its imported record was deleted: stop
         if job.requested_by_id is not None:
             send_now([(user_group(job.requested_by_id), notify_event(analysis_frame(job)))])
 
@@ -208,10 +263,11 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
             return None
         if job.status == AnalysisStatus.RUNNING and not stale(job):
             return None  # a second delivery of the task while the first runs
-        game = Game.objects.filter(pk=job.game_id).first()
-        record = records.engine_record(game) if game is not None else None
+        record = _job_record(job)
         now = timezone.now()
-        if Analysis.objects.filter(game_id=job.game_id, version=job.version).exists():
+        target = ({"imported_id": job.imported_id} if job.imported_id is not None
+                  else {"game_id": job.game_id})
+        if Analysis.objects.filter(**target, version=job.version).exists():
             job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
             job.save()
             _tell(job)
@@ -228,6 +284,14 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
     return job, record
 
 
+def _job_record(job: AnalysisJob) -> E.GameRecord | None:
+    if job.imported_id is not None:
+        imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
+        return _imported_engine_record(imported) if imported is not None else None
+    game = Game.objects.filter(pk=job.game_id or 0).first()
+    return records.engine_record(game) if game is not None else None
+
+
 def analysis_run(*, job_id: int) -> bool:
     """Run the job ``job_id`` (the task ``games.analyse``): judge every decision, store the
     analysis and the seats' summaries, tell the requester. Safe to run twice: a job done,
@@ -237,21 +301,34 @@ def analysis_run(*, job_id: int) -> bool:
     if started is None:
         return False
     job, record = started
-    game = Game.objects.get(pk=job.game_id)
-    seed = analysis_seed(game)
+    game = imported = None
+    if job.imported_id is not None:
+        imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
+        if imported is None:
+            return False  # deleted meanwhile, with its job
+        seed = import_seed(imported)
+    else:
+        game = Game.objects.get(pk=job.game_id or 0)
+        seed = analysis_seed(game)
     begun = time.monotonic()
     try:
         result = analyse(record, seed=seed, progress=_Progress(job))
+    except _Gone:
+        return False
     except E.RecordError:
         return _give_up(job, AnalysisNoRecord.default_message)
     except Exception:
-        log.exception("the analysis of game %s failed", job.game_id)
+        log.exception("the analysis of %s failed", analysis_subject(job))
         return _give_up(job, "The analysis failed; ask again later.")
     seconds = time.monotonic() - begun
     try:
         with transaction.atomic():
-            stored = _store(game, result, seed=seed, seconds=seconds)
             job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
+            if imported is not None:
+                stored = _store_imported(imported, result, seed=seed, seconds=seconds)
+            else:
+                assert game is not None
+                stored = _store(game, result, seed=seed, seconds=seconds)
             now = timezone.now()
             job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
             job.done = job.total = len(result.decisions)
@@ -260,13 +337,16 @@ def analysis_run(*, job_id: int) -> bool:
             _tell(job)
     except IntegrityError:  # stored meanwhile by another run: the same numbers
         return False
+    except AnalysisJob.DoesNotExist:  # deleted meanwhile, with its imported record
+        return False
     return stored
 
 
 def _give_up(job: AnalysisJob, message: str) -> bool:
     with transaction.atomic():
-        job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
-        if job.status == AnalysisStatus.RUNNING:
+        found = AnalysisJob.objects.select_for_update().filter(pk=job.pk).first()
+        if found is not None and found.status == AnalysisStatus.RUNNING:
+            job = found
             _fail(job, message)
             _tell(job)
     return False
@@ -298,3 +378,14 @@ def _store(game: Game, result: GameAnalysis, *, seed: int, seconds: float) -> bo
         ))
     AnalysisSeat.objects.bulk_create(rows)
     return True
+
+
+def _store_imported(imported: ImportedRecord, result: GameAnalysis, *, seed: int,
+                    seconds: float) -> bool:
+    """An imported record's analysis: no ``AnalysisSeat`` rows, since its seats are names
+    in a file, not accounts; it counts in nobody's statistics."""
+    _, created = Analysis.objects.get_or_create(
+        imported=imported, version=result.version,
+        defaults={"data": result.to_json(), "seed": seed, "seconds": round(seconds, 3)},
+    )
+    return created
