@@ -297,3 +297,19 @@ def test_bad_requests_are_refused_and_change_nothing(people, frames):
     assert _upload(client, "1 what is this").status_code == 400
     assert _upload(client, "x" * 1_000_001).status_code == 400
     assert ImportedRecord.objects.count() == 1 and not AnalysisJob.objects.exists()
+
+
+def test_the_list_reads_a_constant_number_of_queries(people, django_assert_max_num_queries):
+    """The import page's list is one query however many records are kept (their bulky
+    record JSON is not read)."""
+    ann, bob, _ = people
+    kept = _keep(ann, short_game([ann, bob]))
+    client = _client(ann)
+    with django_assert_max_num_queries(5):
+        assert client.get("/games/import/").status_code == 200
+    ImportedRecord.objects.bulk_create([ImportedRecord(
+        owner=ann, digest=f"{k:064x}", filename=f"copy-{k}.txt", mode=kept.mode,
+        names=kept.names, moves=kept.moves, record={}) for k in range(30)])
+    with django_assert_max_num_queries(5):
+        page = client.get("/games/import/").content.decode()
+    assert page.count("/delete/") == 31
