@@ -86,7 +86,11 @@ def imported(request, record_id):
     if data is not None:
         analysis = selectors.imported_analysis_state(kept, request.user,
                                                      current_version=ANALYSER_VERSION)
-        analysis["viewer_seat"] = None
+        # the importer's own seat when the record names them (their own game, exported from
+        # here): the jumps visit their moves first, as on a game's page
+        analysis["viewer_seat"] = next(
+            (seat for seat, name in enumerate(record.players)
+             if name == request.user.username), None)
     return render(request, "games/game_imported.html", {
         "kept": kept, "record": record, "names": kept.names, "replay": data,
         "filename": kept.title, "analysis": analysis,

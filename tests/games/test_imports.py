@@ -145,8 +145,10 @@ def test_analysing_an_imported_record(people, frames, django_capture_on_commit_c
     assert state["record"] == kept.pk and state["game"] is None
     assert state["analysis"] == stored.data
     assert state["json_url"] == f"/games/import/{kept.pk}/analysis.json"
-    page = client.get(f"/games/import/{kept.pk}/").content.decode()
+    shown = client.get(f"/games/import/{kept.pk}/")
+    page = shown.content.decode()
     assert 'id="analysis-data"' in page and "Analyse this game" not in page
+    assert shown.context["analysis"]["viewer_seat"] == 0  # ann's own seat, by her username
     assert 'data-label="Analysis">analysed<' in client.get("/games/import/").content.decode()
     with django_capture_on_commit_callbacks(execute=True) as queued:
         assert _ask(client, kept.pk).json()["analysis"]["status"] == "done"
