@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from core.channels import notify_event, send_after_commit, send_now, user_group
 from games import engine as E
-from games.bots.analysis import ANALYSER_VERSION, GameAnalysis, analyse, decision_count
+from games.bots.analysis import ANALYSER_VERSION, analyse, decision_count
 
 from .. import conf, records
 from ..exceptions import (
@@ -37,10 +37,8 @@ from ..models import (
     ANALYSIS_ACTIVE,
     Analysis,
     AnalysisJob,
-    AnalysisSeat,
     AnalysisStatus,
     Game,
-    GamePlayer,
     ImportedRecord,
 )
 from ..selectors import (
@@ -50,6 +48,8 @@ from ..selectors import (
     game_for_viewer,
     imported_for_owner,
 )
+from .analysis_store import store_game_analysis, store_imported_analysis
+from .imports import import_seed, imported_engine_record
 from .locking import after_commit
 
 if TYPE_CHECKING:
@@ -64,19 +64,6 @@ def analysis_seed(game: Game) -> int:
     """The analyser's seed for ``game``: fixed by the game (its id and deal seed), so the
     same game analysed twice gives the same numbers."""
     return zlib.crc32(f"analysis:{game.pk}:{game.seed}".encode())
-
-
-def import_seed(record: ImportedRecord) -> int:
-    """The analyser's seed for an imported record: fixed by its content (its digest), so
-    the same record gives the same numbers, whoever imported it and however often."""
-    return zlib.crc32(f"analysis:import:{record.digest}".encode())
-
-
-def _imported_engine_record(record: ImportedRecord) -> E.GameRecord | None:
-    try:
-        return E.GameRecord.from_dict(record.record)
-    except E.EngineError:
-        return None
 
 
 def stale(job: AnalysisJob) -> bool:
@@ -173,7 +160,7 @@ def _request(*, user_id: int | None, game_id: int | None = None,
     if imported_id is not None:
         imported = ImportedRecord.objects.select_for_update().get(pk=imported_id)
         where = {"imported": imported}
-        record = _imported_engine_record(imported)
+        record = imported_engine_record(imported)
     else:
         assert game_id is not None
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -287,7 +274,7 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
 def _job_record(job: AnalysisJob) -> E.GameRecord | None:
     if job.imported_id is not None:
         imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
-        return _imported_engine_record(imported) if imported is not None else None
+        return imported_engine_record(imported) if imported is not None else None
     game = Game.objects.filter(pk=job.game_id or 0).first()
     return records.engine_record(game) if game is not None else None
 
@@ -325,10 +312,10 @@ def analysis_run(*, job_id: int) -> bool:
         with transaction.atomic():
             job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
             if imported is not None:
-                stored = _store_imported(imported, result, seed=seed, seconds=seconds)
+                stored = store_imported_analysis(imported, result, seed=seed, seconds=seconds)
             else:
                 assert game is not None
-                stored = _store(game, result, seed=seed, seconds=seconds)
+                stored = store_game_analysis(game, result, seed=seed, seconds=seconds)
             now = timezone.now()
             job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
             job.done = job.total = len(result.decisions)
@@ -350,42 +337,3 @@ def _give_up(job: AnalysisJob, message: str) -> bool:
             _fail(job, message)
             _tell(job)
     return False
-
-
-def _store(game: Game, result: GameAnalysis, *, seed: int, seconds: float) -> bool:
-    analysis, created = Analysis.objects.get_or_create(
-        game=game, version=result.version,
-        defaults={"data": result.to_json(), "seed": seed, "seconds": round(seconds, 3)},
-    )
-    if not created:
-        return False
-    players = {p.seat: p for p in GamePlayer.objects.filter(game=game)}
-    private = bool(game.table is not None and game.table.private) or any(
-        p.private for p in players.values())
-    rows = []
-    for s in result.summaries:
-        p = players.get(s.seat)
-        counts: dict[str, Any] = dict(s.counts)
-        rows.append(AnalysisSeat(
-            analysis=analysis, game=game, version=result.version, seat=s.seat,
-            user_id=p.user_id if p else None, bot_level=p.bot_level if p else None,
-            mode=game.mode, private=private, finished_at=game.finished_at,
-            decisions=s.decisions, accuracy=round(s.accuracy, 2),
-            total_loss=round(s.total_loss, 3),
-            best=int(counts.get("best", 0)), good=int(counts.get("good", 0)),
-            inaccuracies=int(counts.get("inaccuracy", 0)),
-            mistakes=int(counts.get("mistake", 0)), blunders=int(counts.get("blunder", 0)),
-        ))
-    AnalysisSeat.objects.bulk_create(rows)
-    return True
-
-
-def _store_imported(imported: ImportedRecord, result: GameAnalysis, *, seed: int,
-                    seconds: float) -> bool:
-    """An imported record's analysis: no ``AnalysisSeat`` rows, since its seats are names
-    in a file, not accounts; it counts in nobody's statistics."""
-    _, created = Analysis.objects.get_or_create(
-        imported=imported, version=result.version,
-        defaults={"data": result.to_json(), "seed": seed, "seconds": round(seconds, 3)},
-    )
-    return created

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 
 from django.db import IntegrityError, transaction
 
@@ -24,6 +25,20 @@ def import_digest(record: E.GameRecord, names: list[str]) -> str:
     payload = json.dumps({"record": record.to_dict(), "names": list(names)},
                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def import_seed(record: ImportedRecord) -> int:
+    """The analyser's seed for an imported record: fixed by its content (its digest), so
+    the same record gives the same numbers, whoever imported it and however often."""
+    return zlib.crc32(f"analysis:import:{record.digest}".encode())
+
+
+def imported_engine_record(record: ImportedRecord) -> E.GameRecord | None:
+    """The kept record as the engine reads it (None if it no longer reads)."""
+    try:
+        return E.GameRecord.from_dict(record.record)
+    except E.EngineError:
+        return None
 
 
 def _clean_filename(name: str) -> str:
