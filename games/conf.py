@@ -57,6 +57,14 @@ DEFAULTS: dict[str, Any] = {
     # Progress of a running analysis is stored and sent to its requester at most this often
     # (seconds), and always at the end.
     "ANALYSIS_PROGRESS_EVERY": 0.5,
+    # Record files a signed-in person imports are kept to be found again and analysed
+    # (docs/records.md): at most this many per person (delete one to keep another) ...
+    "IMPORTS_PER_USER": 50,
+    # ... each at most this large (bytes of its engine record's JSON, timestamps included;
+    # measured: a 100-point Classic game 11-18 KB, a four-player Basic Rummy game of 1,850
+    # to 2,950 moves 70-110 KB, so this keeps any game the import reads, 5,000 moves, unless
+    # it carries explicit deals).
+    "IMPORT_KEEP_MAX_BYTES": 200_000,
 }
 
 

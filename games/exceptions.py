@@ -163,3 +163,22 @@ class AnalysisNoRecord(AnalysisRefused):
     code = "no_record"
     status = 400
     default_message = "This game has no record that can be replayed, so it cannot be analysed."
+
+
+# ------------------------------------------------------------------------ imported records
+
+
+class ImportNotFound(GameServiceError):
+    """No such imported record, or one the user did not import (answered as missing)."""
+
+    code = "not_found"
+    status = 404
+    default_message = "No such imported record."
+
+
+class ImportNotKept(GameServiceError):
+    """A record that is shown but cannot be kept: too large, or too many kept already."""
+
+    code = "not_kept"
+    status = 400
+    default_message = "This record cannot be kept."

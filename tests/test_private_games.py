@@ -18,9 +18,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from core import channels as core_channels
+from games import records as games_records
 from games import services as games_services
 from games.exceptions import AnalysisNotFound
-from games.models import Analysis, Game, GamePlayer, Room, Table
+from games.models import Analysis, Game, GamePlayer, ImportedRecord, Room, Table
 from games.rooms import ensure_default_rooms
 from games.services import analysis as games_analysis
 from leaderboards.models import LeaderboardEntry, Rating, RatingChange
@@ -57,6 +58,14 @@ FILLED = {
     "games/<int:game_id>/record.txt": lambda s: [f"/games/{_game_id(s)}/record.txt"],
     "games/<int:game_id>/analysis/": lambda s: [f"/games/{_game_id(s)}/analysis/"],
     "games/<int:game_id>/analysis.json": lambda s: [f"/games/{_game_id(s)}/analysis.json"],
+    # Zelda's imported record (once she has imported one): hers alone
+    "games/import/<int:record_id>/": lambda s: [f"/games/import/{_imported_id(s)}/"],
+    "games/import/<int:record_id>/delete/": lambda s: [
+        f"/games/import/{_imported_id(s)}/delete/"],
+    "games/import/<int:record_id>/analysis/": lambda s: [
+        f"/games/import/{_imported_id(s)}/analysis/"],
+    "games/import/<int:record_id>/analysis.json": lambda s: [
+        f"/games/import/{_imported_id(s)}/analysis.json"],
     "messages/with/<str:username>/": lambda s: [f"/messages/with/{u.username}/"
                                                 for u in s["players"]],
     "messages/c/<int:conversation_id>/history/": lambda s: ["/messages/c/1/history/"],
@@ -110,6 +119,14 @@ def _game_id(scenario) -> int:
     return scenario["game"].pk if scenario.get("game") else 999_999
 
 
+def _imported_id(scenario) -> int:
+    """Zelda's imported record's id (before she imports it: an id no record has)."""
+    return scenario["imported"].pk if scenario.get("imported") else 999_999
+
+
+IMPORTED_FILE = "zelda-private-notes.txt"
+
+
 def _patterns(resolver=None, prefix=""):
     resolver = resolver or get_resolver()
     for p in resolver.url_patterns:
@@ -154,6 +171,9 @@ def _leaks(body: str, scenario, path: str) -> list[str]:
         needles += [f"/games/{game.pk}/", f"game {game.pk}<", f"game {game.pk}\"",
                     f"\"game_id\": {game.pk}", f"\"game\": {game.pk}",
                     f"\"game_id\":{game.pk},"]
+    imported = scenario.get("imported")
+    if imported is not None:
+        needles += [IMPORTED_FILE, f"/games/import/{imported.pk}/", f"\"record\": {imported.pk}"]
     if not path.startswith(f"/tables/{table.pk}/"):  # (the table's own pages name themselves)
         needles.append(f"/tables/{table.pk}/")
     found = [n for n in needles if n in body]
@@ -297,6 +317,19 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
         with pytest.raises(AnalysisNotFound):
             games_services.analysis_request(game_id=game.pk, user=watcher)
 
+    # Zelda imports the game's record file and has it analysed: kept and seen by her alone.
+    record = games_records.engine_record(game)
+    imported, _ = games_services.import_keep(owner=a, record=record, names=record.players,
+                                             filename=IMPORTED_FILE)
+    with django_capture_on_commit_callbacks(execute=True):
+        games_services.analysis_request_import(record_id=imported.pk, user=a)
+    assert Analysis.objects.filter(imported=imported).count() == 1
+    assert IMPORTED_FILE in own.get("/games/import/").content.decode()
+    assert own.get(f"/games/import/{imported.pk}/analysis.json").json()["status"] == "done"
+    assert not any(f.get("type") == "analysis" and f.get("record")
+                   for uid, fs in notified.items() if uid != a.pk for f in fs)
+    scenario["imported"] = imported
+
     # What the watcher's notification socket was sent, all along: presence, but no table.
     frames = notified.get(watcher.pk, [])
     assert any(f.get("type") == "presence" and f.get("state") == "playing" for f in frames)
@@ -308,6 +341,9 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     third.force_login(watcher)
     problems += _scan(third, scenario, "watcher")
     assert not problems, "\n".join(problems)
+    # (their POSTs to its delete and analysis changed nothing)
+    assert ImportedRecord.objects.filter(pk=imported.pk, owner=a).exists()
+    assert Analysis.objects.filter(imported=imported).count() == 1
 
     # The privacy is the game's own (copied on its seats), not only its table's: with the
     # table row gone (deleted in the admin), the game stays private.

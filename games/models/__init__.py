@@ -13,6 +13,7 @@ from .analysis import (
     AnalysisSeat,
     AnalysisStatus,
 )
+from .imports import ImportedRecord
 from .records import (
     Ending,
     Game,
@@ -50,4 +51,5 @@ __all__ = [
     "AnalysisStatus",
     "ANALYSIS_ACTIVE",
     "AnalysisJob",
+    "ImportedRecord",
 ]

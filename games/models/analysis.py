@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from .imports import ImportedRecord
 from .records import Game
 from .tables import Mode
 
@@ -14,11 +15,21 @@ from .tables import Mode
 # game and analyser version, and the requests that make it.
 
 
-class Analysis(models.Model):
-    """The stored analysis of a game by one version of the analyser: the analyser's JSON
-    (``GameAnalysis.to_json()``) as it was made, kept for ever and re-used."""
+# Each analysis and job is of a stored game or of a record a person imported
+# (``ImportedRecord``, seen by its importer only): exactly one of the two is set.
+ONE_TARGET = (models.Q(game__isnull=False, imported__isnull=True)
+              | models.Q(game__isnull=True, imported__isnull=False))
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analyses")
+
+class Analysis(models.Model):
+    """The stored analysis of a game (or of an imported record) by one version of the
+    analyser: the analyser's JSON (``GameAnalysis.to_json()``) as it was made, kept and
+    re-used."""
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="analyses")
+    imported = models.ForeignKey(ImportedRecord, null=True, blank=True,
+                                 on_delete=models.CASCADE, related_name="analyses")
     version = models.PositiveIntegerField()
     data = models.JSONField()
     seed = models.BigIntegerField()
@@ -29,10 +40,15 @@ class Analysis(models.Model):
         ordering = ["game", "-version"]
         constraints = [
             models.UniqueConstraint(fields=["game", "version"], name="analysis_once_per_version"),
+            models.UniqueConstraint(fields=["imported", "version"],
+                                    name="analysis_import_once_per_version"),
+            models.CheckConstraint(condition=ONE_TARGET, name="analysis_one_target"),
         ]
 
     def __str__(self):
-        return f"analysis of game {self.game_id} (v{self.version})"
+        what = (f"game {self.game_id}" if self.game_id is not None
+                else f"imported record {self.imported_id}")
+        return f"analysis of {what} (v{self.version})"
 
 
 class AnalysisSeat(models.Model):
@@ -83,11 +99,15 @@ ANALYSIS_ACTIVE = (AnalysisStatus.QUEUED, AnalysisStatus.RUNNING)
 
 
 class AnalysisJob(models.Model):
-    """The making of a game's analysis by one analyser version: one row per game and
-    version, asked for by a player (``requested_by``) or automatically (a tournament final).
-    While it is queued or running it counts as its requester's one analysis at a time."""
+    """The making of a game's (or an imported record's) analysis by one analyser version:
+    one row per game and version, asked for by a player (``requested_by``) or automatically
+    (a tournament final). While it is queued or running it counts as its requester's one
+    analysis at a time, whichever it is of."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="analysis_jobs")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="analysis_jobs")
+    imported = models.ForeignKey(ImportedRecord, null=True, blank=True,
+                                 on_delete=models.CASCADE, related_name="analysis_jobs")
     version = models.PositiveIntegerField()
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -110,6 +130,9 @@ class AnalysisJob(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["game", "version"], name="analysisjob_once"),
+            models.UniqueConstraint(fields=["imported", "version"],
+                                    name="analysisjob_import_once"),
+            models.CheckConstraint(condition=ONE_TARGET, name="analysisjob_one_target"),
             models.UniqueConstraint(
                 fields=["requested_by"], condition=models.Q(status__in=["queued", "running"]),
                 name="analysisjob_one_active_per_user",
@@ -117,4 +140,6 @@ class AnalysisJob(models.Model):
         ]
 
     def __str__(self):
-        return f"analysis job {self.pk} of game {self.game_id}: {self.status}"
+        what = (f"game {self.game_id}" if self.game_id is not None
+                else f"imported record {self.imported_id}")
+        return f"analysis job {self.pk} of {what}: {self.status}"

@@ -1,13 +1,17 @@
 """Reads of the games app (writes are in ``games.services``), one module per concern:
 ``tables`` (lobby and room lists, who is online, snapshots, chat, score sheets), ``archive``
-(finished games: who may see one, archives, the export) and ``analysis`` (post-game analysis
-and accuracy). Callers use the names exported here."""
+(finished games: who may see one, archives, the export), ``analysis`` (post-game analysis
+and accuracy) and ``imports`` (records a person imported, for that person only). Callers
+use the names exported here."""
 
 from .analysis import (
     accuracy_by_month,
     accuracy_rows,
+    analysis_busy,
     analysis_frame,
     analysis_state,
+    analysis_subject,
+    imported_analysis_state,
     stored_analysis,
 )
 from .archive import (
@@ -20,6 +24,7 @@ from .archive import (
     game_visible,
     user_has_games,
 )
+from .imports import imported_count, imported_for_owner, imported_records
 from .tables import (
     CHAT_HISTORY,
     recent_chat,
@@ -61,4 +66,10 @@ __all__ = [
     "analysis_state",
     "accuracy_rows",
     "accuracy_by_month",
+    "analysis_busy",
+    "analysis_subject",
+    "imported_analysis_state",
+    "imported_for_owner",
+    "imported_count",
+    "imported_records",
 ]

@@ -1,5 +1,6 @@
-"""Reads of post-game analysis: its state for a viewer, its progress frames, accuracy per
-mode and month."""
+"""Reads of post-game analysis: its state for a viewer (of a game, or of an imported record
+for its owner), its progress frames, accuracy per mode and month (games only: imported
+records are names in a file, and their analyses count in nobody's statistics)."""
 from __future__ import annotations
 
 from typing import Any
@@ -15,6 +16,7 @@ from ..models import (
     AnalysisSeat,
     AnalysisStatus,
     Game,
+    ImportedRecord,
 )
 
 # ------------------------------------------------------------------------- analysis
@@ -26,15 +28,36 @@ from ..models import (
 def analysis_frame(job: AnalysisJob) -> dict[str, Any]:
     """The ``analysis`` frame of the notification socket, and the state ``analysis.json``
     answers: where the making of a game's analysis stands. Never carries the result (the
-    page reads it from ``analysis.json``, which checks who may see it)."""
+    page reads it from ``analysis.json``, which checks who may see it). The analysis of an
+    imported record has ``game`` null and its ``record`` id."""
     frame: dict[str, Any] = {
         "type": "analysis", "game": job.game_id, "status": str(job.status),
         "done": job.done, "total": job.total,
-        "url": reverse("games:game", kwargs={"game_id": job.game_id}),
     }
+    if job.imported_id is not None:
+        frame["record"] = job.imported_id
+        frame["url"] = reverse("games:imported", kwargs={"record_id": job.imported_id})
+    else:
+        frame["url"] = reverse("games:game", kwargs={"game_id": job.game_id})
     if job.status == AnalysisStatus.FAILED:
         frame["error"] = job.error or "The analysis failed."
     return frame
+
+
+def analysis_subject(job: AnalysisJob) -> str:
+    """What a job analyses, for a sentence: "game 41", "the imported record “a.txt”"."""
+    if job.imported_id is not None:
+        title = (ImportedRecord.objects.filter(pk=job.imported_id)
+                 .values_list("filename", flat=True).first()) or f"Record {job.imported_id}"
+        return f"the imported record “{title}”"
+    return f"game {job.game_id}"
+
+
+def analysis_busy(user_id: int, *, besides: dict[str, Any]) -> AnalysisJob | None:
+    """``user_id``'s analysis queued or running of anything but ``besides`` (``{"game":
+    game}`` or ``{"imported": record}``): their one analysis at a time."""
+    return (AnalysisJob.objects.filter(requested_by_id=user_id, status__in=ANALYSIS_ACTIVE)
+            .exclude(**besides).first())
 
 
 def stored_analysis(game: Game) -> Analysis | None:
@@ -47,28 +70,47 @@ def analysis_state(game: Game, viewer, *, current_version: int) -> dict[str, Any
     ``running``, ``done``, ``failed``) with progress, whether ``viewer`` may ask for one
     (``can_request``, ``reason`` when not), and the stored ``analysis`` (the analyser's JSON,
     or None). ``game`` must be one the viewer may see."""
-    stored = stored_analysis(game)
-    job = AnalysisJob.objects.filter(game=game, version=current_version).first()
-    state: dict[str, Any] = {"game": game.pk, "status": "none", "done": 0, "total": 0}
+    return _state({"game": game}, viewer, current_version=current_version,
+                  key={"game": game.pk},
+                  urls=(reverse("games:game_analysis", args=[game.pk]),
+                        reverse("games:game_analysis_json", args=[game.pk])))
+
+
+def imported_analysis_state(record: ImportedRecord, viewer, *,
+                            current_version: int) -> dict[str, Any]:
+    """As :func:`analysis_state`, for an imported record (``viewer`` is its owner)."""
+    return _state({"imported": record}, viewer, current_version=current_version,
+                  key={"game": None, "record": record.pk},
+                  urls=(reverse("games:imported_analysis", args=[record.pk]),
+                        reverse("games:imported_analysis_json", args=[record.pk])))
+
+
+def _state(where: dict[str, Any], viewer, *, current_version: int, key: dict[str, Any],
+           urls: tuple[str, str]) -> dict[str, Any]:
+    stored = Analysis.objects.filter(**where).order_by("-version").first()
+    job = AnalysisJob.objects.filter(**where, version=current_version).first()
+    state: dict[str, Any] = {**key, "status": "none", "done": 0, "total": 0}
     if job is not None:
         state.update({k: v for k, v in analysis_frame(job).items() if k != "type"})
     current = stored is not None and stored.version == current_version
     if current:
         state.update(status="done", done=state["total"] or state["done"])
     signed_in = bool(viewer is not None and getattr(viewer, "is_authenticated", False))
-    busy = (AnalysisJob.objects.filter(requested_by_id=viewer.pk, status__in=ANALYSIS_ACTIVE)
-            .exclude(game=game).values_list("game_id", flat=True).first()
-            if signed_in else None)
+    busy = analysis_busy(viewer.pk, besides=where) if signed_in else None
     state["can_request"] = bool(signed_in and not current and state["status"] in (
         "none", "failed") and busy is None)
     if not signed_in:
         state["reason"] = "Sign in to ask for an analysis."
     elif busy is not None and not current:
-        state["reason"] = f"Your analysis of game {busy} is still running: one at a time."
-        state["busy_game"] = busy
+        subject = analysis_subject(busy)
+        state["reason"] = f"Your analysis of {subject} is still running: one at a time."
+        state["busy_game"] = busy.game_id
+        if busy.imported_id is not None:
+            state["busy_record"] = busy.imported_id
     state["analysis"] = stored.data if stored is not None else None
     state["version"] = stored.version if stored is not None else None
     state["outdated"] = stored is not None and not current
+    state["request_url"], state["json_url"] = urls
     return state
 
 

@@ -11,7 +11,9 @@ queued move, stopped clocks, time given back after an outage), ``publish`` (fram
 commit; ``save_and_publish``, the last step of every write), ``tables``, ``moves`` (and
 timeouts), ``endings`` (the finish path), ``closing`` (a player's Close, tables their people
 left), ``rematch``, ``chat``, ``presence``, ``sweep``, ``offline`` (uploaded offline
-games), ``analysis`` (post-game analysis: the request, the run, the stored result).
+games), ``analysis`` (post-game analysis: the request, the run; ``analysis_store``: the stored
+result),
+``imports`` (record files a person imported, kept for them).
 Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
@@ -19,6 +21,7 @@ from .analysis import (
     analysis_queue,
     analysis_request,
     analysis_request_automatic,
+    analysis_request_import,
     analysis_run,
     analysis_seed,
 )
@@ -26,6 +29,7 @@ from .chat import chat_post
 from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .closing import table_close, tables_close_left
 from .endings import game_finish, table_claim, table_resign
+from .imports import import_delete, import_digest, import_keep, import_seed
 from .moves import table_act, table_bot_move, table_timeout
 from .offline import OfflineUploadError, offline_game_store
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
@@ -48,6 +52,11 @@ __all__ = [
     "analysis_queue",
     "analysis_request",
     "analysis_request_automatic",
+    "analysis_request_import",
+    "import_delete",
+    "import_digest",
+    "import_keep",
+    "import_seed",
     "analysis_run",
     "analysis_seed",
     "chat_post",

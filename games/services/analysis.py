@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from core.channels import notify_event, send_after_commit, send_now, user_group
 from games import engine as E
-from games.bots.analysis import ANALYSER_VERSION, GameAnalysis, analyse, decision_count
+from games.bots.analysis import ANALYSER_VERSION, analyse, decision_count
 
 from .. import conf, records
 from ..exceptions import (
@@ -37,12 +37,19 @@ from ..models import (
     ANALYSIS_ACTIVE,
     Analysis,
     AnalysisJob,
-    AnalysisSeat,
     AnalysisStatus,
     Game,
-    GamePlayer,
+    ImportedRecord,
 )
-from ..selectors import analysis_frame, game_for_viewer
+from ..selectors import (
+    analysis_busy,
+    analysis_frame,
+    analysis_subject,
+    game_for_viewer,
+    imported_for_owner,
+)
+from .analysis_store import store_game_analysis, store_imported_analysis
+from .imports import import_seed, imported_engine_record
 from .locking import after_commit
 
 if TYPE_CHECKING:
@@ -129,31 +136,60 @@ def analysis_request(*, game_id: int, user: User | AnonymousUser | None) -> Anal
         raise AnalysisBusy() from exc
 
 
-def _request(*, game_id: int, user_id: int | None) -> AnalysisJob:
-    game = Game.objects.select_for_update().get(pk=game_id)
+def analysis_request_import(*, record_id: int,
+                            user: User | AnonymousUser | None) -> AnalysisJob:
+    """``user`` asks for the analysis of their imported record ``record_id``: as
+    :func:`analysis_request` (the same task, the same one at a time), but only the record's
+    importer may ask; anyone else, signed out or not, is answered as for a missing record."""
+    if user is None or imported_for_owner(record_id, user) is None:
+        raise AnalysisNotFound("No such imported record.")
+    try:
+        with transaction.atomic():
+            return _request(imported_id=record_id, user_id=user.pk)
+    except ImportedRecord.DoesNotExist as exc:  # deleted meanwhile
+        raise AnalysisNotFound("No such imported record.") from exc
+    except IntegrityError as exc:
+        raise AnalysisBusy() from exc
+
+
+def _request(*, user_id: int | None, game_id: int | None = None,
+             imported_id: int | None = None) -> AnalysisJob:
+    """Queue (or join, or answer) the analysis of the game ``game_id`` or of the imported
+    record ``imported_id``."""
+    where: dict[str, Any]
+    if imported_id is not None:
+        imported = ImportedRecord.objects.select_for_update().get(pk=imported_id)
+        where = {"imported": imported}
+        record = imported_engine_record(imported)
+    else:
+        assert game_id is not None
+        game = Game.objects.select_for_update().get(pk=game_id)
+        where = {"game": game}
+        record = None
     now = timezone.now()
     job = AnalysisJob.objects.select_for_update().filter(
-        game=game, version=ANALYSER_VERSION).first()
+        **where, version=ANALYSER_VERSION).first()
     if job is not None and (job.status == AnalysisStatus.DONE
                             or (job.status in ANALYSIS_ACTIVE and not stale(job))):
         return job  # stored, or on its way: joined
-    if records.engine_record(game) is None:
+    if imported_id is None:
+        record = records.engine_record(game)
+    if record is None:
         raise AnalysisNoRecord()
-    if Analysis.objects.filter(game=game, version=ANALYSER_VERSION).exists():
+    if Analysis.objects.filter(**where, version=ANALYSER_VERSION).exists():
         # stored by a job that was lost after storing it: nothing more to do
-        job = job or AnalysisJob(game=game, version=ANALYSER_VERSION, beat_at=now)
+        job = job or AnalysisJob(**where, version=ANALYSER_VERSION, beat_at=now)
         job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
         job.save()
         return job
     if user_id is not None:
         _release_stale(user_id)
-        others = AnalysisJob.objects.filter(requested_by_id=user_id, status__in=ANALYSIS_ACTIVE)
-        busy = (others.exclude(pk=job.pk) if job is not None else others).first()
+        busy = analysis_busy(user_id, besides=where)
         if busy is not None:
-            raise AnalysisBusy(
-                f"Your analysis of game {busy.game_id} is still running: one at a time.")
+            raise AnalysisBusy(f"Your analysis of {analysis_subject(busy)} is still running: "
+                               "one at a time.")
     if job is None:
-        job = AnalysisJob(game=game, version=ANALYSER_VERSION)
+        job = AnalysisJob(**where, version=ANALYSER_VERSION)
     job.requested_by_id = user_id
     job.automatic = user_id is None
     job.status = AnalysisStatus.QUEUED
@@ -177,6 +213,10 @@ def analysis_request_automatic(*, game_id: int) -> AnalysisJob | None:
         return None
 
 
+class _Gone(Exception):
+    """The job was deleted while it ran (with its imported record)."""
+
+
 class _Progress:
     """The analyser's progress callback: stores ``done/total`` and tells the requester, at
     most every ``GAMES_ANALYSIS_PROGRESS_EVERY`` seconds and at the end."""
@@ -193,8 +233,10 @@ class _Progress:
         self.last = now
         job = self.job
         job.done, job.total, job.beat_at = done, total, timezone.now()
-        AnalysisJob.objects.filter(pk=job.pk, status=AnalysisStatus.RUNNING).update(
+        updated = AnalysisJob.objects.filter(pk=job.pk, status=AnalysisStatus.RUNNING).update(
             done=done, total=total, beat_at=job.beat_at)
+        if not updated and not AnalysisJob.objects.filter(pk=job.pk).exists():
+            raise _Gone()  # its imported record was deleted: stop
         if job.requested_by_id is not None:
             send_now([(user_group(job.requested_by_id), notify_event(analysis_frame(job)))])
 
@@ -208,10 +250,11 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
             return None
         if job.status == AnalysisStatus.RUNNING and not stale(job):
             return None  # a second delivery of the task while the first runs
-        game = Game.objects.filter(pk=job.game_id).first()
-        record = records.engine_record(game) if game is not None else None
+        record = _job_record(job)
         now = timezone.now()
-        if Analysis.objects.filter(game_id=job.game_id, version=job.version).exists():
+        target = ({"imported_id": job.imported_id} if job.imported_id is not None
+                  else {"game_id": job.game_id})
+        if Analysis.objects.filter(**target, version=job.version).exists():
             job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
             job.save()
             _tell(job)
@@ -228,6 +271,14 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
     return job, record
 
 
+def _job_record(job: AnalysisJob) -> E.GameRecord | None:
+    if job.imported_id is not None:
+        imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
+        return imported_engine_record(imported) if imported is not None else None
+    game = Game.objects.filter(pk=job.game_id or 0).first()
+    return records.engine_record(game) if game is not None else None
+
+
 def analysis_run(*, job_id: int) -> bool:
     """Run the job ``job_id`` (the task ``games.analyse``): judge every decision, store the
     analysis and the seats' summaries, tell the requester. Safe to run twice: a job done,
@@ -237,21 +288,34 @@ def analysis_run(*, job_id: int) -> bool:
     if started is None:
         return False
     job, record = started
-    game = Game.objects.get(pk=job.game_id)
-    seed = analysis_seed(game)
+    game = imported = None
+    if job.imported_id is not None:
+        imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
+        if imported is None:
+            return False  # deleted meanwhile, with its job
+        seed = import_seed(imported)
+    else:
+        game = Game.objects.get(pk=job.game_id or 0)
+        seed = analysis_seed(game)
     begun = time.monotonic()
     try:
         result = analyse(record, seed=seed, progress=_Progress(job))
+    except _Gone:
+        return False
     except E.RecordError:
         return _give_up(job, AnalysisNoRecord.default_message)
     except Exception:
-        log.exception("the analysis of game %s failed", job.game_id)
+        log.exception("the analysis of %s failed", analysis_subject(job))
         return _give_up(job, "The analysis failed; ask again later.")
     seconds = time.monotonic() - begun
     try:
         with transaction.atomic():
-            stored = _store(game, result, seed=seed, seconds=seconds)
             job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
+            if imported is not None:
+                stored = store_imported_analysis(imported, result, seed=seed, seconds=seconds)
+            else:
+                assert game is not None
+                stored = store_game_analysis(game, result, seed=seed, seconds=seconds)
             now = timezone.now()
             job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
             job.done = job.total = len(result.decisions)
@@ -260,41 +324,16 @@ def analysis_run(*, job_id: int) -> bool:
             _tell(job)
     except IntegrityError:  # stored meanwhile by another run: the same numbers
         return False
+    except AnalysisJob.DoesNotExist:  # deleted meanwhile, with its imported record
+        return False
     return stored
 
 
 def _give_up(job: AnalysisJob, message: str) -> bool:
     with transaction.atomic():
-        job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
-        if job.status == AnalysisStatus.RUNNING:
+        found = AnalysisJob.objects.select_for_update().filter(pk=job.pk).first()
+        if found is not None and found.status == AnalysisStatus.RUNNING:
+            job = found
             _fail(job, message)
             _tell(job)
     return False
-
-
-def _store(game: Game, result: GameAnalysis, *, seed: int, seconds: float) -> bool:
-    analysis, created = Analysis.objects.get_or_create(
-        game=game, version=result.version,
-        defaults={"data": result.to_json(), "seed": seed, "seconds": round(seconds, 3)},
-    )
-    if not created:
-        return False
-    players = {p.seat: p for p in GamePlayer.objects.filter(game=game)}
-    private = bool(game.table is not None and game.table.private) or any(
-        p.private for p in players.values())
-    rows = []
-    for s in result.summaries:
-        p = players.get(s.seat)
-        counts: dict[str, Any] = dict(s.counts)
-        rows.append(AnalysisSeat(
-            analysis=analysis, game=game, version=result.version, seat=s.seat,
-            user_id=p.user_id if p else None, bot_level=p.bot_level if p else None,
-            mode=game.mode, private=private, finished_at=game.finished_at,
-            decisions=s.decisions, accuracy=round(s.accuracy, 2),
-            total_loss=round(s.total_loss, 3),
-            best=int(counts.get("best", 0)), good=int(counts.get("good", 0)),
-            inaccuracies=int(counts.get("inaccuracy", 0)),
-            mistakes=int(counts.get("mistake", 0)), blunders=int(counts.get("blunder", 0)),
-        ))
-    AnalysisSeat.objects.bulk_create(rows)
-    return True

@@ -1,6 +1,6 @@
 """Pages and JSON endpoints of the games app, thin over services and selectors, one module
 per concern: ``tables`` (lobby, rooms, tables), ``archive`` (finished games, records) and
-``analysis`` (post-game analysis)."""
+``analysis`` (post-game analysis) and ``imports`` (record files imported and kept)."""
 from .analysis import (
     game_analysis_json,
     game_analysis_request,
@@ -9,11 +9,17 @@ from .archive import (
     ARCHIVE_PAGE,
     BOT_LEVEL_BY_KEY,
     game,
-    game_import,
     game_record_json,
     game_record_txt,
     my_games,
     player_games,
+)
+from .imports import (
+    game_import,
+    imported,
+    imported_analysis_json,
+    imported_analysis_request,
+    imported_delete,
 )
 from .tables import (
     lobby,
@@ -51,4 +57,8 @@ __all__ = [
     "game_record_txt",
     "game_analysis_request",
     "game_analysis_json",
+    "imported",
+    "imported_delete",
+    "imported_analysis_request",
+    "imported_analysis_json",
 ]

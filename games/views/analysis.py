@@ -15,7 +15,7 @@ from ..exceptions import AnalysisRefused
 # ------------------------------------------------------------------------- analysis
 
 
-def _wants_json(request) -> bool:
+def wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
@@ -28,7 +28,7 @@ def game_analysis_request(request, game_id):
     try:
         job = services.analysis_request(game_id=game_id, user=request.user)
     except AnalysisRefused as exc:
-        if _wants_json(request):
+        if wants_json(request):
             return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
                                 status=exc.status)
         if exc.status == 404:
@@ -38,7 +38,7 @@ def game_analysis_request(request, game_id):
             return redirect(f"{reverse('account_login')}?next={game_url}")
         messages.error(request, exc.message)
         return redirect("games:game", game_id=game_id)
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse({"ok": True, "analysis": selectors.analysis_frame(job)}, status=202)
     if job.status != "done":
         messages.success(request, "The analysis is on its way: this page shows it when it is done.")

@@ -1,4 +1,4 @@
-"""Pages of finished games: archives, a game's replay, record import and download."""
+"""Pages of finished games: archives, a game's replay, record download."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from accounts.selectors import user_get_by_username
@@ -16,11 +16,7 @@ from games.bots.analysis import ANALYSER_VERSION
 from games.bots.levels import LEVEL_TABLE
 
 from .. import hooks, records, replay, selectors
-from ..forms import (
-    RECORD_MAX_BYTES,
-    ArchiveFilterForm,
-    RecordImportForm,
-)
+from ..forms import ArchiveFilterForm
 
 ARCHIVE_PAGE = 25
 BOT_LEVEL_BY_KEY = {level.key: level.number for level in LEVEL_TABLE}
@@ -124,35 +120,6 @@ def game(request, game_id):
         "replay": data,
         "analysis": analysis,
     })
-
-
-@require_http_methods(["GET", "POST"])
-def game_import(request):
-    """Upload a record file: it is replayed through the engine and shown; nothing is kept."""
-    if request.method == "POST":
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if length > 2 * RECORD_MAX_BYTES:  # refused before reading the upload
-            return render(request, "games/import.html", {
-                "form": RecordImportForm(),
-                "upload_error": "The file is larger than 1 MB: not a game record.",
-            }, status=400)
-        form = RecordImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            try:
-                record, names = records.record_import(form.cleaned_data["record"])
-            except records.RecordImportError as exc:
-                form.add_error("record", str(exc))
-            else:
-                return render(request, "games/game_imported.html", {
-                    "record": record, "names": names,
-                    "replay": replay.replay_data(record, names),
-                    "filename": request.FILES["record"].name,
-                })
-        return render(request, "games/import.html", {"form": form}, status=400)
-    return render(request, "games/import.html", {"form": RecordImportForm()})
 
 
 @require_GET

@@ -6,7 +6,8 @@ passes axe-core and fits the screen.
 
 The person's moves are chosen by the Hard bot from the page's own view (tests/support); the
 analysis is made by the worker process, its progress reaches the page over the notification
-socket (or the page's poll)."""
+socket (or the page's poll). A second, short test imports a record file while signed in and
+has the same worker analyse it (about 5 s on the same site)."""
 from __future__ import annotations
 
 import sqlite3
@@ -130,4 +131,37 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
     page.reload()
     page.wait_for_selector("[data-analysis-result]:not([hidden])")
     assert page.get_by_role("button", name="Analyse this game").count() == 0
+    ctx.close()
+
+
+def test_an_imported_record_is_kept_and_analysed_by_the_worker(site, chromium, tmp_path):
+    """A record file imported while signed in is kept, and its analysis is made by the same
+    worker and shown by the same viewer (a 7-move game: a few seconds)."""
+    from games import engine as E
+    from tests.support.browser import log_in
+    from tests.support.records import short_game_state
+
+    record = E.GameRecord.from_state(short_game_state(seed=8), players=["ann", "bob"])
+    path = tmp_path / "evening.txt"
+    path.write_text(record.to_text())
+    base = site["base"]
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                               is_mobile=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    log_in(page, base, "rhea")
+    page.goto(f"{base}/games/import/")
+    page.set_input_files("input[name=record]", str(path))
+    page.get_by_role("button", name="Check, keep and view").click()
+    page.wait_for_selector("[data-replay-controls]:not([hidden])")
+    assert "/games/import/" in page.url and page.url.rstrip("/").split("/")[-1].isdigit()
+    page.get_by_role("button", name="Analyse this game").click()
+    page.wait_for_selector("[data-analysis-result]:not([hidden])", timeout=60000)
+    assert page.locator("[data-analysis-summary] li").count() == 2
+    page.get_by_role("button", name="First move").click()
+    page.locator("body").press("n")
+    assert "best was" in page.locator("[data-analysis-ply]").text_content()
+    _no_overflow(page)
+    assert errors == []
     ctx.close()

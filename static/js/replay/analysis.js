@@ -133,6 +133,12 @@ export function progressText(state) {
   }
 }
 
+/** Whether a frame is about the analysis this page shows: a game's (by its id), or an
+ * imported record's (its `game` is null and its `record` the record's id). */
+export function sameSubject(frame, state) {
+  return (frame.record ?? null) === (state.record ?? null) && frame.game === state.game;
+}
+
 // ---------------------------------------------------------------------------------- DOM
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -203,7 +209,7 @@ export class AnalysisPanel {
     });
     document.addEventListener("notify:analysis", (e) => {
       const f = e.detail;
-      if (!f || f.game !== this.state.game) return;
+      if (!f || !sameSubject(f, this.state)) return;
       this.lastFrame = Date.now();
       this.showState({ ...this.state, ...f });
       // done: read the result; failed: read whether it may be asked for again
@@ -228,7 +234,7 @@ export class AnalysisPanel {
   async refresh() {
     let state;
     try {
-      const r = await fetch(`/games/${this.state.game}/analysis.json`, {
+      const r = await fetch(this.state.json_url || `/games/${this.state.game}/analysis.json`, {
         credentials: "same-origin", headers: { Accept: "application/json" },
       });
       if (!r.ok) return;

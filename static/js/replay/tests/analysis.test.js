@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   actionLabel, byPly, cumulativeLoss, graphPoints, judgementText, markedPlies, minus,
-  nextMarked, progressText, summaryCounts,
+  nextMarked, progressText, sameSubject, summaryCounts,
 } from "../analysis.js";
 
 const d = (index, seat, judgement, loss, played = "discard:7H", best = "discard:7S") => ({
@@ -104,4 +104,15 @@ test("progress in words", () => {
 test("a player's counts in one line", () => {
   assert.equal(summaryCounts({ counts: { inaccuracy: 1, mistake: 2, best: 7, good: 3 }, total_loss: 9.04 }),
     "1 inaccuracy · 2 mistakes · 0 blunders · 7 best · 3 good · 9.0 points lost");
+});
+
+test("a frame is matched to the page's game or imported record, never across them", () => {
+  const game = { game: 41 };
+  const imported = { game: null, record: 7 };
+  assert.equal(sameSubject({ game: 41, status: "running" }, game), true);
+  assert.equal(sameSubject({ game: 42 }, game), false);
+  assert.equal(sameSubject({ game: null, record: 7 }, imported), true);
+  assert.equal(sameSubject({ game: null, record: 8 }, imported), false);
+  assert.equal(sameSubject({ game: 7 }, imported), false);
+  assert.equal(sameSubject({ game: null, record: 41 }, game), false);
 });

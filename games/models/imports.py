@@ -1,0 +1,50 @@
+"""Imported game records kept for their importer (docs/records.md, "Imported records")."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from .tables import Mode
+
+# ------------------------------------------------------------------------ imports
+#
+# A record file uploaded on /games/import/ by a signed-in person is kept (once per person
+# and record content) so that it can be found again and analysed. It is private data: its
+# players are names in a file, not accounts, and only its importer ever sees it.
+
+
+class ImportedRecord(models.Model):
+    """A record file a person imported: the engine record as read and replayed (its
+    ``gin-record/1`` JSON), the names shown for its seats, and a few facts for the list."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="imported_records")
+    # sha256 of the canonical JSON of the engine record and the names: the same record,
+    # imported again (as text or JSON), is the same row
+    digest = models.CharField(max_length=64)
+    filename = models.CharField(max_length=120, blank=True)
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    names = models.JSONField(default=list)
+    moves = models.PositiveIntegerField(default=0)
+    finished = models.BooleanField(default=False)
+    totals = models.JSONField(default=list)
+    record = models.JSONField()  # the engine's gin-record/1 JSON
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "digest"], name="importedrecord_once"),
+        ]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="importedrecord_owner")]
+
+    def __str__(self):
+        return f"imported record {self.pk} of user {self.owner_id}: {self.filename}"
+
+    def get_absolute_url(self):
+        return reverse("games:imported", kwargs={"record_id": self.pk})
+
+    @property
+    def title(self) -> str:
+        return self.filename or f"Record {self.pk}"

@@ -1,0 +1,146 @@
+"""Record import (docs/records.md, "Imported records"): the upload, the records a person
+kept (their replay with its analysis, the list, deletion), each seen by its importer only."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import engine as E
+from games.bots.analysis import ANALYSER_VERSION
+
+from .. import conf, records, replay, selectors, services
+from ..exceptions import AnalysisRefused, ImportNotFound, ImportNotKept
+from ..forms import RECORD_MAX_BYTES, RecordImportForm
+from .analysis import wants_json
+
+
+def _import_page(request, form, *, status=200, upload_error=""):
+    kept = (selectors.imported_records(request.user, current_version=ANALYSER_VERSION)
+            if request.user.is_authenticated else [])
+    return render(request, "games/import.html", {
+        "form": form, "upload_error": upload_error, "kept": kept,
+        "cap": conf.get("IMPORTS_PER_USER"),
+    }, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def game_import(request):
+    """Upload a record file: it is replayed through the engine. A signed-in person's record
+    is kept for them (once per record) and shown on its own page, where it may be analysed;
+    a signed-out visitor's is shown and not kept."""
+    if request.method != "POST":
+        return _import_page(request, RecordImportForm())
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > 2 * RECORD_MAX_BYTES:  # refused before reading the upload
+        return _import_page(request, RecordImportForm(), status=400,
+                            upload_error="The file is larger than 1 MB: not a game record.")
+    form = RecordImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_page(request, form, status=400)
+    try:
+        record, names = records.record_import(form.cleaned_data["record"])
+    except records.RecordImportError as exc:
+        form.add_error("record", str(exc))
+        return _import_page(request, form, status=400)
+    filename = request.FILES["record"].name
+    not_kept = ""
+    if request.user.is_authenticated:
+        try:
+            kept, created = services.import_keep(owner=request.user, record=record,
+                                                 names=names, filename=filename)
+        except ImportNotKept as exc:
+            not_kept = exc.message
+        else:
+            if not created:
+                messages.info(request, "You had imported this record already: here it is.")
+            return redirect(kept.get_absolute_url())
+    return render(request, "games/game_imported.html", {
+        "record": record, "names": names, "replay": replay.replay_data(record, names),
+        "filename": filename, "not_kept": not_kept,
+    })
+
+
+def _owned(request, record_id):
+    imported = selectors.imported_for_owner(record_id, request.user)
+    if imported is None:
+        raise Http404("No such imported record.")
+    return imported
+
+
+@require_GET
+def imported(request, record_id):
+    """An imported record's replay with its analysis: its importer only (404 for anyone
+    else, signed in or not)."""
+    kept = _owned(request, record_id)
+    try:
+        record = E.GameRecord.from_dict(kept.record)
+        data = replay.replay_data(record, list(kept.names))
+    except E.EngineError:  # kept by an engine that read it differently: gone wrong
+        record, data = None, None
+    analysis = None
+    if data is not None:
+        analysis = selectors.imported_analysis_state(kept, request.user,
+                                                     current_version=ANALYSER_VERSION)
+        # the importer's own seat when the record names them (their own game, exported from
+        # here): the jumps visit their moves first, as on a game's page
+        analysis["viewer_seat"] = next(
+            (seat for seat, name in enumerate(record.players)
+             if name == request.user.username), None)
+    return render(request, "games/game_imported.html", {
+        "kept": kept, "record": record, "names": kept.names, "replay": data,
+        "filename": kept.title, "analysis": analysis,
+    })
+
+
+@require_POST
+def imported_delete(request, record_id):
+    """Delete an imported record (the owner's only: 404 for any other id, and signed out)."""
+    if not request.user.is_authenticated:
+        raise Http404("No such imported record.")
+    try:
+        services.import_delete(owner=request.user, record_id=record_id)
+    except ImportNotFound:
+        raise Http404("No such imported record.") from None
+    messages.success(request, "The imported record and its analysis are deleted.")
+    return redirect("games:game_import")
+
+
+@require_POST
+def imported_analysis_request(request, record_id):
+    """"Analyse this game" for an imported record: as for a game (JSON with ``Accept:
+    application/json``, else a redirect with a message); 404 for anyone but its importer,
+    409 while their other analysis runs."""
+    try:
+        job = services.analysis_request_import(record_id=record_id, user=request.user)
+    except AnalysisRefused as exc:
+        if wants_json(request):
+            return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
+                                status=exc.status)
+        if exc.status == 404:
+            raise Http404("No such imported record.") from exc
+        messages.error(request, exc.message)
+        return redirect("games:imported", record_id=record_id)
+    if wants_json(request):
+        return JsonResponse({"ok": True, "analysis": selectors.analysis_frame(job)}, status=202)
+    if job.status != "done":
+        messages.success(request, "The analysis is on its way: this page shows it when it is done.")
+    return redirect("games:imported", record_id=record_id)
+
+
+@require_GET
+def imported_analysis_json(request, record_id):
+    """Where the analysis of an imported record stands, with the stored result: its
+    importer only (404 for anyone else)."""
+    kept = selectors.imported_for_owner(record_id, request.user)
+    if kept is None:
+        return JsonResponse({"ok": False, "error": {"code": "not_found",
+                                                    "message": "No such imported record."}},
+                            status=404)
+    state = selectors.imported_analysis_state(kept, request.user,
+                                              current_version=ANALYSER_VERSION)
+    return JsonResponse({"ok": True, **state})
