@@ -66,7 +66,7 @@ class Bot:
 
     def play(self, table_id):
         """Play the game at ``table_id`` to its end; returns the table's ``finish``."""
-        shown, sent, moves = 0, {}, 0
+        shown, sent, last, acted = 0, {}, 0.0, None
         with self.socket(f"/ws/table/{table_id}/") as ws:
             while True:
                 try:
@@ -87,11 +87,13 @@ class Bot:
                 shown = frame["version"]
                 if frame["table"]["status"] in ("finished", "abandoned"):
                     return frame["table"]["finish"]
-                if frame["view"] and frame["view"]["legal_actions"]:
-                    moves += 1
-                    sent[f"t{table_id}-m{moves}"] = time.monotonic()
+                key = f"t{table_id}-v{shown}"  # one per version: sent again, a duplicate
+                if frame["view"] and frame["view"]["legal_actions"] and key != acted:
+                    time.sleep(max(0.0, last + 0.25 - time.monotonic()))  # < 100 frames in 20 s
+                    sent[key] = last = time.monotonic()
+                    acted = key  # (a snapshot of the same version asks for nothing new)
                     ws.send(json.dumps({"type": "action", "action": choose(frame["view"]),
-                                        "version": shown, "id": f"t{table_id}-m{moves}"}))
+                                        "version": shown, "id": key}))
 
     def start(self, table_id):
         with self.lock:
