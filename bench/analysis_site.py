@@ -17,37 +17,18 @@ Run (a SQLite database in a temporary folder, made and dropped by the bench)::
 from __future__ import annotations
 
 import argparse
-import atexit
 import gzip
-import os
-import secrets
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
-os.environ["DEBUG"] = "0"
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(60))
-os.environ["SECURE_SSL_REDIRECT"] = "0"
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-for name in ("DATABASE_URL", "REDIS_URL"):
-    os.environ.pop(name, None)
-VAR = tempfile.mkdtemp(prefix="bench-analysis-")
-os.environ["GINSITE_VAR_DIR"] = VAR
-atexit.register(shutil.rmtree, VAR, ignore_errors=True)
 
+from harness import embedded_site, percentile  # noqa: E402
 
-def percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+VAR = embedded_site("bench-analysis-")
 
 
 def main() -> None:

@@ -32,6 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from harness import percentile  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 os.environ["DEBUG"] = "0"
 os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(60))
@@ -42,13 +45,6 @@ MAIN = "bench_pp"
 PEOPLE = 30
 MODES = [("classic", 0.45), ("oklahoma", 0.15), ("hollywood", 0.1), ("straight", 0.1),
          ("rummy", 0.2)]
-
-
-def percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def engine_pool(per_mode: int = 12) -> dict[str, list]:

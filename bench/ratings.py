@@ -41,16 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from harness import percentile  # noqa: E402
+
 BENCH_SEED = -7_700_001  # marks the bench's games
 PREFIX = "bench_rt_"
 COUNTRIES = ["FR", "DE", "GB", "US", "IN", "BR", "ES", "IT"]
-
-
-def percentile(values: list[float], q: float) -> float:
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def setup_django() -> None:

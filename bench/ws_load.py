@@ -60,6 +60,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from harness import percentile  # noqa: E402
+
 COUNTED = ROOT / "bench" / "counted.py"  # runs a server with SQL and channel-layer counters
 MAX_RATE = 9.0  # per table: keeps each player under 100 messages in 20 s
 SESSIONS: list[str] = []
@@ -96,15 +99,6 @@ def failure(stats: Stats, tables: int) -> str | None:
         return "no action was played and acknowledged (errors: " + \
             (", ".join(f"{k} x{v}" for k, v in sorted(stats.errors.items())) or "none") + ")"
     return None
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 # --- Setup with the ORM ------------------------------------------------------------------

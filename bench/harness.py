@@ -1,0 +1,40 @@
+"""What the benchmarks share: percentiles, and the embedded site in a throwaway folder.
+
+Imported by the scripts beside it (``python bench/<name>.py`` puts this folder first on the
+path)."""
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import shutil
+import tempfile
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) of ``values``, interpolated between ranks; NaN when empty."""
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def embedded_site(prefix: str) -> str:
+    """Before ``django.setup()``: the site's settings on the embedded default (SQLite, the
+    in-memory channel layer, eager tasks; DATABASE_URL and REDIS_URL ignored), DEBUG off as in
+    production, for Django's test client, in a temporary folder removed at exit. Returns
+    the folder."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
+    os.environ["DEBUG"] = "0"
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(60))
+    os.environ["SECURE_SSL_REDIRECT"] = "0"
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        os.environ.pop(name, None)
+    var = tempfile.mkdtemp(prefix=prefix)
+    os.environ["GINSITE_VAR_DIR"] = var
+    atexit.register(shutil.rmtree, var, ignore_errors=True)
+    return var
