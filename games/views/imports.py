@@ -5,15 +5,16 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import engine as E
 from games.bots.analysis import ANALYSER_VERSION
 
 from .. import conf, records, replay, selectors, services
-from ..exceptions import AnalysisRefused, ImportNotFound, ImportNotKept
+from ..exceptions import ImportNotFound, ImportNotKept
 from ..forms import RECORD_MAX_BYTES, RecordImportForm
-from .analysis import wants_json
+from .analysis import analysis_answer
 
 
 def _import_page(request, form, *, status=200, upload_error=""):
@@ -115,21 +116,9 @@ def imported_analysis_request(request, record_id):
     """"Analyse this game" for an imported record: as for a game (JSON with ``Accept:
     application/json``, else a redirect with a message); 404 for anyone but its importer,
     409 while their other analysis runs."""
-    try:
-        job = services.analysis_request_import(record_id=record_id, user=request.user)
-    except AnalysisRefused as exc:
-        if wants_json(request):
-            return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
-                                status=exc.status)
-        if exc.status == 404:
-            raise Http404("No such imported record.") from exc
-        messages.error(request, exc.message)
-        return redirect("games:imported", record_id=record_id)
-    if wants_json(request):
-        return JsonResponse({"ok": True, "analysis": selectors.analysis_frame(job)}, status=202)
-    if job.status != "done":
-        messages.success(request, "The analysis is on its way: this page shows it when it is done.")
-    return redirect("games:imported", record_id=record_id)
+    return analysis_answer(
+        request, lambda: services.analysis_request_import(record_id=record_id, user=request.user),
+        page=reverse("games:imported", args=[record_id]), not_found="No such imported record.")
 
 
 @require_GET
