@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import embedded_site, percentile  # noqa: E402
+from bench.harness import embedded_site, percentile  # noqa: E402
 
 VAR = embedded_site("bench-analysis-")
 

@@ -1,7 +1,7 @@
 """What the benchmarks share: percentiles, and the embedded site in a throwaway folder.
 
-Imported by the scripts beside it (``python bench/<name>.py`` puts this folder first on the
-path)."""
+Imported as ``bench.harness`` by the scripts beside it (each puts the repository first on
+the path), whether run as scripts or loaded by the tests."""
 from __future__ import annotations
 
 import atexit

@@ -42,7 +42,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import percentile  # noqa: E402
+from bench.harness import percentile  # noqa: E402
 
 # --- Setup with the ORM --------------------------------------------------------------------
 

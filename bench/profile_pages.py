@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import percentile  # noqa: E402
+from bench.harness import percentile  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 os.environ["DEBUG"] = "0"

@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import percentile  # noqa: E402
+from bench.harness import percentile  # noqa: E402
 
 BENCH_SEED = -7_700_001  # marks the bench's games
 PREFIX = "bench_rt_"

@@ -61,7 +61,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import percentile  # noqa: E402
+from bench.harness import percentile  # noqa: E402
 
 COUNTED = ROOT / "bench" / "counted.py"  # runs a server with SQL and channel-layer counters
 MAX_RATE = 9.0  # per table: keeps each player under 100 messages in 20 s
