@@ -44,11 +44,11 @@ def hidden_from(state: dict, seat: int) -> set[str]:
     return hidden
 
 
-def play_to_the_end(page, seed: int = 7, limit: int = 600) -> int:
+def play_to_the_end(page, seed: int = 7, limit: int = 600, choose=None) -> int:
     """Play the page's seat until the game is over, each move chosen by the Hard bot from the
-    page's own view and sent through the page's own move path; after each, wait until the
-    page shows a newer version (so every computer move must arrive live). Returns the number
-    of moves made."""
+    page's own view (or by ``choose(view, decisions)`` where that returns a move) and sent
+    through the page's own move path; after each, wait until the page shows a newer version
+    (so every computer move must arrive live). Returns the number of moves made."""
     from games import engine as E
     from games.bots import get_bot
 
@@ -68,7 +68,8 @@ def play_to_the_end(page, seed: int = 7, limit: int = 600) -> int:
         if state["status"] != "playing":
             return decisions
         view = state["view"]
-        action = str(bot.choose(view, [E.Action.parse(a) for a in view["legal_actions"]]))
+        action = (choose and choose(view, decisions)) or str(
+            bot.choose(view, [E.Action.parse(a) for a in view["legal_actions"]]))
         page.evaluate("a => window.ginTable.send(a)", action)
         page.wait_for_function(
             "v => window.ginTable.socket.version > v", arg=state["version"], timeout=30000

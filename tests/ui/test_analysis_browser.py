@@ -48,6 +48,26 @@ def _game_of(db, table_id: int) -> int:
         con.close()
 
 
+def _worst_discards(count: int = 3):
+    """A chooser for ``play_to_the_end``: the person's first ``count`` discards are the worst
+    by deadwood (the card whose loss leaves the most: a meld broken, a high card kept), so
+    that the game has mistakes to step through whatever the deal; then the Hard bot plays."""
+    from games import engine as E
+
+    made: list[str] = []
+
+    def choose(view, decisions):
+        discards = [a for a in view["legal_actions"] if a.startswith("discard:")]
+        if not discards or len(made) >= count:
+            return None
+        hand = view["hand"]
+        made.append(max(discards, key=lambda a: (E.deadwood([c for c in hand if c != a[-2:]]),
+                                                  a)))
+        return made[-1]
+
+    return choose
+
+
 def _no_overflow(page):
     wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert wide <= 0, f"the page is {wide}px wider than the phone"
@@ -62,7 +82,7 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
     page.on("pageerror", lambda e: errors.append(str(e)))
     # A short game: against the Easy computer, to 50 points, untimed.
     table_id = start_computer_game(page, base, "rhea", PASSWORD)
-    play_to_the_end(page)
+    play_to_the_end(page, choose=_worst_discards())
     page.wait_for_selector(".tbl-panel[data-kind=game-over]")
     game_id = _game_of(site["db"], table_id)
 
