@@ -94,7 +94,7 @@ class ExpertBot(SearchingBot):
                         )
                     )
                 )
-            stats.add(vals, self.sample_weight)
+            stats.add(vals)
         return hard if stats.winner(self.min_gain, self.confidence) == 0 else not hard
 
     def after_draw(
@@ -216,7 +216,7 @@ class ExpertBot(SearchingBot):
                             )
                         )
                     )
-            stats.add(vals, self.sample_weight)
+            stats.add(vals)
         return stats.winner(self.min_gain, self.confidence)
 
     # ------------------------------------------------------------------ rummy

@@ -22,7 +22,7 @@ from typing import Any, TypedDict, TypeVar
 from .cardmath import bits_of
 from .equity import GameEquity
 from .gin import GinParams, sample_opponent
-from .gin_search import Rules, sample_consistent, sample_opponent_fast, violations
+from .gin_search import Rules, sample_consistent
 from .knowledge import Knowledge
 from .levels import HardBot
 
@@ -47,33 +47,23 @@ class PairedStats:
         self.n = 0
         self.diff = [0.0] * k
         self.diff_sq = [0.0] * k
-        self.w_sum = 0.0  # total weight (== n when every sample weighs 1)
-        self.w_sq = 0.0  # sum of squared weights
 
-    def add(self, vals: Sequence[float], w: float = 1.0) -> None:
-        """One sample's values (candidate 0 first), weighted by ``w`` (its likelihood)."""
+    def add(self, vals: Sequence[float]) -> None:
         base = vals[0]
         for i in range(1, self.k):
             d = vals[i] - base
-            self.diff[i] += w * d
-            self.diff_sq[i] += w * d * d
+            self.diff[i] += d
+            self.diff_sq[i] += d * d
         self.n += 1
-        self.w_sum += w
-        self.w_sq += w * w
 
     def _gains(self, min_gain: float) -> Iterator[tuple[int, float, float]]:
         """(candidate, mean paired gain, its standard error) of those gaining over ``min_gain``."""
-        # Weighted mean and its error over the effective sample size (w_sum^2 / w_sq); with
-        # unit weights exactly the plain mean and error.
-        if self.w_sum <= 0.0:
-            return
-        w = self.w_sum
-        n_eff = w * w / self.w_sq
+        n = max(self.n, 1)
         for i in range(1, self.k):
-            mean = self.diff[i] / w
+            mean = self.diff[i] / n
             if mean > min_gain:
-                var = max(self.diff_sq[i] / w - mean * mean, 0.0)
-                yield i, mean, (var / n_eff) ** 0.5
+                var = max(self.diff_sq[i] / n - mean * mean, 0.0)
+                yield i, mean, (var / n) ** 0.5
 
     def best_t(self, min_gain: float) -> float:
         """The largest t (mean / standard error) of a candidate gaining over ``min_gain``."""
@@ -120,7 +110,6 @@ class SearchingBot(HardBot):
         hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
-        weighting: float = 0.0,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -153,11 +142,6 @@ class SearchingBot(HardBot):
         # samples, within the same time budget, and are then judged once more.
         self.extend_samples = max(int(extend_samples), self.max_samples)
         self.extend_from = float(extend_from)
-        # Opponent hands in the gin searches: 0 samples them with rejection
-        # (``sample_consistent``); w > 0 keeps every sample and weighs it by ``w ** violations``
-        # (its likelihood given the opponent's moves, ``gin_search.violations``).
-        self.weighting = float(weighting)
-        self.sample_weight = 1.0  # weight of the last ``gin_sample``
         self._started = time.perf_counter()
         self._value: Any = None
 
@@ -202,13 +186,8 @@ class SearchingBot(HardBot):
         return know.my_draws, opp.stock_draws + opp.took.bit_count()
 
     def gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
-        """One (opponent hand, shuffled stock) consistent with what ``know`` holds (with
-        ``weighting``, any hand, its likelihood in ``sample_weight``)."""
-        if self.weighting > 0.0:
-            opp, stock_mask = sample_opponent_fast(know, rng)
-            self.sample_weight = self.weighting ** violations(know, opp)
-        else:
-            opp, stock_mask = self.sampler(know, rng)
+        """One (opponent hand, shuffled stock) consistent with what ``know`` holds."""
+        opp, stock_mask = self.sampler(know, rng)
         stock = list(bits_of(stock_mask))
         rng.shuffle(stock)
         return opp, stock

@@ -27,7 +27,6 @@ __all__ = [
     "playout",
     "sample_consistent",
     "sample_opponent_fast",
-    "violations",
 ]
 
 _VAL100 = {b: v * 0.01 for b, v in BIT_VALUE.items()}
@@ -210,7 +209,7 @@ def sample_opponent_fast(
     return hand, mask_of_bits(rest)
 
 
-def violations(know: Knowledge, hand: int) -> int:
+def _violations(know: Knowledge, hand: int) -> int:
     """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
     or declined that would meld with it, cards they took that it does not meld."""
     opp = know.opponent()
@@ -228,12 +227,12 @@ def sample_consistent(
     know: Knowledge, rng: random.Random, tries: int = 6, keep: float = 0.15
 ) -> tuple[int, int]:
     """``sample_opponent`` with rejection: a sample is kept with probability
-    ``keep ** violations`` (see ``violations``); after ``tries`` the least-violating one."""
+    ``keep ** violations`` (see ``_violations``); after ``tries`` the least-violating one."""
     best = None
     best_v = 1 << 30
     for _ in range(tries):
         hand, stock = sample_opponent_fast(know, rng)
-        v = violations(know, hand)
+        v = _violations(know, hand)
         if v == 0 or rng.random() < keep**v:
             return hand, stock
         if v < best_v:
