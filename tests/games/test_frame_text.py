@@ -115,6 +115,10 @@ async def test_sockets_of_one_audience_share_one_encoding(rooms, two_players, mo
                                     "version": table.version, "id": "m-1"})
         states = [await recv(c, "state") for c in comms]
         assert [s["you"]["seat"] for s in states] == [0, 1, None, None]
+        # the same frame but for the clock's remaining_ms, which each connection's send
+        # computes (two sends may fall on either side of a millisecond)
+        remaining = [s["clock"].pop("remaining_ms") for s in states[2:]]
+        assert abs(remaining[0] - remaining[1]) <= 1000
         assert states[2] == states[3] and states[2]["view"].get("hand") is None
         assert sorted(encoded) == [False, True, True]  # spectators once, each seat once
     finally:
