@@ -29,7 +29,13 @@ from .chat import chat_post
 from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .closing import table_close, tables_close_left
 from .endings import game_finish, table_claim, table_resign
-from .imports import import_delete, import_digest, import_keep, import_seed
+from .imports import (
+    import_delete,
+    import_digest,
+    import_keep,
+    import_seed,
+    imported_engine_record,
+)
 from .moves import table_act, table_bot_move, table_timeout
 from .offline import OfflineUploadError, offline_game_store
 from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
@@ -57,6 +63,7 @@ __all__ = [
     "import_digest",
     "import_keep",
     "import_seed",
+    "imported_engine_record",
     "analysis_run",
     "analysis_seed",
     "chat_post",

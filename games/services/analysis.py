@@ -156,25 +156,21 @@ def _request(*, user_id: int | None, game_id: int | None = None,
              imported_id: int | None = None) -> AnalysisJob:
     """Queue (or join, or answer) the analysis of the game ``game_id`` or of the imported
     record ``imported_id``."""
-    where: dict[str, Any]
+    subject: Game | ImportedRecord
     if imported_id is not None:
-        imported = ImportedRecord.objects.select_for_update().get(pk=imported_id)
-        where = {"imported": imported}
-        record = imported_engine_record(imported)
+        subject = ImportedRecord.objects.select_for_update().get(pk=imported_id)
+        where: dict[str, Any] = {"imported": subject}
     else:
         assert game_id is not None
-        game = Game.objects.select_for_update().get(pk=game_id)
-        where = {"game": game}
-        record = None
+        subject = Game.objects.select_for_update().get(pk=game_id)
+        where = {"game": subject}
     now = timezone.now()
     job = AnalysisJob.objects.select_for_update().filter(
         **where, version=ANALYSER_VERSION).first()
     if job is not None and (job.status == AnalysisStatus.DONE
                             or (job.status in ANALYSIS_ACTIVE and not stale(job))):
         return job  # stored, or on its way: joined
-    if imported_id is None:
-        record = records.engine_record(game)
-    if record is None:
+    if _engine_record(subject) is None:
         raise AnalysisNoRecord()
     if Analysis.objects.filter(**where, version=ANALYSER_VERSION).exists():
         # stored by a job that was lost after storing it: nothing more to do
@@ -241,7 +237,7 @@ class _Progress:
             send_now([(user_group(job.requested_by_id), notify_event(analysis_frame(job)))])
 
 
-def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
+def _start(job_id: int) -> tuple[AnalysisJob, Game | ImportedRecord, E.GameRecord] | None:
     """Take the job (queued, or lost): running. None when there is nothing to do: done,
     failed, running elsewhere, or stored already."""
     with transaction.atomic():
@@ -250,7 +246,10 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
             return None
         if job.status == AnalysisStatus.RUNNING and not stale(job):
             return None  # a second delivery of the task while the first runs
-        record = _job_record(job)
+        subject = (ImportedRecord.objects.filter(pk=job.imported_id).first()
+                   if job.imported_id is not None
+                   else Game.objects.filter(pk=job.game_id or 0).first())
+        record = _engine_record(subject) if subject is not None else None
         now = timezone.now()
         target = ({"imported_id": job.imported_id} if job.imported_id is not None
                   else {"game_id": job.game_id})
@@ -259,7 +258,7 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
             job.save()
             _tell(job)
             return None
-        if record is None or job.version != ANALYSER_VERSION:
+        if subject is None or record is None or job.version != ANALYSER_VERSION:
             _fail(job, AnalysisNoRecord.default_message if record is None
                   else "The analyser has changed since this was asked for; ask again.")
             _tell(job)
@@ -268,15 +267,14 @@ def _start(job_id: int) -> tuple[AnalysisJob, E.GameRecord] | None:
         job.done, job.total = 0, decision_count(record)
         job.save()
         _tell(job)
-    return job, record
+    return job, subject, record
 
 
-def _job_record(job: AnalysisJob) -> E.GameRecord | None:
-    if job.imported_id is not None:
-        imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
-        return imported_engine_record(imported) if imported is not None else None
-    game = Game.objects.filter(pk=job.game_id or 0).first()
-    return records.engine_record(game) if game is not None else None
+def _engine_record(subject: Game | ImportedRecord) -> E.GameRecord | None:
+    """The record the analyser reads: a game's stored one, or an imported record's."""
+    if isinstance(subject, ImportedRecord):
+        return imported_engine_record(subject)
+    return records.engine_record(subject)
 
 
 def analysis_run(*, job_id: int) -> bool:
@@ -287,16 +285,9 @@ def analysis_run(*, job_id: int) -> bool:
     started = _start(job_id)
     if started is None:
         return False
-    job, record = started
-    game = imported = None
-    if job.imported_id is not None:
-        imported = ImportedRecord.objects.filter(pk=job.imported_id).first()
-        if imported is None:
-            return False  # deleted meanwhile, with its job
-        seed = import_seed(imported)
-    else:
-        game = Game.objects.get(pk=job.game_id or 0)
-        seed = analysis_seed(game)
+    job, subject, record = started
+    seed = (import_seed(subject) if isinstance(subject, ImportedRecord)
+            else analysis_seed(subject))
     begun = time.monotonic()
     try:
         result = analyse(record, seed=seed, progress=_Progress(job))
@@ -311,11 +302,10 @@ def analysis_run(*, job_id: int) -> bool:
     try:
         with transaction.atomic():
             job = AnalysisJob.objects.select_for_update().get(pk=job.pk)
-            if imported is not None:
-                stored = store_imported_analysis(imported, result, seed=seed, seconds=seconds)
+            if isinstance(subject, ImportedRecord):
+                stored = store_imported_analysis(subject, result, seed=seed, seconds=seconds)
             else:
-                assert game is not None
-                stored = store_game_analysis(game, result, seed=seed, seconds=seconds)
+                stored = store_game_analysis(subject, result, seed=seed, seconds=seconds)
             now = timezone.now()
             job.status, job.finished_at, job.beat_at = AnalysisStatus.DONE, now, now
             job.done = job.total = len(result.decisions)

@@ -78,11 +78,11 @@ def imported(request, record_id):
     """An imported record's replay with its analysis: its importer only (404 for anyone
     else, signed in or not)."""
     kept = _owned(request, record_id)
+    record = services.imported_engine_record(kept)
     try:
-        record = E.GameRecord.from_dict(kept.record)
-        data = replay.replay_data(record, list(kept.names))
+        data = replay.replay_data(record, list(kept.names)) if record is not None else None
     except E.EngineError:  # kept by an engine that read it differently: gone wrong
-        record, data = None, None
+        data = None
     analysis = None
     if data is not None:
         analysis = selectors.imported_analysis_state(kept, request.user,

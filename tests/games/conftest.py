@@ -7,8 +7,10 @@ import random
 
 import pytest
 
+from core import channels as core_channels
 from games.models import Room
 from games.rooms import ensure_default_rooms
+from games.services import analysis as analysis_service
 
 
 @pytest.fixture
@@ -25,3 +27,24 @@ def two_players(make_user):
 @pytest.fixture
 def rng():
     return random.Random(7)
+
+
+@pytest.fixture
+def frames(monkeypatch):
+    """Every notification frame the analysis sends, by user id."""
+    sent: dict[int, list[dict]] = {}
+
+    def record(messages):
+        for group, message in messages:
+            assert group.startswith("user.") and message["type"] == "notify.frame"
+            sent.setdefault(int(group.split(".")[1]), []).append(message["frame"])
+        return True
+
+    monkeypatch.setattr(core_channels, "send_now", record)
+    monkeypatch.setattr(analysis_service, "send_now", record)
+    return sent
+
+
+@pytest.fixture
+def people(make_user):
+    return make_user("ann"), make_user("bob"), make_user("cleo")

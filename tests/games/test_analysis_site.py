@@ -34,27 +34,6 @@ def short(users, *, seed=SEEDS[0], private=False, at=None):
                          state=short_game_state(seed=seed))
 
 
-@pytest.fixture
-def frames(monkeypatch):
-    """Every notification frame the analysis sends, by user id."""
-    sent: dict[int, list[dict]] = {}
-
-    def record(messages):
-        for group, message in messages:
-            assert group.startswith("user.") and message["type"] == "notify.frame"
-            sent.setdefault(int(group.split(".")[1]), []).append(message["frame"])
-        return True
-
-    monkeypatch.setattr(core_channels, "send_now", record)
-    monkeypatch.setattr(analysis_service, "send_now", record)
-    return sent
-
-
-@pytest.fixture
-def people(make_user):
-    return make_user("ann"), make_user("bob"), make_user("cleo")
-
-
 def _ask(client, game_id):
     return client.post(f"/games/{game_id}/analysis/", HTTP_ACCEPT="application/json")
 

@@ -14,7 +14,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from core import channels as core_channels
 from games import records, services
 from games.bots.analysis import ANALYSER_VERSION
 from games.exceptions import AnalysisBusy, AnalysisNotFound, ImportNotFound, ImportNotKept
@@ -30,26 +29,6 @@ SEEDS = (8, 36, 14)  # games over in 7 to 13 moves
 
 def short_game(users, seed=SEEDS[0]):
     return finished_game(users, seed=seed, state=short_game_state(seed=seed))
-
-
-@pytest.fixture
-def frames(monkeypatch):
-    """Every notification frame the analysis sends, by user id."""
-    sent: dict[int, list[dict]] = {}
-
-    def record(messages):
-        for group, message in messages:
-            sent.setdefault(int(group.split(".")[1]), []).append(message["frame"])
-        return True
-
-    monkeypatch.setattr(core_channels, "send_now", record)
-    monkeypatch.setattr(analysis_service, "send_now", record)
-    return sent
-
-
-@pytest.fixture
-def people(make_user):
-    return make_user("ann"), make_user("bob"), make_user("cleo")
 
 
 def _client(user=None):
