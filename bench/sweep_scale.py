@@ -151,6 +151,56 @@ def make_games(count: int, model, user_ids: list[int]) -> list[int]:
     return [g.pk for g in games]
 
 
+def outage_and_disconnect(tables: int) -> dict:
+    """The two steps a site-wide outage sends through the sweep, at this many tables: the
+    time given back (batch by batch: the longest batch is the longest a move waits for a
+    table's row lock), then every player gone at once (the presence of every table to
+    publish, a bounded number a pass)."""
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from games import conf
+    from games.models import ClockOutage, Heartbeat, Seat, grace_seconds
+    from games.services import clock, presence, sweep
+
+    out: dict = {}
+    batches: list[float] = []
+    real = clock._give_back_batch
+
+    def timed(outage):
+        t0 = time.perf_counter()
+        try:
+            return real(outage)
+        finally:
+            batches.append(time.perf_counter() - t0)
+
+    clock._give_back_batch = timed
+    try:
+        Heartbeat.objects.filter(name="clocks").update(at=timezone.now() - timedelta(seconds=60))
+        t0 = time.perf_counter()
+        given = clock.clocks_watched()
+        out["give_back_s"] = round(time.perf_counter() - t0, 2)
+    finally:
+        clock._give_back_batch = real
+    out["give_back_extended"] = given["extended"] if given else None
+    out["give_back_batches"] = len(batches)
+    out["give_back_batch_p50_ms"] = round(percentile(batches, 0.5) * 1000, 1)
+    out["give_back_batch_max_ms"] = round(max(batches) * 1000, 1)
+    out["give_back_again_is_none"] = clock.clocks_watched() is None
+    ClockOutage.objects.all().delete()
+    # every player left at once a little over the grace period ago
+    cache.delete(presence.PRESENCE_CURSOR)
+    gone = timezone.now() - timedelta(seconds=grace_seconds() + 5)
+    Seat.objects.filter(table__seed=SEED).update(last_seen=gone, connected=False)
+    t0 = time.perf_counter()
+    done = sweep.tables_sweep()
+    out["sweep_all_gone_s"] = round(time.perf_counter() - t0, 2)
+    out["sweep_all_gone_presence"] = done["presence"]
+    out["presence_per_sweep"] = conf.get("PRESENCE_PER_SWEEP")
+    out["passes_to_publish_all_gone"] = -(-tables // conf.get("PRESENCE_PER_SWEEP"))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=100_000)
@@ -203,6 +253,7 @@ def main() -> int:
         done = sweep.tables_sweep()
         report["sweep_idle_s"] = round(time.perf_counter() - t0, 3)
         report["sweep_idle_done"] = done
+        report.update(outage_and_disconnect(args.tables))
         game = Game.objects.get(table_id=finished.pk)
         ids = make_games(args.games, game, user_ids)
         rated, recorded = [], []

@@ -36,6 +36,13 @@ DEFAULTS: dict[str, Any] = {
     # ... and at least this long from the end of the gap (seconds), so that a move refused
     # as unavailable during the outage can be sent again (clients retry after 1, 2 and 4 s).
     "OUTAGE_RESUME": 10,
+    # The give-back goes through the playing tables this many at a time, each batch in its own
+    # short transaction (one UPDATE of 100,000 tables held every row lock for about 20 s).
+    "OUTAGE_BATCH": 1000,
+    # Tables whose presence the sweep publishes a pass at most (players who crossed the grace
+    # period; after a site-wide outage, every seat at once): the rest go on the next pass.
+    # About 4 ms a table (bench/sweep_scale.py), so a pass stays well inside its 2 s period.
+    "PRESENCE_PER_SWEEP": 250,
     # Open tables with no change for this long (seconds) are closed by the sweep.
     "OPEN_TABLE_TTL": 3 * 3600,
     # Waiting (not yet started) tables a player may hold a seat at: creating or sitting at

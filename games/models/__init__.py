@@ -15,6 +15,7 @@ from .analysis import (
 )
 from .imports import ImportedRecord
 from .records import (
+    ClockOutage,
     Ending,
     Game,
     GamePlayer,
@@ -33,6 +34,7 @@ from .tables import (
 )
 
 __all__ = [
+    "ClockOutage",
     "grace_seconds",
     "Mode",
     "Room",

@@ -110,3 +110,33 @@ class Heartbeat(models.Model):
 
     def __str__(self):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class ClockOutage(models.Model):
+    """A gap in the ``clocks`` heartbeat, and the time given back for it to the turns that
+    were running (``services.clock.clocks_watched``). The give-back goes through the playing
+    tables in batches of ids, each in its own short transaction (``next_table`` is the cursor:
+    the tables below it are done), so no move waits behind one long UPDATE of every table;
+    until ``done_at`` is set no deadline is applied anywhere (``clocks_fresh`` finishes the
+    give-back first). Kept afterwards as the site's log of its outages."""
+
+    since = models.DateTimeField()  # the last stamp before the gap
+    detected_at = models.DateTimeField()  # the end of the gap: tables written since are skipped
+    back = models.DurationField()
+    resume_at = models.DateTimeField()  # every extended turn runs at least until then
+    next_table = models.BigIntegerField(default=0)
+    extended = models.IntegerField(default=0)
+    pending = models.BooleanField(default=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # One give-back at a time: two processes that find the same gap make one.
+            models.UniqueConstraint(
+                fields=["pending"], condition=models.Q(pending=True),
+                name="clockoutage_one_pending",
+            ),
+        ]
+
+    def __str__(self):
+        return f"outage of {self.back} at {self.detected_at:%Y-%m-%d %H:%M:%S}"

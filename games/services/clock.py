@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TypedDict
 
 from celery import current_app
@@ -19,7 +19,7 @@ from core.channels import Outbox
 from games import engine as E
 
 from .. import conf
-from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
+from ..models import ClockOutage, Heartbeat, Seat, Table, TableStatus, grace_seconds
 from .locking import after_commit
 
 log = logging.getLogger(__name__)
@@ -138,11 +138,17 @@ def table_clock_resume(*, table_id: int, seat: int | None) -> bool:
 # Every process that watches clocks (each Daphne with open table sockets, every second, and
 # the sweep, every 2 s) stamps the ``clocks`` heartbeat row. A stamp older than
 # ``GAMES_OUTAGE_GAP`` means nothing could reach the database (a PostgreSQL outage, a restart
-# of every process): the turns that were running get that time back, in the same transaction
-# that stamps the row again. Every deadline check (``table_timeout``: a socket's timer or the
-# sweep) first makes sure the stamp is fresh, so no deadline is applied before the time lost
-# to the outage is given back. Race-free: the give-back and the new stamp commit together
-# under the heartbeat row's lock, so a fresh stamp proves the give-back is committed.
+# of every process): the turns that were running get that time back. The gap is recorded as a
+# pending ``ClockOutage`` under the heartbeat row's lock, and the stamp is left old until the
+# give-back is done; the give-back goes through the playing tables in batches of ids
+# (``GAMES_OUTAGE_BATCH``), each batch and the outage's cursor in one short transaction, so a
+# move never waits behind one UPDATE of every table of the site (at 100,000 tables that one
+# statement held every table's row lock for about 20 s). Every deadline check
+# (``table_timeout``: a socket's timer or the sweep) first makes sure the stamp is fresh and no
+# give-back is pending (``clocks_fresh``, which finishes it), so no deadline is applied before
+# the time lost to the outage is given back. Race-free: batches take the outage's row lock, so
+# each table is extended once whichever processes share the work; tables written after the
+# gap ended (a move made meanwhile set a new deadline) are not extended.
 
 CLOCKS = "clocks"
 
@@ -154,51 +160,89 @@ class Outage(TypedDict):
     extended: int
 
 
-def _give_back_time(since: datetime, back: timedelta, now: datetime) -> int:
-    """The site was down since ``since``: every person's turn that was running then gets
-    ``back`` more and at least ``GAMES_OUTAGE_RESUME`` seconds from ``now`` (so a move refused
-    as ``unavailable`` can still be sent again), computers' turns are not extended (their
-    deadline brings their move), and every player's last sign of life moves on by as much, so
-    nobody looks gone (and claimable) for pings the site could not take."""
+def _give_back_batch(outage: ClockOutage) -> int:
+    """Give ``outage``'s time back to the next batch of playing tables (ids from its
+    cursor) in the caller's transaction: every person's turn that was running then gets
+    ``back`` more and runs at least until ``resume_at`` (so a move refused as
+    ``unavailable`` can still be sent again); computers' turns are not extended (their
+    deadline brings their move); every player's last sign of life moves on by as much, so
+    nobody looks gone (and claimable) for pings the site could not take. Returns the number
+    of ids looked at (0: done)."""
+    ids = list(
+        Table.objects.filter(status=TableStatus.PLAYING, pk__gte=outage.next_table)
+        .order_by("pk").values_list("pk", flat=True)[:conf.get("OUTAGE_BATCH")]
+    )
+    if not ids:
+        return 0
+    back, since, detected = outage.back, outage.since, outage.detected_at
     Seat.objects.filter(
-        table__status=TableStatus.PLAYING, user__isnull=False, last_seen__isnull=False,
-        last_seen__gt=since - timedelta(seconds=grace_seconds()),
+        table_id__in=ids, user__isnull=False, last_seen__isnull=False,
+        last_seen__gt=since - timedelta(seconds=grace_seconds()), last_seen__lt=detected,
     ).update(last_seen=F("last_seen") + back)
-    resume = Value(now + timedelta(seconds=conf.get("OUTAGE_RESUME")),
-                   output_field=DateTimeField())
-    return Table.objects.filter(
-        status=TableStatus.PLAYING, turn_deadline__isnull=False, turn_deadline__gt=since,
+    resume = Value(outage.resume_at, output_field=DateTimeField())
+    outage.extended += Table.objects.filter(
+        pk__in=ids, status=TableStatus.PLAYING, turn_deadline__isnull=False,
+        turn_deadline__gt=since, updated_at__lt=detected,
     ).exclude(
         Exists(Seat.objects.filter(
             table=OuterRef("pk"), index=OuterRef("deadline_seat"), bot_level__isnull=False,
         ))
     ).update(turn_deadline=Greatest(F("turn_deadline") + back, resume,
                                     output_field=DateTimeField()))
+    outage.next_table = ids[-1] + 1
+    outage.save(update_fields=["next_table", "extended"])
+    return len(ids)
+
+
+def _give_back(outage_id: int) -> Outage | None:
+    """Work through the pending outage ``outage_id`` batch by batch (other processes may
+    share the work); when no table is left, mark it done and stamp the heartbeat fresh, in
+    one transaction. Returns the outage once this call finished it, else None."""
+    while True:
+        with transaction.atomic():
+            outage = (ClockOutage.objects.select_for_update()
+                      .filter(pk=outage_id, pending=True).first())
+            if outage is None:
+                return None  # finished by another process
+            if _give_back_batch(outage):
+                continue
+            now = timezone.now()
+            Heartbeat.objects.filter(name=CLOCKS).update(at=now)
+            outage.pending, outage.done_at = False, now
+            outage.save(update_fields=["pending", "done_at"])
+        gap = (outage.detected_at - outage.since).total_seconds()
+        log.warning("the clocks were not watched for %.1f s: %s turns got that time back "
+                    "(in %.1f s)", gap, outage.extended,
+                    (outage.done_at - outage.detected_at).total_seconds())
+        return {"gap": gap, "extended": outage.extended}
 
 
 def clocks_watched() -> Outage | None:
     """Stamp the ``clocks`` heartbeat; if the previous stamp is older than
     ``GAMES_OUTAGE_GAP``, first give the running turns that time back (at most
-    ``GAMES_OUTAGE_GIVE_BACK_MAX``). Returns ``{"gap": seconds, "extended": turns}`` after a
-    gap, else None."""
+    ``GAMES_OUTAGE_GIVE_BACK_MAX``), or help finish a give-back already under way. Returns
+    ``{"gap": seconds, "extended": turns}`` when this call finished a give-back, else None."""
     with transaction.atomic():
         Heartbeat.objects.bulk_create([Heartbeat(name=CLOCKS, at=timezone.now())],
                                       ignore_conflicts=True)
         previous = (Heartbeat.objects.select_for_update().filter(name=CLOCKS)
                     .values_list("at", flat=True).get())
+        pending = ClockOutage.objects.filter(pending=True).values_list("pk", flat=True).first()
         now = timezone.now()  # read under the lock: a wait for it is part of the gap
-        if now <= previous:
-            return None
-        Heartbeat.objects.filter(name=CLOCKS).update(at=now)
-        gap = now - previous
-        if gap <= timedelta(seconds=conf.get("OUTAGE_GAP")):
-            return None
-        # At most a few minutes: after a long stop the games of then are over anyway.
-        back = min(gap, timedelta(seconds=conf.get("OUTAGE_GIVE_BACK_MAX")))
-        extended = _give_back_time(previous, back, now)
-    log.warning("the clocks were not watched for %.1f s: %s turns got that time back",
-                gap.total_seconds(), extended)
-    return {"gap": gap.total_seconds(), "extended": extended}
+        if pending is None:
+            if now <= previous:
+                return None
+            gap = now - previous
+            if gap <= timedelta(seconds=conf.get("OUTAGE_GAP")):
+                Heartbeat.objects.filter(name=CLOCKS).update(at=now)
+                return None
+            # At most a few minutes: after a long stop the games of then are over anyway.
+            pending = ClockOutage.objects.create(
+                since=previous, detected_at=now,
+                back=min(gap, timedelta(seconds=conf.get("OUTAGE_GIVE_BACK_MAX"))),
+                resume_at=now + timedelta(seconds=conf.get("OUTAGE_RESUME")),
+            ).pk
+    return _give_back(pending)
 
 
 def clocks_fresh() -> None:

@@ -1,7 +1,7 @@
 """Who is at a table (seat connections, pings, the grace period) and who is looking at a room."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from celery import current_app
@@ -10,6 +10,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.locks import CACHE_ERRORS
+
+from .. import conf
 from ..models import Room, Seat, Table, TableStatus, grace_seconds
 from .locking import after_commit, load_seats, seat_of
 from .publish import publish_presence
@@ -83,6 +86,53 @@ def table_presence_publish(*, table_id: int) -> None:
         return
     with transaction.atomic():
         publish_presence(table, load_seats(table))
+
+
+# The sweep's presence cursor (in the cache): the seats whose player crossed the grace period
+# up to ``at`` (and, at that instant, up to seat ``seat``) have had their table's presence
+# published. Lost with the cache, it falls back to the last minute (a publish again is harmless).
+PRESENCE_CURSOR = "games:presence-cursor"
+
+
+def tables_presence_due(now: datetime) -> int:
+    """For the sweep: publish the presence of the tables where a seated player crossed the
+    grace period since the last pass (so their opponents may claim the game), at most
+    ``GAMES_PRESENCE_PER_SWEEP`` a pass in the order they crossed; the rest go on the next
+    pass. After a site-wide outage that is every seat at once: one pass must not publish
+    100,000 tables while deadlines wait (``bench/sweep_scale.py``). Returns the tables
+    published."""
+    target = now - timedelta(seconds=grace_seconds())
+    try:
+        cursor = cache.get(PRESENCE_CURSOR)
+    except CACHE_ERRORS:  # the cache is down: the sweep goes on without its cursor
+        cursor = None
+    at, seat = (cursor if cursor is not None else (target - timedelta(seconds=60), 0))
+    at = max(at, target - timedelta(seconds=600))  # a sweep stopped long: not ancient history
+    limit = conf.get("PRESENCE_PER_SWEEP")
+    # A table has at most four seats: this many crossings hold ``limit`` tables or all there are.
+    crossed = list(
+        Seat.objects.filter(
+            table__status=TableStatus.PLAYING, user__isnull=False, last_seen__lt=target,
+        ).filter(Q(last_seen__gt=at) | Q(last_seen=at, pk__gt=seat))
+        .order_by("last_seen", "pk").values_list("table_id", "last_seen", "pk")[:4 * limit]
+    )
+    published: set[int] = set()
+    cursor = (target, 0)  # every crossing up to now handled, unless the limit stops us first
+    for table_id, last_seen, seat_pk in crossed:
+        if table_id not in published:
+            if len(published) == limit:
+                break
+            table_presence_publish(table_id=table_id)
+            published.add(table_id)
+        cursor = (last_seen, seat_pk)
+    else:
+        if len(crossed) < 4 * limit:
+            cursor = (target, 0)
+    try:
+        cache.set(PRESENCE_CURSOR, cursor, 3600)
+    except CACHE_ERRORS:
+        pass
+    return len(published)
 
 
 def room_presence_mark(*, room: Room, user: User | AnonymousUser | None) -> None:

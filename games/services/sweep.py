@@ -10,12 +10,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import conf
-from ..models import Heartbeat, Seat, Table, TableStatus, grace_seconds
+from ..models import Heartbeat, Table, TableStatus, grace_seconds
 from .clock import clocks_watched, table_clock_resume
 from .closing import tables_close_left
 from .locking import load_seats, lock_table
 from .moves import table_timeout
-from .presence import table_presence_publish
+from .presence import tables_presence_due
 from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
@@ -57,15 +57,9 @@ def tables_sweep() -> dict[str, int]:
         seat = Table.objects.filter(pk=table_id).values_list("deadline_seat", flat=True).first()
         if table_clock_resume(table_id=table_id, seat=seat):
             done["resumed"] += 1
-    grace = timedelta(seconds=grace_seconds())
-    # Seats whose player just crossed the grace period: publish so opponents may claim.
-    recent_gone = Seat.objects.filter(
-        table__status=TableStatus.PLAYING, user__isnull=False,
-        last_seen__lt=now - grace, last_seen__gte=now - grace - timedelta(seconds=60),
-    ).values_list("table_id", flat=True).distinct()
-    for table_id in recent_gone:
-        table_presence_publish(table_id=table_id)
-        done["presence"] += 1
+    # Seats whose player crossed the grace period since the last pass: publish so opponents
+    # may claim (a bounded number a pass).
+    done["presence"] = tables_presence_due(now)
     # Games against the computer that their people left (closing.py).
     done["left"] = tables_close_left(now)
     stale = now - timedelta(seconds=conf.get("OPEN_TABLE_TTL"))
