@@ -192,3 +192,31 @@ def test_the_limit_counts_tables_not_seats(tables, settings, monkeypatch):
     passes = [presence.tables_presence_due(now + timedelta(seconds=2 * k)) for k in range(4)]
     assert passes == [2, 2, 1, 0]
     assert sorted(published) == sorted(t.pk for t in tables)
+
+
+def test_a_long_sweep_pass_is_not_taken_for_an_outage(rooms, make_user, settings, monkeypatch):
+    """Nobody is seated anywhere (no socket stamps the heartbeat) and the sweep has a long
+    list of late turns: its own pass must not look like a gap to the next deadline check,
+    or every running turn would get the pass's length back."""
+    import time as clock_time
+
+    from games.services import sweep
+
+    settings.GAMES_OUTAGE_GAP = 1
+    late = [start_table(rooms["classic"], [make_user(), make_user()]) for _ in range(3)]
+    running = start_table(rooms["classic"], [make_user(), make_user()])
+    deadline = Table.objects.get(pk=running.pk).turn_deadline
+    Table.objects.filter(pk__in=[t.pk for t in late]).update(
+        turn_deadline=timezone.now() - timedelta(seconds=5))
+    real = sweep.table_timeout
+
+    def slow(*, table_id):
+        clock_time.sleep(0.6)  # a busy database
+        return real(table_id=table_id)
+
+    monkeypatch.setattr(sweep, "table_timeout", slow)
+    services.clocks_watched()
+    done = services.tables_sweep()
+    assert done["timeouts"] == 3 and done["extended"] == 0
+    assert not ClockOutage.objects.exists()
+    assert Table.objects.get(pk=running.pk).turn_deadline == deadline
