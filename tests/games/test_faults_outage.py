@@ -9,12 +9,12 @@ import time
 import pytest
 from django.db import connection
 
+from tests.support.faults import FAULT_SUITE
 from tests.support.faults.checks import check_health as _check_health
 from tests.support.faults.checks import probe_health as _probe_health
 from tests.support.faults.checks import settle_and_check, wait_all_seats_move
 from tests.support.faults.checks import start_play as _start
 from tests.support.faults.checks import table_versions as _versions
-from tests.support.faults.site import FAULT_SUITE
 
 pytestmark = FAULT_SUITE
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pytest
 import redis
 from django.db import connection
 
@@ -28,17 +27,6 @@ from tests.support.servers import shared_db_env as server_env
 if TYPE_CHECKING:
     from tests.support.faults.players import Notifier
 
-# The marks of every fault test: a worker test on PostgreSQL + Redis (CI's second pass)
-FAULT_SUITE = [
-    pytest.mark.worker,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL")),
-        reason="the fault suite needs PostgreSQL and Redis (DATABASE_URL and REDIS_URL)",
-    ),
-    pytest.mark.skipif(shutil.which("redis-server") is None,
-                       reason="the fault suite starts its own redis-server"),
-]
 PG_BIN = next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)), "")
 
 
