@@ -21,6 +21,7 @@ from leaderboards.tournaments.models import (
     Tournament,
 )
 from tests.support.tournaments import create_tournament as _create
+from tests.support.tournaments import enter_and_start
 from tests.support.tournaments import make_due as _due
 from tests.support.tournaments import rated_players as _players
 from tests.support.tournaments import resign_match as _resign
@@ -70,10 +71,7 @@ def test_single_elimination_runs_to_a_champion(make_user, staff):
 def test_swiss_pairs_rounds_without_repeats(make_user, staff):
     users = _players(make_user, 5)
     t = _create(staff, format=Format.SWISS, rounds=3, capacity=8, target=50)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, users)
     seen = set()
     for r in (1, 2, 3):
         t.refresh_from_db()
@@ -147,10 +145,7 @@ def test_no_shows_forfeit_after_the_grace(make_user, staff):
 def test_round_robin_plays_everyone_once(make_user, staff):
     users = _players(make_user, 3)
     t = _create(staff, format=Format.ROBIN, capacity=4, target=50)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, users)
     while True:
         playing = list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING))
         if not playing:
@@ -167,10 +162,7 @@ def test_round_robin_plays_everyone_once(make_user, staff):
 def test_double_elimination_needs_two_losses(make_user, staff):
     users = _players(make_user, 4)
     t = _create(staff, format=Format.DOUBLE, capacity=4, target=50)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, users)
     top = Entry.objects.get(tournament=t, seed=1).user_id
     while True:
         playing = list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING))
@@ -197,10 +189,7 @@ def test_double_elimination_needs_two_losses(make_user, staff):
 def test_an_absent_arena_player_is_not_paired_again(make_user, staff):
     users = _players(make_user, 4)
     t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, users)
     m1, m2 = Match.objects.filter(tournament=t).order_by("id")
     for m in (m1, m2):  # everyone came except m1's player_b
         for u in (m.player_a_id, m.player_b_id):

@@ -23,6 +23,7 @@ from leaderboards.tournaments.models import (
 from tests.support.accounts import make_bot
 from tests.support.records import make_game
 from tests.support.tournaments import create_tournament as _create
+from tests.support.tournaments import enter_and_start
 from tests.support.tournaments import make_due as _due
 from tests.support.tournaments import rated_players as _players
 from tests.support.tournaments import resign_match as _resign
@@ -101,10 +102,7 @@ def test_capacity_and_closed_entries(make_user, staff):
 def test_withdrawing_mid_event_forfeits_the_rest(make_user, staff):
     users = _players(make_user, 4)
     t = _create(staff, capacity=4)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, users)
     m = Match.objects.filter(tournament=t).order_by("key").first()
     quitter = m.player_a
     S.tournament_withdraw(tournament_id=t.pk, user=quitter)
@@ -200,10 +198,7 @@ def test_a_player_playbanned_mid_event_forfeits_instead_of_sitting(make_user, st
                                                                    monkeypatch):
     users = _players(make_user, 4)
     t = _create(staff, capacity=4)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, users)
     m1, m2 = Match.objects.filter(tournament=t).order_by("key")
     banned = m2.player_a_id
     monkeypatch.setattr(S.ratings, "playban_until",

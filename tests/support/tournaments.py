@@ -41,12 +41,17 @@ def resign_match(match: Match, loser_id: int) -> None:
                                 user=get_user_model().objects.get(pk=loser_id))
 
 
+def enter_and_start(t: Tournament, users) -> None:
+    """Every one of ``users`` enters ``t``; its start comes due and it starts."""
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    make_due(t)
+    S.tournament_start(tournament_id=t.pk)
+
+
 def started_arena(make_user, staff):
     """A 30-minute arena of four players, started (two matches playing)."""
     players = rated_players(make_user, 4)
     t = create_tournament(staff, format=Format.ARENA, duration_minutes=30, capacity=10, target=50)
-    for u in players:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    make_due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, players)
     return t, players
