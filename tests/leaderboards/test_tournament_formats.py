@@ -121,10 +121,7 @@ def test_arena_pairs_again_at_once_and_ends(make_user, staff):
 def test_no_shows_forfeit_after_the_grace(make_user, staff):
     a, b, c, d = _players(make_user, 4)
     t = _create(staff, capacity=4)
-    for u in (a, b, c, d):
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, (a, b, c, d))
     m1, m2 = Match.objects.filter(tournament=t).order_by("key")
     # In m1 seat of player_a came to the table; in m2 nobody did.
     Seat.objects.filter(table=m1.table, user_id=m1.player_a_id).update(last_seen=timezone.now())

@@ -157,10 +157,7 @@ def test_players_are_told_their_match_is_ready(make_user, staff, monkeypatch):
                         lambda ids, frame: sent.append((list(ids), frame)))
     a, b = _players(make_user, 2)
     t = _create(staff, capacity=2)
-    for u in (a, b):
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    _due(t)
-    S.tournament_start(tournament_id=t.pk)
+    enter_and_start(t, (a, b))
     m = Match.objects.get(tournament=t)
     ready = {ids[0]: f for ids, f in sent if f["event"] == "match"}
     assert set(ready) == {a.pk, b.pk}
@@ -178,10 +175,7 @@ def test_the_sweep_records_a_result_whose_task_was_lost(make_user, staff):
     try:
         a, b = _players(make_user, 2)
         t = _create(staff, capacity=2)
-        for u in (a, b):
-            S.tournament_enter(tournament_id=t.pk, user=u)
-        _due(t)
-        S.tournament_start(tournament_id=t.pk)
+        enter_and_start(t, (a, b))
         m = Match.objects.get(tournament=t)
         _resign(m, m.player_b_id)
         m.refresh_from_db()
