@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.support.source import imported_from
+
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("core", "games", "social", "leaderboards", "accounts", "ginsite")
 
@@ -30,22 +32,12 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def _from_base(name: str, path: Path, node: ast.ImportFrom) -> str:
-    """The module a ``from ... import`` in module ``name`` (at ``path``) reads from, absolute."""
-    base = node.module or ""
-    if node.level:
-        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-        base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-        base = f"{base}.{node.module}" if node.module else base
-    return base
-
-
 def _imports(name: str, path: Path) -> set[str]:
     """Every module ``name`` imports (first-party modules by name, others by their top)."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            base = _from_base(name, path, node)
+            base = imported_from(name, path, node)
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 out.add(sub if sub in MODULES else base)
@@ -210,7 +202,7 @@ def _private_uses(name: str, path: Path) -> list[str]:
     found, modules = [], set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            base = _from_base(name, path, node)
+            base = imported_from(name, path, node)
             for alias in node.names:
                 if f"{base}.{alias.name}" in MODULES:
                     modules.add(alias.asname or alias.name)

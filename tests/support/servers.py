@@ -204,6 +204,39 @@ def health(base: str) -> dict | None:
         return None
 
 
+def migrated_and_set_up(env: dict[str, str], script: str) -> str:
+    """The database of ``env`` migrated, then ``script`` run in ``manage.py shell``: what it
+    printed."""
+    manage(env, "migrate", "-v0")
+    return manage(env, "shell", "-c", script, capture_output=True, text=True).stdout
+
+
+def rated_table_script(password: str) -> str:
+    """The start of a ``manage.py shell`` script: anna and ben (verified, ``password``) sat at
+    a rated Classic table ``t``, which has started (``users``: the two of them)."""
+    return f"""
+from django.contrib.auth import get_user_model
+from allauth.account.models import EmailAddress
+from games import services, states, timeouts
+from games.models import Game, Room, Table
+from games.rooms import ensure_default_rooms
+ensure_default_rooms(Room)
+users = []
+for name in ("anna", "ben"):
+    u = get_user_model().objects.create_user(name, name + "@example.com", "{password}")
+    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
+    users.append(u)
+t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
+services.table_sit(table_id=t.pk, user=users[1])
+"""
+
+
+def printed_json(out: str, marker: str):
+    """The JSON a ``manage.py shell`` script printed after ``<marker>=`` on a line."""
+    line = next(x for x in out.splitlines() if x.startswith(marker + "="))
+    return json.loads(line.split("=", 1)[1])
+
+
 def create_verified_users(env: dict[str, str], names, password: str, **fields) -> None:
     """Users ``names`` (email ``<name>@example.com``, verified and primary) in the database
     of ``env``, through ``manage.py shell``; ``fields`` are further ``create_user`` keywords."""

@@ -14,27 +14,14 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import ROOT
+from tests.support.servers import ROOT, rated_table_script
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 
 REASON = "ended before both players moved"
-SETUP = f"""
-from django.contrib.auth import get_user_model
-from allauth.account.models import EmailAddress
-from games import services, states, timeouts
-from games.models import Game, Room, Table
-from games.rooms import ensure_default_rooms
-ensure_default_rooms(Room)
-users = []
-for name in ("anna", "ben"):
-    u = get_user_model().objects.create_user(name, name + "@example.com", "{PASSWORD}")
-    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
-    users.append(u)
-t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
-services.table_sit(table_id=t.pk, user=users[1])
+SETUP = rated_table_script(PASSWORD) + """
 tb = Table.objects.get(pk=t.pk)
 st = states.load(tb.state)
 services.table_act(table_id=t.pk, user=users[st.to_act], action=timeouts.safe_action(st),
