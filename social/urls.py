@@ -4,7 +4,6 @@ from . import views
 from .views import challenges
 
 
-
 def answers(prefix: str, module, name: str, key: str) -> list:
     """The three answers to an offer (a contact request, an invitation, a challenge): its
     ``<prefix><id>/accept/``, ``decline/`` and ``cancel/``, served by ``<name>_accept`` and so
