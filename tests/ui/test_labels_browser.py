@@ -6,7 +6,6 @@ computer shows no "rated 1416?" under Final scores; the profile's recent games r
 "won against anna · anna resigned before anyone scored", not "won against anna, , 0 to 0/"."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 
@@ -14,7 +13,7 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import ROOT, rated_table_script
+from tests.support.servers import ROOT, rated_table_script, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -32,15 +31,6 @@ print("TABLE", t.pk, "COMPUTER", Game.objects.get(table_id=c.pk).pk)
 """
 
 
-def _manage_env(run) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                        "GINSITE_RELAY_URL")}
-    env.update({"GINSITE_VAR_DIR": str(run["tmp"] / "var"),
-                "DJANGO_SETTINGS_MODULE": "ginsite.settings"})
-    return env
-
-
 def _text(page, selector: str) -> str:
     return re.sub(r"\s+", " ", page.text_content(selector) or "").strip()
 
@@ -49,7 +39,7 @@ def test_unrated_reason_and_labels_on_a_phone(site, chromium):  # noqa: F811
     base = site["base"]
     out = subprocess.run(
         [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP],
-        cwd=ROOT, env=_manage_env(site), check=True, timeout=120, capture_output=True, text=True,
+        cwd=ROOT, env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
     ).stdout
     found = re.search(r"TABLE (\d+) COMPUTER (\d+)", out)
     table_id, computer_game = int(found.group(1)), int(found.group(2))

@@ -21,7 +21,7 @@ import redis
 from django.db import connection
 
 from games.models import Heartbeat
-from tests.support.servers import ROOT, DaphneServer, free_port
+from tests.support.servers import ROOT, DaphneServer, free_port, wait_or_kill
 from tests.support.servers import shared_db_env as server_env
 
 if TYPE_CHECKING:
@@ -332,11 +332,7 @@ class Site:
         for proc in [*procs, worker]:
             if proc is None:
                 continue
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+            wait_or_kill(proc, grace=20)
         if worker is not None:
             _kill_group(worker)  # what the worker left behind
         for srv in self.daphnes:
