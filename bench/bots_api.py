@@ -32,7 +32,6 @@ import json
 import os
 import runpy
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,18 +43,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.harness import free_port  # noqa: E402
+
 EXAMPLE = ROOT / "docs" / "examples" / "gin_bot.py"
 
 
 def load_example() -> dict:
     """The example bot's names (``Bot``, ``choose``), run from its file as the docs show it."""
     return runpy.run_path(str(EXAMPLE))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_site(var: Path, port: int) -> subprocess.Popen:

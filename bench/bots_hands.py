@@ -24,7 +24,7 @@ from games.bots import get_bot  # noqa: E402
 from games.engine import apply, legal_actions, new_game, view_for  # noqa: E402
 
 
-def _opts(pairs: list[str]) -> dict:
+def bot_options(pairs: list[str]) -> dict:
     out = {}
     for p in pairs:
         k, _, v = p.partition("=")
@@ -72,29 +72,41 @@ def duplicate_hand(mode: str, a: str, b: str, opts: dict, seed: int,
     return net / 2, slow
 
 
-def _deal(args: tuple) -> tuple[float, float]:
-    mode, a, b, seed, deal, opts = args
-    return duplicate_hand(mode, a, b, opts, seed, deal)
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def deals_parser(doc: str) -> argparse.ArgumentParser:
+    """The options of a screen on duplicate deals (this one and bots_variants.py): the mode,
+    bot A (the one varied) and bot B, how many deals from which seed, and on how many
+    processes."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--mode", default="classic")
     ap.add_argument("--a", default="expert")
     ap.add_argument("--b", default="hard")
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
+    return ap
+
+
+def map_deals(play, work: list, jobs: int, chunksize: int) -> list:
+    """``play`` on every deal of ``work``, on ``jobs`` processes; the results in order."""
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as ex:
+            return list(ex.map(play, work, chunksize=chunksize))
+    return [play(w) for w in work]
+
+
+def _deal(args: tuple) -> tuple[float, float]:
+    mode, a, b, seed, deal, opts = args
+    return duplicate_hand(mode, a, b, opts, seed, deal)
+
+
+def main() -> None:
+    ap = deals_parser(__doc__)
     ap.add_argument("--opt", action="append", default=[], help="option for bot A: key=value")
     args = ap.parse_args()
-    opts = _opts(args.opt)
+    opts = bot_options(args.opt)
     work = [(args.mode, args.a, args.b, args.seed, d, opts) for d in range(args.deals)]
     t0 = time.time()
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as ex:
-            res = list(ex.map(_deal, work, chunksize=4))
-    else:
-        res = [_deal(w) for w in work]
+    res = map_deals(_deal, work, args.jobs, chunksize=4)
     nets = [r[0] for r in res]
     n = len(nets)
     mean = sum(nets) / n

@@ -13,16 +13,14 @@ its paired difference to the first variant with the standard error.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bots_hands import _opts, duplicate_hand  # noqa: E402
+from bots_hands import bot_options, deals_parser, duplicate_hand, map_deals  # noqa: E402
 
 
 def _deal(args: tuple) -> list[float]:
@@ -31,24 +29,14 @@ def _deal(args: tuple) -> list[float]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mode", default="classic")
-    ap.add_argument("--a", default="expert")
-    ap.add_argument("--b", default="hard")
-    ap.add_argument("--deals", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap = deals_parser(__doc__)
     ap.add_argument("--variant", action="append", default=[], help="key=value,key=value")
     args = ap.parse_args()
     specs = args.variant or [""]
-    variants = [_opts([p for p in v.split(",") if p]) for v in specs]
+    variants = [bot_options([p for p in v.split(",") if p]) for v in specs]
     work = [(args.mode, args.a, args.b, variants, args.seed, d) for d in range(args.deals)]
     t0 = time.time()
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as ex:
-            res = list(ex.map(_deal, work, chunksize=2))
-    else:
-        res = [_deal(w) for w in work]
+    res = map_deals(_deal, work, args.jobs, chunksize=2)
     n = len(res)
     print(
         f"{args.mode} {args.a} variants vs {args.b}: {n} deal pairs, seed {args.seed}, "

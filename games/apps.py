@@ -2,7 +2,6 @@ from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "games"
 
     def ready(self):

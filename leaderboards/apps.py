@@ -2,7 +2,6 @@ from django.apps import AppConfig
 
 
 class LeaderboardsConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards"
     verbose_name = "Ratings and leaderboards"
 

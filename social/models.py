@@ -20,6 +20,15 @@ from django.db.models import F, Q
 MESSAGE_MAX_LENGTH = 2000
 
 
+def once_per_pair(first: str, second: str, name: str) -> list[models.BaseConstraint]:
+    """A relation between two users (a request, a contact, a block): one row per ordered
+    pair, and never from a user to themselves."""
+    return [
+        models.UniqueConstraint(fields=[first, second], name=f"{name}_once"),
+        models.CheckConstraint(condition=~Q(**{first: F(second)}), name=f"{name}_not_self"),
+    ]
+
+
 class ContactRequest(models.Model):
     """A pending request from ``from_user`` to become contacts with ``to_user``.
 
@@ -38,12 +47,7 @@ class ContactRequest(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(fields=["from_user", "to_user"], name="social_request_once"),
-            models.CheckConstraint(
-                condition=~Q(from_user=F("to_user")), name="social_request_not_self"
-            ),
-        ]
+        constraints = once_per_pair("from_user", "to_user", "social_request")
 
     def __str__(self):
         return f"{self.from_user_id} -> {self.to_user_id}"
@@ -61,10 +65,7 @@ class Contact(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "contact"], name="social_contact_once"),
-            models.CheckConstraint(condition=~Q(user=F("contact")), name="social_contact_not_self"),
-        ]
+        constraints = once_per_pair("user", "contact", "social_contact")
 
     def __str__(self):
         return f"{self.user_id} <-> {self.contact_id}"
@@ -83,12 +84,7 @@ class Block(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [
-            models.UniqueConstraint(fields=["blocker", "blocked"], name="social_block_once"),
-            models.CheckConstraint(
-                condition=~Q(blocker=F("blocked")), name="social_block_not_self"
-            ),
-        ]
+        constraints = once_per_pair("blocker", "blocked", "social_block")
 
     def __str__(self):
         return f"{self.blocker_id} blocks {self.blocked_id}"

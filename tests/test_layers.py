@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.support.source import imported_from
+
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("core", "games", "social", "leaderboards", "accounts", "ginsite")
 
@@ -32,14 +34,10 @@ MODULES = _modules()
 
 def _imports(name: str, path: Path) -> set[str]:
     """Every module ``name`` imports (first-party modules by name, others by their top)."""
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{base}.{node.module}" if node.module else base
+            base = imported_from(name, path, node)
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 out.add(sub if sub in MODULES else base)
@@ -200,15 +198,11 @@ def test_only_the_floor_sends_to_channel_layer_groups():
 def _private_uses(name: str, path: Path) -> list[str]:
     """``_``-names (not dunders) that ``name`` takes from another first-party module: in
     ``from x import _y`` and as ``x._y`` on a module it imported."""
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     tree = ast.parse(path.read_text())
     found, modules = [], set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{base}.{node.module}" if node.module else base
+            base = imported_from(name, path, node)
             for alias in node.names:
                 if f"{base}.{alias.name}" in MODULES:
                     modules.add(alias.asname or alias.name)

@@ -2,7 +2,6 @@ from django.apps import AppConfig
 
 
 class StatsConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards.stats"
     label = "stats"
     verbose_name = "Statistics"

@@ -2,7 +2,6 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards.tournaments"
     label = "tournaments"
     verbose_name = "Tournaments"

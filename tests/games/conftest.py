@@ -3,14 +3,19 @@ migration's rows), two players and a seeded random generator (the helpers that b
 drive tables are in tests/support/tables.py)."""
 from __future__ import annotations
 
+import os
 import random
+from urllib.parse import urlsplit
 
 import pytest
+from django.db import connection
 
 from core import channels as core_channels
 from games.models import Room
 from games.rooms import ensure_default_rooms
 from games.services import analysis as analysis_service
+from tests.support.faults.site import PostgresCluster, running_site
+from tests.support.servers import wait_for_other_db_sessions_to_end
 
 
 @pytest.fixture
@@ -48,3 +53,46 @@ def frames(monkeypatch):
 @pytest.fixture
 def people(make_user):
     return make_user("ann"), make_user("bob"), make_user("cleo")
+
+
+# ------------------------------------------------------------- the fault suite's site
+# (tests/games/test_faults.py and test_faults_outage.py; the processes are in
+# tests/support/faults/site.py)
+
+
+@pytest.fixture
+def site(rooms, tmp_path):
+    """The site on this test's database (the machine's PostgreSQL)."""
+    try:
+        with running_site(tmp_path) as site:
+            yield site
+    finally:
+        wait_for_other_db_sessions_to_end()
+
+
+@pytest.fixture
+def pg_site(rooms, tmp_path):
+    """The site on a PostgreSQL cluster of the test's own, which the test may stop or kill:
+    a copy of the test database (migrated, with the rooms); the test's own queries go there
+    too while it runs."""
+    if not PostgresCluster.available():
+        pytest.skip("needs PostgreSQL's initdb and pg_ctl (and runuser when run as root)")
+    pg = PostgresCluster()
+    saved = dict(connection.settings_dict)
+    try:
+        parts = urlsplit(os.environ["DATABASE_URL"])
+        pg.create(parts._replace(path="/" + saved["NAME"]).geturl())
+        connection.close()
+        connection.settings_dict.update({"NAME": "gin", "HOST": "127.0.0.1",
+                                         "PORT": str(pg.port), "USER": "postgres",
+                                         "PASSWORD": ""})
+        ensure_default_rooms(Room)
+        with running_site(tmp_path, pg.url, pg) as site:
+            yield site
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+        pg.destroy()
+
+

@@ -1,31 +1,25 @@
-"""Live play through the services: moves, races, bots, clocks, the finishing path."""
+"""Live play through the services: tables made, sat at and left, moves, refusals, races,
+bots, restarts (clocks, endings, rematches, chat and presence: test_services_endings.py)."""
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.utils import timezone
 
 from games import engine as E
 from games import services, signals, states, tasks
 from games.exceptions import (
     AlreadySeated,
-    CannotClaim,
-    ChatEmpty,
-    ChatTooLong,
     DuplicateAction,
     Forbidden,
     IllegalAction,
     InvalidAction,
     InvalidSettings,
     NotOpen,
-    NotPlaying,
     NotSeated,
     NotYourTurn,
-    RateLimited,
     StaleVersion,
     TableFull,
 )
@@ -248,189 +242,6 @@ def test_restart_resumes_from_the_stored_state(rooms, two_players, rng):
     assert states.dump(state) == before.state
     v = play_one(table.pk, users, rng)
     assert v == before.version + 1
-
-
-def _expire(table_id):
-    Table.objects.filter(pk=table_id).update(turn_deadline=timezone.now() - timedelta(seconds=5))
-
-
-def test_timeout_plays_a_safe_move_exactly_once(rooms, two_players):
-    alice, bob = two_players
-    table = start_table(rooms["classic"], [alice, bob])
-    state = state_of(table.pk)
-    seat = state.to_act
-    # Not due yet: nothing happens (an eager or early delivery is harmless).
-    assert services.table_timeout(table_id=table.pk) is False
-    _expire(table.pk)
-    assert services.table_timeout(table_id=table.pk) is True
-    assert services.table_timeout(table_id=table.pk) is False  # delivered twice
-    moves = list(TableAction.objects.filter(table=table))
-    assert moves and all(m.source == ActionSource.TIMEOUT and m.seat == seat for m in moves)
-    assert moves[0].action == "pass"  # upcard offer: the safe move is to pass
-    assert Seat.objects.get(table=table, index=seat).timeouts == 1
-    after = Table.objects.get(pk=table.pk)
-    assert after.version == table.version + len(moves)
-    # The sweep finds nothing more to do.
-    assert services.tables_sweep()["timeouts"] == 0
-
-
-def test_timeout_in_a_turn_draws_and_discards(rooms, two_players):
-    alice, bob = two_players
-    users = {0: alice, 1: bob}
-    table = start_table(rooms["classic"], [alice, bob])
-    while state_of(table.pk).phase is not E.Phase.DRAW:
-        play_one(table.pk, users)
-    state = state_of(table.pk)
-    seat = state.to_act
-    table.refresh_from_db()
-    _expire(table.pk)
-    assert services.tables_sweep()["timeouts"] == 1
-    moves = [m.action for m in TableAction.objects.filter(table=table, source="timeout")]
-    assert moves[0] == "draw:stock" and moves[1].startswith("discard:")
-    assert state_of(table.pk).to_act != seat
-
-
-def test_three_timeouts_forfeit(rooms, two_players):
-    alice, bob = two_players
-    table = start_table(rooms["classic"], [alice, bob])
-    Seat.objects.filter(table=table).update(timeouts=2)
-    _expire(table.pk)
-    table.refresh_from_db()
-    loser = state_of(table.pk).to_act
-    assert services.table_timeout(table_id=table.pk) is True
-    game = Game.objects.get(table=table)
-    assert game.ending == Ending.TIMEOUT and game.loser_seat == loser
-    assert game.winner_seat == 1 - loser
-    assert game.players.get(seat=1 - loser).won
-
-
-def test_resign_goes_through_the_finish_path(rooms, two_players):
-    alice, bob = two_players
-    table = start_table(rooms["classic"], [alice, bob])
-    got = []
-    handler = lambda sender, game_id, table_id, **kw: got.append((game_id, table_id))  # noqa: E731
-    signals.game_finished.connect(handler)
-    try:
-        services.table_resign(table_id=table.pk, user=bob)
-    finally:
-        signals.game_finished.disconnect(handler)
-    game = Game.objects.get(table=table)
-    assert got == [(game.pk, table.pk)]
-    assert game.ending == Ending.RESIGNATION and game.loser_seat == 1 and game.winner_seat == 0
-    assert Table.objects.get(pk=table.pk).status == TableStatus.FINISHED
-    with pytest.raises(NotPlaying):
-        services.table_resign(table_id=table.pk, user=alice)
-
-
-def test_claim_after_the_grace_period(rooms, two_players):
-    alice, bob = two_players
-    table = start_table(rooms["classic"], [alice, bob])
-    services.seat_presence(table_id=table.pk, user=bob, connected=False)
-    with pytest.raises(CannotClaim):
-        services.table_claim(table_id=table.pk, user=alice)
-    Seat.objects.filter(table=table, user=bob).update(
-        last_seen=timezone.now() - timedelta(seconds=61))
-    services.table_claim(table_id=table.pk, user=alice)
-    game = Game.objects.get(table=table)
-    assert game.ending == Ending.ABANDONMENT and game.loser_seat == 1
-
-
-def test_rematch_with_a_bot_starts_a_new_table(rooms, make_user):
-    user = make_user()
-    table = services.table_create(user=user, room=rooms["classic"], seconds_per_turn=0,
-                                  bot_level=1)
-    services.table_resign(table_id=table.pk, user=user)
-    services.table_rematch(table_id=table.pk, user=user)
-    table.refresh_from_db()
-    new = table.rematch_table
-    assert new is not None and new.status == TableStatus.PLAYING
-    assert new.seats.get(user=user).index == 1
-
-
-def test_chat_limits(rooms, two_players):
-    alice, bob = two_players
-    table = services.table_create(user=alice, room=rooms["classic"])
-    msg = services.chat_post(table_id=table.pk, user=alice, text="  <b>hi</b>  there ")
-    assert msg.text == "<b>hi</b> there"  # stored raw; escaped when rendered
-    with pytest.raises(ChatEmpty):
-        services.chat_post(table_id=table.pk, user=alice, text="   ")
-    with pytest.raises(ChatTooLong):
-        services.chat_post(table_id=table.pk, user=alice, text="x" * 301)
-    for _ in range(4):
-        services.chat_post(table_id=table.pk, user=alice, text="spam")
-    with pytest.raises(RateLimited):
-        services.chat_post(table_id=table.pk, user=alice, text="one too many")
-    services.chat_post(table_id=table.pk, user=bob, text="others may still talk")
-
-
-# ------------------------------------------------------------------------- names, presence
-
-
-def _names(table_id):
-    from games import frames
-
-    return [s["name"] for s in frames.seats_data(
-        list(Seat.objects.filter(table_id=table_id).select_related("user")))]
-
-
-def test_computers_of_the_same_level_get_distinct_names(rooms, make_user):
-    user = make_user("ann")
-    table = services.play_computer(user=user, mode="rummy", level=2, seat_count=4)
-    names = _names(table.pk)
-    assert names[1:] == ["Computer (Medium)", "Computer 2 (Medium)", "Computer 3 (Medium)"]
-    services.table_resign(table_id=table.pk, user=user)
-    game = Game.objects.get(table=table)
-    stored = [p.name for p in game.players.order_by("seat")]
-    assert stored[1:] == names[1:]
-    assert [p["name"] for p in game.record["players"]][1:] == names[1:]
-
-
-def test_mixed_levels_number_only_the_repeated_level(rooms, make_user):
-    user = make_user("ann")
-    table = services.table_create(user=user, room=rooms["rummy-3-4"], seat_count=4)
-    services.table_add_bot(table_id=table.pk, user=user, seat=1, level=1)
-    services.table_add_bot(table_id=table.pk, user=user, seat=2, level=3)
-    assert _names(table.pk)[1:] == ["Computer (Easy)", "Computer (Hard)", ""]
-    services.table_add_bot(table_id=table.pk, user=user, seat=3, level=1)
-    assert _names(table.pk)[1:] == ["Computer (Easy)", "Computer (Hard)", "Computer 2 (Easy)"]
-    # The room's table list uses the same names.
-    from games import selectors
-
-    row = next(r for r in selectors.room_tables(rooms["rummy-3-4"])["playing"]
-               if r["id"] == table.pk)
-    assert [p["name"] for p in row["players"]][1:] == _names(table.pk)[1:]
-
-
-def test_heartbeat_publishes_only_when_a_seat_comes_back(rooms, two_players, monkeypatch,
-                                                        make_user):
-    from games import broadcast
-
-    sent = []
-    monkeypatch.setattr(broadcast, "send_presence", lambda **kw: sent.append(kw))
-    alice, bob = two_players
-    table = start_table(rooms["classic"], [alice, bob])
-    services.seat_presence(table_id=table.pk, user=bob, connected=False)
-    sent.clear()
-    assert services.seat_heartbeat(table_id=table.pk, user=bob) is True
-    assert Seat.objects.get(table=table, user=bob).connected
-    assert [s["connected"] for s in sent[0]["seats"]] == [False, True]
-    # Already shown here: the heartbeat only refreshes last_seen, at most every 10 s.
-    assert services.seat_heartbeat(table_id=table.pk, user=bob) is False
-    Seat.objects.filter(table=table, user=bob).update(
-        last_seen=timezone.now() - timedelta(seconds=20))
-    assert services.seat_heartbeat(table_id=table.pk, user=bob) is False
-    assert len(sent) == 1
-    assert Seat.objects.get(table=table, user=bob).last_seen > timezone.now() - timedelta(
-        seconds=5)
-    # A seat shown as gone (no ping for longer than the grace period) comes back visibly.
-    Seat.objects.filter(table=table, user=bob).update(
-        last_seen=timezone.now() - timedelta(seconds=200))
-    assert services.seat_heartbeat(table_id=table.pk, user=bob) is True
-    assert len(sent) == 2 and sent[1]["seats"][1]["gone"] is False
-    # Not seated, or not logged in: nothing.
-    assert services.seat_heartbeat(table_id=table.pk, user=make_user("zed")) is False
-    assert services.seat_heartbeat(table_id=table.pk, user=None) is False
-    assert len(sent) == 2
 
 
 def test_the_services_never_import_the_tasks():

@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 from leaderboards.ratings import services
+from tests.support.source import imported_from, module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "leaderboards"
@@ -29,15 +30,11 @@ def test_the_root_holds_the_shared_parts_and_three_packages():
 
 
 def _imported(path: Path) -> set[str]:
-    module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    module = module_name(path)
     out = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{up}.{base}" if base else up
+            base = imported_from(module, path, node)
             out.add(base)
             out.update(f"{base}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):

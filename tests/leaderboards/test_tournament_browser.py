@@ -4,12 +4,10 @@ next match opens; no console or CSP errors, and nothing wider than the screen bu
 bracket's own scroller."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
-from tests.support.servers import daphne, manage, server_env
+from tests.support.servers import daphne, manage, migrated_and_set_up, printed_json, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -65,10 +63,7 @@ services.table_resign(table_id={table}, user=User.objects.get(username="{who}"))
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("tournament-browser")
     env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    result = manage(env, "shell", "-c", SETUP, capture_output=True, text=True)
-    line = next(x for x in result.stdout.splitlines() if x.startswith("SETUP="))
-    data = json.loads(line.split("=", 1)[1])
+    data = printed_json(migrated_and_set_up(env, SETUP), "SETUP")
     with daphne(tmp, env) as base:
         yield base, data, env
 

@@ -9,6 +9,7 @@ import pytest
 
 from leaderboards.tournaments.formats import FORMATS, TournamentFormat, format_for
 from leaderboards.tournaments.models import Format
+from tests.support.source import imported_from, module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "leaderboards" / "tournaments"
@@ -16,22 +17,13 @@ PACKAGE = "leaderboards.tournaments"
 SOURCES = [p for p in APP.rglob("*.py") if "migrations" not in p.parts]
 
 
-def _module(path: Path) -> str:
-    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-    return name.removesuffix(".__init__")
-
-
 def _imports(path: Path) -> list[tuple[str, list[str]]]:
     """``(module, names)`` of every ``from ... import`` in ``path``, relative ones resolved."""
-    module = _module(path)
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    module = module_name(path)
     out = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{up}.{base}" if base else up
+            base = imported_from(module, path, node)
             out.append((base, [a.name for a in node.names]))
     return out
 
@@ -52,7 +44,7 @@ def _callers() -> list[Path]:
     return found + SOURCES
 
 
-def test_no_private_name_crosses_a_module():
+def test_no_private_name_crosses_amodule_name():
     """Nothing takes a ``_name`` from a tournaments module, by import or by attribute."""
     bad = []
     for path in set(_callers()):
@@ -78,7 +70,7 @@ def test_no_private_name_crosses_a_module():
 def test_formats_and_pairing_never_reach_up_to_the_services():
     """The formats write only through the desk they are handed; pairing is pure Python."""
     for path in SOURCES:
-        module = _module(path)
+        module = module_name(path)
         targets = {base for base, _ in _imports(path)}
         if module.startswith(f"{PACKAGE}.formats"):
             assert not any(t.startswith(f"{PACKAGE}.services") for t in targets), module

@@ -22,11 +22,6 @@ def rooms(db):
     ensure_default_rooms(Room)
 
 
-@pytest.fixture
-def staff(make_user):
-    return make_user("organiser", is_staff=True)
-
-
 def _create(user, **kw):
     kw.setdefault("name", "Sunday Open")
     kw.setdefault("starts_at", timezone.now() + timedelta(minutes=30))

@@ -1,5 +1,7 @@
 """Fixtures of the social tests: users, logged-in clients, a clean social cache."""
 import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections
 
 from tests.support.accounts import clear_social_cache
 
@@ -62,3 +64,11 @@ def contacts(alice, bob):
     req = bob.contact_requests_received.get()
     services.contact_request_accept(user=bob, request_id=req.pk)
     return alice, bob
+
+
+@pytest.fixture
+async def close_worker_thread_connections():
+    """Close the database connections opened in the sync worker thread, so PostgreSQL can
+    drop the test database at the end (the socket tests use it)."""
+    yield
+    await sync_to_async(connections.close_all)()

@@ -2,12 +2,10 @@
 badge, read when seen, links and escaping, presence on the contacts page, no CSP errors."""
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
-from tests.support.servers import daphne, manage, server_env
+from tests.support.servers import daphne, migrated_and_set_up, printed_json, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -54,10 +52,7 @@ print("SESSIONS=" + json.dumps(out))
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("social-browser")
     env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    result = manage(env, "shell", "-c", SETUP, capture_output=True, text=True)
-    line = next(x for x in result.stdout.splitlines() if x.startswith("SESSIONS="))
-    sessions = json.loads(line.split("=", 1)[1])
+    sessions = printed_json(migrated_and_set_up(env, SETUP), "SESSIONS")
     with daphne(tmp, env) as base:
         yield base, sessions
 

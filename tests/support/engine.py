@@ -1,7 +1,10 @@
-"""Engine states for the rules tests: hand-built deals."""
+"""Engine states for the rules tests: hand-built deals, the legal actions as text, and the
+check that a refused action changes nothing."""
 from __future__ import annotations
 
-from games.engine import Deal, apply, new_game
+import pytest
+
+from games.engine import Card, Deal, apply, is_legal, legal_actions, new_game
 
 H = str.split
 
@@ -32,3 +35,23 @@ DEFENDER_38 = H("9C 9D 9S 2D 3D 4D QS JS 8C TC")  # deadwood QS JS 8C TC = 38, n
 
 def knock_deal(defender=DEFENDER_38, knocker=KNOCKER, upcard="KC", stock=("KD",)):
     return (defender, knocker), upcard, stock
+
+
+def legal(state):
+    return [str(a) for a in legal_actions(state)]
+
+
+def meld_index(state, card):
+    bit = Card(card).bit
+    for i, (_, mm) in enumerate(state.table):
+        if mm & bit:
+            return i
+    raise AssertionError(card)
+
+
+def assert_unchanged_on_error(state, action, exc, seat=None):
+    before = state.to_dict()
+    with pytest.raises(exc):
+        apply(state, action, seat=state.to_act if seat is None else seat)
+    assert state.to_dict() == before
+    assert not is_legal(state, action, seat=state.to_act if seat is None else seat)

@@ -36,6 +36,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_or_kill(proc: subprocess.Popen, grace: float = 10) -> None:
+    """Wait ``grace`` seconds for ``proc`` (asked to stop) to exit, then kill it."""
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
 def shared_db_env() -> dict[str, str]:
     """The environment of a server process that uses this test's database (call inside a
     transactional test) and the same Redis as the suite, if any."""
@@ -107,11 +116,7 @@ class DaphneServer:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            wait_or_kill(self.proc)
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -187,11 +192,7 @@ def daphne(tmp: Path, env: dict[str, str]):
             yield base
         finally:
             proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+            wait_or_kill(proc)
 
 
 def health(base: str) -> dict | None:
@@ -202,6 +203,51 @@ def health(base: str) -> dict | None:
         return json.loads(exc.read())
     except Exception:
         return None
+
+
+def run_site_env(site) -> dict[str, str]:
+    """The environment of a ``manage.py`` command on the database of the ``bash
+    scripts/run.sh`` site (tests/ui/conftest.py's ``site``: its own var/ directory, the
+    embedded default)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
+                        "GINSITE_RELAY_URL")}
+    env.update({"GINSITE_VAR_DIR": str(site["tmp"] / "var"),
+                "DJANGO_SETTINGS_MODULE": "ginsite.settings"})
+    return env
+
+
+def migrated_and_set_up(env: dict[str, str], script: str) -> str:
+    """The database of ``env`` migrated, then ``script`` run in ``manage.py shell``: what it
+    printed."""
+    manage(env, "migrate", "-v0")
+    return manage(env, "shell", "-c", script, capture_output=True, text=True).stdout
+
+
+def rated_table_script(password: str) -> str:
+    """The start of a ``manage.py shell`` script: anna and ben (verified, ``password``) sat at
+    a rated Classic table ``t``, which has started (``users``: the two of them)."""
+    return f"""
+from django.contrib.auth import get_user_model
+from allauth.account.models import EmailAddress
+from games import services, states, timeouts
+from games.models import Game, Room, Table
+from games.rooms import ensure_default_rooms
+ensure_default_rooms(Room)
+users = []
+for name in ("anna", "ben"):
+    u = get_user_model().objects.create_user(name, name + "@example.com", "{password}")
+    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
+    users.append(u)
+t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
+services.table_sit(table_id=t.pk, user=users[1])
+"""
+
+
+def printed_json(out: str, marker: str):
+    """The JSON a ``manage.py shell`` script printed after ``<marker>=`` on a line."""
+    line = next(x for x in out.splitlines() if x.startswith(marker + "="))
+    return json.loads(line.split("=", 1)[1])
 
 
 def create_verified_users(env: dict[str, str], names, password: str, **fields) -> None:

@@ -72,3 +72,18 @@ async def next_of(comm, kind):
         if frame["type"] == kind:
             return frame
     raise AssertionError(f"no {kind} frame")
+
+
+def post_as(user, url, data):
+    """``user``'s POST of ``data`` to ``url`` through the site's pages, asking for JSON (what
+    the notification socket's tests compare the socket with)."""
+    client = Client()
+    client.force_login(user)
+    return client.post(url, data, HTTP_ACCEPT="application/json")
+
+
+def stored_messages() -> tuple[int, int]:
+    """How many private messages and conversation memberships are stored."""
+    from social.models import ConversationMember, Message
+
+    return Message.objects.count(), ConversationMember.objects.count()

@@ -7,7 +7,6 @@ lobby tells it that bots play through the API."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import urllib.error
@@ -17,7 +16,7 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import ROOT
+from tests.support.servers import ROOT, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -36,15 +35,6 @@ t = services.play_computer(user=tess, mode="classic", level=1)
 services.table_resign(table_id=t.pk, user=tess)
 print("GAME", Game.objects.get(table_id=t.pk).pk)
 """
-
-
-def _manage_env(run) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                        "GINSITE_RELAY_URL")}
-    env.update({"GINSITE_VAR_DIR": str(run["tmp"] / "var"),
-                "DJANGO_SETTINGS_MODULE": "ginsite.settings"})
-    return env
 
 
 def _get(url: str, token: str | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -70,7 +60,7 @@ def test_tokens_export_and_a_bot_account_on_the_run_command(site, chromium):
     base = site["base"]
     out = subprocess.run(
         [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP],
-        cwd=ROOT, env=_manage_env(site), check=True, timeout=120, capture_output=True, text=True,
+        cwd=ROOT, env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
     ).stdout
     game_id = int(re.search(r"GAME (\d+)", out).group(1))
 

@@ -6,7 +6,6 @@ computer shows no "rated 1416?" under Final scores; the profile's recent games r
 "won against anna · anna resigned before anyone scored", not "won against anna, , 0 to 0/"."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 
@@ -14,27 +13,14 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import ROOT
+from tests.support.servers import ROOT, rated_table_script, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 require_chromium()
 
 REASON = "ended before both players moved"
-SETUP = f"""
-from django.contrib.auth import get_user_model
-from allauth.account.models import EmailAddress
-from games import services, states, timeouts
-from games.models import Game, Room, Table
-from games.rooms import ensure_default_rooms
-ensure_default_rooms(Room)
-users = []
-for name in ("anna", "ben"):
-    u = get_user_model().objects.create_user(name, name + "@example.com", "{PASSWORD}")
-    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
-    users.append(u)
-t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
-services.table_sit(table_id=t.pk, user=users[1])
+SETUP = rated_table_script(PASSWORD) + """
 tb = Table.objects.get(pk=t.pk)
 st = states.load(tb.state)
 services.table_act(table_id=t.pk, user=users[st.to_act], action=timeouts.safe_action(st),
@@ -45,15 +31,6 @@ print("TABLE", t.pk, "COMPUTER", Game.objects.get(table_id=c.pk).pk)
 """
 
 
-def _manage_env(run) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                        "GINSITE_RELAY_URL")}
-    env.update({"GINSITE_VAR_DIR": str(run["tmp"] / "var"),
-                "DJANGO_SETTINGS_MODULE": "ginsite.settings"})
-    return env
-
-
 def _text(page, selector: str) -> str:
     return re.sub(r"\s+", " ", page.text_content(selector) or "").strip()
 
@@ -62,7 +39,7 @@ def test_unrated_reason_and_labels_on_a_phone(site, chromium):  # noqa: F811
     base = site["base"]
     out = subprocess.run(
         [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP],
-        cwd=ROOT, env=_manage_env(site), check=True, timeout=120, capture_output=True, text=True,
+        cwd=ROOT, env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
     ).stdout
     found = re.search(r"TABLE (\d+) COMPUTER (\d+)", out)
     table_id, computer_game = int(found.group(1)), int(found.group(2))

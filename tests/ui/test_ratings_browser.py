@@ -11,27 +11,14 @@ import re
 import pytest
 
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import daphne, manage, server_env
+from tests.support.servers import daphne, migrated_and_set_up, rated_table_script, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 PASSWORD = "a-Strong-pass-123"
 
 require_chromium()
 
-SETUP = f"""
-from django.contrib.auth import get_user_model
-from allauth.account.models import EmailAddress
-from games import services, states, timeouts
-from games.models import Room, Table
-from games.rooms import ensure_default_rooms
-ensure_default_rooms(Room)
-users = []
-for name in ("anna", "ben"):
-    u = get_user_model().objects.create_user(name, name + "@example.com", "{PASSWORD}")
-    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
-    users.append(u)
-t = services.table_create(user=users[0], room=Room.objects.get(slug="classic"), rated=True)
-services.table_sit(table_id=t.pk, user=users[1])
+SETUP = rated_table_script(PASSWORD) + """
 for _ in range(2):
     tb = Table.objects.get(pk=t.pk)
     st = states.load(tb.state)
@@ -43,8 +30,7 @@ print("TABLE", t.pk)
 
 def test_rating_changes_appear_on_the_game_over_panel(tmp_path, chromium):
     env = server_env(tmp_path)
-    manage(env, "migrate", "-v0")
-    out = manage(env, "shell", "-c", SETUP, capture_output=True, text=True).stdout
+    out = migrated_and_set_up(env, SETUP)
     table_id = int(re.search(r"TABLE (\d+)", out).group(1))
     with daphne(tmp_path, env) as base:
         ctx = chromium.new_context(viewport={"width": 360, "height": 800})

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from tests.support.browser import require_chromium
-from tests.support.servers import daphne, manage, server_env
+from tests.support.servers import daphne, migrated_and_set_up, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -50,8 +50,7 @@ SEATS = """() => [...document.querySelectorAll('[data-replay-board] [data-seat]'
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("replay")
     env = server_env(tmp)
-    manage(env, "migrate", "-v0")
-    out = manage(env, "shell", "-c", MAKE_GAME, capture_output=True, text=True).stdout
+    out = migrated_and_set_up(env, MAKE_GAME)
     game_id = int(re.search(r"GAME (\d+)", out).group(1))
     with daphne(tmp, env) as base:
         yield {"base": base, "game": game_id}

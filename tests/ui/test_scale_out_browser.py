@@ -14,7 +14,7 @@ import psycopg
 import pytest
 
 from tests.support.browser import log_in, play_to_the_end, require_chromium
-from tests.support.servers import ROOT, DaphneServer, manage
+from tests.support.servers import ROOT, DaphneServer, manage, wait_or_kill
 
 pytestmark = [
     pytest.mark.browser,
@@ -76,11 +76,7 @@ def cluster(tmp_path):
     finally:
         if worker is not None:
             worker.terminate()
-            try:
-                worker.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait(timeout=10)
+            wait_or_kill(worker, grace=20)
         if worker_log is not None:
             worker_log.close()
         for srv in servers:
