@@ -47,9 +47,9 @@ def tables_sweep() -> dict[str, int]:
     for table_id in late:
         if time.monotonic() - beat >= every:
             # The sweep is watching clocks while it works through a long list: it stamps the
-            # heartbeat as the sockets do (every second with the 4 s gap), or (when nobody is seated anywhere)
-            # its own pass would look like an outage to the next deadline check, and every
-            # running turn would get the pass's length back.
+            # heartbeat as the sockets do (every second with the 4 s gap), or (when nobody is
+            # seated anywhere) its own pass would look like an outage to the next deadline
+            # check, and every running turn would get the pass's length back.
             clocks_watched()
             beat = time.monotonic()
         try:
