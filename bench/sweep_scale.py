@@ -238,6 +238,8 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100_000)
     parser.add_argument("--late", type=int, default=500)
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--batch", type=int, default=60,
+                        help="unrated games rated by one task at the end (the lock's hold)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
@@ -298,6 +300,16 @@ def main() -> int:
             t0 = time.perf_counter()
             stats_tasks.game_record.run(gid)
             recorded.append(time.perf_counter() - t0)
+        # A backlog: a second's worth of finished Classic games at 100,000 players (about 60)
+        # rated by one task under the mode's ledger lock (a task rates every earlier unrated
+        # game of its mode): how long the lock is held.
+        from leaderboards.ratings import services as rating_services
+
+        backlog = make_games(args.batch, game, user_ids)
+        t0 = time.perf_counter()
+        rated_now = rating_services.game_rate(game_id=backlog[-1])
+        report["ratings_backlog_games"] = len(rated_now)
+        report["ratings_backlog_lock_s"] = round(time.perf_counter() - t0, 3)
         ms = 1000
         report.update({
             "game_rated_p50_ms": round(percentile(rated, 0.5) * ms, 2),
