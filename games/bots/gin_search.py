@@ -101,6 +101,11 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
     still forced (the cards left are those of ``h11``'s choice), with three the set is gone.
     Taking b away changes one lane, so a card costs one lookup per choice (one choice in
     most hands)."""
+    return _throw(h11, forbid, _feeds(other) if danger else 0, danger)
+
+
+def _throw(h11: int, forbid: int, hot: int, danger: float) -> tuple[int, int, int, int]:
+    """``choose_throw`` with the cards that feed the other hand given (``_feeds``)."""
     best_b = kb = 0
     best_key = 1e9
     best_d = kbest = 999
@@ -130,7 +135,6 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
     lanes = (a, b2, c, e)
     rds = (rd[a], rd[b2], rd[c], rd[e])
     base = rds[0] + rds[1] + rds[2] + rds[3]
-    hot = _feeds(other) if danger else 0
     m = h11 & ~forbid
     for s in range(4):
         shift = 16 * s
@@ -201,6 +205,8 @@ def playout(
     get = DW_CACHE.get
     # each hand's deadwood once known (choose_throw gives it for the hand it leaves), else -1
     dws = [-1, -1]
+    # and the cards that would meld with each hand (``_feeds``)
+    feeds = [_feeds(hands[0]), _feeds(hands[1])]
     while True:
         h = hands[turn]
         other = hands[1 - turn]
@@ -212,12 +218,13 @@ def playout(
             if dh < 0:
                 dh = dw(h)
             v = BIT_VALUE[top]
-            dt = get(h | top)
-            if dt is None:
-                dt = dw(h | top)
-            if dt < dh + v:
-                take = True
-            elif limit and v <= 4 and nd[turn] <= 6 and dh > 4:
+            if top & feeds[turn]:
+                dt = get(h | top)
+                if dt is None:
+                    dt = dw(h | top)
+                take = dt < dh + v
+            # (else top is in no meld of h | top, whose deadwood is then dh + v: no take)
+            if not take and limit and v <= 4 and nd[turn] <= 6 and dh > 4:
                 low = choose_throw(h | top, top, 0, 0.0)[2]
                 take = low <= limit and low < dh - 4
         if take:
@@ -229,7 +236,7 @@ def playout(
         else:
             return 0
         nd[turn] += 1
-        b, d, kbest, kb = choose_throw(h, forbid, other, danger)
+        b, d, kbest, kb = _throw(h, forbid, feeds[1 - turn] if danger else 0, danger)
         do = dws[1 - turn]
         if kbest == 0:
             # An 11-card hand with no deadwood always has a 10-card subset without any.
@@ -251,6 +258,7 @@ def playout(
         h ^= b
         hands[turn] = h
         dws[turn] = d
+        feeds[turn] = _feeds(h)
         pile.append(b)
         if len(stock) <= drawn_at:
             return 0
