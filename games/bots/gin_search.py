@@ -18,7 +18,7 @@ from games.engine.meld import RUN_DEADWOOD
 from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
-from .cardmath import BIT_VALUE, DW_CACHE, TRIPLES, bits_of, dw, melds_with
+from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
 from .gin import deal_opponent, mask_of_bits
 from .knowledge import Knowledge
 
@@ -265,6 +265,18 @@ def playout(
         turn = 1 - turn
 
 
+def _in_melds(hand: int) -> int:
+    """The cards of ``hand`` that make a 3-card meld with two others of it: a rank it holds
+    three or four of, or three in a row of a suit."""
+    a = hand & LANE_MASK
+    b = (hand >> 16) & LANE_MASK
+    c = (hand >> 32) & LANE_MASK
+    d = hand >> 48
+    x = hand & (hand >> 1) & (hand >> 2)
+    sets = ((a & b & (c | d)) | (c & d & (a | b))) * RANK_ALL
+    return (sets | x | (x << 1) | (x << 2)) & hand
+
+
 def sample_opponent_fast(
     know: Knowledge, rng: random.Random, extra_cap: int = 6
 ) -> tuple[int, int]:
@@ -274,24 +286,21 @@ def sample_opponent_fast(
     x has no meld partner in the hand; so the best throw is the highest such loose card unless
     a higher partnered card does better, and only those are solved."""
     hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
-    triples = TRIPLES
     value = BIT_VALUE
     for _ in range(extra):
         loose_v = -1
         loose = 0
         partnered = []
+        melded = _in_melds(hand)
         for x in chosen:
             if not hand & x:
                 continue
+            if x & melded:
+                partnered.append(x)
+                continue
             v = value[x]
-            rest_h = hand ^ x
-            for pair in triples[x]:
-                if pair & rest_h == pair:
-                    partnered.append(x)
-                    break
-            else:
-                if v > loose_v:
-                    loose_v, loose = v, x
+            if v > loose_v:
+                loose_v, loose = v, x
         best = loose
         if loose:
             base = dw(hand)
@@ -313,14 +322,9 @@ def _violations(know: Knowledge, hand: int) -> int:
     """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
     or declined that would meld with it, cards they took that it does not meld."""
     opp = know.opponent()
-    bad = 0
-    for d in bits_of((opp.declined | opp.discarded) & ~hand):
-        if melds_with(d, hand):
-            bad += 1
-    for t in bits_of(opp.known & hand):
-        if not melds_with(t, hand ^ t):
-            bad += 1
-    return bad
+    threw = (opp.declined | opp.discarded) & ~hand & _feeds(hand)
+    took = opp.known & hand & ~_in_melds(hand)
+    return threw.bit_count() + took.bit_count()
 
 
 def sample_consistent(
