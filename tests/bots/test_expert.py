@@ -11,7 +11,7 @@ import random
 import pytest
 
 from games.bots import get_bot
-from games.bots.cardmath import BIT_VALUE, bits_of, dw, mask_from, triples_with
+from games.bots.cardmath import BIT_VALUE, bits_of, dw, mask_from, melds_with
 from games.bots.gin_search import choose_throw, knock_points, playout, sample_consistent
 from games.bots.knowledge import from_view
 from games.bots.rummy_search import rummy_playout, sample_deal
@@ -156,22 +156,20 @@ def test_playout_goes_gin_with_the_drawn_card():
 
 
 def _throw_by_solving(h11: int, forbid: int, other: int, danger: float) -> tuple[int, ...]:
-    """``choose_throw`` as it was written first: one exact solve per card thrown."""
+    """``choose_throw`` by the rule its docstring states: one exact solve per card thrown;
+    the least (deadwood − value/100 + danger if it feeds ``other``), and the least deadwood
+    (then that key); the first card in bit order on a tie."""
     from games.engine.meld_search import deadwood_of_mask
 
-    best_b = kb = 0
-    best_key = kkey = 1e9
-    best_d = kbest = 999
-    for b in bits_of(h11 & ~forbid):
-        d = deadwood_of_mask(h11 ^ b)
-        key = d - BIT_VALUE[b] * 0.01
-        if any(pair & other == pair for pair in triples_with(b)):
-            key += danger
-        if key < best_key:
-            best_key, best_b, best_d = key, b, d
-        if d < kbest or (d == kbest and key < kkey):
-            kbest, kb, kkey = d, b, key
-    return best_b, best_d, kbest, kb
+    cards = list(bits_of(h11 & ~forbid))
+    dead = {b: deadwood_of_mask(h11 ^ b) for b in cards}
+    key = {
+        b: dead[b] - BIT_VALUE[b] * 0.01 + (danger if melds_with(b, other) else 0.0)
+        for b in cards
+    }
+    best = min(cards, key=key.__getitem__)
+    low = min(cards, key=lambda b: (dead[b], key[b]))
+    return best, dead[best], dead[low], low
 
 
 def test_choose_throw_matches_one_solve_per_card():
