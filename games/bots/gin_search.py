@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from games.engine.cards import LANE_MASK, RANK_ALL
-from games.engine.layoffs import best_layoffs
+from games.engine.layoffs import layoff_deadwood
 from games.engine.meld import RUN_DEADWOOD
 from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
@@ -44,7 +44,7 @@ def knock_points(knocker10: int, defender: int, gin: bool, big: bool, rules: Rul
         return ((big_bonus if big else gin_bonus) + dw(defender)) * mult
     mine = best_melds(knocker10)
     kdw = mine.deadwood
-    od = best_layoffs(defender, mine.melds).deadwood
+    od = layoff_deadwood(defender, [(m.kind, m.mask) for m in mine.melds])
     if od > kdw:
         return (od - kdw) * mult
     return -(undercut + kdw - od) * mult
