@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import random
 
-from games.engine.layoffs import best_layoffs
+from games.engine.cards import LANE_MASK, RANK_ALL
+from games.engine.layoffs import layoff_deadwood
+from games.engine.meld import RUN_DEADWOOD
 from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
-from .cardmath import BIT_VALUE, DW_CACHE, TRIPLES, bits_of, dw, melds_with
+from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
 from .gin import deal_opponent, mask_of_bits
 from .knowledge import Knowledge
 
@@ -42,10 +44,46 @@ def knock_points(knocker10: int, defender: int, gin: bool, big: bool, rules: Rul
         return ((big_bonus if big else gin_bonus) + dw(defender)) * mult
     mine = best_melds(knocker10)
     kdw = mine.deadwood
-    od = best_layoffs(defender, mine.melds).deadwood
+    od = layoff_deadwood(defender, [(m.kind, m.mask) for m in mine.melds])
     if od > kdw:
         return (od - kdw) * mult
     return -(undercut + kdw - od) * mult
+
+
+def _set_choices(h: int, t: int) -> tuple[int, list[int]]:
+    """(forced, choices): the ways to lay sets from the ranks of ``t`` (the ranks of ``h``
+    with 3-4 cards). A rank none of whose cards can be in a run (no 3 in a row of its suit
+    in ``h``) always lays all its cards (``forced``, in every choice: they would be deadwood
+    otherwise); any other rank lays none, all its cards or (with four) any three."""
+    x = h & (h >> 1) & (h >> 2)
+    runnable = x | (x << 1) | (x << 2)
+    forced = 0
+    out = [0]
+    while t:
+        low = t & -t
+        t ^= low
+        k = h & (low * RANK_ALL)
+        if not k & runnable:
+            forced |= k
+            continue
+        opts = [0, k]
+        if k.bit_count() == 4:
+            opts += [k ^ x for x in bits_of(k)]
+        out = [c | o for c in out for o in opts]
+    return forced, [c | forced for c in out]
+
+
+def _feeds(other: int) -> int:
+    """The cards that make a 3-card meld with two cards of ``other`` (a hand without them):
+    a rank where it holds two, or the ends and middle of its pairs one or two apart in a suit
+    (the 13-bit lanes have 3 empty bits between them, so shifts never reach another suit)."""
+    a = other & LANE_MASK
+    b = (other >> 16) & LANE_MASK
+    c = (other >> 32) & LANE_MASK
+    d = other >> 48
+    two = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    runs = (other >> 1) & (other >> 2) | (other << 1) & (other >> 1) | (other << 1) & (other << 2)
+    return (two * RANK_ALL) | runs
 
 
 def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int, int, int, int]:
@@ -53,30 +91,85 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
 
     The throw minimises deadwood plus ``danger`` if the card melds with the other hand (the
     simulated player's guess of what feeds the opponent), preferring high cards on ties.
-    (The hottest loop of the playouts: the memo and the meld table are read inline.)"""
+
+    The hottest loop of the playouts, so the deadwood of every ``h11`` less one card is found
+    at once, exactly (as ``meld_search`` finds it): the best arrangement of a hand is some
+    choice of sets (``_set_choices``) plus the runs of what is left, whose run-only deadwood
+    is one ``RUN_DEADWOOD`` lookup per suit lane. Taking card b away leaves every card that
+    could not be in a run unable to, so the choices of ``h11`` less b are those of ``h11``
+    that leave b out, except when b is in a forced set: with four cards the other three are
+    still forced (the cards left are those of ``h11``'s choice), with three the set is gone.
+    Taking b away changes one lane, so a card costs one lookup per choice (one choice in
+    most hands)."""
+    return _throw(h11, forbid, _feeds(other) if danger else 0, danger)
+
+
+def _throw(h11: int, forbid: int, hot: int, danger: float) -> tuple[int, int, int, int]:
+    """``choose_throw`` with the cards that feed the other hand given (``_feeds``)."""
     best_b = kb = 0
     best_key = 1e9
     best_d = kbest = 999
     kkey = 1e9
-    get = DW_CACHE.get
+    rd = RUN_DEADWOOD
+    lm = LANE_MASK
+    val = _VAL100
+    a = h11 & lm
+    b2 = (h11 >> 16) & lm
+    c = (h11 >> 32) & lm
+    e = h11 >> 48
+    t = (a & b2 & (c | e)) | (c & e & (a | b2))
+    forced = 0
+    rows = []
+    if t:
+        forced, choices = _set_choices(h11, t)
+        if len(choices) == 1:
+            r = h11 ^ forced
+            a, b2, c, e = r & lm, (r >> 16) & lm, (r >> 32) & lm, r >> 48
+            t = 0
+        else:
+            for sets in choices:
+                r = h11 ^ sets
+                ls = (r & lm, (r >> 16) & lm, (r >> 32) & lm, r >> 48)
+                rs = (rd[ls[0]], rd[ls[1]], rd[ls[2]], rd[ls[3]])
+                rows.append((sets, ls, rs, rs[0] + rs[1] + rs[2] + rs[3]))
+    lanes = (a, b2, c, e)
+    rds = (rd[a], rd[b2], rd[c], rd[e])
+    base = rds[0] + rds[1] + rds[2] + rds[3]
     m = h11 & ~forbid
-    while m:
-        b = m & -m
-        m ^= b
-        x = h11 ^ b
-        d = get(x)
-        if d is None:
-            d = dw(x)
-        key = d - _VAL100[b]
-        if danger:
-            for pair in TRIPLES[b]:
-                if pair & other == pair:
-                    key += danger
-                    break
-        if key < best_key:
-            best_key, best_b, best_d = key, b, d
-        if d < kbest or (d == kbest and key < kkey):
-            kbest, kb, kkey = d, b, key
+    for s in range(4):
+        shift = 16 * s
+        lane = (m >> shift) & lm
+        while lane:
+            lb = lane & -lane
+            lane ^= lb
+            b = lb << shift
+            if b & forced:
+                k = h11 & (lb * RANK_ALL)
+                if k.bit_count() == 4:
+                    d = min(row[3] for row in rows) if rows else base
+                else:
+                    d = 999
+                    for sets in (row[0] for row in rows) if rows else (forced,):
+                        r = h11 ^ sets ^ k ^ b
+                        v = rd[r & lm] + rd[(r >> 16) & lm] + rd[(r >> 32) & lm] + rd[r >> 48]
+                        if v < d:
+                            d = v
+            elif t:
+                d = 999
+                for sets, ls, rs, tot in rows:
+                    if not sets & b:
+                        v = tot - rs[s] + rd[ls[s] ^ lb]
+                        if v < d:
+                            d = v
+            else:
+                d = base - rds[s] + rd[lanes[s] ^ lb]
+            key = d - val[b]
+            if b & hot:
+                key += danger
+            if key < best_key:
+                best_key, best_b, best_d = key, b, d
+            if d < kbest or (d == kbest and key < kkey):
+                kbest, kb, kkey = d, b, key
     return best_b, best_d, kbest, kb
 
 
@@ -110,6 +203,10 @@ def playout(
     nd = list(draws)
     gauss = rng.gauss if rng is not None and noise else None
     get = DW_CACHE.get
+    # each hand's deadwood once known (choose_throw gives it for the hand it leaves), else -1
+    dws = [-1, -1]
+    # and the cards that would meld with each hand (``_feeds``)
+    feeds = [_feeds(hands[0]), _feeds(hands[1])]
     while True:
         h = hands[turn]
         other = hands[1 - turn]
@@ -117,18 +214,18 @@ def playout(
         top = pile[-1] if pile else 0
         take = False
         if top:
-            dh = get(h)
-            if dh is None:
+            dh = dws[turn]
+            if dh < 0:
                 dh = dw(h)
             v = BIT_VALUE[top]
-            dt = get(h | top)
-            if dt is None:
-                dt = dw(h | top)
-            if dt < dh + v:
-                take = True
-            elif limit and v <= 4 and nd[turn] <= 6 and dh > 4:
-                h11 = h | top
-                low = min(dw(h11 ^ b) for b in bits_of(h))
+            if top & feeds[turn]:
+                dt = get(h | top)
+                if dt is None:
+                    dt = dw(h | top)
+                take = dt < dh + v
+            # (else top is in no meld of h | top, whose deadwood is then dh + v: no take)
+            if not take and limit and v <= 4 and nd[turn] <= 6 and dh > 4:
+                low = choose_throw(h | top, top, 0, 0.0)[2]
                 take = low <= limit and low < dh - 4
         if take:
             pile.pop()
@@ -139,18 +236,19 @@ def playout(
         else:
             return 0
         nd[turn] += 1
-        b, _d, kbest, kb = choose_throw(h, forbid, other, danger)
+        b, d, kbest, kb = _throw(h, forbid, feeds[1 - turn] if danger else 0, danger)
+        do = dws[1 - turn]
         if kbest == 0:
             # An 11-card hand with no deadwood always has a 10-card subset without any.
             if big_ok and dw(h) == 0:
-                pts = (big_bonus + dw(other)) * mult
+                pts = (big_bonus + (do if do >= 0 else dw(other))) * mult
             else:
-                pts = (gin_bonus + dw(other)) * mult
+                pts = (gin_bonus + (do if do >= 0 else dw(other))) * mult
             return pts if turn == 0 else -pts
         if limit and kbest <= limit:
             go = nd[turn] <= early or len(stock) <= 4
             if not go:
-                est: float = dw(other) - kbest
+                est: float = (do if do >= 0 else dw(other)) - kbest
                 if gauss is not None:
                     est += gauss(0.0, noise)
                 go = est >= margin
@@ -159,10 +257,24 @@ def playout(
                 return pts if turn == 0 else -pts
         h ^= b
         hands[turn] = h
+        dws[turn] = d
+        feeds[turn] = _feeds(h)
         pile.append(b)
         if len(stock) <= drawn_at:
             return 0
         turn = 1 - turn
+
+
+def _in_melds(hand: int) -> int:
+    """The cards of ``hand`` that make a 3-card meld with two others of it: a rank it holds
+    three or four of, or three in a row of a suit."""
+    a = hand & LANE_MASK
+    b = (hand >> 16) & LANE_MASK
+    c = (hand >> 32) & LANE_MASK
+    d = hand >> 48
+    x = hand & (hand >> 1) & (hand >> 2)
+    sets = ((a & b & (c | d)) | (c & d & (a | b))) * RANK_ALL
+    return (sets | x | (x << 1) | (x << 2)) & hand
 
 
 def sample_opponent_fast(
@@ -174,24 +286,21 @@ def sample_opponent_fast(
     x has no meld partner in the hand; so the best throw is the highest such loose card unless
     a higher partnered card does better, and only those are solved."""
     hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
-    triples = TRIPLES
     value = BIT_VALUE
     for _ in range(extra):
         loose_v = -1
         loose = 0
         partnered = []
+        melded = _in_melds(hand)
         for x in chosen:
             if not hand & x:
                 continue
+            if x & melded:
+                partnered.append(x)
+                continue
             v = value[x]
-            rest_h = hand ^ x
-            for pair in triples[x]:
-                if pair & rest_h == pair:
-                    partnered.append(x)
-                    break
-            else:
-                if v > loose_v:
-                    loose_v, loose = v, x
+            if v > loose_v:
+                loose_v, loose = v, x
         best = loose
         if loose:
             base = dw(hand)
@@ -213,14 +322,9 @@ def _violations(know: Knowledge, hand: int) -> int:
     """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
     or declined that would meld with it, cards they took that it does not meld."""
     opp = know.opponent()
-    bad = 0
-    for d in bits_of((opp.declined | opp.discarded) & ~hand):
-        if melds_with(d, hand):
-            bad += 1
-    for t in bits_of(opp.known & hand):
-        if not melds_with(t, hand ^ t):
-            bad += 1
-    return bad
+    threw = (opp.declined | opp.discarded) & ~hand & _feeds(hand)
+    took = opp.known & hand & ~_in_melds(hand)
+    return threw.bit_count() + took.bit_count()
 
 
 def sample_consistent(

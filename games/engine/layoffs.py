@@ -11,7 +11,7 @@ from .errors import InvalidCardError
 from .meld import Meld, attach_mask, sorted_meld_cards
 from .meld_search import MeldResult, best_melds, deadwood_of_mask
 
-__all__ = ["LayoffResult", "best_layoffs", "layoff_closure"]
+__all__ = ["LayoffResult", "best_layoffs", "layoff_closure", "layoff_deadwood"]
 
 
 def _table_of(melds: Iterable[Meld | Iterable[str | Card] | str]) -> list[Meld]:
@@ -107,6 +107,36 @@ class LayoffResult:
         return f"LayoffResult(layoffs=[{lo}] {self.own!r})"
 
 
+def _best_layoff_set(d: int, table: Sequence[tuple[str, int]]) -> tuple[int, int]:
+    """(cards laid off, deadwood left) of the defender's best lay-offs of ``d`` onto
+    ``table`` ((kind, mask) pairs): every subset of what can be laid off that lays off as a
+    whole; ties prefer fewer lay-offs, then the first subset in a fixed enumeration order."""
+    cand, _, _ = layoff_closure(table, d)
+    if not cand:
+        return 0, deadwood_of_mask(d)
+    best_key: tuple[int, int] | None = None
+    best_s = 0
+    s = cand
+    while True:
+        laid, _, _ = layoff_closure(table, s)
+        if laid == s:
+            key = (deadwood_of_mask(d ^ s), s.bit_count())
+            if best_key is None or key < best_key:
+                best_key = key
+                best_s = s
+        if s == 0:
+            break
+        s = (s - 1) & cand
+    assert best_key is not None  # the empty set always lays off
+    return best_s, best_key[0]
+
+
+def layoff_deadwood(defender: int, table: Sequence[tuple[str, int]]) -> int:
+    """The deadwood ``best_layoffs`` leaves the defender (a card mask) against the knocker's
+    melds as (kind, mask) pairs, without building the lay-offs (the bots' playouts)."""
+    return _best_layoff_set(defender, table)[1]
+
+
 def best_layoffs(
     defender_cards: Iterable[str | Card] | int,
     knocker_melds: Iterable[Meld | Iterable[str | Card] | str],
@@ -128,20 +158,7 @@ def best_layoffs(
             raise InvalidCardError(f"meld {meld} overlaps the defender's cards or another meld")
         used |= meld.mask
     table = [(m.kind, m.mask) for m in table_melds]
-    cand, _, _ = layoff_closure(table, d)
-    best_key: tuple[int, int] | None = None
-    best_s = 0
-    s = cand
-    while True:
-        laid, _, _ = layoff_closure(table, s)
-        if laid == s:
-            key = (deadwood_of_mask(d ^ s), s.bit_count())
-            if best_key is None or key < best_key:
-                best_key = key
-                best_s = s
-        if s == 0:
-            break
-        s = (s - 1) & cand
+    best_s, _ = _best_layoff_set(d, table)
     _, seq, masks = layoff_closure(table, best_s)
     return LayoffResult(
         tuple((BY_BIT[b], i) for b, i in seq),
