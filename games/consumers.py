@@ -13,7 +13,7 @@ import asyncio
 import logging
 from urllib.parse import parse_qs
 
-from core import channels
+from core import channels, sockets
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
@@ -55,7 +55,7 @@ class TableConsumer(FramedConsumer):
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        self.user = sockets.scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.joined = ()
