@@ -35,14 +35,12 @@ def _listify_fields(obj: Any) -> dict[str, Any]:
 
 
 def _listify(v: Any) -> Any:
-    if isinstance(v, (str, int, NoneType)):  # the leaves (enums are str or int: kept below)
-        if isinstance(v, Enum):
-            return v.value
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, (str, int, NoneType)):
         return v
     if isinstance(v, (list, tuple)):
         return [_listify(x) for x in v]
-    if isinstance(v, Enum):
-        return v.value
     if isinstance(v, dict):
         return {k: _listify(x) for k, x in v.items()}
     if is_dataclass(v) and not isinstance(v, type):

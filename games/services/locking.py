@@ -110,7 +110,9 @@ def _from_row(
 
 
 @functools.cache
-def _converters(model: type[Model], columns: Sequence[Field[Any, Any]]) -> list[tuple[Any, list]]:
+def _converters(
+    model: type[Model], columns: Sequence[Field[Any, Any]]
+) -> list[tuple[Any, list[Any]]]:
     """Each column's expression and the ORM's converters of its values, looked up once per
     process (they depend on the field and the database backend only, not on the row: asked
     per row and field, the look-ups were a tenth of a move's service time)."""
