@@ -31,6 +31,7 @@ import asyncio
 import json
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -98,6 +99,9 @@ def main() -> int:
     parser.add_argument("--hold", type=float, default=5.0,
                         help="seconds the sockets stay idle before the memory is read")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy stacks of Daphne while the sockets open (GIL holder "
+                        "only; read with bench/stacks.py)")
     args = parser.parse_args()
     ws_load.require_client()
     raise_file_limit(2 * args.sockets + 512)
@@ -128,6 +132,13 @@ def main() -> int:
                     targets.append((f"{base}/ws/notify/", cookie, "hello"))
         time.sleep(1.0)
         rss_before, cpu_before = rss_kb(proc.pid), cpu_s(proc.pid)
+        sampler = None
+        if args.profile:
+            sampler = subprocess.Popen(
+                [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(proc.pid),
+                 "--duration", str(max(1, int(len(targets) / args.rate) + 1)), "--rate", "200",
+                 "--nonblocking", "--gil", "--format", "raw", "--output", args.profile],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
         async def drive():
             opened, times, failures, took = await open_all(targets, args.rate, 30.0)
@@ -139,6 +150,8 @@ def main() -> int:
             return opened, times, failures, took, rss_after, cpu
 
         opened, times, failures, took, rss_after, cpu = asyncio.run(drive())
+        if sampler is not None:
+            sampler.wait(30)
     finally:
         ws_load.stop_servers(servers)
         counted.cleanup()

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from urllib.parse import parse_qs
 
-from core import channels
+from core import channels, sockets
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
@@ -55,7 +55,7 @@ class TableConsumer(FramedConsumer):
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        self.user = sockets.scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
         self.joined = ()
@@ -94,12 +94,13 @@ class TableConsumer(FramedConsumer):
             self.counted = seated
             seated_socket(1 if seated else -1)
 
-    async def _mark_present(self):
-        """This connection holds a seat: mark it connected and tell the table."""
-        self._count_seated(True)
-        await db_call(services.seat_presence)(
-            table_id=self.table_id, user=self.user, connected=True
-        )
+    async def _mark_present(self, connected: bool = True):
+        """This connection holds a seat: mark it (dis)connected and tell the table."""
+        self._count_seated(connected)
+        outbox = Outbox()
+        await db_call(services.seat_presence)(table_id=self.table_id, user=self.user,
+                                              connected=connected, outbox=outbox)
+        await channels.asend(outbox.take())
 
     def _access(self):
         """(may connect, seat, hidden chat senders): the senders are known before the
@@ -121,9 +122,7 @@ class TableConsumer(FramedConsumer):
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
             self.user_group = None
         if self.seat is not None:
-            await db_call(services.seat_presence)(
-                table_id=self.table_id, user=self.user, connected=False
-            )
+            await self._mark_present(connected=False)
 
     async def _join_groups(self):
         """Join the table's group (every frame of the table comes through it; a seat change

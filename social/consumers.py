@@ -24,6 +24,7 @@ from core.sockets import (
     FramedConsumer,
     Message,
     is_int,
+    scope_user,
     text_id,
 )
 
@@ -85,7 +86,7 @@ class NotifyConsumer(FramedConsumer):
     group = None
 
     async def connect(self):
-        user = self.scope.get("user")
+        user = scope_user(self.scope)
         if user is None or not user.is_authenticated or not user.is_active:
             # Accept, then close with the documented code: a refused handshake would only
             # give the browser 1006, and it would reconnect for ever.

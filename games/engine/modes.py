@@ -60,7 +60,9 @@ class Mode(abc.ABC):
         return 1
 
     def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
+        # The fields one by one: ``asdict`` deep-copies each value, and a table writes its
+        # mode with every move (every value here is immutable).
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         for k, v in d.items():
             if isinstance(v, tuple):
                 d[k] = [list(x) if isinstance(x, tuple) else x for x in v]

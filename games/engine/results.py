@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from copy import deepcopy
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum, StrEnum
+from types import NoneType
 from typing import Any
 
 __all__ = ["HandOutcome", "HandResult", "ColumnResult", "GameResult"]
@@ -26,18 +28,24 @@ def _tuplify(v: Any) -> Any:
 
 
 def _listify_fields(obj: Any) -> dict[str, Any]:
-    """A result dataclass as a JSON-safe dict."""
-    return {k: _listify(x) for k, x in asdict(obj).items()}
+    """A result dataclass as a JSON-safe dict: what ``dataclasses.asdict`` and ``_listify``
+    gave, built in one pass (``asdict`` deep-copies every leaf, and results are written with
+    every move and every seat's view: it was about a third of a move's service time)."""
+    return {f.name: _listify(getattr(obj, f.name)) for f in fields(obj)}
 
 
 def _listify(v: Any) -> Any:
-    if isinstance(v, (list, tuple)):
-        return [_listify(x) for x in v]
     if isinstance(v, Enum):
         return v.value
+    if isinstance(v, (str, int, NoneType)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_listify(x) for x in v]
     if isinstance(v, dict):
         return {k: _listify(x) for k, x in v.items()}
-    return v
+    if is_dataclass(v) and not isinstance(v, type):
+        return _listify_fields(v)
+    return deepcopy(v)  # as asdict copied any other value
 
 
 @dataclass(frozen=True)

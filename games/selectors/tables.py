@@ -203,12 +203,13 @@ def _people_at(table: Table) -> list[int]:
     return [table.created_by_id, *seated]
 
 
-def recent_chat(table: Table, hidden: frozenset[int] | set[int] = frozenset()
-                ) -> list[dict[str, Any]]:
-    """The last lines of the table's chat, leaving out those written by ``hidden`` users."""
-    seat_by_user = dict(
-        Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", "index")
-    )
+def recent_chat(table: Table, hidden: frozenset[int] | set[int] = frozenset(),
+                seats: list[Seat] | None = None) -> list[dict[str, Any]]:
+    """The last lines of the table's chat, leaving out those written by ``hidden`` users.
+    ``seats``: the table's seats when the caller has read them (else they are read here)."""
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table, user__isnull=False))
+    seat_by_user = {s.user_id: s.index for s in seats if s.user_id is not None}
     lines = ChatMessage.objects.filter(table=table)
     if hidden:
         lines = lines.exclude(user_id__in=hidden)
@@ -227,7 +228,7 @@ def table_snapshot(table_id: int, user, seat: int | None,
         hidden = hooks.hidden_senders(user)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     return frames.snapshot_frame(table, seats, user=user, seat=seat,
-                                 chat=recent_chat(table, hidden))
+                                 chat=recent_chat(table, hidden, seats))
 
 
 def score_sheet(game: Game) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from django.db import connection, transaction
 from django.db.models import Field, Model
 from django.utils import timezone
 
+from core import wire
+
 from ..exceptions import NotSeated, TableNotFound
 from ..models import Room, Seat, Table, TableAction
 
@@ -100,13 +102,26 @@ def _from_row(
     order) as the database returned them, converted as the ORM converts them (SQLite's
     dates are text, its booleans numbers; JSON is parsed)."""
     converted = []
-    for field, value in zip(columns, values, strict=True):
-        col = field.get_col(model._meta.db_table)
-        for convert in (connection.ops.get_db_converters(col)
-                        + col.get_db_converters(connection)):
+    for (col, converters), value in zip(_converters(model, columns), values, strict=True):
+        for convert in converters:
             value = convert(value, col, connection)
         converted.append(value)
     return model.from_db(connection.alias, [f.attname for f in columns], converted)
+
+
+@functools.cache
+def _converters(
+    model: type[Model], columns: Sequence[Field[Any, Any]]
+) -> list[tuple[Any, list[Any]]]:
+    """Each column's expression and the ORM's converters of its values, looked up once per
+    process (they depend on the field and the database backend only, not on the row: asked
+    per row and field, the look-ups were a tenth of a move's service time)."""
+    found = []
+    for field in columns:
+        col = field.get_col(model._meta.db_table)
+        found.append((col, connection.ops.get_db_converters(col)
+                      + col.get_db_converters(connection)))
+    return found
 
 
 def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
@@ -196,6 +211,29 @@ def insert_action(*, table_id: int, version: int, seat: int, action: str, source
                  timezone.now(), connection)],
         )
         return cursor.fetchone() is not None
+
+
+def update_table(table: Table, fields: Sequence[str]) -> None:
+    """``table.save(update_fields=fields)`` written out: one UPDATE of those columns (a
+    field with ``auto_now`` takes the time now, as ``save`` gives it). What every move does
+    last, so it skips the ORM's query building and signals (no receiver listens to a table's
+    save) and encodes a JSON column with orjson (``core.wire.dumps``: the same JSON; about a
+    fifth of the ORM save's time was ``json.dumps`` of the state, py-spy under
+    ``bench/ws_load.py``)."""
+    columns, values = [], []
+    for name in fields:
+        field = Table._meta.get_field(name)
+        assert isinstance(field, Field) and field.concrete and not field.primary_key, name
+        value = field.pre_save(table, add=False)  # the value, or now for ``auto_now``
+        if field.get_internal_type() == "JSONField":
+            value = None if value is None else wire.dumps(value)
+        else:
+            value = field.get_db_prep_save(value, connection)
+        columns.append(f"{connection.ops.quote_name(field.column)} = %s")
+        values.append(value)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_sql_names()['table']} SET {', '.join(columns)} WHERE id = %s",
+                       [*values, table.pk])
 
 
 def seat_of(seats: list[Seat], user: User | AnonymousUser | None) -> Seat | None:

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.channels import Outbox
 from core.locks import CACHE_ERRORS
 
 from .. import conf
@@ -23,8 +24,11 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
-def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected: bool) -> bool:
-    """Mark the user's seat at this table (dis)connected; True if they hold a seat."""
+def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected: bool,
+                  outbox: Outbox | None = None) -> bool:
+    """Mark the user's seat at this table (dis)connected; True if they hold a seat. The
+    presence frame goes into ``outbox`` when the caller gives one (a table socket sends it
+    from its event loop: no trip from this thread back to the loop and its wait)."""
     if user is None or not user.is_authenticated:
         return False
     with transaction.atomic():
@@ -39,7 +43,7 @@ def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected
         mine.last_seen = timezone.now()
         mine.save(update_fields=["connected", "last_seen"])
         if table.is_live:
-            publish_presence(table, seats)
+            publish_presence(table, seats, outbox=outbox)
         if not connected and table.status == TableStatus.PLAYING:
             # The task by its name: games.tasks calls the services, never the other way round.
             task = current_app.signature("games.table_presence", args=(table_id,))

@@ -15,7 +15,7 @@ from games import engine as E
 from .. import broadcast, frames, signals
 from ..models import Seat, Table
 from .clock import schedule_bot_move, table_state_undelivered
-from .locking import after_commit, load_seats, lock_table
+from .locking import after_commit, load_seats, lock_table, update_table
 
 
 def save_and_publish(table: Table, seats: list[Seat], state: E.GameState | None = None, *,
@@ -25,7 +25,10 @@ def save_and_publish(table: Table, seats: list[Seat], state: E.GameState | None 
     given), then queue for after the commit the ``state`` frames of its version (into
     ``outbox`` when the caller gave one: see ``publish_state``) and, if a computer is to
     act, its move."""
-    table.save(update_fields=fields)
+    if fields:
+        update_table(table, fields)
+    else:
+        table.save()
     publish_state(table, seats, state, events, last, outbox=outbox)
     schedule_bot_move(table, seats, state, outbox=outbox)
 
