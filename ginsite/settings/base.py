@@ -103,18 +103,6 @@ from .backends import *  # noqa: E402,F401,F403
 from .security import *  # noqa: E402,F401,F403
 
 # --- Live play: the GAMES_* settings and their defaults are in games/conf.py
-# GAMES_BOT_DELAY="low,high": the computer's pause before each move, in seconds (default
-# 0.6-1.5 s). The browser tests shorten it: nothing they check depends on its length.
-if os.environ.get("GAMES_BOT_DELAY"):
-    try:
-        _low, _high = (float(x) for x in os.environ["GAMES_BOT_DELAY"].split(","))
-    except ValueError:
-        _low = _high = -1.0
-    if not 0 <= _low <= _high:
-        raise ImproperlyConfigured(
-            'GAMES_BOT_DELAY must be "low,high" in seconds, 0 <= low <= high, e.g. "0.6,1.5"'
-        )
-    GAMES_BOT_DELAY = (_low, _high)
 
 # --- Social: private messages per sender per minute (other SOCIAL_* defaults: social/conf.py)
 SOCIAL_MESSAGE_RATE = int(os.environ.get("SOCIAL_MESSAGE_RATE", "10"))

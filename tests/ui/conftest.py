@@ -33,16 +33,14 @@ def chromium():
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """`bash scripts/run.sh` on a free port with its own var/ directory (database, broker
-    folders, beat schedule); stopped with SIGINT, as Ctrl-C would, at the end. The computer
-    pauses 0.05-0.1 s before a move (GAMES_BOT_DELAY), not 0.6-1.5 s: no test here depends on
-    the pause's length, and whole games against it took a minute of waiting each."""
+    folders, beat schedule); stopped with SIGINT, as Ctrl-C would, at the end."""
     tmp = tmp_path_factory.mktemp("runsh")
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
                         "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL")}
     env.update({"GINSITE_VAR_DIR": str(tmp / "var"), "PORT": str(port), "HOST": "127.0.0.1",
-                "PYTHONUNBUFFERED": "1", "GAMES_BOT_DELAY": "0.05,0.1"})
+                "PYTHONUNBUFFERED": "1"})
     log_path = tmp / "run.log"
     log = open(log_path, "w")
     proc = subprocess.Popen(RUN_COMMAND, cwd=ROOT, env=env, stdout=log,
