@@ -46,7 +46,7 @@ SEATS = """() => [...document.querySelectorAll('[data-replay-board] [data-seat]'
   s => [...s.querySelectorAll('[data-card]')].map(c => c.dataset.card).join(''))"""
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # both tests only read the two stored games
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("replay")
     env = server_env(tmp)
