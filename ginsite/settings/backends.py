@@ -137,6 +137,10 @@ else:
         "processed_folder": str(_broker["processed"]),
         "control_folder": str(_broker["control"]),
         "store_processed": False,
+        # How often an idle worker looks at the queue folder (kombu's default is 1 s): every
+        # computer move is a task, so with 1 s each one waited up to a second after its
+        # think pause (the run command's games showed moves exactly 1.0 s apart).
+        "polling_interval": float(os.environ.get("CELERY_POLLING_INTERVAL", "0.1")),
     }
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
