@@ -160,7 +160,7 @@ class Outage(TypedDict):
     extended: int
 
 
-def _give_back_batch(outage: ClockOutage) -> int:
+def give_back_batch(outage: ClockOutage) -> int:
     """Give ``outage``'s time back to the next batch of playing tables (ids from its
     cursor) in the caller's transaction: every person's turn that was running then gets
     ``back`` more and runs at least until ``resume_at`` (so a move refused as
@@ -194,7 +194,7 @@ def _give_back_batch(outage: ClockOutage) -> int:
     return len(ids)
 
 
-def _give_back(outage_id: int) -> Outage | None:
+def give_back(outage_id: int) -> Outage | None:
     """Work through the pending outage ``outage_id`` batch by batch (other processes may
     share the work); when no table is left, mark it done and stamp the heartbeat fresh, in
     one transaction. Returns the outage once this call finished it, else None."""
@@ -204,7 +204,7 @@ def _give_back(outage_id: int) -> Outage | None:
                       .filter(pk=outage_id, pending=True).first())
             if outage is None:
                 return None  # finished by another process
-            if _give_back_batch(outage):
+            if give_back_batch(outage):
                 continue
             now = timezone.now()
             Heartbeat.objects.filter(name=CLOCKS).update(at=now)
@@ -227,22 +227,23 @@ def clocks_watched() -> Outage | None:
                                       ignore_conflicts=True)
         previous = (Heartbeat.objects.select_for_update().filter(name=CLOCKS)
                     .values_list("at", flat=True).get())
-        pending = ClockOutage.objects.filter(pending=True).values_list("pk", flat=True).first()
         now = timezone.now()  # read under the lock: a wait for it is part of the gap
+        if now <= previous:
+            return None
+        gap = now - previous
+        if gap <= timedelta(seconds=conf.get("OUTAGE_GAP")):
+            # A fresh stamp means no give-back is pending (one keeps the stamp old until done).
+            Heartbeat.objects.filter(name=CLOCKS).update(at=now)
+            return None
+        pending = ClockOutage.objects.filter(pending=True).values_list("pk", flat=True).first()
         if pending is None:
-            if now <= previous:
-                return None
-            gap = now - previous
-            if gap <= timedelta(seconds=conf.get("OUTAGE_GAP")):
-                Heartbeat.objects.filter(name=CLOCKS).update(at=now)
-                return None
             # At most a few minutes: after a long stop the games of then are over anyway.
             pending = ClockOutage.objects.create(
                 since=previous, detected_at=now,
                 back=min(gap, timedelta(seconds=conf.get("OUTAGE_GIVE_BACK_MAX"))),
                 resume_at=now + timedelta(seconds=conf.get("OUTAGE_RESUME")),
             ).pk
-    return _give_back(pending)
+    return give_back(pending)
 
 
 def clocks_fresh() -> None:

@@ -49,13 +49,13 @@ def test_the_time_is_given_back_in_batches_once_to_every_table(tables, settings,
     before = _deadlines(tables)
     _outage(40)
     batches = []
-    real = clock._give_back_batch
+    real = clock.give_back_batch
 
     def counted(outage):
         batches.append(real(outage))
         return batches[-1]
 
-    monkeypatch.setattr(clock, "_give_back_batch", counted)
+    monkeypatch.setattr(clock, "give_back_batch", counted)
     done = services.clocks_watched()
     assert done is not None and done["extended"] == 5 and 39 < done["gap"] < 42
     assert batches == [2, 2, 1, 0]  # three short transactions, then the end found
@@ -78,11 +78,11 @@ def test_no_deadline_is_applied_while_a_give_back_is_under_way(tables, settings)
     last = tables[-1]
     Table.objects.filter(pk=last.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(clock, "_give_back", lambda outage_id: None)  # the process dies here
+        mp.setattr(clock, "give_back", lambda outage_id: None)  # the process dies here
         assert services.clocks_watched() is None
     outage = ClockOutage.objects.get(pending=True)
     with transaction.atomic():
-        assert clock._give_back_batch(outage) == 2  # one batch made it
+        assert clock.give_back_batch(outage) == 2  # one batch made it
     version = Table.objects.get(pk=last.pk).version
     assert services.table_timeout(table_id=last.pk) is False  # the socket's timer
     assert Table.objects.get(pk=last.pk).version == version
@@ -98,7 +98,7 @@ def test_a_table_that_moved_during_the_give_back_is_not_extended(tables, setting
     services.clocks_watched()
     _outage(60)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(clock, "_give_back", lambda outage_id: None)
+        mp.setattr(clock, "give_back", lambda outage_id: None)
         services.clocks_watched()
     moved = tables[-1]
     fresh = timezone.now() + timedelta(seconds=30)
@@ -121,14 +121,14 @@ def test_a_slow_give_back_is_not_taken_for_a_second_outage(tables, settings, mon
         def now():
             return real_now() + timedelta(seconds=shift["s"])
 
-    real = clock._give_back_batch
+    real = clock.give_back_batch
 
     def slow(outage):
         shift["s"] += 3
         return real(outage)
 
     monkeypatch.setattr(clock, "timezone", Clock)
-    monkeypatch.setattr(clock, "_give_back_batch", slow)
+    monkeypatch.setattr(clock, "give_back_batch", slow)
     before = _deadlines(tables)
     assert services.clocks_watched()["extended"] == 5
     assert services.clocks_watched() is None  # the 18 s it took are not a gap
@@ -137,13 +137,19 @@ def test_a_slow_give_back_is_not_taken_for_a_second_outage(tables, settings, mon
     assert ClockOutage.objects.count() == 1
 
 
-def test_presence_is_published_once_a_crossing_and_a_bounded_number_a_pass(
-        tables, settings, monkeypatch):
+@pytest.fixture
+def published(settings, monkeypatch):
+    """The tables whose presence the sweep publishes, two a pass, from no cursor."""
     settings.GAMES_PRESENCE_PER_SWEEP = 2
     cache.delete(presence.PRESENCE_CURSOR)
-    published = []
+    tables = []
     monkeypatch.setattr(presence, "table_presence_publish",
-                        lambda *, table_id: published.append(table_id))
+                        lambda *, table_id: tables.append(table_id))
+    return tables
+
+
+def test_presence_is_published_once_a_crossing_and_a_bounded_number_a_pass(
+        tables, published):
     now = timezone.now()
     grace = timedelta(seconds=grace_seconds())
     # every player of the five tables went quiet at once (a site-wide stop): one seat a table
@@ -164,13 +170,10 @@ def test_presence_is_published_once_a_crossing_and_a_bounded_number_a_pass(
 
 
 def test_the_sweep_publishes_presence_without_its_cursor_when_the_cache_is_down(
-        tables, monkeypatch):
+        tables, published, monkeypatch):
     def down(*args, **kwargs):
         raise ConnectionError("cache down")
 
-    published = []
-    monkeypatch.setattr(presence, "table_presence_publish",
-                        lambda *, table_id: published.append(table_id))
     monkeypatch.setattr(presence.cache, "get", down)
     monkeypatch.setattr(presence.cache, "set", down)
     now = timezone.now()
@@ -179,13 +182,8 @@ def test_the_sweep_publishes_presence_without_its_cursor_when_the_cache_is_down(
     assert presence.tables_presence_due(now) == 1 and published == [tables[0].pk]
 
 
-def test_the_limit_counts_tables_not_seats(tables, settings, monkeypatch):
+def test_the_limit_counts_tables_not_seats(tables, published):
     """Both players of every table left at once: two tables a pass, each published once."""
-    settings.GAMES_PRESENCE_PER_SWEEP = 2
-    cache.delete(presence.PRESENCE_CURSOR)
-    published = []
-    monkeypatch.setattr(presence, "table_presence_publish",
-                        lambda *, table_id: published.append(table_id))
     now = timezone.now()
     gone = now - timedelta(seconds=grace_seconds() + 5)
     Seat.objects.filter(table__in=tables).update(last_seen=gone)
