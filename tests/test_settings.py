@@ -48,19 +48,22 @@ def test_check_deploy_is_clean_in_production_mode():
     assert "no issues" in result.stdout
 
 
+# a shell line printing the cache, channel layer, broker and database the settings chose
+BACKENDS = (
+    "from django.conf import settings as s;"
+    "print(s.CACHES['default']['BACKEND']);"
+    "print(s.CHANNEL_LAYERS['default']['BACKEND']);"
+    "print(s.CELERY_BROKER_URL);"
+    "print(s.DATABASES['default']['ENGINE'])"
+)
+
+
 def test_redis_url_switches_cache_channel_layer_and_broker():
-    code = (
-        "from django.conf import settings as s;"
-        "print(s.CACHES['default']['BACKEND']);"
-        "print(s.CHANNEL_LAYERS['default']['BACKEND']);"
-        "print(s.CELERY_BROKER_URL);"
-        "print(s.DATABASES['default']['ENGINE'])"
-    )
     result = run_manage(
         "shell",
         "--no-imports",
         "-c",
-        code,
+        BACKENDS,
         REDIS_URL="redis://127.0.0.1:6379/9",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/ginsite",
     )
@@ -100,14 +103,7 @@ def test_channel_redis_urls_shard_the_channel_layer():
 
 
 def test_embedded_default_needs_no_server():
-    code = (
-        "from django.conf import settings as s;"
-        "print(s.CACHES['default']['BACKEND']);"
-        "print(s.CHANNEL_LAYERS['default']['BACKEND']);"
-        "print(s.CELERY_BROKER_URL);"
-        "print(s.DATABASES['default']['ENGINE'])"
-    )
-    result = run_manage("shell", "--no-imports", "-c", code)
+    result = run_manage("shell", "--no-imports", "-c", BACKENDS)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.core.cache.backends.locmem.LocMemCache",

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from games.models import Ending, Game, GamePlayer
 
-from .models import BOT_KINDS, PEOPLE, Result
+from .models import BOT_KINDS, PEOPLE, Result, ResultCounts
 
 # (field on PlayerStats, attribute of PlayerFacts) summed as they are
 COUNTERS = (
@@ -148,9 +148,8 @@ def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
 def accumulate(row, f: PlayerFacts) -> None:
     """Add one game to a ``PlayerStats`` row (in memory). Games must come in finishing order
     for the streaks; both the incremental task and the rebuild use this one function."""
-    row.games += 1
+    count_result(row, f.result, f.finished_at)
     if f.result == Result.WIN:
-        row.wins += 1
         row.current_streak += 1
         row.longest_streak = max(row.longest_streak, row.current_streak)
         if row.best_margin is None or f.margin > row.best_margin:
@@ -158,17 +157,13 @@ def accumulate(row, f: PlayerFacts) -> None:
             row.best_game_id = f.game_id
     else:
         row.current_streak = 0
-        if f.result == Result.LOSS:
-            row.losses += 1
-        else:
-            row.ties += 1
     for name in COUNTERS:
         setattr(row, name, getattr(row, name) + getattr(f, name))
-    if row.last_game_at is None or f.finished_at > row.last_game_at:
-        row.last_game_at = f.finished_at
 
 
-def accumulate_opponent(row, result: str, finished_at: datetime) -> None:
+def count_result(row: ResultCounts, result: str, finished_at: datetime) -> None:
+    """Count one game of ``result`` finished at ``finished_at`` into ``row`` (a player's
+    bucket, or one player's record against another)."""
     row.games += 1
     if result == Result.WIN:
         row.wins += 1

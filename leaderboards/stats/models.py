@@ -27,16 +27,26 @@ class Result(models.TextChoices):
     TIE = "tie", "Tied"
 
 
-class PlayerStats(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="stats_rows")
-    mode = models.CharField(max_length=16)
-    opponents = models.CharField(max_length=8)
+class ResultCounts(models.Model):
+    """Games counted by their result, and when the last one finished: a ``PlayerStats``
+    bucket's and an ``Opponent`` pair's (``facts.count_result`` counts one game)."""
 
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
     ties = models.PositiveIntegerField(default=0)
+    last_game_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class PlayerStats(ResultCounts):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="stats_rows")
+    mode = models.CharField(max_length=16)
+    opponents = models.CharField(max_length=8)
+
     hands_played = models.PositiveIntegerField(default=0)
     hands_won = models.PositiveIntegerField(default=0)
     hands_drawn = models.PositiveIntegerField(default=0)  # gin: drawn hands (nobody scores)
@@ -59,7 +69,6 @@ class PlayerStats(models.Model):
     timeouts = models.PositiveIntegerField(default=0)  # games lost on time
     abandonments = models.PositiveIntegerField(default=0)
     timeout_turns = models.PositiveIntegerField(default=0)  # turns the server played for them
-    last_game_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -110,18 +119,13 @@ class GameFacts(models.Model):
         indexes = [models.Index(fields=["user", "finished_at"], name="stats_facts_user_time")]
 
 
-class Opponent(models.Model):
+class Opponent(ResultCounts):
     """``user``'s record against another person (each pair is stored both ways)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                  related_name="+")
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    losses = models.PositiveIntegerField(default=0)
-    ties = models.PositiveIntegerField(default=0)
-    last_game_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

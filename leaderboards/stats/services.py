@@ -9,7 +9,7 @@ from django.db.models import Prefetch
 from core.locks import lease
 from games.models import Game, GamePlayer
 
-from .facts import PlayerFacts, accumulate, accumulate_opponent, game_facts
+from .facts import PlayerFacts, accumulate, count_result, game_facts
 from .models import ALL_MODES, GameFacts, Opponent, PlayerStats
 
 
@@ -68,7 +68,7 @@ def stats_game_record(*, game_id: int) -> bool:
                     opp = Opponent.objects.select_for_update().get(
                         user_id=f.user_id, opponent_id=other_id
                     )
-                    accumulate_opponent(opp, result, f.finished_at)
+                    count_result(opp, result, f.finished_at)
                     opp.save()
     except IntegrityError:
         return False
@@ -129,7 +129,7 @@ def _rebuild(progress: Callable[[int, int], None] | None, batch: int,
                             opp = opponents[(f.user_id, other_id)] = Opponent(
                                 user_id=f.user_id, opponent_id=other_id
                             )
-                        accumulate_opponent(opp, result, f.finished_at)
+                        count_result(opp, result, f.finished_at)
                 done += 1
             GameFacts.objects.bulk_create(ledger, batch_size=1000)
             ledger = []

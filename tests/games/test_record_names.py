@@ -20,6 +20,16 @@ def _finished_against_two_easy_computers(rooms, user):
     return Game.objects.get(table=table)
 
 
+def _stored_with_engine_players(game, players: list[str]) -> dict:
+    """Store ``game``'s record with these engine player names (as the site stored computers
+    before: "bot-easy"); return the record stored."""
+    old = dict(game.record)
+    old["engine"] = {**old["engine"], "players": players}
+    Game.objects.filter(pk=game.pk).update(record=old)
+    game.refresh_from_db()
+    return old
+
+
 def _players_header(text: str) -> list[str]:
     return json.loads(re.search(r"^Players: (.*)$", text, re.M).group(1))
 
@@ -44,10 +54,7 @@ def test_old_records_with_bot_names_still_import_and_export_alike(rooms, make_us
     ann = make_user("ann")
     game = _finished_against_two_easy_computers(rooms, ann)
     # as the site stored it before: "bot-easy" in the engine record
-    old = dict(game.record)
-    old["engine"] = {**old["engine"], "players": ["ann", "bot-easy", "bot-easy"]}
-    Game.objects.filter(pk=game.pk).update(record=old)
-    game.refresh_from_db()
+    old = _stored_with_engine_players(game, ["ann", "bot-easy", "bot-easy"])
     text = records.record_text(game)
     assert _players_header(text) == ["ann", "Computer (Easy)", "Computer 2 (Easy)"]
     assert records.record_json(game)["engine"]["players"][1] == "Computer (Easy)"
@@ -70,9 +77,6 @@ def test_a_player_called_like_a_computer_keeps_their_name():
 def test_a_person_named_like_an_old_computer_keeps_the_name_in_a_stored_game(rooms, make_user):
     ann = make_user("ann")
     game = _finished_against_two_easy_computers(rooms, ann)
-    old = dict(game.record)
-    old["engine"] = {**old["engine"], "players": ["bot-hard", "bot-easy", "bot-easy"]}
-    Game.objects.filter(pk=game.pk).update(record=old)
-    game.refresh_from_db()
+    _stored_with_engine_players(game, ["bot-hard", "bot-easy", "bot-easy"])
     assert _players_header(records.record_text(game)) == [
         "bot-hard", "Computer (Easy)", "Computer 2 (Easy)"]

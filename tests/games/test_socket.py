@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from games import engine as E
 from games import services, states, timeouts
 from games.models import Table, TableAction
-from tests.support.sockets import connect, recv, send
+from tests.support.sockets import connect, recv, send, two_sockets
 from tests.support.tables import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,9 +69,7 @@ async def test_snapshot_holds_only_your_own_hand(table, two_players):
 async def test_action_reaches_both_seats_with_their_own_views(table, two_players):
     alice, bob = two_players
     users = [alice, bob]
-    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
-    try:
-        snaps = [await recv(a, "snapshot"), await recv(b, "snapshot")]
+    async with two_sockets(table.pk, alice, bob) as (a, b, *snaps):
         to_act = snaps[0]["view"]["to_act"]
         comms = [a, b]
         actor = comms[to_act]
@@ -88,16 +86,11 @@ async def test_action_reaches_both_seats_with_their_own_views(table, two_players
             hidden, _ = await database_sync_to_async(_hidden_cards)(table.pk, seat)
             assert not (_cards_in(frame) & hidden)
         del users
-    finally:
-        await a.disconnect()
-        await b.disconnect()
 
 
 async def test_refused_messages_get_error_frames_and_change_nothing(table, two_players):
     alice, bob = two_players
-    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
-    try:
-        snap_a, _ = await recv(a, "snapshot"), await recv(b, "snapshot")
+    async with two_sockets(table.pk, alice, bob) as (a, b, snap_a, _):
         to_act = snap_a["view"]["to_act"]
         actor, other = (a, b) if to_act == 0 else (b, a)
         v = table.version
@@ -137,9 +130,6 @@ async def test_refused_messages_get_error_frames_and_change_nothing(table, two_p
         assert (await recv(actor, "error"))["code"] == "duplicate"
         assert await database_sync_to_async(
             TableAction.objects.filter(table=table).count)() == 1
-    finally:
-        await a.disconnect()
-        await b.disconnect()
 
 
 async def test_spectator_sees_no_hands_and_cannot_move(table, two_players, make_user):
@@ -201,35 +191,24 @@ async def test_reconnect_brings_back_the_seat(table, two_players):
 async def test_sitting_from_the_socket_starts_the_game(rooms, two_players):
     alice, bob = two_players
     table = await database_sync_to_async(services.table_create)(user=alice, room=rooms["classic"])
-    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
-    try:
-        assert (await recv(b, "snapshot"))["you"]["can_sit"] is True
-        await recv(a, "snapshot")
+    async with two_sockets(table.pk, alice, bob) as (a, b, _, snap_b):
+        assert snap_b["you"]["can_sit"] is True
         await send(b, {"type": "sit"})
         snap = await recv(b, "snapshot")  # switched from spectator to seat 1
         assert snap["you"]["seat"] == 1 and snap["table"]["status"] == "playing"
         assert len(snap["view"]["hand"]) == 10
         frame = await recv(a, "state")
         assert frame["table"]["status"] == "playing" and frame["view"]["seat"] == 0
-    finally:
-        await a.disconnect()
-        await b.disconnect()
 
 
 async def test_chat_is_broadcast_raw_for_textcontent(table, two_players):
     alice, bob = two_players
-    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
-    try:
-        await recv(a, "snapshot")
-        await recv(b, "snapshot")
+    async with two_sockets(table.pk, alice, bob) as (a, b, _, _):
         await send(a, {"type": "chat", "text": "<img src=x onerror=alert(1)>"})
         line = (await recv(b, "chat"))["message"]
         assert line["text"] == "<img src=x onerror=alert(1)>" and line["seat"] == 0
         await send(a, {"type": "chat", "text": "y" * 301})
         assert (await recv(a, "error"))["code"] == "chat_too_long"
-    finally:
-        await a.disconnect()
-        await b.disconnect()
 
 
 async def test_flooding_closes_the_socket(table, two_players):
@@ -341,10 +320,8 @@ async def test_sitting_over_the_socket_shows_the_new_player_connected(rooms, two
     alice, bob = two_players
     table = await database_sync_to_async(services.table_create)(
         user=alice, room=rooms["rummy-3-4"], seat_count=3)
-    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
-    try:
-        await recv(a, "snapshot")
-        assert (await recv(b, "snapshot"))["you"]["role"] == "spectator"
+    async with two_sockets(table.pk, alice, bob) as (a, b, _, snap_b):
+        assert snap_b["you"]["role"] == "spectator"
         await send(b, {"type": "sit", "id": "s1"})
         snap = await recv(b, "snapshot")
         assert snap["you"]["seat"] == 1 and snap["seats"][1]["connected"] is True
@@ -353,17 +330,11 @@ async def test_sitting_over_the_socket_shows_the_new_player_connected(rooms, two
         seat = await database_sync_to_async(
             lambda: Table.objects.get(pk=table.pk).seats.get(index=1))()
         assert seat.user_id == bob.pk and seat.connected
-    finally:
-        await a.disconnect()
-        await b.disconnect()
 
 
 async def test_a_ping_from_a_seat_shown_offline_tells_the_table(table, two_players):
     alice, bob = two_players
-    a, b = await connect(table.pk, alice), await connect(table.pk, bob)
-    try:
-        await recv(a, "snapshot")
-        await recv(b, "snapshot")
+    async with two_sockets(table.pk, alice, bob) as (a, b, _, _):
         await _presence_until(a, 1, True)  # bob's socket opened
         # A presence update was lost (say, a disconnect handler ran for a stale socket).
         await database_sync_to_async(
@@ -373,6 +344,3 @@ async def test_a_ping_from_a_seat_shown_offline_tells_the_table(table, two_playe
         assert (await recv(b, "pong"))["t"] == 1
         frame = await _presence_until(a, 1, True)
         assert frame["seats"][0]["connected"] is True
-    finally:
-        await a.disconnect()
-        await b.disconnect()

@@ -15,8 +15,7 @@ from games import services as games_services
 from games.models import Game, Table
 from ginsite.asgi import application
 from leaderboards.models import Rating, RatingChange
-from tests.support.tables import play_one
-from tests.support.tables import rated_table as _rated_table
+from tests.support.tables import play_one, resigned_rated_table
 
 ORIGIN = (b"origin", b"http://testserver")
 
@@ -25,10 +24,7 @@ ORIGIN = (b"origin", b"http://testserver")
 def test_resigned_rated_game_is_rated_and_shown(rooms, make_user, client,
                                                 django_capture_on_commit_callbacks):
     alice, bob = make_user("alice"), make_user("bob")
-    with django_capture_on_commit_callbacks(execute=True):
-        table = _rated_table(rooms, [alice, bob])
-    with django_capture_on_commit_callbacks(execute=True):
-        games_services.table_resign(table_id=table.pk, user=bob)
+    table = resigned_rated_table(rooms, [alice, bob], django_capture_on_commit_callbacks)
     game = Game.objects.get(table=table)
     changes = {c.user_id: c.delta for c in RatingChange.objects.filter(game=game)}
     assert changes[alice.pk] > 0 > changes[bob.pk]

@@ -16,20 +16,12 @@ from leaderboards.ratings import tasks as rating_tasks
 from leaderboards.stats import tasks as stats_tasks
 from leaderboards.stats.models import PlayerStats
 from tests.support.records import make_game
-from tests.support.tables import play_one
+from tests.support.tables import rated_table
 
 pytestmark = pytest.mark.django_db
 
 TASKS = {"ratings": (rating_tasks.game_rated, "leaderboards.ratings.receivers"),
          "stats": (stats_tasks.game_record, "leaderboards.stats.receivers")}
-
-
-def _played_rated_table(rooms, alice, bob) -> Table:
-    table = games_services.table_create(user=alice, room=rooms["classic"], rated=True)
-    games_services.table_sit(table_id=table.pk, user=bob)
-    for _ in range(2):  # both move, so the game counts
-        play_one(table.pk, {0: alice, 1: bob})
-    return table
 
 
 @pytest.mark.parametrize("part", TASKS)
@@ -63,7 +55,7 @@ def test_a_broker_failure_never_breaks_the_finish(part, rooms, make_user, monkey
     monkeypatch.setattr(task, "delay", down)
     alice, bob = make_user("alice"), make_user("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        table = _played_rated_table(rooms, alice, bob)
+        table = rated_table(rooms, [alice, bob])
     with caplog.at_level(logging.ERROR, logger="core.aftercommit"), \
             django_capture_on_commit_callbacks(execute=True):
         games_services.table_resign(table_id=table.pk, user=bob)  # does not raise
@@ -93,7 +85,7 @@ def test_counting_a_game_twice_changes_nothing(rooms, make_user,
     monkeypatch.setattr(stats_tasks.game_record, "delay", lambda game_id: None)
     alice, bob = make_user("alice"), make_user("bob")
     with django_capture_on_commit_callbacks(execute=True):
-        table = _played_rated_table(rooms, alice, bob)
+        table = rated_table(rooms, [alice, bob])
         games_services.table_resign(table_id=table.pk, user=bob)
     game = Game.objects.get(table=table)
     assert stats_tasks.game_record(game.pk) is True

@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
-from tests.support.servers import daphne, manage, migrated_and_set_up, printed_json, server_env
+from tests.support.servers import (
+    daphne,
+    manage,
+    migrated_and_set_up,
+    printed_json,
+    server_env,
+    signed_in_users_script,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -15,32 +22,15 @@ require_chromium()
 
 WAIT = 20000
 
-SETUP = """
-import json
+SETUP = signed_in_users_script(("anna", "ben", "cleo", "dan", "eve")) + """
 from datetime import timedelta
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 from django.utils import timezone
-from accounts.models import User
 from leaderboards.tournaments import services
 from leaderboards.tournaments.models import Match, Tournament
 staff = User.objects.create_user("boss", "boss@example.com", "x-Strong-pass-1", is_staff=True)
-out = {}
-users = []
-for name in ("anna", "ben", "cleo", "dan", "eve"):
-    user = User.objects.create_user(name, f"{name}@example.com", "x-Strong-pass-1",
-                                    display_name=name.title())
-    users.append(user)
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    out[name] = store.session_key
 t = services.tournament_create(user=staff, name="Phone Cup", capacity=8, target=50,
                                starts_at=timezone.now() + timedelta(minutes=5))
-for u in users:
+for u in users.values():
     services.tournament_enter(tournament_id=t.pk, user=u)
 Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
 services.tournament_start(tournament_id=t.pk)

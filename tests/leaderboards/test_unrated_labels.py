@@ -13,8 +13,7 @@ from games.models import Game
 from leaderboards.models import RatingChange
 from leaderboards.tournaments import services as tournaments
 from tests.support.records import make_game
-from tests.support.tables import play_one
-from tests.support.tables import rated_table as _rated_table
+from tests.support.tables import play_one, resigned_rated_table
 
 REASON = "ended before both players moved"
 
@@ -53,10 +52,7 @@ def test_an_aborted_rated_game_says_why_it_is_not_rated(rooms, make_user, client
 def test_a_rated_game_that_counts_has_no_reason(rooms, make_user, client,
                                                 django_capture_on_commit_callbacks):
     alice, bob = make_user("alice"), make_user("bob")
-    with django_capture_on_commit_callbacks(execute=True):
-        table = _rated_table(rooms, [alice, bob])
-    with django_capture_on_commit_callbacks(execute=True):
-        games_services.table_resign(table_id=table.pk, user=bob)
+    table = resigned_rated_table(rooms, [alice, bob], django_capture_on_commit_callbacks)
     snap = games_selectors.table_snapshot(table.pk, alice, 0)
     assert "unrated" not in snap["table"]["finish"]
     client.force_login(alice)

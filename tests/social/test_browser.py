@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, require_chromium
-from tests.support.servers import daphne, migrated_and_set_up, printed_json, server_env
+from tests.support.servers import (
+    daphne,
+    migrated_and_set_up,
+    printed_json,
+    server_env,
+    signed_in_users_script,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -13,25 +19,8 @@ require_chromium()
 
 WAIT = 15000
 
-SETUP = """
-import json
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
-from accounts.models import User
+SETUP = signed_in_users_script(("anna", "ben", "cleo")) + """
 from social import services
-out = {}
-users = {}
-for name in ("anna", "ben", "cleo"):
-    user = User.objects.create_user(name, f"{name}@example.com", "x-Strong-pass-1",
-                                    display_name=name.title())
-    users[name] = user
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    out[name] = store.session_key
 services.contact_request_send(sender=users["anna"], recipient=users["ben"])
 services.contact_request_accept(user=users["ben"],
                                 request_id=users["ben"].contact_requests_received.get().pk)

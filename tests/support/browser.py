@@ -14,6 +14,19 @@ CHROMIUM_ARGS = [
 ]
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+def phone_page(chromium, **options):
+    """A new phone's browser context (390 x 844, touch) and its page, with the list the page's
+    script errors go to: ``(context, page, errors)``; ``options`` go to ``new_context``."""
+    ctx = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True, **options)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
 def log_in(page, base: str, username: str, password: str = PASSWORD, *,
            tap: bool = False) -> None:
     """Log in through the site's own form, as a person would (``tap`` on a touch screen), and

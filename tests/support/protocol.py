@@ -1,13 +1,10 @@
 """The protocol client of tests/games/test_protocol_client.py, written from docs/protocol.md
-(Tables) alone (moved here verbatim so the fault, scale-out and leak tests share it; its
-checks against the truth are in tests/support/protocol_checks.py).
+(Tables) alone and moved here verbatim so the fault, scale-out and leak tests share it.
 
-The client part (``Http``, ``TableClient``, ``choose``) uses only what the page documents:
-the login form, the HTTP endpoints, the socket URL, the ``Origin`` header, the session
-cookie, the frames and their fields. The checking part reads the database afterwards: the
-table's seed and stored actions replay, through the engine, the true state at every
-version, against which each frame is scanned for leaks (another seat's hidden cards, the
-stock, the seed before the end) and each view compared with what a fresh snapshot must be.
+``Http``, ``TableClient`` and ``choose`` use only what the page documents: the login form, the
+HTTP endpoints, the socket URL, the ``Origin`` header, the session cookie, the frames and their
+fields. The checks of every frame against the truth replayed from the database are in
+tests/support/protocol_checks.py (test_protocol_client.py's docstring says what they check).
 """
 from __future__ import annotations
 

@@ -244,6 +244,31 @@ services.table_sit(table_id=t.pk, user=users[1])
 """
 
 
+def signed_in_users_script(names) -> str:
+    """The start of a ``manage.py shell`` script: users ``names`` (``<name>@example.com``, the
+    name titled as display name), each signed in: ``users`` by name, and ``out`` each one's
+    session key by name (a browser's ``sessionid`` cookie)."""
+    return f"""
+import json
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+from accounts.models import User
+out = {{}}
+users = {{}}
+for name in {tuple(names)!r}:
+    user = User.objects.create_user(name, f"{{name}}@example.com", "x-Strong-pass-1",
+                                    display_name=name.title())
+    users[name] = user
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    out[name] = store.session_key
+"""
+
+
 def printed_json(out: str, marker: str):
     """The JSON a ``manage.py shell`` script printed after ``<marker>=`` on a line."""
     line = next(x for x in out.splitlines() if x.startswith(marker + "="))

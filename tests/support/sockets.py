@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -42,6 +43,18 @@ async def recv(comm, kind=None, timeout=3):
 
 async def send(comm, obj):
     await comm.send_to(text_data=json.dumps(obj))
+
+
+@asynccontextmanager
+async def two_sockets(table_id, first, second):
+    """Both users' table sockets, each past its first snapshot: yields ``(a, b, snapshot of
+    a, snapshot of b)``; both are closed on the way out."""
+    a, b = await connect(table_id, first), await connect(table_id, second)
+    try:
+        yield a, b, await recv(a, "snapshot"), await recv(b, "snapshot")
+    finally:
+        await a.disconnect()
+        await b.disconnect()
 
 
 WAIT = 3  # seconds the social socket helpers wait for a frame

@@ -47,3 +47,13 @@ def rated_table(rooms, users, mode="classic"):
     for _ in range(len(users)):  # everybody moves once, so the game is not an abort
         play_one(table.pk, by_seat)
     return table
+
+
+def resigned_rated_table(rooms, users, capture):
+    """A ``rated_table`` of ``users`` that the last of them then resigned, the on-commit work
+    of each step run (``capture``: pytest-django's ``django_capture_on_commit_callbacks``)."""
+    with capture(execute=True):
+        table = rated_table(rooms, users)
+    with capture(execute=True):
+        services.table_resign(table_id=table.pk, user=users[-1])
+    return table

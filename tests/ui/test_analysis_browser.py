@@ -16,6 +16,7 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import (
+    phone_page,
     play_to_the_end,
     require_chromium,
     serious_violations,
@@ -75,11 +76,7 @@ def _no_overflow(page):
 
 def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, chromium):
     base = site["base"]
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                               is_mobile=True, bypass_csp=True)  # (axe-core is injected)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = phone_page(chromium, bypass_csp=True)  # (axe-core is injected)
     # A short game: against the Easy computer, to 50 points, untimed.
     table_id = start_computer_game(page, base, "rhea", PASSWORD)
     play_to_the_end(page, choose=_worst_discards())
@@ -165,11 +162,7 @@ def test_an_imported_record_is_kept_and_analysed_by_the_worker(site, chromium, t
     path = tmp_path / "evening.txt"
     path.write_text(record.to_text())
     base = site["base"]
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                               is_mobile=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = phone_page(chromium)
     log_in(page, base, "rhea")
     page.goto(f"{base}/games/import/")
     page.set_input_files("input[name=record]", str(path))

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import log_in, require_chromium
+from tests.support.browser import log_in, phone_page, require_chromium
 from tests.support.servers import ROOT, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
@@ -49,9 +49,7 @@ def _get(url: str, token: str | None = None) -> tuple[int, dict[str, str], bytes
 
 
 def _login(chromium, base, username):
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                               is_mobile=True)
-    page = ctx.new_page()
+    ctx, page, _ = phone_page(chromium)
     log_in(page, base, username, PASSWORD, tap=True)
     return ctx, page
 

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import log_in, require_chromium
+from tests.support.browser import log_in, phone_page, require_chromium
 from tests.support.servers import ROOT, rated_table_script, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
@@ -43,11 +43,7 @@ def test_unrated_reason_and_labels_on_a_phone(site, chromium):  # noqa: F811
     ).stdout
     found = re.search(r"TABLE (\d+) COMPUTER (\d+)", out)
     table_id, computer_game = int(found.group(1)), int(found.group(2))
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                               is_mobile=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = phone_page(chromium)
     try:
         log_in(page, base, "anna", PASSWORD)
         # 6: the game-over panel, live

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from tests.support.browser import CHROMIUM, log_in, play_to_the_end, require_chromium
+from tests.support.browser import CHROMIUM, log_in, phone_page, play_to_the_end, require_chromium
 from tests.support.servers import ROOT, RUN_COMMAND, free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
@@ -117,11 +117,7 @@ def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
             "from allauth.account.models import EmailAddress\n"
             f"u = get_user_model().objects.create_user('oona', 'oona@example.com', '{PASSWORD}')\n"
             "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n")
-        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                   is_mobile=True, service_workers="allow")
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        ctx, page, errors = phone_page(chromium, service_workers="allow")
         page.goto(site.base + "/play/offline/")
         # the service worker installs (precaching the page, the table, Pyodide and the
         # engine package) and takes control of the page after a reload

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import play_to_the_end, require_chromium, start_computer_game
+from tests.support.browser import phone_page, play_to_the_end, require_chromium, start_computer_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -42,11 +42,7 @@ def _sources(db: Path, table_id: int) -> dict[str, int]:
 
 def test_a_whole_game_against_the_computer_on_the_run_command(site, chromium):
     base = site["base"]
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                               is_mobile=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = phone_page(chromium)
     # A table against the Easy computer, to 50 points, untimed.
     table_id = start_computer_game(page, base, "rhea", PASSWORD)
     page.evaluate("window.__samePage = true")  # gone if the page were reloaded

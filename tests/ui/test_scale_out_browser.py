@@ -13,7 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
-from tests.support.browser import log_in, play_to_the_end, require_chromium
+from tests.support.browser import log_in, phone_page, play_to_the_end, require_chromium
 from tests.support.servers import ROOT, DaphneServer, manage, wait_or_kill
 
 pytestmark = [
@@ -86,11 +86,7 @@ def cluster(tmp_path):
 
 def test_the_computer_plays_live_across_two_daphnes(cluster, chromium):
     one, two = cluster["servers"]
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                               is_mobile=True)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page, errors = phone_page(chromium)
     log_in(page, one.base, "nora", PASSWORD)
     page.goto(one.base + "/play/classic/")
     page.fill("input[name=target]", "50")

@@ -76,15 +76,24 @@ def rummy_valuer(
             return 0.0
         return rummy_playout(hands, placed, tab, stock, pl, nxt, me, going_rummy=gr)
 
-    def after_draw(smp: RummySample, h: int, forbid: int, stock: list[int], pl: list[int]) -> float:
-        hands = hands_of(smp, hand)
+    def play_on(
+        hands: list[int], h: int, forbid: int, tab0: list[tuple[str, int]], stock: list[int],
+        pl: list[int], placed_now: bool,
+    ) -> float:
+        """Finish my turn holding ``h`` (meld, lay off, discard), then the others play on;
+        ``placed_now``: I melded or laid off this turn already."""
         placed = list(placed0)
-        tab: list[list[Any]] = [[k, m] for k, m in table0]
+        tab: list[list[Any]] = [[k, m] for k, m in tab0]
         pl = list(pl)
         won = finish_turn(hands, placed, tab, pl, me, h, forbid, gr)
         if won is not None:
             return won
+        if placed_now:
+            placed[me] = True
         return go_on(hands, placed, [(k, m) for k, m in tab], stock, pl)
+
+    def after_draw(smp: RummySample, h: int, forbid: int, stock: list[int], pl: list[int]) -> float:
+        return play_on(hands_of(smp, hand), h, forbid, table0, stock, pl, False)
 
     def placed_after(extra: bool) -> list[bool]:
         placed = list(placed0)
@@ -132,14 +141,7 @@ def rummy_valuer(
         hands = hands_of(smp, h)
         if h == 0:
             return win(hands, placed0[me])
-        placed = list(placed0)
-        tab: list[list[Any]] = [[k, mm] for k, mm in tab0]
-        pl = list(pile)
-        won = finish_turn(hands, placed, tab, pl, me, h, forbid_now, gr)
-        if won is not None:
-            return won
-        placed[me] = True
-        return go_on(hands, placed, [(k, mm) for k, mm in tab], list(smp[1]), pl)
+        return play_on(hands, h, forbid_now, tab0, list(smp[1]), pile, True)
 
     funcs = [one(t) for t in actions]
     return draw, lambda i, smp: funcs[i](smp)
