@@ -276,7 +276,7 @@ class ExpertBot(SearchingBot):
     # ------------------------------------------------------------------ dispatch
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         self.samples_used = 0
-        self._started = time.perf_counter()
+        self._started_cpu = time.thread_time()
         return super().choose(view, legal)
 
     def choose_gin(

@@ -3,12 +3,14 @@ and the paired statistics that judge the candidates (its decisions: expert.py).
 
 By default a decision is bounded by samples, not by the clock: ``max_samples`` (and
 ``extend_samples``) decide when a search ends, so a seeded Expert decides the same however
-loaded the machine is. ``hard_limit`` (seconds) is a safety net only: a decision that reaches
-it stops sampling and is counted in ``cut_short`` (the server logs it). A ``time_budget``
-(seconds) may be given to cap a decision by time instead, after at least ``min_samples``
-(benchmarks that trade strength for speed use it). A search that ends its ``max_samples``
-undecided (a candidate ahead by ``extend_from`` to ``confidence`` standard errors) samples on to
-``extend_samples`` and is judged again, so the extra time goes to the close decisions.
+loaded the machine is. ``hard_limit`` (seconds of the deciding thread's CPU time, not of the
+clock, so a process the machine starves for a while is not cut short) is a safety net only:
+a decision that reaches it stops sampling and is counted in ``cut_short`` (the server logs
+it). A ``time_budget`` (seconds) may be given to cap a decision by time instead, after at
+least ``min_samples`` (benchmarks that trade strength for speed use it). A search that ends
+its ``max_samples`` undecided (a candidate ahead by ``extend_from`` to ``confidence``
+standard errors) samples on to ``extend_samples`` and is judged again, so the extra time
+goes to the close decisions.
 """
 
 from __future__ import annotations
@@ -132,9 +134,12 @@ class SearchingBot(HardBot):
         self.sampler = sample_consistent if consistent else sample_opponent
         self.samples_used = 0  # samples of the last decision's search (0: no search)
         self.score_aware = score_aware
-        # Seconds after which a decision stops sampling even below ``min_samples``: a safety
-        # net for a machine so loaded that the sample budget would take too long. Decisions
-        # it cut short are counted (they are the only ones that depend on the machine).
+        # Seconds of this thread's CPU time after which a decision stops sampling even below
+        # ``min_samples``: a safety net for a search far costlier than its sample budget
+        # should make it (decisions take well under 0.3 s of CPU). CPU time, not the clock: a
+        # loaded machine that leaves the process waiting does not cut a search short, so a
+        # seeded Expert decides the same however busy the machine is. Decisions it cut short
+        # are counted (the server logs them).
         self.hard_limit = float(hard_limit)
         self.cut_short = 0
         # Gin searches that end ``max_samples`` undecided (a candidate ahead of Hard's choice
@@ -142,7 +147,7 @@ class SearchingBot(HardBot):
         # samples, within the same time budget, and are then judged once more.
         self.extend_samples = max(int(extend_samples), self.max_samples)
         self.extend_from = float(extend_from)
-        self._started = time.perf_counter()
+        self._started_cpu = time.thread_time()
         self._value: Any = None
 
     # ------------------------------------------------------------------ helpers
@@ -205,7 +210,7 @@ class SearchingBot(HardBot):
         ``extend_samples`` (see ``__init__``)."""
         now = time.perf_counter()
         t_end = None if self.time_budget is None else now + self.time_budget
-        t_stop = self._started + self.hard_limit
+        t_stop = self._started_cpu + self.hard_limit
         rng = self.rng
         n = 0
         cap = self.max_samples
@@ -221,7 +226,7 @@ class SearchingBot(HardBot):
                 cap = self.extend_samples
             if t_end is not None and n >= self.min_samples and time.perf_counter() > t_end:
                 break
-            if n >= 2 and time.perf_counter() > t_stop:
+            if n >= 2 and time.thread_time() > t_stop:
                 self.cut_short += 1
                 break
             sample = draw(know, rng)

@@ -91,6 +91,18 @@ def test_search_stops_at_the_hard_limit_even_below_min_samples(mode, players):
     assert used and set(used) == {2}
 
 
+def test_a_starved_process_is_not_cut_short(monkeypatch):
+    """The safety net counts the deciding thread's CPU time, not the clock: a process that
+    waits (a loaded machine) decides as it would on an idle one."""
+    import games.bots.expert_search as search
+
+    calm = _searched("classic", 2, max_samples=6, min_samples=2, extend_samples=6)
+    ticks = iter(range(0, 10**9, 10))  # the clock jumps 10 s between any two readings
+    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(ticks)))
+    starved = _searched("classic", 2, max_samples=6, min_samples=2, extend_samples=6)
+    assert calm and starved == calm
+
+
 def _classic_views():
     out = []
     for state in _decision_points("classic", 2, seed=6, limit=60):
