@@ -25,7 +25,6 @@ discards the same way (see ``rummy_search.py``).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,7 @@ from games.engine.actions import Action
 
 from .base import Kinds
 from .cardmath import BIT_VALUE, card_text, dw, related
-from .expert_search import PairedStats, SearchingBot
+from .expert_search import PairedStats, SearchingBot, cpu_clock
 from .gin import knock_pays, rank_discards
 from .gin_search import Rules, choose_throw, knock_points, playout
 from .knowledge import Knowledge
@@ -276,7 +275,7 @@ class ExpertBot(SearchingBot):
     # ------------------------------------------------------------------ dispatch
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         self.samples_used = 0
-        self._started_cpu = time.thread_time()
+        self._started_cpu = cpu_clock()
         return super().choose(view, legal)
 
     def choose_gin(

@@ -28,9 +28,23 @@ from .gin_search import Rules, sample_consistent
 from .knowledge import Knowledge
 from .levels import HardBot
 
-__all__ = ["PairedStats", "SearchingBot", "SimParams"]
+__all__ = ["PairedStats", "SearchingBot", "SimParams", "cpu_clock"]
 
 T = TypeVar("T")
+
+
+def _cpu_clock() -> Callable[[], float]:
+    """The deciding thread's CPU time (``time.thread_time``), where the platform has it: in
+    the browser's WebAssembly Python (the offline game) asking for it fails, and the page's
+    one thread has only the clock (what the browser gives it is the page's own time)."""
+    try:
+        time.thread_time()
+    except (AttributeError, OSError):
+        return time.perf_counter
+    return time.thread_time
+
+
+cpu_clock = _cpu_clock()
 
 
 class SimParams(TypedDict):
@@ -147,7 +161,7 @@ class SearchingBot(HardBot):
         # samples, within the same time budget, and are then judged once more.
         self.extend_samples = max(int(extend_samples), self.max_samples)
         self.extend_from = float(extend_from)
-        self._started_cpu = time.thread_time()
+        self._started_cpu = cpu_clock()
         self._value: Any = None
 
     # ------------------------------------------------------------------ helpers
@@ -226,7 +240,7 @@ class SearchingBot(HardBot):
                 cap = self.extend_samples
             if t_end is not None and n >= self.min_samples and time.perf_counter() > t_end:
                 break
-            if n >= 2 and time.thread_time() > t_stop:
+            if n >= 2 and cpu_clock() > t_stop:
                 self.cut_short += 1
                 break
             sample = draw(know, rng)
