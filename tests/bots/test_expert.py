@@ -312,3 +312,17 @@ def test_hard_knock_rule_weighs_hollywood_columns():
     assert knock_pays(know, h10, [small] * 4, 7.0)
     # Undercut in half the samples: no knock either way.
     assert not knock_pays(know, h10, [small, under], 7.0)
+
+
+def test_the_cpu_clock_falls_back_to_the_clock_where_the_platform_has_none(monkeypatch):
+    """WebAssembly Python (the offline game) fails on ``time.thread_time``: the Expert then
+    uses the clock instead of raising on every decision."""
+    import games.bots.expert_search as search
+
+    assert search.cpu_clock is search.time.thread_time
+
+    def unsupported():
+        raise OSError(28, "Invalid argument")
+
+    monkeypatch.setattr(search.time, "thread_time", unsupported)
+    assert search._cpu_clock() is search.time.perf_counter
