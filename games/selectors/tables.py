@@ -178,11 +178,17 @@ def table_with_seats(table_id: int) -> Table | None:
     )
 
 
-def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | None]:
-    """(may connect, seat index or None). Private tables need a seat or the invite token."""
+def table_access(table: Table, user, invite: str | None,
+                 seats: list[Seat] | None = None) -> tuple[bool, int | None]:
+    """(may connect, seat index or None). Private tables need a seat or the invite token.
+    ``seats``: the table's seats when the caller has read them (else they are read here)."""
     seat = None
     if user is not None and user.is_authenticated:
-        seat = Seat.objects.filter(table=table, user=user).values_list("index", flat=True).first()
+        if seats is not None:
+            seat = next((s.index for s in seats if s.user_id == user.pk), None)
+        else:
+            seat = Seat.objects.filter(table=table, user=user).values_list(
+                "index", flat=True).first()
     if seat is not None:
         return True, seat
     if not table.private:
@@ -192,13 +198,15 @@ def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | No
     ok = bool(invite) and isinstance(invite, str) and secrets.compare_digest(
         invite, table.invite_token
     )
-    if ok and hooks.seat_refusal(table, user, _people_at(table)):
+    if ok and hooks.seat_refusal(table, user, _people_at(table, seats)):
         ok = False  # blocked either way by someone there: refused like a wrong invite link
     return ok, None
 
 
-def _people_at(table: Table) -> list[int]:
-    """The creator and the seated players of a table (user ids)."""
+def _people_at(table: Table, seats: list[Seat] | None = None) -> list[int]:
+    """The creator and the seated players of a table (user ids), from ``seats`` if given."""
+    if seats is not None:
+        return [table.created_by_id, *(s.user_id for s in seats if s.user_id is not None)]
     seated = Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
     return [table.created_by_id, *seated]
 
@@ -227,6 +235,13 @@ def table_snapshot(table_id: int, user, seat: int | None,
     if hidden is None:
         hidden = hooks.hidden_senders(user)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return snapshot_of(table, seats, user, seat, hidden)
+
+
+def snapshot_of(table: Table, seats: list[Seat], user, seat: int | None,
+                hidden: frozenset[int]) -> dict[str, Any]:
+    """The ``snapshot`` frame of a table and its seats already read (every seat, in index
+    order, with their users); its chat leaves out the ``hidden`` senders."""
     return frames.snapshot_frame(table, seats, user=user, seat=seat,
                                  chat=recent_chat(table, hidden, seats))
 
