@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Self
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.functional import LazyObject, empty
 from redis.exceptions import RedisError
@@ -111,21 +112,47 @@ def session_user(session) -> Any:
     from django.contrib.auth.models import AnonymousUser
 
     user = None
+    data = session_data(session)
     try:
-        user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
-        backend_path = session[BACKEND_SESSION_KEY]
+        user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
+        backend_path = data[BACKEND_SESSION_KEY]
     except KeyError:
         pass
     else:
         if backend_path in settings.AUTHENTICATION_BACKENDS:
             user = load_backend(backend_path).get_user(user_id)
             if hasattr(user, "get_session_auth_hash"):
-                session_hash = session.get(HASH_SESSION_KEY)
+                session_hash = data.get(HASH_SESSION_KEY)
                 if not (session_hash and constant_time_compare(
                         session_hash, user.get_session_auth_hash())):
                     session.flush()
                     user = None
     return user or AnonymousUser()
+
+
+def session_data(session) -> dict[str, Any]:
+    """What a session holds. With the database backend (the site's) its row is read by one
+    written-out SELECT, with the same conditions as the store's own ``load`` (the key, not
+    expired) and decoded by the store (a bad signature is an empty session): built by the
+    ORM, the read cost most of resolving a socket's user (``bench/open_service.py``). Any
+    other backend loads itself."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = getattr(session, "_wrapped", session)  # channels' middleware wraps it lazily
+    if type(store) is not SessionStore:
+        return dict(session.items())
+    key = store.session_key  # None when the cookie's key is not a valid one
+    if not key:
+        return {}
+    model = store.model
+    expires = model._meta.get_field("expire_date").get_db_prep_value(
+        timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT session_data FROM {connection.ops.quote_name(model._meta.db_table)}"
+            " WHERE session_key = %s AND expire_date > %s", [key, expires])
+        row = cursor.fetchone()
+    return store.decode(row[0]) if row else {}
 
 
 class SessionUserMiddleware:

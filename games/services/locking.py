@@ -244,6 +244,20 @@ def update_table(table: Table, fields: Sequence[str]) -> None:
                        [*values, table.pk])
 
 
+def update_seat_presence(seat: Seat) -> None:
+    """``seat.save(update_fields=["connected", "last_seen"])`` written out (one UPDATE; no
+    receiver listens to a seat's save): what every seated socket's open writes."""
+    values, columns = [], []
+    for name in ("connected", "last_seen"):
+        field = Seat._meta.get_field(name)
+        assert isinstance(field, Field) and field.column, name
+        values.append(field.get_db_prep_save(getattr(seat, field.attname), connection))
+        columns.append(f"{connection.ops.quote_name(field.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_sql_names()['seat']} SET {', '.join(columns)} WHERE id = %s",
+                       [*values, seat.pk])
+
+
 def seat_of(seats: list[Seat], user: User | AnonymousUser | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None

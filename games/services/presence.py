@@ -18,7 +18,13 @@ from .. import conf, hooks, selectors
 from ..exceptions import TableNotFound
 from ..models import Room, Seat, Table, TableStatus, grace_seconds
 from .clock import clock_resume_read
-from .locking import after_commit, load_seats, read_table_with_seats, seat_of
+from .locking import (
+    after_commit,
+    load_seats,
+    read_table_with_seats,
+    seat_of,
+    update_seat_presence,
+)
 from .publish import publish_presence
 
 if TYPE_CHECKING:
@@ -90,7 +96,7 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
     if mine is not None:
         mine.connected = True
         mine.last_seen = timezone.now()
-        mine.save(update_fields=["connected", "last_seen"])
+        update_seat_presence(mine)
         if table.is_live:
             publish_presence(table, seats, outbox=outbox)
         clock_resume_read(table, seat)
