@@ -124,3 +124,30 @@ def test_nothing_is_read_before_the_open_resolves_the_user(rooms, two_players):
     scope = _scope(_logged_in(two_players[0]), 1)
     with pytest.raises(ValueError):
         _ = scope["user"].is_authenticated
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_inactive_or_deleted_user_is_nobody(rooms, two_players):
+    """The written-out user read keeps the backend's refusals."""
+    alice, bob = two_players
+    scope_a, scope_b = _scope(_logged_in(alice), 1), _scope(_logged_in(bob), 1)
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    bob.delete()
+    assert isinstance(resolve_user(scope_a), AnonymousUser)
+    assert isinstance(resolve_user(scope_b), AnonymousUser)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_expired_or_forged_session_is_nobody(rooms, two_players):
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    client = _logged_in(two_players[0])
+    Session.objects.filter(session_key=client.cookies["sessionid"].value).update(
+        expire_date=timezone.now())
+    assert isinstance(resolve_user(_scope(client, 1)), AnonymousUser)
+    forged = _scope(_logged_in(two_players[1]), 1)
+    forged["session"] = type(forged["session"])("x" * 32)  # a key that was never issued
+    assert isinstance(resolve_user(forged), AnonymousUser)
+    assert resolve_user(_scope(_logged_in(two_players[1]), 1)) == two_players[1]
