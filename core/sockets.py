@@ -21,8 +21,11 @@ from typing import Any, ClassVar, Self
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import DatabaseError
-from django.utils.functional import empty
+from django.conf import settings
+from django.db import DatabaseError, connection
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
+from django.utils.functional import LazyObject, empty
 from redis.exceptions import RedisError
 
 from . import jsonlimits, wire
@@ -70,6 +73,120 @@ def scope_user(scope) -> Any:
     user = scope.get("user")
     wrapped = getattr(user, "_wrapped", None)
     return user if wrapped is None or wrapped is empty else wrapped
+
+
+def resolve_user(scope) -> Any:
+    """The connection's user, resolved here from the session when the handshake came through
+    ``SessionUserMiddleware`` (which leaves ``scope["user"]`` unresolved): call it in a
+    worker thread, where a socket's first database call runs anyway, so the session row and
+    the user row are read on that call's connection instead of in a thread hop of their own
+    before the consumer starts (channels' ``AuthMiddleware``: about 12% of a table Daphne's
+    time opening sockets, docs/operations.md, "The fourth part of issue 22"). The checks are
+    channels' ``get_user``'s: the session's user id and backend, the user from that backend
+    (an inactive user is none), and the session's auth hash against the user's (a password
+    changed since: the session is flushed and the user is anonymous). A user put in the scope
+    by other means (a bot's token handshake, a test) is returned as it is."""
+    user = scope.get("user")
+    if isinstance(user, UnresolvedUser) and user._wrapped is empty:
+        user._wrapped = session_user(scope["session"])
+    return scope_user(scope)
+
+
+class UnresolvedUser(LazyObject):
+    """``scope["user"]`` until ``resolve_user`` reads it: any use before that is an error
+    (as with channels' ``UserLazyObject``), never a silent anonymous user."""
+
+    def _setup(self):
+        raise ValueError("scope['user'] is read before resolve_user() resolved it.")
+
+
+def session_user(session) -> Any:
+    """The user of a Django session, or ``AnonymousUser`` (channels' ``get_user``, sync)."""
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+        load_backend,
+    )
+    from django.contrib.auth.models import AnonymousUser
+
+    user = None
+    data = session_data(session)
+    try:
+        user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])
+        backend_path = data[BACKEND_SESSION_KEY]
+    except KeyError:
+        pass
+    else:
+        if backend_path in settings.AUTHENTICATION_BACKENDS:
+            user = backend_user(load_backend(backend_path), user_id)
+            if hasattr(user, "get_session_auth_hash"):
+                session_hash = data.get(HASH_SESSION_KEY)
+                if not (session_hash and constant_time_compare(
+                        session_hash, user.get_session_auth_hash())):
+                    session.flush()
+                    user = None
+    return user or AnonymousUser()
+
+
+def backend_user(backend, user_id) -> Any:
+    """``backend.get_user(user_id)``; for a backend that keeps ``ModelBackend``'s (the
+    site's two), the same answer with the row read by a written-out SELECT instead of the
+    ORM's ``get`` (a quarter of an open's thread call, ``bench/open_service.py``): the user,
+    or None when there is no such user or the backend refuses it (an inactive user)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.backends import ModelBackend
+
+    if type(backend).get_user is not ModelBackend.get_user:
+        return backend.get_user(user_id)
+    model = get_user_model()
+    rows = list(model._default_manager.raw(
+        f"SELECT * FROM {connection.ops.quote_name(model._meta.db_table)} WHERE "
+        f"{connection.ops.quote_name(model._meta.pk.column)} = %s", [user_id]))
+    return rows[0] if rows and backend.user_can_authenticate(rows[0]) else None
+
+
+def session_data(session) -> dict[str, Any]:
+    """What a session holds. With the database backend (the site's) its row is read by one
+    written-out SELECT, with the same conditions as the store's own ``load`` (the key, not
+    expired) and decoded by the store (a bad signature is an empty session): built by the
+    ORM, the read cost most of resolving a socket's user (``bench/open_service.py``). Any
+    other backend loads itself."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = getattr(session, "_wrapped", session)  # channels' middleware wraps it lazily
+    if type(store) is not SessionStore:
+        return dict(session.items())
+    key = store.session_key  # None when the cookie's key is not a valid one
+    if not key:
+        return {}
+    model = store.model
+    expires = model._meta.get_field("expire_date").get_db_prep_value(
+        timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT session_data FROM {connection.ops.quote_name(model._meta.db_table)}"
+            " WHERE session_key = %s AND expire_date > %s", [key, expires])
+        row = cursor.fetchone()
+    return store.decode(row[0]) if row else {}
+
+
+class SessionUserMiddleware:
+    """Channels' ``AuthMiddleware`` without its own database trip: ``scope["user"]`` is an
+    ``UnresolvedUser`` that the consumer resolves (``resolve_user``) in its first worker
+    thread call. Below channels' ``SessionMiddleware`` (the session is lazy: not read
+    until then either). A scope that has a user already (a token handshake) keeps it."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        if "session" not in scope:
+            raise ValueError("SessionUserMiddleware needs channels' SessionMiddleware above it.")
+        if "user" not in scope:
+            scope = {**scope, "user": UnresolvedUser()}
+        return await self.inner(scope, receive, send)
 
 
 def is_int(value) -> bool:

@@ -46,6 +46,8 @@ class TableConsumer(FramedConsumer):
     counted = False  # counted among this process's seated sockets (the clocks heartbeat)
     pinging: asyncio.Future | None = None  # the ping being answered
     gone = False  # disconnected: timers must not start again
+    opened = False  # the open was allowed: the table's events may be forwarded
+    user = None
 
     def flood(self) -> tuple[int, float]:
         """``GAMES_WS_FLOOD``: frames per seconds before the socket is closed."""
@@ -55,38 +57,47 @@ class TableConsumer(FramedConsumer):
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = sockets.scope_user(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = (query.get("invite") or [""])[0][:64]
-        self.joined = ()
+        outbox = Outbox()
         try:
-            access = await db_call(self._access)()
+            # The group first: a frame published during the read waits in this socket's
+            # queue (events are handled once ``connect`` returns, if allowed: ``dispatch``).
+            await self._join_groups()
+            self.user, opened = await db_call(self._open)(outbox)
         except INFRASTRUCTURE_ERRORS:
             log.warning("table %s: socket refused, the database is not answering", self.table_id)
             await self.accept()
             await self.close(code=UNAVAILABLE_CLOSE)
             return
-        if access is None or not access[0]:
-            # Accept, then close with a reason code the page can show (a refused handshake
-            # would only give the browser 1006).
+        if opened is None or not opened.allowed:
+            # Accept, then close with a code the page shows (a refusal gives it only 1006).
             await self.accept()
-            await self.close(code=4404 if access is None else 4403)
+            await self.close(code=4404 if opened is None else 4403)
             return
-        self.seat, self.hidden = access[1], access[2]
+        self.seat, self.hidden, self.opened = opened.seat, opened.hidden, True
         await self.accept()
-        await self._join_groups()
         if self.user is not None and self.user.is_authenticated:
             self.user_group = broadcast.user_tables_group(self.user.pk)
             await self.channel_layer.group_add(self.user_group, self.channel_name)
         if self.seat is not None:
-            try:
-                await self._mark_present()
-            except INFRASTRUCTURE_ERRORS:
-                log.warning("table %s: socket closed, the database is not answering",
-                            self.table_id)
-                await self.close(code=UNAVAILABLE_CLOSE)
-                return
-        await self._send_snapshot(reload_hidden=False)
+            self._count_seated(True)
+            await channels.asend(outbox.take())
+        if opened.snapshot is not None:
+            self._watch_clock(opened.snapshot.get("clock"))
+            await self._send(opened.snapshot)
+
+    def _open(self, outbox: Outbox):
+        """One thread trip: the session's user, then ``services.table_open``."""
+        user = sockets.resolve_user(self.scope)
+        return user, services.table_open(table_id=self.table_id, user=user,
+                                         invite=self.invite, outbox=outbox)
+
+    async def dispatch(self, message):
+        # A refused socket has joined the table's group already (``connect``): no events.
+        if not self.opened and message["type"].startswith("table."):
+            return
+        await super().dispatch(message)
 
     def _count_seated(self, seated: bool) -> None:
         """Keep the process's clocks heartbeat running while it has seated sockets."""
@@ -101,15 +112,6 @@ class TableConsumer(FramedConsumer):
         await db_call(services.seat_presence)(table_id=self.table_id, user=self.user,
                                               connected=connected, outbox=outbox)
         await channels.asend(outbox.take())
-
-    def _access(self):
-        """(may connect, seat, hidden chat senders): the senders are known before the
-        connection joins the table's groups, so no chat line slips through."""
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return None
-        allowed, seat = selectors.table_access(table, self.user, self.invite)
-        return allowed, seat, hooks.hidden_senders(self.user) if allowed else frozenset()
 
     async def disconnect(self, code):
         self.gone = True
@@ -296,17 +298,17 @@ class TableConsumer(FramedConsumer):
     def _version(self):
         return Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
 
-    def _snapshot(self, reload_hidden: bool):
-        """The snapshot, and the chat senders hidden from this user (read afresh unless just
-        read by ``connect``): a block made since the socket opened applies from then on."""
-        hidden = hooks.hidden_senders(self.user) if reload_hidden else self.hidden
+    def _snapshot(self):
+        """The snapshot, and the chat senders hidden from this user, read afresh (a block
+        made since the socket opened applies from then on)."""
+        hidden = hooks.hidden_senders(self.user)
         # A player being shown the table: a clock stopped by a lost frame starts now.
         services.table_clock_resume(table_id=self.table_id, seat=self.seat)
         return selectors.table_snapshot(self.table_id, self.user, self.seat, hidden), hidden
 
-    async def _send_snapshot(self, reload_hidden: bool = True):
+    async def _send_snapshot(self):
         try:
-            snapshot, self.hidden = await within(db_call(self._snapshot)(reload_hidden))
+            snapshot, self.hidden = await within(db_call(self._snapshot)())
         except INFRASTRUCTURE_ERRORS:
             await self._error("unavailable", "The table could not be loaded right now; "
                               "ask again in a moment.")

@@ -75,7 +75,9 @@ def table_meta(table: Table) -> dict[str, Any]:
                 reason = hooks.unrated_reasons([game]).get(game.pk)
                 if reason:
                     finish["unrated"] = reason
-    rematch_url = table.rematch_table.get_absolute_url() if table.rematch_table_id else None
+    # The rematch table's address needs only its id: no read of its row.
+    rematch_url = (Table(pk=table.rematch_table_id).get_absolute_url()
+                   if table.rematch_table_id else None)
     return {
         "id": table.pk, "mode": table.mode, "mode_name": table.get_mode_display(),
         "room": {"slug": table.room.slug, "name": table.room.name},

@@ -4,11 +4,12 @@ HTTP goes to Django (static files through WhiteNoise's middleware), except ``/he
 answered before Django so that it never waits on the thread or connection pools an outage
 fills (``ginsite.health``), and the embedded default's relay endpoint (``ginsite.relay``);
 WebSockets go through the allowed-hosts origin check (the Origin's host and port must be the
-site's: ``ginsite.origin``) and the allowed-hosts check, then the session/auth middleware,
-then the URL router; a handshake with ``Authorization: Bearer`` (a bot's token,
-``ginsite.tokenauth``) skips the Origin and session steps and is the token's user;
-``ginsite.wsguard`` answers
-handshakes that fail before a consumer takes them.
+site's: ``ginsite.origin``) and the allowed-hosts check, then the session middleware and
+``core.sockets.SessionUserMiddleware`` (the user is read from the session by the consumer, in
+its first database call: ``core.sockets.resolve_user``), then the URL router; a handshake
+with ``Authorization: Bearer`` (a bot's token, ``ginsite.tokenauth``) skips the Origin and
+session steps and is the token's user; ``ginsite.wsguard`` answers handshakes that fail
+before a consumer takes them.
 """
 import os
 
@@ -20,10 +21,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 prepare()
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from core.sockets import SessionUserMiddleware  # noqa: E402
 from ginsite.health import HealthEndpoint  # noqa: E402
 from ginsite.origin import SameOriginValidator  # noqa: E402
 from ginsite.relay import RelayEndpoint  # noqa: E402
@@ -40,7 +42,8 @@ application = ProtocolTypeRouter(
         "websocket": HandshakeGuard(TokenHandshake(
             URLRouter(websocket_urlpatterns),
             SameOriginValidator(AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                CookieMiddleware(SessionMiddleware(SessionUserMiddleware(
+                    URLRouter(websocket_urlpatterns))))
             )),
         )),
     }

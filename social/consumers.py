@@ -24,7 +24,7 @@ from core.sockets import (
     FramedConsumer,
     Message,
     is_int,
-    scope_user,
+    resolve_user,
     text_id,
 )
 
@@ -86,7 +86,12 @@ class NotifyConsumer(FramedConsumer):
     group = None
 
     async def connect(self):
-        user = scope_user(self.scope)
+        try:
+            user = await database_sync_to_async(resolve_user)(self.scope)
+        except INFRASTRUCTURE_ERRORS:
+            await self.accept()
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
         if user is None or not user.is_authenticated or not user.is_active:
             # Accept, then close with the documented code: a refused handshake would only
             # give the browser 1006, and it would reconnect for ever.

@@ -285,8 +285,12 @@ def _challenge_verdict(sender, recipient, facts: _Facts, *, hit: bool) -> Verdic
 
 
 def block_related_ids(user_id: int) -> set[int]:
-    """Everyone ``user_id`` blocks or is blocked by (for hiding table chat, private tables)."""
-    pairs = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
-        "blocker_id", "blocked_id"
-    )
+    """Everyone ``user_id`` blocks or is blocked by (for hiding table chat, private tables).
+    Asked at every table socket's open and snapshot, so the query is written out: built by
+    the ORM it cost about five times its database round trip (``bench/open_service.py``)."""
+    table = connection.ops.quote_name(Block._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT blocker_id, blocked_id FROM {table}"
+                       " WHERE blocker_id = %s OR blocked_id = %s", [user_id, user_id])
+        pairs = cursor.fetchall()
     return {b if a == user_id else a for a, b in pairs}

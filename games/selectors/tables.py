@@ -6,7 +6,9 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
@@ -178,11 +180,17 @@ def table_with_seats(table_id: int) -> Table | None:
     )
 
 
-def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | None]:
-    """(may connect, seat index or None). Private tables need a seat or the invite token."""
+def table_access(table: Table, user, invite: str | None,
+                 seats: list[Seat] | None = None) -> tuple[bool, int | None]:
+    """(may connect, seat index or None). Private tables need a seat or the invite token.
+    ``seats``: the table's seats when the caller has read them (else they are read here)."""
     seat = None
     if user is not None and user.is_authenticated:
-        seat = Seat.objects.filter(table=table, user=user).values_list("index", flat=True).first()
+        if seats is not None:
+            seat = next((s.index for s in seats if s.user_id == user.pk), None)
+        else:
+            seat = Seat.objects.filter(table=table, user=user).values_list(
+                "index", flat=True).first()
     if seat is not None:
         return True, seat
     if not table.private:
@@ -192,13 +200,15 @@ def table_access(table: Table, user, invite: str | None) -> tuple[bool, int | No
     ok = bool(invite) and isinstance(invite, str) and secrets.compare_digest(
         invite, table.invite_token
     )
-    if ok and hooks.seat_refusal(table, user, _people_at(table)):
+    if ok and hooks.seat_refusal(table, user, _people_at(table, seats)):
         ok = False  # blocked either way by someone there: refused like a wrong invite link
     return ok, None
 
 
-def _people_at(table: Table) -> list[int]:
-    """The creator and the seated players of a table (user ids)."""
+def _people_at(table: Table, seats: list[Seat] | None = None) -> list[int]:
+    """The creator and the seated players of a table (user ids), from ``seats`` if given."""
+    if seats is not None:
+        return [table.created_by_id, *(s.user_id for s in seats if s.user_id is not None)]
     seated = Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True)
     return [table.created_by_id, *seated]
 
@@ -210,10 +220,20 @@ def recent_chat(table: Table, hidden: frozenset[int] | set[int] = frozenset(),
     if seats is None:
         seats = list(Seat.objects.filter(table=table, user__isnull=False))
     seat_by_user = {s.user_id: s.index for s in seats if s.user_id is not None}
-    lines = ChatMessage.objects.filter(table=table)
-    if hidden:
-        lines = lines.exclude(user_id__in=hidden)
-    lines = list(lines.select_related("user").order_by("-id")[:CHAT_HISTORY])
+    # Written out (every snapshot reads it): the ORM's query building was most of its cost.
+    # The writers come with the names frames show, and nothing else.
+    q = connection.ops.quote_name
+    unseen = f" AND m.user_id NOT IN ({', '.join(['%s'] * len(hidden))})" if hidden else ""
+    lines = list(ChatMessage.objects.raw(
+        f"SELECT m.*, u.username AS writer_username, u.display_name AS writer_display_name"
+        f" FROM {q(ChatMessage._meta.db_table)} m JOIN {q(get_user_model()._meta.db_table)} u"
+        f" ON u.id = m.user_id WHERE m.table_id = %s{unseen} ORDER BY m.id DESC LIMIT %s",
+        [table.pk, *sorted(hidden), CHAT_HISTORY],
+    ))
+    for m in lines:
+        m.user = get_user_model().from_db(
+            connection.alias, ["id", "username", "display_name"],
+            (m.user_id, m.__dict__["writer_username"], m.__dict__["writer_display_name"]))
     return [frames.chat_data(m, seat_by_user) for m in reversed(lines)]
 
 
@@ -227,6 +247,13 @@ def table_snapshot(table_id: int, user, seat: int | None,
     if hidden is None:
         hidden = hooks.hidden_senders(user)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return snapshot_of(table, seats, user, seat, hidden)
+
+
+def snapshot_of(table: Table, seats: list[Seat], user, seat: int | None,
+                hidden: frozenset[int]) -> dict[str, Any]:
+    """The ``snapshot`` frame of a table and its seats already read (every seat, in index
+    order, with their users); its chat leaves out the ``hidden`` senders."""
     return frames.snapshot_frame(table, seats, user=user, seat=seat,
                                  chat=recent_chat(table, hidden, seats))
 

@@ -38,7 +38,14 @@ from .imports import (
 )
 from .moves import table_act, table_bot_move, table_timeout
 from .offline import OfflineUploadError, offline_game_store
-from .presence import room_presence_mark, seat_heartbeat, seat_presence, table_presence_publish
+from .presence import (
+    TableOpen,
+    room_presence_mark,
+    seat_heartbeat,
+    seat_presence,
+    table_open,
+    table_presence_publish,
+)
 from .publish import table_republish
 from .rematch import table_rematch
 from .sweep import tables_sweep
@@ -74,6 +81,8 @@ __all__ = [
     "room_presence_mark",
     "seat_heartbeat",
     "seat_presence",
+    "table_open",
+    "TableOpen",
     "table_act",
     "table_add_bot",
     "table_bot_move",

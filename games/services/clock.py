@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TypedDict
 
 from celery import current_app
 from django.db import DatabaseError, transaction
-from django.db.models import DateTimeField, Exists, F, OuterRef, Value
+from django.db.models import DateTimeField, Exists, F, OuterRef, QuerySet, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -122,15 +122,37 @@ def table_clock_resume(*, table_id: int, seat: int | None) -> bool:
     because its frame was lost, it starts now, with the whole turn."""
     if seat is None:
         return False
-    stopped = Table.objects.filter(
+    seconds = _stopped(table_id, seat).values_list("seconds_per_turn", flat=True).first()
+    return seconds is not None and _resume(table_id, seat, seconds) is not None
+
+
+def clock_resume_read(table: Table, seat: int | None) -> bool:
+    """``table_clock_resume`` for a table just read (a socket's open): the stopped clock is
+    seen on the row read, so the usual case costs no statement; the UPDATE keeps the same
+    conditions (a move made since the read has set a deadline: nothing is resumed). The
+    instance gets the new deadline, so a snapshot built from it shows the clock running."""
+    if (seat is None or table.status != TableStatus.PLAYING or table.turn_deadline is not None
+            or table.deadline_seat != seat or table.seconds_per_turn <= 0):
+        return False
+    deadline = _resume(table.pk, seat, table.seconds_per_turn)
+    if deadline is None:
+        return False
+    table.turn_deadline = deadline
+    return True
+
+
+def _stopped(table_id: int, seat: int) -> QuerySet[Table]:
+    return Table.objects.filter(
         pk=table_id, status=TableStatus.PLAYING, turn_deadline__isnull=True,
         deadline_seat=seat, seconds_per_turn__gt=0,
     )
-    seconds = stopped.values_list("seconds_per_turn", flat=True).first()
-    if seconds is None:
-        return False
+
+
+def _resume(table_id: int, seat: int, seconds: int) -> datetime | None:
+    """The stopped clock of ``seat`` started with a whole turn: its new deadline, or None
+    when it was not stopped (any more)."""
     deadline = timezone.now() + timedelta(seconds=seconds)
-    return bool(stopped.update(turn_deadline=deadline))
+    return deadline if _stopped(table_id, seat).update(turn_deadline=deadline) else None
 
 
 # ---------------------------------------------------------------- the site's own liveness

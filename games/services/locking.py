@@ -124,10 +124,11 @@ def _converters(
     return found
 
 
-def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
+def lock_table_with_seats(table_id: int, *, lock: bool = True) -> tuple[Table, list[Seat]]:
     """``lock_table`` and ``load_seats`` in one statement (what every move reads): one row
     per seat, the table's columns on each, its state (the one large column) on the first
-    row only. Raises ``TableNotFound``."""
+    row only. Raises ``TableNotFound``. ``lock=False``: the same read without the row lock
+    (``read_table_with_seats``)."""
     try:
         pk = int(table_id)
     except (ValueError, TypeError):
@@ -142,7 +143,8 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
     ] + ["r.slug", "r.name", "cu.username", "cu.display_name", "cu.is_bot"]
     select += [f"s.{q(f.column)}" for f in scols] + ["su.username", "su.display_name",
                                                      "su.is_bot"]
-    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    for_update = (" FOR UPDATE OF t" if lock and connection.features.has_select_for_update_of
+                  else "")
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(select)} FROM {n['table']} t"
@@ -150,7 +152,7 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
             f" LEFT JOIN {n['user']} cu ON cu.id = t.created_by_id"
             f" LEFT JOIN {n['seat']} s ON s.table_id = t.id"
             f" LEFT JOIN {n['user']} su ON su.id = s.user_id"
-            f" WHERE t.id = %s ORDER BY s.{n['index']}{lock}", [pk],
+            f" WHERE t.id = %s ORDER BY s.{n['index']}{for_update}", [pk],
         )
         rows = cursor.fetchall()
     if not rows:
@@ -175,6 +177,12 @@ def lock_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
             seat.user = _user_with_names(seat.user_id, *row[nt + 5 + ns:])
         seats.append(seat)
     return table, seats
+
+
+def read_table_with_seats(table_id: int) -> tuple[Table, list[Seat]]:
+    """The table (with its room and creator) and its seats (with their users' names), in
+    one statement and not locked: what a socket's open reads (``presence.table_open``)."""
+    return lock_table_with_seats(table_id, lock=False)
 
 
 def load_seats(table: Table) -> list[Seat]:
@@ -234,6 +242,20 @@ def update_table(table: Table, fields: Sequence[str]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {_sql_names()['table']} SET {', '.join(columns)} WHERE id = %s",
                        [*values, table.pk])
+
+
+def update_seat_presence(seat: Seat) -> None:
+    """``seat.save(update_fields=["connected", "last_seen"])`` written out (one UPDATE; no
+    receiver listens to a seat's save): what every seated socket's open writes."""
+    values, columns = [], []
+    for name in ("connected", "last_seen"):
+        field = Seat._meta.get_field(name)
+        assert isinstance(field, Field) and field.column, name
+        values.append(field.get_db_prep_save(getattr(seat, field.attname), connection))
+        columns.append(f"{connection.ops.quote_name(field.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_sql_names()['seat']} SET {', '.join(columns)} WHERE id = %s",
+                       [*values, seat.pk])
 
 
 def seat_of(seats: list[Seat], user: User | AnonymousUser | None) -> Seat | None:

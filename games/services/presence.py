@@ -1,8 +1,9 @@
 """Who is at a table (seat connections, pings, the grace period) and who is looking at a room."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from celery import current_app
 from django.core.cache import cache
@@ -13,9 +14,17 @@ from django.utils import timezone
 from core.channels import Outbox
 from core.locks import CACHE_ERRORS
 
-from .. import conf
+from .. import conf, hooks, selectors
+from ..exceptions import TableNotFound
 from ..models import Room, Seat, Table, TableStatus, grace_seconds
-from .locking import after_commit, load_seats, seat_of
+from .clock import clock_resume_read
+from .locking import (
+    after_commit,
+    load_seats,
+    read_table_with_seats,
+    seat_of,
+    update_seat_presence,
+)
 from .publish import publish_presence
 
 if TYPE_CHECKING:
@@ -50,6 +59,49 @@ def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected
             countdown = grace_seconds() + 1
             after_commit(lambda: task.apply_async(countdown=countdown))
     return True
+
+
+@dataclass(frozen=True)
+class TableOpen:
+    """What a table socket's open needs: whether it may connect, its seat, the chat senders
+    hidden from its user (known before any chat line reaches it) and its snapshot."""
+
+    allowed: bool
+    seat: int | None = None
+    hidden: frozenset[int] = frozenset()
+    snapshot: dict[str, Any] | None = None
+
+
+def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
+               outbox: Outbox) -> TableOpen | None:
+    """A table socket opens: the access check (a private table needs a seat, its creator or
+    the invite), then for a seated player the seat marked connected (its presence frame
+    into ``outbox``) and a clock stopped by a lost frame started again, and the snapshot.
+    All of it from ONE read of the table and its seats (``read_table_with_seats``): the open
+    read the table four times before (the access check, the presence write, the clock and
+    the snapshot, each its own thread trip). None when there is no such table.
+
+    The read takes no row lock (the presence write never did): a move committed after it
+    reaches the socket as its frame, which the caller's groups, joined before this call,
+    hold until the snapshot has been sent."""
+    try:
+        table, seats = read_table_with_seats(table_id)
+    except TableNotFound:
+        return None
+    allowed, seat = selectors.table_access(table, user, invite, seats=seats)
+    if not allowed:
+        return TableOpen(allowed=False)
+    hidden = hooks.hidden_senders(user)
+    mine = seat_of(seats, user) if seat is not None else None
+    if mine is not None:
+        mine.connected = True
+        mine.last_seen = timezone.now()
+        update_seat_presence(mine)
+        if table.is_live:
+            publish_presence(table, seats, outbox=outbox)
+        clock_resume_read(table, seat)
+    return TableOpen(allowed=True, seat=seat, hidden=hidden,
+                     snapshot=selectors.snapshot_of(table, seats, user, seat, hidden))
 
 
 def seat_heartbeat(*, table_id: int, user: User | AnonymousUser | None) -> bool:

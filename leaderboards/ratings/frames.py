@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.db import connection
+
 from ..models import Rating, RatingChange
 from . import skill
 
@@ -36,8 +38,7 @@ def table_ratings(mode: str, players: Mapping[int, int],
     current: dict[int, tuple[int, bool]] = {}
     missing = [u for u in players.values() if u not in changes]
     if missing:
-        current = {u: (r, p) for u, r, p in Rating.objects.filter(
-            mode=mode, user_id__in=missing).values_list("user_id", "rating", "provisional")}
+        current = current_ratings(mode, missing)
     out = {}
     for seat, user_id in players.items():
         c = changes.get(user_id)
@@ -48,3 +49,15 @@ def table_ratings(mode: str, players: Mapping[int, int],
             rating, provisional = current.get(user_id, (skill.display(NEW), True))
             out[seat] = rating_entry(rating=rating, provisional=provisional, change=None)
     return out
+
+
+def current_ratings(mode: str, user_ids: list[int]) -> dict[int, tuple[int, bool]]:
+    """``{user_id: (rating, provisional)}`` of those who have a rating in ``mode``. Asked
+    for every state frame of a move and every snapshot, so the query is written out (built
+    by the ORM it cost several times its round trip: ``bench/open_service.py``)."""
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    marks = ", ".join(["%s"] * len(user_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT user_id, rating, provisional FROM {table}"
+                       f" WHERE mode = %s AND user_id IN ({marks})", [mode, *user_ids])
+        return {u: (r, bool(p)) for u, r, p in cursor.fetchall()}
