@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -134,8 +135,13 @@ def test_last_use_is_recorded(user):
     assert ApiToken.objects.get().last_used is not None
 
 
-def test_a_flood_gets_429_with_retry_after(user, settings):
+def test_a_flood_gets_429_with_retry_after(user, settings, monkeypatch):
     settings.ACCOUNTS_API_RATE_REQUESTS = 3
+    # The limit counts in fixed 60 s windows: the calls below must fall in one of them (on
+    # the real clock a window could end between the third call and the fourth).
+    import accounts.api
+
+    monkeypatch.setattr(accounts.api, "time", SimpleNamespace(time=lambda: 1_800_000_030.0))
     raw = api_token(user, "games:read")
     for _ in range(3):
         assert call(whoami, raw)[0].status_code == 200
