@@ -37,6 +37,7 @@ class SimParams(TypedDict):
     danger: float
     margin: float
     noise: float
+    potential: float
 
 
 class PairedStats:
@@ -110,6 +111,9 @@ class SearchingBot(HardBot):
         hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
+        sim_known: bool = False,
+        sim_warm: float = 0.3,
+        sim_potential: float = 0.0,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -125,7 +129,18 @@ class SearchingBot(HardBot):
         self.confidence = confidence
         self.search_draws = search_draws
         self.search_knocks = search_knocks
-        self.sim: SimParams = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
+        # ``potential``: the playouts' throws cost that much more for a card with a meld
+        # partner in the hand (0: least deadwood only; ``gin_search.partnered``).
+        self.sim: SimParams = {
+            "danger": sim_danger,
+            "margin": sim_margin,
+            "noise": sim_noise,
+            "potential": sim_potential,
+        }
+        # Playouts where each player fears only what it has seen the other take (Hard's
+        # knowledge-based danger, ``gin_search.known_danger``) instead of the whole hand.
+        self.sim_known = bool(sim_known)
+        self.sim_warm = float(sim_warm)
         self.rummy_candidates = rummy_candidates
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence
@@ -179,6 +194,13 @@ class SearchingBot(HardBot):
     def _val(self, points: int) -> float:
         f = self._value
         return points if f is None else f(points)
+
+    def known_of(self, know: Knowledge) -> tuple[int, int] | None:
+        """(opponent's cards I know of, my cards they know of) for knowledge-based playouts
+        (``sim_known``), else None (the playouts see both hands whole)."""
+        if not self.sim_known:
+            return None
+        return know.opponent().known, know.my_known
 
     def draws_of(self, know: Knowledge) -> tuple[int, int]:
         """(my draws, opponent's draws) this hand, for the playouts' early-knock rule."""
