@@ -35,14 +35,7 @@ from .base import Kinds
 from .cardmath import BIT_VALUE, card_text, dw, related
 from .expert_search import PairedStats, SearchingBot
 from .gin import knock_pays, rank_discards
-from .gin_search import (
-    Rules,
-    choose_throw,
-    keep_weight,
-    knock_points,
-    playout,
-    throw_fearing,
-)
+from .gin_search import Rules, choose_throw, knock_points, playout
 from .knowledge import Knowledge
 from .rummy_search import rummy_playout, sample_deal
 
@@ -80,7 +73,6 @@ class ExpertBot(SearchingBot):
         rng = self.rng
         danger = sim["danger"]
         drawn = know.drawn_hand_stock
-        known = self.known_of(know)
         for opp, stock in self._samples(know, self.gin_sample, stats):
             seed = rng.random()
             vals = []
@@ -98,18 +90,7 @@ class ExpertBot(SearchingBot):
                 vals.append(
                     self._val(
                         self.after_draw(
-                            h11,
-                            forbid,
-                            opp,
-                            st,
-                            pile,
-                            rules,
-                            mine,
-                            theirs,
-                            seed,
-                            danger,
-                            drawn,
-                            known,
+                            h11, forbid, opp, st, pile, rules, mine, theirs, seed, danger, drawn
                         )
                     )
                 )
@@ -129,21 +110,12 @@ class ExpertBot(SearchingBot):
         seed: float,
         danger: float,
         drawn_at: int,
-        known: tuple[int, int] | None = None,
     ) -> int:
-        """Value for me of holding ``h11`` after a draw, playing the rest like the sim policy.
-
-        ``known``: (the opponent's cards I know of, mine they know of) for knowledge-based
-        playouts (``sim_known``); None: both players see the other hand whole."""
+        """Value for me of holding ``h11`` after a draw, playing the rest like the sim policy."""
         limit, mult, gin_bonus, big_bonus, _u, big_ok = rules
         if big_ok and dw(h11) == 0:
             return (big_bonus + dw(opp)) * mult
-        keep = keep_weight(self.sim["potential"], len(stock))
-        if known is None:
-            b, _d, kbest, kb = choose_throw(h11, forbid, opp, danger, keep)
-        else:
-            b, _d, kbest, kb = throw_fearing(h11, forbid, known[0], danger, self.sim_warm, keep)
-            known = (known[0], (known[1] | forbid) & (h11 ^ b))
+        b, _d, kbest, kb = choose_throw(h11, forbid, opp, danger)
         if kbest == 0:
             return (gin_bonus + dw(opp)) * mult
         sim = self.sim
@@ -165,8 +137,6 @@ class ExpertBot(SearchingBot):
             random.Random(seed),
             **sim,
             drawn_at=drawn_at,
-            known=known,
-            warm=self.sim_warm,
         )
 
     # ------------------------------------------------------------------ discard / knock
@@ -221,8 +191,6 @@ class ExpertBot(SearchingBot):
         sim = self.sim
         val = self._val
         drawn = know.drawn_hand_stock
-        known = self.known_of(know)
-        warm = self.sim_warm
         for opp, stock in self._samples(know, self.gin_sample, stats):
             seed = rng.random()
             vals = []
@@ -245,8 +213,6 @@ class ExpertBot(SearchingBot):
                                 random.Random(seed),
                                 **sim,
                                 drawn_at=drawn,
-                                known=known,
-                                warm=warm,
                             )
                         )
                     )

@@ -37,7 +37,6 @@ class SimParams(TypedDict):
     danger: float
     margin: float
     noise: float
-    potential: float
 
 
 class PairedStats:
@@ -99,7 +98,7 @@ class SearchingBot(HardBot):
         confidence: float = 1.5,
         search_draws: bool = True,
         search_knocks: bool = True,
-        sim_danger: float = 4.0,
+        sim_danger: float = 0.0,
         sim_margin: float = 8.0,
         sim_noise: float = 6.0,
         rummy_candidates: int = 3,
@@ -111,9 +110,6 @@ class SearchingBot(HardBot):
         hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
-        sim_known: bool = False,
-        sim_warm: float = 0.3,
-        sim_potential: float = 0.0,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -129,18 +125,11 @@ class SearchingBot(HardBot):
         self.confidence = confidence
         self.search_draws = search_draws
         self.search_knocks = search_knocks
-        # ``potential``: the playouts' throws cost that much more for a card with a meld
-        # partner in the hand (0: least deadwood only; ``gin_search.partnered``).
-        self.sim: SimParams = {
-            "danger": sim_danger,
-            "margin": sim_margin,
-            "noise": sim_noise,
-            "potential": sim_potential,
-        }
-        # Playouts where each player fears only what it has seen the other take (Hard's
-        # knowledge-based danger, ``gin_search.known_danger``) instead of the whole hand.
-        self.sim_known = bool(sim_known)
-        self.sim_warm = float(sim_warm)
+        # ``danger``: what a playout throw costs for a card that melds with two cards of the
+        # other hand, which the playouts see whole. 0 since issue #26 (docs/bots.md): the
+        # search judged Hard's discards better with playouts whose players throw by deadwood
+        # alone than with clairvoyant ones that never feed each other a meld.
+        self.sim: SimParams = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
         self.rummy_candidates = rummy_candidates
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence
@@ -194,13 +183,6 @@ class SearchingBot(HardBot):
     def _val(self, points: int) -> float:
         f = self._value
         return points if f is None else f(points)
-
-    def known_of(self, know: Knowledge) -> tuple[int, int] | None:
-        """(opponent's cards I know of, my cards they know of) for knowledge-based playouts
-        (``sim_known``), else None (the playouts see both hands whole)."""
-        if not self.sim_known:
-            return None
-        return know.opponent().known, know.my_known
 
     def draws_of(self, know: Knowledge) -> tuple[int, int]:
         """(my draws, opponent's draws) this hand, for the playouts' early-knock rule."""

@@ -18,17 +18,13 @@ from games.engine.meld import RUN_DEADWOOD
 from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
-from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw, related
+from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
 from .gin import deal_opponent, mask_of_bits
 from .knowledge import Knowledge
 
 __all__ = [
     "Rules",
     "choose_throw",
-    "keep_weight",
-    "known_danger",
-    "partnered",
-    "throw_fearing",
     "knock_points",
     "playout",
     "sample_consistent",
@@ -90,15 +86,11 @@ def _feeds(other: int) -> int:
     return (two * RANK_ALL) | runs
 
 
-def choose_throw(
-    h11: int, forbid: int, other: int, danger: float, keep: float = 0.0
-) -> tuple[int, int, int, int]:
+def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int, int, int, int]:
     """(card to throw, deadwood left, least deadwood reachable, card reaching it).
 
     The throw minimises deadwood plus ``danger`` if the card melds with the other hand (the
-    simulated player's guess of what feeds the opponent), plus ``keep`` if it has a partner
-    in the hand (``partnered``: a light form of Hard's improvement potential), preferring high
-    cards on ties.
+    simulated player's guess of what feeds the opponent), preferring high cards on ties.
 
     The hottest loop of the playouts, so the deadwood of every ``h11`` less one card is found
     at once, exactly (as ``meld_search`` finds it): the best arrangement of a hand is some
@@ -109,60 +101,11 @@ def choose_throw(
     still forced (the cards left are those of ``h11``'s choice), with three the set is gone.
     Taking b away changes one lane, so a card costs one lookup per choice (one choice in
     most hands)."""
-    kp = partnered(h11) if keep else 0
-    return _throw(h11, forbid, _feeds(other) if danger else 0, danger, 0, 0.0, kp, keep)
+    return _throw(h11, forbid, _feeds(other) if danger else 0, danger)
 
 
-def partnered(h: int) -> int:
-    """The cards of ``h`` with a meld partner in it: another card of their rank, or one of
-    their suit one or two ranks away (lanes have 3 empty bits, so shifts stay in the suit)."""
-    a = h & LANE_MASK
-    b = (h >> 16) & LANE_MASK
-    c = (h >> 32) & LANE_MASK
-    d = h >> 48
-    two = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-    return ((two * RANK_ALL) | (h << 1) | (h >> 1) | (h << 2) | (h >> 2)) & h
-
-
-def keep_weight(potential: float, stock: int) -> float:
-    """The playouts' ``keep`` for a stock of ``stock`` cards: ``potential`` while three more
-    draws each are left, shrinking to nothing as the stock runs out (Hard's horizon)."""
-    if not potential:
-        return 0.0
-    return potential * min(max(stock - 2, 0) / 6.0, 1.0)
-
-
-def known_danger(known: int) -> tuple[int, int]:
-    """(hot, warm): the cards a player who sees only the ``known`` cards of the other hand
-    (those it took from the pile) would fear throwing. Hot cards make a meld with two known
-    cards (Hard's danger: certain); warm ones with one (Hard's: the chance that the other
-    partner is among the hand's unknown cards, about a third)."""
-    return _feeds(known), related(known)
-
-
-def throw_fearing(
-    h11: int, forbid: int, known: int, danger: float, warm: float, keep: float = 0.0
-) -> tuple[int, int, int, int]:
-    """``choose_throw`` for a player who sees only the ``known`` cards of the other hand:
-    ``danger`` for a card melding with two of them, ``warm`` times it for one."""
-    hot, warm_m = known_danger(known)
-    kp = partnered(h11) if keep else 0
-    return _throw(h11, forbid, hot, danger, warm_m, danger * warm, kp, keep)
-
-
-def _throw(
-    h11: int,
-    forbid: int,
-    hot: int,
-    danger: float,
-    warm: int = 0,
-    warm_danger: float = 0.0,
-    keep: int = 0,
-    keep_w: float = 0.0,
-) -> tuple[int, int, int, int]:
-    """``choose_throw`` with the cards that feed the other hand given (``_feeds``); ``warm``
-    cards cost ``warm_danger`` (``known_danger``'s second mask; none by default) and ``keep``
-    cards ``keep_w`` (``partnered``; none by default)."""
+def _throw(h11: int, forbid: int, hot: int, danger: float) -> tuple[int, int, int, int]:
+    """``choose_throw`` with the cards that feed the other hand given (``_feeds``)."""
     best_b = kb = 0
     best_key = 1e9
     best_d = kbest = 999
@@ -223,10 +166,6 @@ def _throw(
             key = d - val[b]
             if b & hot:
                 key += danger
-            elif b & warm:
-                key += warm_danger
-            if b & keep:
-                key += keep_w
             if key < best_key:
                 best_key, best_b, best_d = key, b, d
             if d < kbest or (d == kbest and key < kkey):
@@ -247,9 +186,6 @@ def playout(
     noise: float = 6.0,
     early: int = 4,
     drawn_at: int = gin_mode(MODES["classic"]).drawn_hand_stock,
-    known: tuple[int, int] | None = None,
-    warm: float = 0.3,
-    potential: float = 0.0,
 ) -> int:
     """Play a gin hand to its end with a fast imitation of Hard; return seat 0's net points.
 
@@ -259,13 +195,6 @@ def playout(
     stock is nearly out, or its deadwood is ``margin`` below the other hand's (estimated with
     ``noise``, as Hard estimates it from samples). The hand is drawn once a discard leaves
     ``drawn_at`` cards or fewer in the stock (the mode's ``drawn_hand_stock``).
-
-    By default a player fears throwing what melds with two cards of the other hand, which it
-    sees whole. With ``known`` (the cards of each hand the other player saw it take from the
-    pile) it sees only those and what is taken during the playout, as Hard does: ``danger``
-    for a card that melds with two known cards, ``warm`` times it for one (``known_danger``).
-    With ``potential``, a throw costs that much more if the card has a partner in the hand
-    (``partnered``, ``keep_weight``), as Hard's improvement potential keeps pairs.
     """
     limit, mult, gin_bonus, big_bonus, _under, big_ok = rules
     hands = list(hands)
@@ -278,8 +207,6 @@ def playout(
     dws = [-1, -1]
     # and the cards that would meld with each hand (``_feeds``)
     feeds = [_feeds(hands[0]), _feeds(hands[1])]
-    kn = [known[0] & hands[0], known[1] & hands[1]] if known is not None else None
-    warm_danger = danger * warm
     while True:
         h = hands[turn]
         other = hands[1 - turn]
@@ -304,26 +231,12 @@ def playout(
             pile.pop()
             h |= top
             forbid = top
-            if kn is not None:
-                kn[turn] |= top
         elif stock:
             h |= stock.pop()
         else:
             return 0
         nd[turn] += 1
-        if potential:
-            kp = partnered(h)
-            kw = keep_weight(potential, len(stock))
-        else:
-            kp = 0
-            kw = 0.0
-        if kn is None:
-            b, d, kbest, kb = _throw(
-                h, forbid, feeds[1 - turn] if danger else 0, danger, 0, 0.0, kp, kw
-            )
-        else:
-            hot, warm_m = known_danger(kn[1 - turn])
-            b, d, kbest, kb = _throw(h, forbid, hot, danger, warm_m, warm_danger, kp, kw)
+        b, d, kbest, kb = _throw(h, forbid, feeds[1 - turn] if danger else 0, danger)
         do = dws[1 - turn]
         if kbest == 0:
             # An 11-card hand with no deadwood always has a 10-card subset without any.
@@ -344,8 +257,6 @@ def playout(
                 return pts if turn == 0 else -pts
         h ^= b
         hands[turn] = h
-        if kn is not None:
-            kn[turn] &= h
         dws[turn] = d
         feeds[turn] = _feeds(h)
         pile.append(b)

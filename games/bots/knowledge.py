@@ -65,7 +65,6 @@ class Knowledge:
     # What a hand's points (mine positive) are worth to the match, where that is not the
     # points themselves: Hollywood's columns (``equity.hollywood_value``); None elsewhere.
     hand_value: Callable[[int], float] | None = None
-    my_known: int = 0  # my cards the others know of (taken from the pile, still held)
 
     @property
     def top(self) -> int:
@@ -134,8 +133,6 @@ def from_view(view: dict[str, Any]) -> Knowledge:
         know.hand_value = hollywood_value(
             gin_mode(rules), view.get("score_sheet") or {}, view.get("hands_won") or [0, 0], seat
         )
-    if seat < len(known_lists):
-        know.my_known = mask_from(known_lists[seat]) & know.hand
     if view.get("to_act") == seat and view.get("taken_card"):
         know.taken = card_bit(view["taken_card"])
     for s in range(n):

@@ -12,19 +12,10 @@ import pytest
 
 from games.bots import get_bot
 from games.bots.cardmath import BIT_VALUE, bits_of, dw, mask_from, melds_with
-from games.bots.gin_search import (
-    choose_throw,
-    keep_weight,
-    knock_points,
-    partnered,
-    playout,
-    sample_consistent,
-    throw_fearing,
-)
+from games.bots.gin_search import choose_throw, knock_points, playout, sample_consistent
 from games.bots.knowledge import from_view
 from games.bots.rummy_search import rummy_playout, sample_deal
 from games.engine import legal_actions, view_for
-from games.engine.meld_search import deadwood_of_mask
 from tests.support.bots import decision_points as _decision_points
 
 RULES = (10, 1, 25, 31, 25, True)  # knock limit, multiplier, gin, big gin, undercut, big gin ok
@@ -168,6 +159,8 @@ def _throw_by_solving(h11: int, forbid: int, other: int, danger: float) -> tuple
     """``choose_throw`` by the rule its docstring states: one exact solve per card thrown;
     the least (deadwood − value/100 + danger if it feeds ``other``), and the least deadwood
     (then that key); the first card in bit order on a tie."""
+    from games.engine.meld_search import deadwood_of_mask
+
     cards = list(bits_of(h11 & ~forbid))
     dead = {b: deadwood_of_mask(h11 ^ b) for b in cards}
     key = {
@@ -198,62 +191,6 @@ def test_choose_throw_matches_one_solve_per_card():
         assert choose_throw(h, forbid, other, danger) == _throw_by_solving(
             h, forbid, other, danger
         ), hex(h)
-
-
-def _partners(h: int) -> int:
-    """``partnered`` by its definition: a card of ``h`` with another of its rank, or of its
-    suit one or two ranks away."""
-    out = 0
-    for b in bits_of(h):
-        i = b.bit_length() - 1
-        for c in bits_of(h ^ b):
-            j = c.bit_length() - 1
-            if i % 16 == j % 16 or (i // 16 == j // 16 and abs(i - j) <= 2):
-                out |= b
-    return out
-
-
-def test_playout_throw_options_follow_their_rules():
-    """The options of the playouts' throws (``sim_potential``, ``sim_known``): ``partnered``
-    by its definition, a ``keep`` cost on exactly those cards, and a player who knows the
-    whole other hand (``throw_fearing`` with no ``warm`` cost) throwing as ``choose_throw``."""
-    rng = random.Random(26)
-    deck = list(BIT_VALUE)
-    for _ in range(1500):
-        h = sum(rng.sample(deck, 11))
-        forbid = rng.choice((0, h & -h))
-        other = sum(rng.sample([b for b in deck if not b & h], 10))
-        danger = rng.choice((0.0, 4.0))
-        assert partnered(h) == _partners(h), hex(h)
-        base = choose_throw(h, forbid, other, danger)
-        assert throw_fearing(h, forbid, other, danger, 0.0) == base
-        assert throw_fearing(h, forbid, 0, danger, 0.5) == choose_throw(h, forbid, 0, danger)
-        keep = rng.choice((1.5, 3.0))
-        best, d, low, _lb = choose_throw(h, forbid, other, danger, keep)
-        assert low == base[2]
-
-        pairs = _partners(h)
-        keys = {
-            b: deadwood_of_mask(h ^ b)
-            - BIT_VALUE[b] * 0.01
-            + (danger if melds_with(b, other) else 0.0)
-            + (keep if b & pairs else 0.0)
-            for b in bits_of(h & ~forbid)
-        }
-        assert best == min(keys, key=keys.__getitem__) and d == deadwood_of_mask(h ^ best)
-    assert keep_weight(3.0, 20) == 3.0 and keep_weight(3.0, 5) == 1.5
-    assert keep_weight(3.0, 2) == 0.0 and keep_weight(0.0, 20) == 0.0
-
-
-def test_knowledge_knows_which_of_my_cards_the_opponent_saw_me_take():
-    for state in _decision_points("classic", 2, seed=7, limit=200):
-        seat = state.to_act
-        view = view_for(state, seat)
-        know = from_view(view)
-        assert know.my_known == mask_from(view["known_cards"][seat]) & know.hand
-        if know.my_known:
-            return
-    raise AssertionError("no decision where the seat had taken a discard")
 
 
 def test_rummy_playout_scores_going_out_and_going_rummy():
