@@ -114,7 +114,7 @@ class SearchingBot(HardBot):
         confidence: float = 1.5,
         search_draws: bool = True,
         search_knocks: bool = True,
-        sim_danger: float = 4.0,
+        sim_danger: float = 0.0,
         sim_margin: float = 8.0,
         sim_noise: float = 6.0,
         rummy_candidates: int = 3,
@@ -141,6 +141,10 @@ class SearchingBot(HardBot):
         self.confidence = confidence
         self.search_draws = search_draws
         self.search_knocks = search_knocks
+        # ``danger``: what a playout throw costs for a card that melds with two cards of the
+        # other hand, which the playouts see whole. 0 since issue #26 (docs/bots.md): the
+        # search judged Hard's discards better with playouts whose players throw by deadwood
+        # alone than with clairvoyant ones that never feed each other a meld.
         self.sim: SimParams = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
         self.rummy_candidates = rummy_candidates
         self.rummy_min_gain = rummy_min_gain

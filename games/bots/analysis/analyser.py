@@ -118,7 +118,10 @@ def judge_position(
     if played not in actions:
         raise ValueError(f"{played!r} is not a legal action here")
     rng = random.Random(f"analysis:{seed}:{index}")
-    bot = ExpertBot(rng=random.Random(0), score_aware=False)
+    # The playouts that judge every option are those of analyser version 1 (players who
+    # avoid feeding the other's hand, ``sim_danger=4``): the Expert's own default changed to
+    # 0 (issue #26), and the analysis numbers change only with ``ANALYSER_VERSION``.
+    bot = ExpertBot(rng=random.Random(0), score_aware=False, sim_danger=4.0)
     est = _values(bot, view, phase, actions, actions.index(played), rng)
     order = best_first(actions, est)
     options = tuple(
