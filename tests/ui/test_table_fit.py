@@ -154,6 +154,9 @@ def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
     ctx, page = _start(chromium, server["base"], "classic")
     try:
         for _ in range(6):
+            # The phase is the table's: read it on the player's own turn (while the computer
+            # holds the upcard it took, the table is in the computer's discard phase).
+            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
             if page.get_attribute(".tbl", "data-phase") == "discard":
                 break
             _move(page, ("pass", "draw:stock"))
