@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.ws_load import print_report  # noqa: E402
 from bench.ws_players import choose  # noqa: E402
-from bench.ws_servers import cleanup, django_setup, setup_tables  # noqa: E402
+from bench.ws_servers import bench_database, setup_tables  # noqa: E402
 
 
 def play(moves: int, warmup: int, run: str, seed: int) -> dict:
@@ -97,24 +97,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    sqlite_path = None
-    if not os.environ.get("DATABASE_URL"):
-        sqlite_path = str(ROOT / "var" / f"bench-move-{os.getpid()}.sqlite3")
     os.environ.setdefault("DEBUG", "0")
-    run = f"mv{os.getpid()}"
-    django_setup(sqlite_path)
-    try:
+    with bench_database("move", "mv") as (run, _):
         got = play(args.moves, args.warmup, run, args.seed)
-    finally:
-        from django.db import connection
-
-        connection.close()
-        try:
-            cleanup(run)  # every table's people: their names start with the run's
-        finally:
-            if sqlite_path:
-                for suffix in ("", "-wal", "-shm"):
-                    Path(sqlite_path + suffix).unlink(missing_ok=True)
     us = 1e6 / args.moves
     service, engine = got["service_s"] * us, got["engine_s"] * us
     print_report({

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.ws_load import print_report  # noqa: E402
-from bench.ws_servers import cleanup, django_setup, setup_tables  # noqa: E402
+from bench.ws_servers import bench_database, setup_tables  # noqa: E402
 
 
 def opens(tables: list[dict], rounds: int, profile: int) -> dict:
@@ -86,24 +86,9 @@ def main() -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    sqlite_path = None
-    if not os.environ.get("DATABASE_URL"):
-        sqlite_path = str(ROOT / "var" / f"bench-open-{os.getpid()}.sqlite3")
     os.environ.setdefault("DEBUG", "0")
-    run = f"op{os.getpid()}"
-    django_setup(sqlite_path)
-    try:
+    with bench_database("open", "op") as (run, _):
         got = opens(setup_tables(args.tables, run), args.rounds, args.profile)
-    finally:
-        from django.db import connection
-
-        connection.close()
-        try:
-            cleanup(run)
-        finally:
-            if sqlite_path:
-                for suffix in ("", "-wal", "-shm"):
-                    Path(sqlite_path + suffix).unlink(missing_ok=True)
     print_report({
         "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
         **got, "load_average": round(os.getloadavg()[0], 1),

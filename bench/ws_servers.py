@@ -5,6 +5,7 @@ each under ``bench/counted.py``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -156,3 +157,27 @@ def stop_servers(servers) -> None:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@contextlib.contextmanager
+def bench_database(name: str, run_prefix: str = ""):
+    """Django set up on ``DATABASE_URL`` or, without it, a scratch SQLite file; yields
+    ``(run, sqlite_path)`` (``run`` names this process's users and tables); at the end the
+    run's rows are deleted and the scratch file removed."""
+    sqlite_path = None
+    if not os.environ.get("DATABASE_URL"):
+        sqlite_path = str(ROOT / "var" / f"bench-{name}-{os.getpid()}.sqlite3")
+    run = f"{run_prefix}{os.getpid()}"
+    django_setup(sqlite_path)
+    try:
+        yield run, sqlite_path
+    finally:
+        from django.db import connection
+
+        connection.close()
+        try:
+            cleanup(run)
+        finally:
+            if sqlite_path:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(sqlite_path + suffix).unlink(missing_ok=True)
