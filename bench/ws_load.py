@@ -64,6 +64,7 @@ from bench.harness import percentile  # noqa: E402
 from bench.ws_cost import backend_pids, counts, cpu_seconds  # noqa: E402,F401
 from bench.ws_players import TRACE, Stats, TableRun  # noqa: E402
 from bench.ws_servers import (  # noqa: E402,F401
+    bench_database,
     cleanup,
     django_setup,
     server_env,
@@ -184,33 +185,9 @@ def print_report(report: dict, as_json: bool, width: int = 20) -> None:
             print(f"{key:>{width}}: {value}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--rate", type=float, default=1.0,
-                        help="actions a second per table (0: as fast as allowed)")
-    parser.add_argument("--duration", type=float, default=20.0)
-    parser.add_argument("--servers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--spectators", type=int, default=0,
-                        help="anonymous spectator sockets per table (default 0)")
-    parser.add_argument("--warmup", type=float, default=3.0,
-                        help="seconds of play before measuring (default 3)")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--profile", metavar="FILE",
-                        help="py-spy stacks of the first Daphne over the measured window")
-    args = parser.parse_args()
-    try:
-        require_client()
-    except CannotRun as exc:
-        print(f"ws_load: cannot run: {exc}", file=sys.stderr)
-        return 1
-    rate = MAX_RATE if args.rate <= 0 else min(args.rate, MAX_RATE)
-    sqlite_path = None
-    if not os.environ.get("DATABASE_URL"):
-        sqlite_path = str(ROOT / "var" / f"bench-ws-{os.getpid()}.sqlite3")
-    run = f"{os.getpid()}"
-    django_setup(sqlite_path)
+
+def run_servers(args, run: str, sqlite_path: str | None, rate: float):
+    """The worker (with Redis) and the Daphnes on the bench database, driven for the run."""
     servers = []
     # With Redis (the production set-up) deadlines go through the broker to a worker; the
     # embedded broker is for one machine's tests, so there the servers run them eagerly.
@@ -234,15 +211,34 @@ def main() -> int:
     finally:
         stop_servers(servers)
         counted.cleanup()
-        from django.db import connection
+    return stats, elapsed, cpu, used
 
-        connection.close()
-        try:
-            cleanup(run)
-        finally:
-            if sqlite_path:
-                for suffix in ("", "-wal", "-shm"):
-                    Path(sqlite_path + suffix).unlink(missing_ok=True)
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=1.0,
+                        help="actions a second per table (0: as fast as allowed)")
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="anonymous spectator sockets per table (default 0)")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds of play before measuring (default 3)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="py-spy stacks of the first Daphne over the measured window")
+    args = parser.parse_args()
+    try:
+        require_client()
+    except CannotRun as exc:
+        print(f"ws_load: cannot run: {exc}", file=sys.stderr)
+        return 1
+    rate = MAX_RATE if args.rate <= 0 else min(args.rate, MAX_RATE)
+    with bench_database("ws") as (run, sqlite_path):
+        stats, elapsed, cpu, used = run_servers(args, run, sqlite_path, rate)
+    eager = not os.environ.get("REDIS_URL")
     ms = 1000.0
     report = {
         "tables": args.tables, "servers": args.servers, "rate_per_table": rate,
