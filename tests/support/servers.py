@@ -30,6 +30,11 @@ RUN_COMMAND = [sys.executable, "-c",
                "os.execvp('bash', ['bash', 'scripts/run.sh'])"]
 
 
+# Seconds a server started by a test has to answer (a start takes 2-5 s on an idle machine;
+# far longer when other jobs hold both cores).
+START_TIMEOUT = 90.0
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -86,7 +91,7 @@ class DaphneServer:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> DaphneServer:
+    def start(self, timeout: float = START_TIMEOUT) -> DaphneServer:
         self._log = open(self.log_path, "a")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
@@ -179,16 +184,22 @@ def daphne(tmp: Path, env: dict[str, str]):
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(150):
+            # A deadline in seconds, not a count of tries: a refused connection returns at
+            # once, so 150 tries were 15 s, and Daphne's start (importing Django and the
+            # site) took longer than that on a loaded machine ("daphne did not answer" with
+            # an empty log, tests/ui/test_offline_browser.py).
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
                 try:
                     urllib.request.urlopen(base + "/healthz", timeout=1)
                     break
                 except Exception:
                     if proc.poll() is not None:
                         raise RuntimeError("daphne exited: " + log_path.read_text()) from None
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("daphne did not answer: "
+                                           + log_path.read_text()) from None
                     time.sleep(0.1)
-            else:
-                raise RuntimeError("daphne did not answer: " + log_path.read_text())
             yield base
         finally:
             proc.terminate()
