@@ -20,6 +20,12 @@ if [ ! -f "$stamp" ] || [ "$REQS" -nt "$stamp" ] || [ requirements.txt -nt "$sta
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$REQS"
   touch "$stamp"
 fi
+# requirements-dev.txt installs requirements.txt too (its "-r" line): with it installed, the
+# run command's own check (scripts/run.sh, which browser tests start, two at once under
+# pytest-xdist) has nothing to install, and never runs pip beside another run of it.
+if [ "$REQS" != requirements.txt ] && grep -qx -- '-r requirements.txt' "$REQS"; then
+  touch ".venv/.installed-requirements.txt"
+fi
 .venv/bin/python manage.py migrate --noinput -v 0
 # The offline game's engine package (games/engine, games/bots, games/local), built from the
 # source before collectstatic picks it up (docs/offline.md).
