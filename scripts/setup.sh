@@ -21,8 +21,8 @@ if [ ! -f "$stamp" ] || [ "$REQS" -nt "$stamp" ] || [ requirements.txt -nt "$sta
   touch "$stamp"
 fi
 # requirements-dev.txt installs requirements.txt too (its "-r" line): with it installed, the
-# run command's own check (scripts/run.sh, which browser tests start, two at once under
-# pytest-xdist) has nothing to install, and never runs pip beside another run of it.
+# run command's own check (scripts/run.sh, which browser tests start) has nothing to
+# install, so no test start runs pip.
 if [ "$REQS" != requirements.txt ] && grep -qx -- '-r requirements.txt' "$REQS"; then
   touch ".venv/.installed-requirements.txt"
 fi
