@@ -186,12 +186,10 @@ def print_report(report: dict, as_json: bool, width: int = 20) -> None:
 
 
 
-def run_servers(args, run: str, sqlite_path: str | None, rate: float):
-    """The worker (with Redis) and the Daphnes on the bench database, driven for the run."""
+def run_servers(args, run: str, sqlite_path: str | None, rate: float, eager: bool):
+    """The worker (unless ``eager``) and the Daphnes on the bench database, driven for the
+    run."""
     servers = []
-    # With Redis (the production set-up) deadlines go through the broker to a worker; the
-    # embedded broker is for one machine's tests, so there the servers run them eagerly.
-    eager = not os.environ.get("REDIS_URL")
     env = server_env(sqlite_path, eager)
     counted = tempfile.TemporaryDirectory(prefix="wsload-counts-")
     env["WSLOAD_COUNTS"] = counted.name
@@ -236,9 +234,11 @@ def main() -> int:
         print(f"ws_load: cannot run: {exc}", file=sys.stderr)
         return 1
     rate = MAX_RATE if args.rate <= 0 else min(args.rate, MAX_RATE)
-    with bench_database("ws") as (run, sqlite_path):
-        stats, elapsed, cpu, used = run_servers(args, run, sqlite_path, rate)
+    # With Redis (the production set-up) deadlines go through the broker to a worker; the
+    # embedded broker is for one machine's tests, so there the servers run them eagerly.
     eager = not os.environ.get("REDIS_URL")
+    with bench_database("ws") as (run, sqlite_path):
+        stats, elapsed, cpu, used = run_servers(args, run, sqlite_path, rate, eager)
     ms = 1000.0
     report = {
         "tables": args.tables, "servers": args.servers, "rate_per_table": rate,

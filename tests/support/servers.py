@@ -174,36 +174,11 @@ def manage(env: dict[str, str], *args: str, **kwargs) -> subprocess.CompletedPro
 @contextlib.contextmanager
 def daphne(tmp: Path, env: dict[str, str]):
     """Run Daphne on a free port until the block ends; yields the base URL."""
-    port = free_port()
-    log_path = tmp / "daphne.log"
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "ginsite.asgi:application"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            # A deadline in seconds, not a count of tries: a refused connection returns at
-            # once, so 150 tries were 15 s, and Daphne's start (importing Django and the
-            # site) took longer than that on a loaded machine ("daphne did not answer" with
-            # an empty log, tests/ui/test_offline_browser.py).
-            deadline = time.monotonic() + START_TIMEOUT
-            while True:
-                try:
-                    urllib.request.urlopen(base + "/healthz", timeout=1)
-                    break
-                except Exception:
-                    if proc.poll() is not None:
-                        raise RuntimeError("daphne exited: " + log_path.read_text()) from None
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("daphne did not answer: "
-                                           + log_path.read_text()) from None
-                    time.sleep(0.1)
-            yield base
-        finally:
-            proc.terminate()
-            wait_or_kill(proc)
+    server = DaphneServer(env, tmp / "daphne.log").start()
+    try:
+        yield server.base
+    finally:
+        server.stop()
 
 
 def health(base: str) -> dict | None:
