@@ -130,8 +130,8 @@ class Bot:
             if challenge:
                 print("challenge:", *self.api("POST", "/api/bot/challenges/", challenge))
             while not games or len(self.finished) < games:
-                try:
-                    frame = json.loads(ws.recv(timeout=20))
+                try:  # 5 s: with --games it stops at most 5 s after its last game
+                    frame = json.loads(ws.recv(timeout=5))
                 except TimeoutError:
                     ws.send(json.dumps({"type": "ping"}))  # the socket's heartbeat
                     continue

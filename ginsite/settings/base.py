@@ -102,7 +102,11 @@ from .auth import *  # noqa: E402,F401,F403
 from .backends import *  # noqa: E402,F401,F403
 from .security import *  # noqa: E402,F401,F403
 
-# --- Live play: the GAMES_* settings and their defaults are in games/conf.py
+# --- Live play: the GAMES_* settings and their defaults are in games/conf.py. The computer's
+# "thinking" pause before each of its moves (0.6-1.5 s) may be set as "low,high" seconds
+# (the browser tests' run command makes it short: a whole game waited over a minute on it).
+if os.environ.get("GAMES_BOT_DELAY"):
+    GAMES_BOT_DELAY = tuple(float(x) for x in os.environ["GAMES_BOT_DELAY"].split(","))
 
 # --- Social: private messages per sender per minute (other SOCIAL_* defaults: social/conf.py)
 SOCIAL_MESSAGE_RATE = int(os.environ.get("SOCIAL_MESSAGE_RATE", "10"))

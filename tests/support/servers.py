@@ -5,12 +5,17 @@ configurations: SQLite, the in-memory channel layer, the local-memory cache and 
 in one process)."""
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
+import shutil
+import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -203,10 +208,38 @@ def run_site_env(site) -> dict[str, str]:
     return env
 
 
+_MIGRATED_TEMPLATE: list[Path] = []
+
+
+def migrate(env: dict[str, str]) -> None:
+    """``manage.py migrate`` on the new SQLite file of ``env`` (``server_env``'s
+    ``SQLITE_PATH``). The first call of a session runs it into a template file; each later
+    call copies that file (sqlite3's backup: the same tables and rows, a migrate from empty
+    being the same every time) instead of starting Django and applying every migration again
+    (4-5 s of CPU each, a dozen times a pass). Any other database: ``manage.py migrate``."""
+    target = env.get("SQLITE_PATH")
+    if not target or env.get("DATABASE_URL") or Path(target).exists():
+        manage(env, "migrate", "--noinput", "-v0")
+        return
+    if not _MIGRATED_TEMPLATE:
+        folder = Path(tempfile.mkdtemp(prefix="ginsite-migrated-"))
+        atexit.register(shutil.rmtree, folder, True)
+        template = folder / "db.sqlite3"
+        manage({**env, "SQLITE_PATH": str(template)}, "migrate", "--noinput", "-v0")
+        _MIGRATED_TEMPLATE.append(template)
+    source = sqlite3.connect(_MIGRATED_TEMPLATE[0])
+    copy = sqlite3.connect(target)
+    try:
+        source.backup(copy)
+    finally:
+        copy.close()
+        source.close()
+
+
 def migrated_and_set_up(env: dict[str, str], script: str) -> str:
-    """The database of ``env`` migrated, then ``script`` run in ``manage.py shell``: what it
-    printed."""
-    manage(env, "migrate", "-v0")
+    """The database of ``env`` migrated (``migrate``), then ``script`` run in ``manage.py
+    shell``: what it printed."""
+    migrate(env)
     return manage(env, "shell", "-c", script, capture_output=True, text=True).stdout
 
 
@@ -280,7 +313,7 @@ def site_with_users(tmp: Path, names, password: str, **fields):
     """A migrated SQLite site in ``tmp`` with verified users ``names``, served by Daphne
     until the block ends; yields the base URL."""
     env = server_env(tmp)
-    manage(env, "migrate", "-v0")
+    migrate(env)
     create_verified_users(env, names, password, **fields)
     with daphne(tmp, env) as base:
         yield base
@@ -302,3 +335,78 @@ def production_env(tmp: Path) -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
     })
     return env
+
+
+class RunSite:
+    """`bash scripts/run.sh` on a fixed free port with its own var/ directory (database,
+    broker folders, beat schedule), as a person runs it: started, stopped with SIGINT as
+    Ctrl-C would, and started again on the same port and data as often as a test needs.
+
+    tests/ui/conftest.py's ``run_site`` is one of these for the whole session (a start costs
+    seconds of CPU: Daphne, a Celery worker with beat, the collect and migrate steps); the
+    browser tests on it each make their own users and tables. Read as a mapping (``site["base"]``
+    ...) for the tests: ``base``, ``db`` (its SQLite file), ``tmp``, ``proc`` (the running
+    command, or None), ``log`` (its console, every start appended)."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.db = tmp / "var" / "db.sqlite3"
+        self.log_path = tmp / "run.log"
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
+                                 "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL")}
+        # The computer's pause before a move (0.6-1.5 s by default: a whole game against it
+        # waited a minute on it) made short; its moves still go through the worker's queue
+        # with a countdown.
+        self.env.update({"GINSITE_VAR_DIR": str(tmp / "var"), "PORT": str(self.port),
+                         "HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1",
+                         "GAMES_BOT_DELAY": "0.05,0.15"})
+        self.proc: subprocess.Popen | None = None
+        self._log = None
+
+    def __getitem__(self, key: str):
+        return {"base": self.base, "db": self.db, "tmp": self.tmp, "proc": self.proc,
+                "log": self.log_path}[key]
+
+    def start(self, timeout: float = 240) -> None:
+        """Start the command and wait until /healthz says ``ok`` (the worker has run the
+        sweep: it is up)."""
+        if self._log is not None:  # (a run stopped from outside: its console is closed here)
+            self._log.close()
+        self._log = open(self.log_path, "a")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(RUN_COMMAND, cwd=ROOT, env=self.env, stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while True:
+            body = health(self.base)
+            if body and body["status"] == "ok":
+                return
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                tail = self.log_path.read_text()[-4000:]
+                self.stop()
+                raise RuntimeError(f"run.sh did not come up ({body}):\n{tail}")
+            time.sleep(0.5)
+
+    def stop(self) -> None:
+        """SIGINT to the command's process group, as Ctrl-C in its terminal (killed if it
+        has not stopped within 30 s)."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGINT)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        self.proc = None
+
+    def manage_shell(self, code: str) -> str:
+        """``manage.py shell -c code`` on the site's database: what it printed."""
+        env = {**self.env, "DJANGO_SETTINGS_MODULE": "ginsite.settings"}
+        return subprocess.run(
+            [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code], cwd=ROOT,
+            env=env, check=True, timeout=120, capture_output=True, text=True).stdout

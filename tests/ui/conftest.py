@@ -3,15 +3,12 @@ browser constants and the play helpers are in tests/support)."""
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import time
 
 import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
-from tests.support.servers import ROOT, RUN_COMMAND, free_port, health
+from tests.support.servers import RunSite
 
 
 @pytest.fixture(scope="session")
@@ -28,51 +25,39 @@ def chromium():
         b.close()
 
 
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """`bash scripts/run.sh` on a free port with its own var/ directory (database, broker
-    folders, beat schedule); stopped with SIGINT, as Ctrl-C would, at the end."""
-    tmp = tmp_path_factory.mktemp("runsh")
-    port = free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                        "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL")}
-    env.update({"GINSITE_VAR_DIR": str(tmp / "var"), "PORT": str(port), "HOST": "127.0.0.1",
-                "PYTHONUNBUFFERED": "1"})
-    log_path = tmp / "run.log"
-    log = open(log_path, "w")
-    proc = subprocess.Popen(RUN_COMMAND, cwd=ROOT, env=env, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
+@pytest.fixture(scope="session")
+def run_site(tmp_path_factory):
+    """One `bash scripts/run.sh` (``RunSite``) for every browser test that runs on the
+    README's run command: starting it is the dearest set-up of the suite (Daphne, a Celery
+    worker with beat, the collect and migrate steps, 15-45 s). Each test on it makes its own
+    users, tables and tokens (distinct names) and counts only its own rows; ``rhea``
+    (verified) is made here. Stopped (SIGINT) when the session ends."""
+    run = RunSite(tmp_path_factory.mktemp("runsh"))
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            body = health(base)
-            if body and body["status"] == "ok":
-                break  # the worker has run the sweep: it is up
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"run.sh did not come up ({body}):\n{log_path.read_text()[-4000:]}")
-            time.sleep(0.5)
-        manage_env = {**env, "DJANGO_SETTINGS_MODULE": "ginsite.settings"}
-        subprocess.run(
-            [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", (
-                "from django.contrib.auth import get_user_model\n"
-                "from allauth.account.models import EmailAddress\n"
-                "u = get_user_model().objects.create_user("
-                f"'rhea', 'rhea@example.com', '{PASSWORD}')\n"
-                "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
-            )], cwd=ROOT, env=manage_env, check=True, timeout=120, capture_output=True,
+        try:
+            run.start(timeout=180)
+        except RuntimeError as exc:
+            pytest.fail(str(exc))
+        run.manage_shell(
+            "from django.contrib.auth import get_user_model\n"
+            "from allauth.account.models import EmailAddress\n"
+            "u = get_user_model().objects.create_user("
+            f"'rhea', 'rhea@example.com', '{PASSWORD}')\n"
+            "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n"
         )
-        yield {"base": base, "db": tmp / "var" / "db.sqlite3", "tmp": tmp, "proc": proc,
-               "log": log_path}
+        yield run
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
-        log.close()
+        run.stop()
+
+
+@pytest.fixture
+def site(run_site):
+    """The session's run command, running: a test that stopped it (test_offline_browser
+    stops and restarts it, test_run_command's Ctrl-C test stops it) leaves it to be started
+    again, on the same port and data, for the next test that needs it."""
+    if run_site.proc is None or run_site.proc.poll() is not None:
+        try:
+            run_site.start()
+        except RuntimeError as exc:
+            pytest.fail(str(exc))
+    return run_site

@@ -2,7 +2,9 @@
 real Celery worker, no eager tasks), a phone-sized browser (390 x 844) finishes a game against
 the computer, asks for its analysis under the replay, sees its progress live, then steps
 through the marked mistakes in the replay viewer with the buttons and the keys, and the page
-passes axe-core and fits the screen.
+passes axe-core and fits the screen. The game is also the run command's whole game against the
+computer (formerly test_run_command's own): played without a reload under the site's CSP,
+every computer move made by the worker process and reaching the page live.
 
 The person's moves are chosen by the Hard bot from the page's own view (tests/support); the
 analysis is made by the worker process, its progress reaches the page over the notification
@@ -16,6 +18,7 @@ import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import (
+    log_in,
     phone_page,
     play_to_the_end,
     require_chromium,
@@ -49,6 +52,19 @@ def _game_of(db, table_id: int) -> int:
         con.close()
 
 
+def _sources(db, table_id: int) -> dict[str, int]:
+    """How many of the table's actions each source made (``player``, ``bot`` ...)."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT source, COUNT(*) FROM games_tableaction WHERE table_id = ? GROUP BY source",
+            (table_id,),
+        ).fetchall()
+    finally:
+        con.close()
+    return dict(rows)
+
+
 def _worst_discards(count: int = 3):
     """A chooser for ``play_to_the_end``: the person's first ``count`` discards are the worst
     by deadwood (the card whose loss leaves the most: a meld broken, a high card kept), so
@@ -75,14 +91,38 @@ def _no_overflow(page):
 
 
 def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, chromium):
+    """(Also test_run_command's whole game: every computer move is played by the run
+    command's worker and reaches the page live, without a reload, under the site's CSP; the
+    game is then the one analysed, in a context that lifts the CSP for axe-core.)"""
     base = site["base"]
-    ctx, page, errors = phone_page(chromium, bypass_csp=True)  # (axe-core is injected)
+    ctx, page, errors = phone_page(chromium)
     # A short game: against the Easy computer, to 50 points, untimed.
     table_id = start_computer_game(page, base, "rhea", PASSWORD)
-    play_to_the_end(page, choose=_worst_discards())
+    page.evaluate("window.__samePage = true")  # gone if the page were reloaded
+    decisions = play_to_the_end(page, choose=_worst_discards())
     page.wait_for_selector(".tbl-panel[data-kind=game-over]")
+    assert page.evaluate("window.__samePage") is True, "the page was reloaded"
+    # (a game to 50 may end within a hand: what counts is that every computer move reached
+    # the page live, so the page ends at the stored version)
+    sources = _sources(site["db"], table_id)
+    assert sources.get("bot", 0) >= 1, sources
+    assert sources.get("player", 0) == decisions
+    con = sqlite3.connect(site["db"])
+    try:
+        stored = con.execute("SELECT version FROM games_table WHERE id = ?",
+                             (table_id,)).fetchone()[0]
+    finally:
+        con.close()
+    assert page.evaluate("window.ginTable.socket.version") == stored
+    page.screenshot(path=str(site["tmp"] / "run-command-game-over.png"), full_page=True)
+    assert errors == []
+    ctx.close()
+    assert "games.table_bot_move" in site["log"].read_text(), \
+        "the computer's moves ran in the worker"
     game_id = _game_of(site["db"], table_id)
 
+    ctx, page, errors = phone_page(chromium, bypass_csp=True)  # (axe-core is injected)
+    log_in(page, base, "rhea", PASSWORD)
     # The game page: the replay, and the button under it.
     page.goto(f"{base}/games/{game_id}/")
     page.wait_for_selector("[data-replay-controls]:not([hidden])")
@@ -155,7 +195,6 @@ def test_an_imported_record_is_kept_and_analysed_by_the_worker(site, chromium, t
     """A record file imported while signed in is kept, and its analysis is made by the same
     worker and shown by the same viewer (a 7-move game: a few seconds)."""
     from games import engine as E
-    from tests.support.browser import log_in
     from tests.support.records import short_game_state
 
     record = E.GameRecord.from_state(short_game_state(seed=8), players=["ann", "bob"])

@@ -22,7 +22,7 @@ require_chromium()
 
 
 def _bot_token(site) -> str:
-    """A bot account ``botty`` with a ``bot:play`` token, in the site's database."""
+    """A bot account ``chalky`` with a ``bot:play`` token, in the site's database."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER")}
     env.update({"GINSITE_VAR_DIR": str(site["tmp"] / "var"),
@@ -31,7 +31,7 @@ def _bot_token(site) -> str:
         [sys.executable, "manage.py", "shell", "-c", (
             "from django.contrib.auth import get_user_model\n"
             "from accounts.services import api_token_create, bot_account_convert\n"
-            "u = get_user_model().objects.create_user('botty', password=None)\n"
+            "u = get_user_model().objects.create_user('chalky', password=None)\n"
             "bot_account_convert(user=u)\n"
             "print('TOKEN=' + api_token_create(user=u, name='t', scopes=['bot:play'])[1])\n"
         )], cwd=ROOT, env=env, check=True, timeout=120, capture_output=True, text=True,
@@ -52,7 +52,7 @@ def test_a_person_challenges_the_example_bot_and_plays_a_rated_game(site, chromi
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         log_in(page, base, "rhea", PASSWORD)
-        page.goto(base + "/u/botty/")
+        page.goto(base + "/u/chalky/")
         page.click("details.challenge-box summary")
         page.select_option("select[name=mode]", "classic")
         page.fill("input[name=target]", "50")
@@ -91,6 +91,6 @@ def test_a_person_challenges_the_example_bot_and_plays_a_rated_game(site, chromi
                 " ON u.id = rc.user_id JOIN games_game g ON g.id = rc.game_id"
                 " WHERE g.table_id = ?", (table_id,)).fetchall()
             time.sleep(0.5)
-        assert moved == [("botty",)], moved  # the worker rated it: only the bot's moved
+        assert moved == [("chalky",)], moved  # the worker rated it: only the bot's moved
     finally:
         con.close()

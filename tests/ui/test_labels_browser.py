@@ -1,5 +1,5 @@
 """Issue 19, items 6-8 in a phone-sized browser (390x844), on the site started as the README
-says (`bash scripts/run.sh`, the ``site`` fixture of test_run_command): a rated game resigned
+says (`bash scripts/run.sh`, tests/ui/conftest.py's ``site``): a rated game resigned
 before both players moved says "Not rated: ended before both players moved" on the game-over
 panel (live, over the socket), the game page and the archive; a casual game against the
 computer shows no "rated 1416?" under Final scores; the profile's recent games read

@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import time
 import urllib.request
 
 import pytest
 
 from tests.support.browser import CHROMIUM, log_in, phone_page, play_to_the_end, require_chromium
-from tests.support.servers import ROOT, RUN_COMMAND, free_port
+from tests.support.servers import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -33,52 +31,18 @@ def _up(base: str) -> bool:
         return False
 
 
-class RunCommand:
-    """`bash scripts/run.sh` on a fixed port and var/ directory, started and stopped (SIGINT,
-    as Ctrl-C) as often as the test needs."""
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """Daphne on a migrated SQLite file of its own (``server_env``), shared by the tests after
+    the first: they use no account and no table, only the offline page, its service worker
+    and the browser's own storage (each test in its own browser context)."""
+    from tests.support.servers import daphne, migrate, server_env
 
-    def __init__(self, tmp):
-        self.tmp = tmp
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                                 "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL")}
-        self.env.update({"GINSITE_VAR_DIR": str(tmp / "var"), "PORT": str(self.port),
-                         "HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1"})
-        self.proc = None
-        self.log = None
-
-    def start(self):
-        self.log = open(self.tmp / "run.log", "a")
-        self.proc = subprocess.Popen(RUN_COMMAND, cwd=ROOT, env=self.env,
-                                     stdout=self.log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        deadline = time.monotonic() + 240
-        while not _up(self.base):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("run.sh did not come up:\n"
-                            + (self.tmp / "run.log").read_text()[-4000:])
-            time.sleep(0.5)
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGINT)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-        if self.log:
-            self.log.close()
-        self.proc = None
-
-    def manage_shell(self, code: str) -> str:
-        env = {**self.env, "DJANGO_SETTINGS_MODULE": "ginsite.settings"}
-        out = subprocess.run([str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code],
-                             cwd=ROOT, env=env, check=True, timeout=120, capture_output=True,
-                             text=True)
-        return out.stdout
+    tmp = tmp_path_factory.mktemp("offline")
+    env = server_env(tmp)
+    migrate(env)
+    with daphne(tmp, env) as base:
+        yield base
 
 
 def _poll(page, fn: str, arg=None, timeout: float = 60):
@@ -108,16 +72,16 @@ def _new_game(page, mode: str, computers: int = 1, level: int = 1):
     _poll(page, "() => window.ginTable && window.ginTable.frame && window.ginTable.view")
 
 
-def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
-    site = RunCommand(tmp_path)
-    site.start()
+def test_offline_games_on_the_run_command_then_synced(site, chromium):
+    """On the session's run command (tests/ui/conftest.py's ``site``), which this test stops
+    and starts again on the same port and data, and leaves running for the next tests."""
+    site.manage_shell(
+        "from django.contrib.auth import get_user_model\n"
+        "from allauth.account.models import EmailAddress\n"
+        f"u = get_user_model().objects.create_user('oona', 'oona@example.com', '{PASSWORD}')\n"
+        "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n")
+    ctx, page, errors = phone_page(chromium, service_workers="allow")
     try:
-        site.manage_shell(
-            "from django.contrib.auth import get_user_model\n"
-            "from allauth.account.models import EmailAddress\n"
-            f"u = get_user_model().objects.create_user('oona', 'oona@example.com', '{PASSWORD}')\n"
-            "EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)\n")
-        ctx, page, errors = phone_page(chromium, service_workers="allow")
         page.goto(site.base + "/play/offline/")
         # the service worker installs (precaching the page, the table, Pyodide and the
         # engine package) and takes control of the page after a reload
@@ -130,49 +94,47 @@ def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
         # hundred ended (a computer out at once, to 50) inside the six moves below
         page.evaluate("() => localStorage.setItem('gin.offline.seed', '11')")
         _poll(page, SNAPSHOT_SAVED, timeout=120)
-    finally:
         site.stop()
-    assert not _up(site.base)
+        assert not _up(site.base)
 
-    # ---- no server: everything comes from the service worker's cache, and the engine
-    # from the snapshot its first start saved
-    page.reload()
-    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-    assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
-    _new_game(page, "classic")
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    play_to_the_end(page, seed=3)
-    finish = page.evaluate("() => window.ginTable.frame.table.finish")
-    assert finish["ending"] == "normal" and max(finish["scores"]) >= 50
-    assert page.locator(".tbl-panel").get_by_text("Play again").is_visible()
+        # ---- no server: everything comes from the service worker's cache, and the engine
+        # from the snapshot its first start saved
+        page.reload()
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
+        _new_game(page, "classic")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        play_to_the_end(page, seed=3)
+        finish = page.evaluate("() => window.ginTable.frame.table.finish")
+        assert finish["ending"] == "normal" and max(finish["scores"]) >= 50
+        assert page.locator(".tbl-panel").get_by_text("Play again").is_visible()
 
-    page.goto(site.base + "/play/offline/")  # the lobby of the offline game, from the cache
-    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-    _new_game(page, "rummy", computers=2)
-    for _ in range(6):  # a few moves, then the app is closed and opened again
-        _poll(page, "() => { const t = window.ginTable; return t.myTurn && !t.busy; }")
-        page.evaluate("() => window.ginTable.send(window.ginTable.legal.find("
-                      "a => a.startsWith('draw:stock')) || window.ginTable.legal.find("
-                      "a => a.startsWith('discard')) || window.ginTable.legal[0])")
-        time.sleep(0.2)
-    _poll(page, "() => window.ginTable.myTurn && !window.ginTable.busy")
-    before = page.evaluate("() => ({v: window.ginTable.frame.version,"
-                           " hand: window.ginTable.view.hand, url: location.href})")
-    assert "?game=" in before["url"]
-    page.reload()
-    _poll(page, "() => window.ginTable && window.ginTable.view", timeout=120)
-    after = page.evaluate("() => ({v: window.ginTable.frame.version,"
-                          " hand: window.ginTable.view.hand})")
-    assert after == {"v": before["v"], "hand": before["hand"]}
-    play_to_the_end(page, seed=4)
-    assert page.evaluate("() => window.ginTable.frame.table.finish.ending") == "normal"
-    page.goto(site.base + "/play/offline/")
-    _poll(page, "() => document.querySelectorAll('#offline-stats-body tr').length === 2")
-    assert not errors, errors
+        page.goto(site.base + "/play/offline/")  # the lobby of the offline game, from the cache
+        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+        _new_game(page, "rummy", computers=2)
+        for _ in range(6):  # a few moves, then the app is closed and opened again
+            _poll(page, "() => { const t = window.ginTable; return t.myTurn && !t.busy; }")
+            page.evaluate("() => window.ginTable.send(window.ginTable.legal.find("
+                          "a => a.startsWith('draw:stock')) || window.ginTable.legal.find("
+                          "a => a.startsWith('discard')) || window.ginTable.legal[0])")
+            time.sleep(0.2)
+        _poll(page, "() => window.ginTable.myTurn && !window.ginTable.busy")
+        before = page.evaluate("() => ({v: window.ginTable.frame.version,"
+                               " hand: window.ginTable.view.hand, url: location.href})")
+        assert "?game=" in before["url"]
+        page.reload()
+        _poll(page, "() => window.ginTable && window.ginTable.view", timeout=120)
+        after = page.evaluate("() => ({v: window.ginTable.frame.version,"
+                              " hand: window.ginTable.view.hand})")
+        assert after == {"v": before["v"], "hand": before["hand"]}
+        play_to_the_end(page, seed=4)
+        assert page.evaluate("() => window.ginTable.frame.table.finish.ending") == "normal"
+        page.goto(site.base + "/play/offline/")
+        _poll(page, "() => document.querySelectorAll('#offline-stats-body tr').length === 2")
+        assert not errors, errors
 
-    # ---- the server is back: sign in, and the games are uploaded and filed
-    site.start()
-    try:
+        # ---- the server is back: sign in, and the games are uploaded and filed
+        site.start()
         log_in(page, site.base, "oona", PASSWORD)
         deadline = time.monotonic() + 60
         while True:
@@ -209,70 +171,64 @@ def test_offline_games_on_the_run_command_then_synced(tmp_path, chromium):
             "print(Game.objects.filter(offline_id__isnull=False).count())"
         ).strip().splitlines()[-1] == "2"
     finally:
-        site.stop()
+        if site.proc is None:  # (the next tests need it)
+            site.start()
         ctx.close()
 
 
-def test_installable_and_accessible_in_chromium(tmp_path, chromium):
+def test_installable_and_accessible_in_chromium(server, tmp_path, chromium):
     """Chromium's own installability check (CDP ``Page.getInstallabilityErrors``: manifest,
     icons, a service worker that controls the page) finds nothing; axe-core finds no serious
     problem on the offline page, before and during a game, on a phone."""
-    from tests.support.browser import serious_violations
-    from tests.support.servers import daphne, manage, server_env
+    from tests.support.browser import CHROMIUM_ARGS, serious_violations
 
-    env = server_env(tmp_path)
-    manage(env, "migrate", "--noinput", "-v", "0")
-    with daphne(tmp_path, env) as base:
-        # a real profile: Chromium never offers to install from an incognito one, which is
-        # what new_context() makes
-        from tests.support.browser import CHROMIUM_ARGS
-        ctx = chromium.browser_type.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-            viewport={"width": 390, "height": 844}, service_workers="allow")
-        page = ctx.new_page()
-        page.goto(base + "/play/offline/")
-        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
-                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
-        page.reload()
-        _poll(page, "() => !!navigator.serviceWorker.controller")
-        cdp = ctx.new_cdp_session(page)
-        manifest = cdp.send("Page.getAppManifest")
-        assert not manifest.get("errors"), manifest.get("errors")
-        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
-        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-        ctx.close()
-        # axe-core is injected, so this context lifts the CSP (as test_accessibility does)
-        ctx = chromium.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
-        page = ctx.new_page()
-        page.goto(base + "/play/offline/")
-        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-        assert serious_violations(page) == []
-        _new_game(page, "rummy", computers=3)
-        _poll(page, "() => window.ginTable.myTurn")
-        assert serious_violations(page) == []
-        ctx.close()
+    base = server
+    # a real profile: Chromium never offers to install from an incognito one, which is
+    # what new_context() makes
+    ctx = chromium.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+        viewport={"width": 390, "height": 844}, service_workers="allow")
+    page = ctx.new_page()
+    page.goto(base + "/play/offline/")
+    _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+    page.reload()
+    _poll(page, "() => !!navigator.serviceWorker.controller")
+    cdp = ctx.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert not manifest.get("errors"), manifest.get("errors")
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    ctx.close()
+    # axe-core is injected, so this context lifts the CSP (as test_accessibility does)
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = ctx.new_page()
+    page.goto(base + "/play/offline/")
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    assert serious_violations(page) == []
+    _new_game(page, "rummy", computers=3)
+    _poll(page, "() => window.ginTable.myTurn")
+    assert serious_violations(page) == []
+    ctx.close()
 
 
-def test_a_new_version_is_offered_then_replaces_the_old_cache(tmp_path, chromium):
+def test_a_new_version_is_offered_then_replaces_the_old_cache(server, chromium):
     """A changed static file makes a new service worker: the page offers "Update", the new
     worker takes over on the click, the page reloads and the old version's cache is gone."""
-    from tests.support.servers import daphne, manage, server_env
-
-    env = server_env(tmp_path)
-    manage(env, "migrate", "--noinput", "-v", "0")
     package = ROOT / "generated" / "static" / "offline" / "engine.zip"
-    with daphne(tmp_path, env) as base:
-        ctx = chromium.new_context(service_workers="allow")
-        page = ctx.new_page()
-        page.goto(base + "/play/")
-        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
-                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
-        page.reload()
-        _poll(page, "() => !!navigator.serviceWorker.controller")
-        before = page.evaluate("async () => await caches.keys()")
-        assert len(before) == 1 and not page.locator("#sw-update").count()
-        stat = package.stat()  # a new build of a precached file (same bytes, a new time)
-        os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    base = server
+    ctx = chromium.new_context(service_workers="allow")
+    page = ctx.new_page()
+    page.goto(base + "/play/")
+    _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+    page.reload()
+    _poll(page, "() => !!navigator.serviceWorker.controller")
+    before = page.evaluate("async () => await caches.keys()")
+    assert len(before) == 1 and not page.locator("#sw-update").count()
+    stat = package.stat()  # a new build of a precached file (same bytes, a new time)
+    os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    try:
         page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).update()")
         _poll(page, "() => !!document.getElementById('sw-update')", timeout=120)
         assert "new version" in page.inner_text("#sw-update")
@@ -282,57 +238,57 @@ def test_a_new_version_is_offered_then_replaces_the_old_cache(tmp_path, chromium
                     " && !(await navigator.serviceWorker.getRegistration()).waiting")
         after = page.evaluate("async () => await caches.keys()")
         assert after != before
+    finally:
+        # its time put back: otherwise the next start of the run command (the next pass's
+        # first browser test) collects every static file again (scripts/setup.sh)
+        os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         ctx.close()
 
 
-def test_later_starts_restore_the_engine_snapshot(tmp_path, chromium):
+def test_later_starts_restore_the_engine_snapshot(server, chromium):
     """The engine's first start saves a snapshot of the started interpreter; later starts
     restore it (docs/offline.md): each still deals new cards, plays the Expert (whose modules
     load after the first start), and a damaged snapshot is thrown away for a normal start."""
-    from tests.support.servers import daphne, manage, server_env
-
-    env = server_env(tmp_path)
-    manage(env, "migrate", "--noinput", "-v", "0")
-    with daphne(tmp_path, env) as base:
-        ctx = chromium.new_context(viewport={"width": 390, "height": 844},
-                                   service_workers="allow")
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(base + "/play/offline/")
-        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-        assert page.evaluate("() => window.ginOffline.startup.snapshot") == "made"
-        _poll(page, SNAPSHOT_SAVED, timeout=120)
-        page.evaluate("() => localStorage.setItem('gin.offline.botDelayMs', '0')")
-        new = ("() => window.ginOffline.engine.call('new', {config: {mode: 'classic',"
-               " level: 1, computers: 1, target: null, id: crypto.randomUUID(), name: 'A'}})"
-               ".then((r) => r.ok && [r.doc.seed, r.frame.view.hand.join(' ')])")
-        deals = []
-        for _ in range(2):
-            page.reload()
-            _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-            assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
-            deals.append(page.evaluate(new))
-        assert all(deals) and deals[0] != deals[1]  # the snapshot does not repeat a deal
-
-        _new_game(page, "classic", level=4)  # the Expert, from the restored interpreter
-        _poll(page, """() => { const t = window.ginTable;
-          if (t.myTurn && !t.busy) t.send(t.legal.find((a) => a.startsWith('draw:stock'))
-            || t.legal.find((a) => a.startsWith('discard')) || t.legal[0]);
-          return window.ginOffline.transport.moveTimes.length >= 2; }""", timeout=120)
-        assert page.evaluate("() => window.ginOffline.transport.moveTimes[0].level") == 4
-
-        # a damaged snapshot (cut short): the next start ignores it and saves a good one
-        page.evaluate("""async () => { const c = await caches.open('offline-snapshot');
-          const [k] = await c.keys(); const b = await (await c.match(k)).arrayBuffer();
-          await c.put(k, new Response(b.slice(0, b.byteLength >> 1))); }""")
-        page.goto(base + "/play/offline/")
-        _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
-        assert page.evaluate("() => window.ginOffline.startup.snapshot") == "made"
-        assert page.evaluate(new)
-        _poll(page, SNAPSHOT_SAVED, timeout=120)
+    base = server
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844},
+                               service_workers="allow")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/play/offline/")
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    assert page.evaluate("() => window.ginOffline.startup.snapshot") == "made"
+    _poll(page, SNAPSHOT_SAVED, timeout=120)
+    page.evaluate("() => localStorage.setItem('gin.offline.botDelayMs', '0')")
+    new = ("() => window.ginOffline.engine.call('new', {config: {mode: 'classic',"
+           " level: 1, computers: 1, target: null, id: crypto.randomUUID(), name: 'A'}})"
+           ".then((r) => r.ok && [r.doc.seed, r.frame.view.hand.join(' ')])")
+    deals = []
+    for _ in range(2):
         page.reload()
         _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
         assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
-        assert not errors, errors
-        ctx.close()
+        deals.append(page.evaluate(new))
+    assert all(deals) and deals[0] != deals[1]  # the snapshot does not repeat a deal
+
+    _new_game(page, "classic", level=4)  # the Expert, from the restored interpreter
+    _poll(page, """() => { const t = window.ginTable;
+      if (t.myTurn && !t.busy) t.send(t.legal.find((a) => a.startsWith('draw:stock'))
+        || t.legal.find((a) => a.startsWith('discard')) || t.legal[0]);
+      return window.ginOffline.transport.moveTimes.length >= 2; }""", timeout=120)
+    assert page.evaluate("() => window.ginOffline.transport.moveTimes[0].level") == 4
+
+    # a damaged snapshot (cut short): the next start ignores it and saves a good one
+    page.evaluate("""async () => { const c = await caches.open('offline-snapshot');
+      const [k] = await c.keys(); const b = await (await c.match(k)).arrayBuffer();
+      await c.put(k, new Response(b.slice(0, b.byteLength >> 1))); }""")
+    page.goto(base + "/play/offline/")
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    assert page.evaluate("() => window.ginOffline.startup.snapshot") == "made"
+    assert page.evaluate(new)
+    _poll(page, SNAPSHOT_SAVED, timeout=120)
+    page.reload()
+    _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
+    assert page.evaluate("() => window.ginOffline.startup.snapshot") == "used"
+    assert not errors, errors
+    ctx.close()

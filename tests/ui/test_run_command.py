@@ -1,10 +1,12 @@
 """The site started exactly as the README says (`bash scripts/run.sh`: Daphne and a real Celery
-worker with beat, SQLite, the embedded channel layer, no eager tasks), and a whole game against
-the computer played in a phone-sized browser without a reload: every computer move is played
-by the worker process and must reach the page live. Then Ctrl-C stops everything.
+worker with beat, SQLite, the embedded channel layer, no eager tasks: tests/ui/conftest.py's
+``site``, shared by the session's browser tests on the run command): a sign-up's link on its
+console, and Ctrl-C stops everything.
 
-The person's moves are chosen by the Hard bot from the page's own view (what the seat may see)
-and sent through the page's own move path, so the game ends in a few hands.
+The whole game against the computer played on it in a phone-sized browser without a reload
+(every computer move played by the worker process and reaching the page live) is the first
+part of test_analysis_browser's first test, which then has that game analysed: one game for
+both (a whole game is the dearest step of either).
 """
 from __future__ import annotations
 
@@ -15,58 +17,16 @@ import signal
 import sqlite3
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import phone_page, play_to_the_end, require_chromium, start_computer_game
+from tests.support.browser import require_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
 
 require_chromium()
-
-
-def _sources(db: Path, table_id: int) -> dict[str, int]:
-    con = sqlite3.connect(db)
-    try:
-        rows = con.execute(
-            "SELECT source, COUNT(*) FROM games_tableaction WHERE table_id = ? GROUP BY source",
-            (table_id,),
-        ).fetchall()
-    finally:
-        con.close()
-    return dict(rows)
-
-
-def test_a_whole_game_against_the_computer_on_the_run_command(site, chromium):
-    base = site["base"]
-    ctx, page, errors = phone_page(chromium)
-    # A table against the Easy computer, to 50 points, untimed.
-    table_id = start_computer_game(page, base, "rhea", PASSWORD)
-    page.evaluate("window.__samePage = true")  # gone if the page were reloaded
-
-    decisions = play_to_the_end(page)
-    page.wait_for_selector(".tbl-panel[data-kind=game-over]")
-    assert page.evaluate("window.__samePage") is True, "the page was reloaded"
-    # (a game to 50 may end within a hand: what counts is that every computer move reached
-    # the page live, so the page ends at the stored version)
-    sources = _sources(site["db"], table_id)
-    assert sources.get("bot", 0) >= 1, sources
-    assert sources.get("player", 0) == decisions
-    con = sqlite3.connect(site["db"])
-    try:
-        stored = con.execute("SELECT version FROM games_table WHERE id = ?",
-                             (table_id,)).fetchone()[0]
-    finally:
-        con.close()
-    assert page.evaluate("window.ginTable.socket.version") == stored
-    page.screenshot(path=str(site["tmp"] / "run-command-game-over.png"), full_page=True)
-    assert errors == []
-    ctx.close()
-    log = site["log"].read_text()
-    assert "games.table_bot_move" in log, "the computer's moves ran in the worker"
 
 
 def test_the_console_shows_the_signup_link_and_not_every_sweep(site, chromium):
@@ -117,10 +77,14 @@ def test_the_console_shows_the_signup_link_and_not_every_sweep(site, chromium):
 
 
 def test_ctrl_c_stops_the_site_and_the_worker(site):
+    """(The session's run command, started again for any later test that needs it. Its
+    console holds every start of the session: only what this stop printed counts.)"""
     proc = site["proc"]
+    assert proc is not None and proc.poll() is None, "the run command is not running"
+    printed_before = len(site["log"].read_text())
     os.killpg(proc.pid, signal.SIGINT)
     proc.wait(timeout=30)
     time.sleep(0.5)
     left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True)
     assert left.stdout.strip() == "", f"still running: {left.stdout}"
-    assert "Stopped." in site["log"].read_text()
+    assert "Stopped." in site["log"].read_text()[printed_before:]

@@ -38,7 +38,7 @@ from tests.support.phones import settle as _settle
 from tests.support.phones import sign_up as _sign_up
 from tests.support.phones import table_row as _table_row
 from tests.support.phones import tap_on as _tap
-from tests.support.servers import daphne, manage, server_env
+from tests.support.servers import daphne, migrate, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -55,7 +55,7 @@ def site(tmp_path_factory):
         EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
         EMAIL_FILE_PATH=str(mail),
     )
-    manage(env, "migrate", "-v0")
+    migrate(env)
     with daphne(tmp, env) as base:
         yield {"base": base, "db": tmp / "db.sqlite3", "mail": mail, "tmp": tmp}
 
