@@ -173,3 +173,36 @@ def test_db_pool_serves_queries_and_discards_dead_connections():
                         DATABASE_URL=os.environ["DATABASE_URL"], DB_POOL="2")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["2", "True"]
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("0.05,0.15", (0.05, 0.15)), (" 1 , 2 ", (1.0, 2.0)), ("0,0", (0.0, 0.0)),
+])
+def test_seconds_range_reads_low_and_high(monkeypatch, value, expected):
+    from ginsite.settings.env import env_seconds_range
+
+    monkeypatch.setenv("GAMES_BOT_DELAY", value)
+    assert env_seconds_range("GAMES_BOT_DELAY", (0.6, 1.5)) == expected
+    monkeypatch.delenv("GAMES_BOT_DELAY")
+    assert env_seconds_range("GAMES_BOT_DELAY", (0.6, 1.5)) == (0.6, 1.5)
+
+
+@pytest.mark.parametrize("value", ["1", "1,2,3", "a,b", "2,1", "-1,1", "nan,1", "0,inf", "0,61"])
+def test_seconds_range_refuses_anything_else_by_name(monkeypatch, value):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from ginsite.settings.env import env_seconds_range
+
+    monkeypatch.setenv("GAMES_BOT_DELAY", value)
+    with pytest.raises(ImproperlyConfigured, match="GAMES_BOT_DELAY must be two numbers"):
+        env_seconds_range("GAMES_BOT_DELAY", (0.6, 1.5))
+
+
+def test_bot_delay_from_the_environment_reaches_the_games_settings():
+    shown = run_manage("shell", "-c", "from games import conf; print(conf.get('BOT_DELAY'))",
+                       GAMES_BOT_DELAY="0.05,0.15")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().endswith("(0.05, 0.15)")
+    refused = run_manage("check", GAMES_BOT_DELAY="fast")
+    assert refused.returncode != 0
+    assert "GAMES_BOT_DELAY must be two numbers" in refused.stderr

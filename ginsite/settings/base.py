@@ -17,7 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from ginsite.localfiles import BASE_DIR, static_root, stored_secret_key, var_dir
 
-from .env import env_bool, env_list
+from .env import env_bool, env_list, env_seconds_range
 
 # Reading the settings changes nothing on disk: the entry points call
 # ``ginsite.localfiles.prepare()`` first, which makes these folders and the generated key.
@@ -106,7 +106,7 @@ from .security import *  # noqa: E402,F401,F403
 # "thinking" pause before each of its moves (0.6-1.5 s) may be set as "low,high" seconds
 # (the browser tests' run command makes it short: a whole game waited over a minute on it).
 if os.environ.get("GAMES_BOT_DELAY"):
-    GAMES_BOT_DELAY = tuple(float(x) for x in os.environ["GAMES_BOT_DELAY"].split(","))
+    GAMES_BOT_DELAY = env_seconds_range("GAMES_BOT_DELAY", (0.6, 1.5))
 
 # --- Social: private messages per sender per minute (other SOCIAL_* defaults: social/conf.py)
 SOCIAL_MESSAGE_RATE = int(os.environ.get("SOCIAL_MESSAGE_RATE", "10"))
