@@ -57,6 +57,15 @@ def _poll(page, fn: str, arg=None, timeout: float = 60):
         time.sleep(0.1)
 
 
+def _controlled(page):
+    """Wait until the service worker has installed (precaching the page, the table, Pyodide
+    and the engine package) and is active, then reload: it controls the page from then on."""
+    _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
+                " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
+    page.reload()
+    _poll(page, "() => !!navigator.serviceWorker.controller")
+
+
 SNAPSHOT_SAVED = """() => { const o = window.ginOffline;
   return !!(o && (o.startup && o.startup.snapshot === 'used'
                   || o.engine.snapshot && o.engine.snapshot.ok)); }"""
@@ -83,12 +92,7 @@ def test_offline_games_on_the_run_command_then_synced(site, chromium):
     ctx, page, errors = phone_page(chromium, service_workers="allow")
     try:
         page.goto(site.base + "/play/offline/")
-        # the service worker installs (precaching the page, the table, Pyodide and the
-        # engine package) and takes control of the page after a reload
-        _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
-                    " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
-        page.reload()
-        _poll(page, "() => !!navigator.serviceWorker.controller")
+        _controlled(page)
         page.evaluate("() => localStorage.setItem('gin.offline.botDelayMs', '20')")
         # the same deals on every run: with a random deal, about one Basic Rummy game in a
         # hundred ended (a computer out at once, to 50) inside the six moves below
@@ -190,10 +194,7 @@ def test_installable_and_accessible_in_chromium(server, tmp_path, chromium):
         viewport={"width": 390, "height": 844}, service_workers="allow")
     page = ctx.new_page()
     page.goto(base + "/play/offline/")
-    _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
-                " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
-    page.reload()
-    _poll(page, "() => !!navigator.serviceWorker.controller")
+    _controlled(page)
     cdp = ctx.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
     assert not manifest.get("errors"), manifest.get("errors")
@@ -220,10 +221,7 @@ def test_a_new_version_is_offered_then_replaces_the_old_cache(server, chromium):
     ctx = chromium.new_context(service_workers="allow")
     page = ctx.new_page()
     page.goto(base + "/play/")
-    _poll(page, "async () => { const r = await navigator.serviceWorker.ready;"
-                " return !!(r && r.active && r.active.state === 'activated'); }", timeout=120)
-    page.reload()
-    _poll(page, "() => !!navigator.serviceWorker.controller")
+    _controlled(page)
     before = page.evaluate("async () => await caches.keys()")
     assert len(before) == 1 and not page.locator("#sw-update").count()
     stat = package.stat()  # a new build of a precached file (same bytes, a new time)
