@@ -30,7 +30,10 @@ their frames are checked for gaps and duplicates like the players'. ``--profile 
 samples the first Daphne with py-spy (a development requirement) over the measured window,
 only the thread holding the GIL (where its Python time goes), and writes its stacks to FILE
 (collapsed, one line per stack with its sample count: read it with ``bench/stacks.py``).
-``--rate 0`` plays as fast
+``--floor thread`` or ``--floor loop``
+makes every move after a table's first cost nothing (``bench/ws_floor.py``: the first
+move's frames go out again, one version on), in a worker thread or on the event loop: what
+the socket stack alone costs a move. ``--rate 0`` plays as fast
 as the documented flood limit allows (9 actions a second per table). Everything stays on the
 loopback interface; the run stops by itself (hard limit: duration + 120 s), stops the servers
 it started and deletes its users and tables. With Redis, turn deadlines go through the broker
@@ -193,6 +196,8 @@ def run_servers(args, run: str, sqlite_path: str | None, rate: float, eager: boo
     env = server_env(sqlite_path, eager)
     counted = tempfile.TemporaryDirectory(prefix="wsload-counts-")
     env["WSLOAD_COUNTS"] = counted.name
+    if args.floor:  # the move made free: the socket stack's floor (bench/ws_floor.py)
+        env.update({"WSLOAD_ASGI": "bench.ws_floor:application", "WSLOAD_FLOOR": args.floor})
     try:
         tables = setup_tables(args.tables, run)
         if not eager:
@@ -227,6 +232,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", metavar="FILE",
                         help="py-spy stacks of the first Daphne over the measured window")
+    parser.add_argument("--floor", choices=("thread", "loop"),
+                        help="each table's moves after its first cost nothing: the socket "
+                        "stack's floor, with the free move in a worker thread or on the loop "
+                        "(bench/ws_floor.py)")
     args = parser.parse_args()
     try:
         require_client()
@@ -243,6 +252,7 @@ def main() -> int:
     report = {
         "tables": args.tables, "servers": args.servers, "rate_per_table": rate,
         "spectators_per_table": args.spectators,
+        "move": f"free, {args.floor} (bench/ws_floor.py)" if args.floor else "the real service",
         "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
         "channel_layer": "redis" if os.environ.get("REDIS_URL") else "in-memory",
         "deadlines": "eager (in the server)" if eager else "celery worker",

@@ -132,7 +132,7 @@ def start_servers(count: int, env: dict[str, str]) -> list[tuple[subprocess.Pope
             log = open(ROOT / "var" / f"ws-load-{port}.log", "w")  # noqa: SIM115
         proc = subprocess.Popen(
             [sys.executable, str(COUNTED), "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "ginsite.asgi:application"],
+             env.get("WSLOAD_ASGI", "ginsite.asgi:application")],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         servers.append((proc, port))

@@ -69,3 +69,28 @@ def test_the_servers_count_every_statement(db):
             cursor.execute("SELECT 1")
             cursor.execute("SELECT 2")
     assert counted.COUNTS == {"sql": 2, "layer": 0}
+
+
+def test_a_free_move_sends_the_tables_frames_again_one_version_on():
+    """``bench/ws_floor.py`` (``ws_load --floor``): after a table's first move, a move
+    publishes that move's frames with the next version and a new publish id, and leaves
+    the template as it was."""
+    from bench import ws_floor
+    from core.channels import Outbox
+
+    frames = {"0": {"type": "state", "version": 3, "view": {"hand": ["AS"]}},
+              "spectators": {"type": "state", "version": 3, "view": {}}}
+    template = {"type": "table.frames", "frames": frames, "table_id": 7, "version": 3,
+                "publish": "first"}
+    ws_floor._templates[7] = template
+    try:
+        outbox = Outbox()
+        assert ws_floor.free_act(table_id=7, expected_version=10, outbox=outbox) == 11
+        [(group, message)] = outbox.take()
+    finally:
+        del ws_floor._templates[7]
+    assert group == "table.7"
+    assert message["version"] == 11 and message["publish"] not in ("first", None)
+    assert {k: f["version"] for k, f in message["frames"].items()} == {"0": 11, "spectators": 11}
+    assert message["frames"]["0"]["view"] == {"hand": ["AS"]}
+    assert template["version"] == 3 and frames["0"]["version"] == 3
