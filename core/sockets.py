@@ -29,6 +29,7 @@ from django.utils.functional import LazyObject, empty
 from redis.exceptions import RedisError
 
 from . import jsonlimits, wire
+from .prepared import prepared_cursor
 
 # Failures of the services under the site, not of the request: answered with ``unavailable``
 # (the socket stays open), never a 1011 close.
@@ -164,7 +165,7 @@ def session_data(session) -> dict[str, Any]:
     model = store.model
     expires = model._meta.get_field("expire_date").get_db_prep_value(
         timezone.now(), connection)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"SELECT session_data FROM {connection.ops.quote_name(model._meta.db_table)}"
             " WHERE session_key = %s AND expire_date > %s", [key, expires])

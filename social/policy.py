@@ -31,6 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.cache import count_hit
+from core.prepared import prepared_cursor
 
 from . import conf
 from .models import Block, Contact, MessagePolicy, SocialSettings
@@ -192,7 +193,7 @@ def _facts(a_id: int, b_id: int) -> _Facts:
     Plain SQL on purpose: it runs for every message sent, and building the same query with
     the ORM's Exists/Subquery expressions cost more CPU than the database took to answer it
     (docs/social.md)."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_facts_sql(), [a_id, b_id, b_id, a_id, a_id, b_id, b_id, a_id, b_id, True])
         blocked, contact, preference, active = cursor.fetchone()
     return _Facts(
@@ -289,7 +290,7 @@ def block_related_ids(user_id: int) -> set[int]:
     Asked at every table socket's open and snapshot, so the query is written out: built by
     the ORM it cost about five times its database round trip (``bench/open_service.py``)."""
     table = connection.ops.quote_name(Block._meta.db_table)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"SELECT blocker_id, blocked_id FROM {table}"
                        " WHERE blocker_id = %s OR blocked_id = %s", [user_id, user_id])
         pairs = cursor.fetchall()

@@ -10,6 +10,8 @@ from django.db.models import Count, F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core.prepared import prepared_cursor
+
 from . import conf
 from .models import (
     Block,
@@ -226,7 +228,7 @@ def unread_counts(user_id: int, conversation_id: int) -> tuple[int, int]:
 
     The same count as :func:`unread_total`, in plain SQL: it runs for every message
     delivered, and the ORM spent more CPU building it than the database answering it."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_unread_counts_sql(), [conversation_id, user_id, user_id])
         total, here = cursor.fetchone()
     return int(total), int(here)

@@ -12,6 +12,7 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 from core import wire
+from core.prepared import prepared_cursor
 
 from ..exceptions import NotSeated, TableNotFound
 from ..models import Room, Seat, Table, TableAction
@@ -145,7 +146,7 @@ def lock_table_with_seats(table_id: int, *, lock: bool = True) -> tuple[Table, l
                                                      "su.is_bot"]
     for_update = (" FOR UPDATE OF t" if lock and connection.features.has_select_for_update_of
                   else "")
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"SELECT {', '.join(select)} FROM {n['table']} t"
             f" JOIN {n['room']} r ON r.id = t.room_id"
@@ -209,7 +210,7 @@ def insert_action(*, table_id: int, version: int, seat: int, action: str, source
     insert would abort the transaction (on PostgreSQL) unless wrapped in a savepoint, which
     costs two statements more. ``ON CONFLICT DO NOTHING ... RETURNING`` is understood by
     PostgreSQL and SQLite (3.35 and later)."""
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {_sql_names()['action']} (table_id, version, seat, action, source,"
             " client_id, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)"
@@ -239,7 +240,7 @@ def update_table(table: Table, fields: Sequence[str]) -> None:
             value = field.get_db_prep_save(value, connection)
         columns.append(f"{connection.ops.quote_name(field.column)} = %s")
         values.append(value)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"UPDATE {_sql_names()['table']} SET {', '.join(columns)} WHERE id = %s",
                        [*values, table.pk])
 
@@ -253,7 +254,7 @@ def update_seat_presence(seat: Seat) -> None:
         assert isinstance(field, Field) and field.column, name
         values.append(field.get_db_prep_save(getattr(seat, field.attname), connection))
         columns.append(f"{connection.ops.quote_name(field.column)} = %s")
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"UPDATE {_sql_names()['seat']} SET {', '.join(columns)} WHERE id = %s",
                        [*values, seat.pk])
 

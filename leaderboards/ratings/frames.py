@@ -10,6 +10,8 @@ from typing import Any
 
 from django.db import connection
 
+from core.prepared import prepared_cursor
+
 from ..models import Rating, RatingChange
 from . import skill
 
@@ -57,7 +59,7 @@ def current_ratings(mode: str, user_ids: list[int]) -> dict[int, tuple[int, bool
     by the ORM it cost several times its round trip: ``bench/open_service.py``)."""
     table = connection.ops.quote_name(Rating._meta.db_table)
     marks = ", ".join(["%s"] * len(user_ids))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(f"SELECT user_id, rating, provisional FROM {table}"
                        f" WHERE mode = %s AND user_id IN ({marks})", [mode, *user_ids])
         return {u: (r, bool(p)) for u, r, p in cursor.fetchall()}
