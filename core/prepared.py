@@ -46,7 +46,7 @@ if psycopg is not None:
             # psycopg (3.3) records the query it sends only on the unprepared path; Django's
             # query log and ``CaptureQueriesContext`` read it from there (its
             # ``last_executed_query``), and would get None. The text logged is the
-            # statement with its ``$n`` placeholders.
+            # statement with its ``$n`` parameter markers.
             self._query = pgq
             super()._send_query_prepared(name, pgq, binary=binary)
 
