@@ -177,11 +177,6 @@ class ExpertBot(SearchingBot):
         cands += [("discard", b) for b in discards]
         if knock_b and not hard_knocks and self.search_knocks:
             cands.append(("knock", knock_b))
-        if knock_b and self.knock_choices > 1:
-            # Knocking with another legal throw: other melds, other lay-offs for the defender.
-            limit = know.knock_limit
-            other = sorted((d, s, b) for s, d, b in ranked if d <= limit and b != knock_b)
-            cands += [("knock", b) for _d, _s, b in other[: self.knock_choices - 1]]
         if len(cands) == 1:
             return cands[0]
         return cands[self.search(know, hand11, cands)]

@@ -15,7 +15,6 @@ goes to the close decisions.
 
 from __future__ import annotations
 
-import functools
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -124,9 +123,6 @@ class SearchingBot(HardBot):
         consistent: bool = True,
         score_aware: bool = True,
         knock_margin: float | None = None,
-        knock_evidence: int = 0,
-        throw_slack: float = -1.0,
-        knock_choices: int = 1,
         hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
@@ -141,7 +137,6 @@ class SearchingBot(HardBot):
         self.candidates = candidates
         self.margin = margin
         self.knock_samples = knock_samples
-        self.knock_choices = int(knock_choices)
         self.min_gain = min_gain
         self.confidence = confidence
         self.search_draws = search_draws
@@ -155,10 +150,6 @@ class SearchingBot(HardBot):
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence
         self.sampler = sample_consistent if consistent else sample_opponent
-        if consistent and (knock_evidence or throw_slack >= 0):
-            self.sampler = functools.partial(
-                sample_consistent, evidence=int(knock_evidence), throw_slack=float(throw_slack)
-            )
         self.samples_used = 0  # samples of the last decision's search (0: no search)
         self.score_aware = score_aware
         # Seconds of this thread's CPU time after which a decision stops sampling even below

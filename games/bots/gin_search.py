@@ -318,49 +318,17 @@ def sample_opponent_fast(
     return hand, mask_of_bits(rest)
 
 
-def _violations(
-    know: Knowledge, hand: int, evidence: int = 0, throw_slack: float = -1.0
-) -> int:
+def _violations(know: Knowledge, hand: int) -> int:
     """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
-    or declined that would meld with it, cards they took that it does not meld.
-
-    With ``evidence`` 1 or more, also the knock they did not make: a hand without deadwood
-    (they would have gone gin, counted as three), and, in their first ``EARLY_KNOCK`` draws,
-    one they could have knocked with (players knock that early with anything legal). With 2,
-    a later hand they could have knocked with counts too."""
+    or declined that would meld with it, cards they took that it does not meld."""
     opp = know.opponent()
     threw = (opp.declined | opp.discarded) & ~hand & _feeds(hand)
     took = opp.known & hand & ~_in_melds(hand)
-    v = threw.bit_count() + took.bit_count()
-    if throw_slack >= 0:
-        # Their last throw x left the current hand: a player who throws by deadwood (Hard:
-        # deadwood less potential plus danger) keeps x only if no card of hand | x leaves
-        # much less deadwood than throwing x did.
-        x = know.taken or know.top
-        if x and x & opp.discarded and not x & hand:
-            if dw(hand) - _throw(hand | x, 0, 0, 0.0)[2] > throw_slack:
-                v += 1
-    if evidence:
-        d = dw(hand)
-        if d == 0:
-            v += 3
-        elif know.knock_limit and d <= know.knock_limit:
-            if opp.stock_draws + opp.took.bit_count() <= EARLY_KNOCK or evidence > 1:
-                v += 1
-    return v
-
-
-# A player knocks with anything legal in this many first draws of a hand (Hard's rule).
-EARLY_KNOCK = 4
+    return threw.bit_count() + took.bit_count()
 
 
 def sample_consistent(
-    know: Knowledge,
-    rng: random.Random,
-    tries: int = 6,
-    keep: float = 0.15,
-    evidence: int = 0,
-    throw_slack: float = -1.0,
+    know: Knowledge, rng: random.Random, tries: int = 6, keep: float = 0.15
 ) -> tuple[int, int]:
     """``sample_opponent`` with rejection: a sample is kept with probability
     ``keep ** violations`` (see ``_violations``); after ``tries`` the least-violating one."""
@@ -368,7 +336,7 @@ def sample_consistent(
     best_v = 1 << 30
     for _ in range(tries):
         hand, stock = sample_opponent_fast(know, rng)
-        v = _violations(know, hand, evidence, throw_slack)
+        v = _violations(know, hand)
         if v == 0 or rng.random() < keep**v:
             return hand, stock
         if v < best_v:
