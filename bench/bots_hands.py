@@ -45,6 +45,9 @@ def play_hand(mode: str, bots: list, game_seed: int) -> tuple:
     slowest = [0.0] * len(bots)
     while not state.hand_results and not state.is_over:
         seat = state.to_act
+        see = getattr(bots[seat], "see_state", None)
+        if see is not None:  # a diagnostic bot that may see everything (expert_variants)
+            see(state)
         t0 = time.perf_counter()
         act = bots[seat].choose(view_for(state, seat), legal_actions(state))
         slowest[seat] = max(slowest[seat], time.perf_counter() - t0)
