@@ -67,6 +67,8 @@ class OracleExpert(ExpertBot):
         self._state = state
 
     def _true_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, int]:
+        if self._state is None:
+            raise RuntimeError("OracleExpert needs a harness that calls see_state (bots_hands)")
         opp = mask_from(self._state.hands[1 - know.seat])
         return opp, know.unseen() & ~opp
 

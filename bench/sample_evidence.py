@@ -25,13 +25,15 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bots_hands import play_hand  # noqa: E402
+
 from games.bots import get_bot  # noqa: E402
 from games.bots.cardmath import dw, mask_from  # noqa: E402
+from games.bots.gin import GinParams  # noqa: E402
 from games.bots.gin_search import choose_throw, sample_consistent  # noqa: E402
 from games.bots.knowledge import Knowledge, from_view  # noqa: E402
-from games.engine import apply, legal_actions, new_game, view_for  # noqa: E402
 
-EARLY = 4
+EARLY = GinParams().early_knock_turns  # Hard knocks with anything legal this early
 GAPS = (0, 2, 4)
 
 
@@ -51,6 +53,27 @@ def _facts(know: Knowledge, hand: int, out: Counter) -> None:
             out[f"throw gap > {g}"] += gap > g
 
 
+class _Observer:
+    """Seat 0's Hard bot, asking the questions of seat 1's real hand and of the samples
+    before each of its decisions (``play_hand`` hands it the state: ``see_state``)."""
+
+    def __init__(self, bot, samples: int, rng: random.Random, sampled: Counter,
+                 real: Counter) -> None:
+        self.bot, self.samples, self.rng = bot, samples, rng
+        self.sampled, self.real = sampled, real
+        self.state = None
+
+    def see_state(self, state) -> None:
+        self.state = state
+
+    def choose(self, view, legal):
+        know = from_view(view)
+        _facts(know, mask_from(self.state.hands[1]), self.real)
+        for _ in range(self.samples):
+            _facts(know, sample_consistent(know, self.rng)[0], self.sampled)
+        return self.bot.choose(view, legal)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=60)
@@ -61,17 +84,8 @@ def main() -> None:
     real: Counter = Counter()
     rng = random.Random(args.seed)
     for h in range(args.hands):
-        state = new_game("classic", seed=args.seed * 1000 + h)
-        bots = [get_bot("hard", seed=2 * h), get_bot("hard", seed=2 * h + 1)]
-        while not state.hand_results and not state.is_over:
-            seat = state.to_act
-            view = view_for(state, seat)
-            if seat == 0:
-                know = from_view(view)
-                _facts(know, mask_from(state.hands[1]), real)
-                for _ in range(args.samples):
-                    _facts(know, sample_consistent(know, rng)[0], sampled)
-            state = apply(state, bots[seat].choose(view, legal_actions(state)), seat=seat)[0]
+        seat0 = _Observer(get_bot("hard", seed=2 * h), args.samples, rng, sampled, real)
+        play_hand("classic", [seat0, get_bot("hard", seed=2 * h + 1)], args.seed * 1000 + h)
     keys = ["gin", "knockable", "early knockable", *(f"throw gap > {g}" for g in GAPS)]
     print(f"{args.hands} Classic hands, Hard vs Hard, seed {args.seed}: "
           f"{real['hands']} positions, {sampled['hands']} samples")
