@@ -144,7 +144,7 @@ class ExpertBot(SearchingBot):
         p = self.params
         if know.my_draws <= p.early_knock_turns or know.stock <= 4:
             return True
-        opp_hands = [self.sampler(know, self.rng)[0] for _ in range(self.knock_samples)]
+        opp_hands = [self.sample_hand(know, self.rng)[0] for _ in range(self.knock_samples)]
         return knock_pays(know, h10, opp_hands, p.knock_margin)
 
     def decide_discard(

@@ -24,7 +24,8 @@ from typing import Any, TypedDict, TypeVar
 from .cardmath import bits_of
 from .equity import GameEquity
 from .gin import GinParams, sample_opponent
-from .gin_search import Rules, sample_consistent
+from .gin_search import Rules, sample_consistent, sample_tilted
+from .holding import HandModel, load_weights
 from .knowledge import Knowledge
 from .levels import HardBot
 
@@ -126,6 +127,7 @@ class SearchingBot(HardBot):
         hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
+        tilt: int = 0,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -167,6 +169,11 @@ class SearchingBot(HardBot):
         self.extend_from = float(extend_from)
         self._started_cpu = cpu_clock()
         self._value: Any = None
+        # Samples drawn for each one kept, by how likely the learned model finds the real
+        # opponent holds its hand (``holding.py``, ``gin_search.sample_tilted``); 0: every
+        # sample is kept, as the sampler deals it.
+        self.tilt = int(tilt)
+        self._model: tuple[Knowledge | None, HandModel | None] = (None, None)
 
     # ------------------------------------------------------------------ helpers
     def rules_of(self, know: Knowledge) -> Rules:
@@ -208,9 +215,26 @@ class SearchingBot(HardBot):
         opp = know.opponent()
         return know.my_draws, opp.stock_draws + opp.took.bit_count()
 
+    def hand_model(self, know: Knowledge) -> HandModel | None:
+        """This decision's model of the opponent's hand (None: samples are not tilted)."""
+        if not self.tilt or know.num_players != 2 or self.sampler is not sample_consistent:
+            return None
+        seen, model = self._model
+        if seen is not know:
+            model = HandModel(know, load_weights())
+            self._model = (know, model)
+        return model
+
+    def sample_hand(self, know: Knowledge, rng: random.Random) -> tuple[int, int]:
+        """One (opponent hand, stock mask): the sampler's, tilted by ``hand_model``."""
+        model = self.hand_model(know)
+        if model is None:
+            return self.sampler(know, rng)
+        return sample_tilted(know, rng, model, self.tilt)
+
     def gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
         """One (opponent hand, shuffled stock) consistent with what ``know`` holds."""
-        opp, stock_mask = self.sampler(know, rng)
+        opp, stock_mask = self.sample_hand(know, rng)
         stock = list(bits_of(stock_mask))
         rng.shuffle(stock)
         return opp, stock

@@ -20,6 +20,7 @@ from games.engine.modes import MODES, gin_mode
 
 from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
 from .gin import deal_opponent, mask_of_bits
+from .holding import HandModel, pick
 from .knowledge import Knowledge
 
 __all__ = [
@@ -343,3 +344,14 @@ def sample_consistent(
             best, best_v = (hand, stock), v
     assert best is not None
     return best
+
+
+def sample_tilted(
+    know: Knowledge, rng: random.Random, model: HandModel, draws: int = 4
+) -> tuple[int, int]:
+    """``sample_consistent`` moved towards the real opponent's hands: of ``draws`` samples,
+    keep one with probability proportional to ``exp(model.score(hand))`` (``holding.py``:
+    how much likelier the real opponent holds that hand than the sampler deals it;
+    sampling-importance-resampling)."""
+    cands = [sample_consistent(know, rng) for _ in range(draws)]
+    return cands[pick([model.score(h) for h, _s in cands], rng.random())]
