@@ -127,7 +127,7 @@ class SearchingBot(HardBot):
         hard_limit: float = 3.0,
         extend_samples: int = 144,
         extend_from: float = 0.75,
-        tilt: int = 0,
+        tilt: int = 4,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -171,7 +171,7 @@ class SearchingBot(HardBot):
         self._value: Any = None
         # Samples drawn for each one kept, by how likely the learned model finds the real
         # opponent holds its hand (``holding.py``, ``gin_search.sample_tilted``); 0: every
-        # sample is kept, as the sampler deals it.
+        # sample is kept, as the sampler deals it. 4 since issue #26 (docs/bots.md).
         self.tilt = int(tilt)
         self._model: tuple[Knowledge | None, HandModel | None] = (None, None)
 
@@ -216,8 +216,16 @@ class SearchingBot(HardBot):
         return know.my_draws, opp.stock_draws + opp.took.bit_count()
 
     def hand_model(self, know: Knowledge) -> HandModel | None:
-        """This decision's model of the opponent's hand (None: samples are not tilted)."""
-        if not self.tilt or know.num_players != 2 or self.sampler is not sample_consistent:
+        """This decision's model of the opponent's hand (None: samples are not tilted).
+
+        Only once the opponent has thrown a card: before that the sampler deals their hand
+        as the deck did, and the model was fitted on later positions only."""
+        if (
+            not self.tilt
+            or know.num_players != 2
+            or self.sampler is not sample_consistent
+            or not know.opponent().discarded
+        ):
             return None
         seen, model = self._model
         if seen is not know:
