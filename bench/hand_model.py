@@ -122,10 +122,9 @@ def tilted_shares(groups: list, x: np.ndarray, w: np.ndarray, tilt: int, rng) ->
     for g, (_f, dws, limit) in enumerate(groups):
         def facts(d, lim=limit):
             return d == 0, bool(lim) and d <= lim
-        for key, d in (("real", dws[0]),):
-            gin, knock = facts(d)
-            out[key][0] += gin
-            out[key][1] += knock
+        gin, knock = facts(dws[0])
+        out["real"][0] += gin
+        out["real"][1] += knock
         k = len(dws) - 1
         for i in range(1, k + 1):
             gin, knock = facts(dws[i])

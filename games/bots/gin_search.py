@@ -10,6 +10,7 @@ big gin, the defender's best lay-offs, undercut), with the mode's numbers in ``R
 
 from __future__ import annotations
 
+import math
 import random
 
 from games.engine.cards import LANE_MASK, RANK_ALL
@@ -20,7 +21,7 @@ from games.engine.modes import MODES, gin_mode
 
 from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
 from .gin import deal_opponent, mask_of_bits
-from .holding import HandModel, pick
+from .holding import HandModel
 from .knowledge import Knowledge
 
 __all__ = [
@@ -354,4 +355,6 @@ def sample_tilted(
     how much likelier the real opponent holds that hand than the sampler deals it;
     sampling-importance-resampling)."""
     cands = [sample_consistent(know, rng) for _ in range(draws)]
-    return cands[pick([model.score(h) for h, _s in cands], rng.random())]
+    scores = [model.score(h) for h, _s in cands]
+    top = max(scores)
+    return rng.choices(cands, weights=[math.exp(s - top) for s in scores])[0]

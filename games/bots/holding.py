@@ -27,10 +27,12 @@ command, so that the offline game's package carries it too).
 
 from __future__ import annotations
 
-import math
 from functools import cache, lru_cache
 
+from games.engine.cards import RANK_ALL
+
 from .cardmath import BIT_VALUE, FULL_MASK, bits_of, dw
+from .gin import GinParams
 from .knowledge import Knowledge
 
 __all__ = ["CARD_FEATURES", "FEATURES", "HAND_FEATURES", "HandModel", "load_weights"]
@@ -68,15 +70,14 @@ HAND_FEATURES = (
 )
 FEATURES = CARD_FEATURES + HAND_FEATURES
 
-_RANK_ALL = 1 | (1 << 16) | (1 << 32) | (1 << 48)
-EARLY_DRAWS = 4  # Hard knocks with anything legal in its first four draws (GinParams)
+EARLY_DRAWS = GinParams().early_knock_turns  # Hard knocks with anything legal this early
 
 
 @cache
 def _relatives(b: int) -> tuple[int, int, int]:
     """(same rank, next in suit, two apart in suit) of card bit ``b``, without ``b``."""
     pos = b.bit_length() - 1
-    rank = _RANK_ALL << (pos % 16)
+    rank = RANK_ALL << (pos % 16)
     adj = ((b << 1) | (b >> 1)) & FULL_MASK
     gap = ((b << 2) | (b >> 2)) & FULL_MASK
     return rank & ~b, adj, gap
@@ -98,17 +99,10 @@ def card_features(know: Knowledge) -> dict[int, list[float]]:
     for b in bits_of(unseen):
         rank, adj, gap = _relatives(b)
         v = BIT_VALUE[b] / 10
-        out[b] = [
-            v,
-            (rank & disc).bit_count(),
-            (adj & disc).bit_count(),
-            (gap & disc).bit_count(),
-            (rank & decl).bit_count(),
-            (adj & decl).bit_count(),
-            (gap & decl).bit_count(),
-            (rank & took).bit_count(),
-            (adj & took).bit_count(),
-            (gap & took).bit_count(),
+        f = [v]
+        for m in (disc, decl, took):
+            f += [(rank & m).bit_count(), (adj & m).bit_count(), (gap & m).bit_count()]
+        f += [
             (rank & dead).bit_count(),
             (adj & dead).bit_count(),
             (rank & unseen).bit_count(),
@@ -117,6 +111,7 @@ def card_features(know: Knowledge) -> dict[int, list[float]]:
             1.0 if rank & last else 0.0,
             1.0 if adj & last else 0.0,
         ]
+        out[b] = f
     return out
 
 
@@ -178,18 +173,6 @@ class HandModel:
         for w, x in zip(self.hand_w, self.hand_features(hand), strict=True):
             z += w * x
         return z
-
-
-def pick(scores: list[float], u: float) -> int:
-    """Index chosen with probability proportional to ``exp(score)``, ``u`` uniform in [0, 1)."""
-    top = max(scores)
-    ws = [math.exp(s - top) for s in scores]
-    r = u * sum(ws)
-    for i, w in enumerate(ws):
-        r -= w
-        if r < 0:
-            return i
-    return len(ws) - 1
 
 
 @lru_cache(maxsize=1)

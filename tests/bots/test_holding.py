@@ -74,14 +74,6 @@ def test_hand_features_sum_the_unknown_cards_and_read_the_deadwood():
     assert abs(model.score(loose) - sum(a * b for a, b in zip(w, f_loose, strict=True))) < 1e-9
 
 
-def test_pick_follows_the_scores():
-    rng = random.Random(4)
-    picks = [holding.pick([0.0, 2.0, -30.0], rng.random()) for _ in range(2000)]
-    share = picks.count(1) / len(picks)
-    assert 0.84 < share < 0.92  # e^2 / (1 + e^2) = 0.88
-    assert picks.count(2) == 0
-
-
 def test_tilted_samples_fit_everything_the_seat_knows_and_lose_the_impossible_gins():
     rng = random.Random(2)
     gins = {"plain": 0, "tilted": 0}
