@@ -24,7 +24,7 @@ from typing import Any, TypedDict, TypeVar
 from .cardmath import bits_of
 from .equity import GameEquity
 from .gin import GinParams, sample_opponent
-from .gin_search import Rules, sample_consistent, sample_tilted
+from .gin_search import Dealer, Rules, sample_consistent, sample_tilted
 from .holding import HandModel, load_weights
 from .knowledge import Knowledge
 from .levels import HardBot
@@ -173,7 +173,11 @@ class SearchingBot(HardBot):
         # opponent holds its hand (``holding.py``, ``gin_search.sample_tilted``); 0: every
         # sample is kept, as the sampler deals it. 4 since issue #26 (docs/bots.md).
         self.tilt = int(tilt)
-        self._model: tuple[Knowledge | None, HandModel | None] = (None, None)
+        self._cached: tuple[Knowledge | None, Dealer | None, HandModel | None] = (
+            None,
+            None,
+            None,
+        )
 
     # ------------------------------------------------------------------ helpers
     def rules_of(self, know: Knowledge) -> Rules:
@@ -220,25 +224,31 @@ class SearchingBot(HardBot):
 
         Only once the opponent has thrown a card: before that the sampler deals their hand
         as the deck did, and the model was fitted on later positions only."""
-        if (
-            not self.tilt
-            or know.num_players != 2
-            or self.sampler is not sample_consistent
-            or not know.opponent().discarded
-        ):
-            return None
-        seen, model = self._model
-        if seen is not know:
-            model = HandModel(know, load_weights())
-            self._model = (know, model)
-        return model
+        return self._sampling(know)[1]
+
+    def _sampling(self, know: Knowledge) -> tuple[Dealer, HandModel | None]:
+        """This decision's ``Dealer`` and ``hand_model``, built once per ``Knowledge``."""
+        seen, dealer, model = self._cached
+        if seen is not know or dealer is None:
+            dealer = Dealer(know)
+            tilted = (
+                self.tilt
+                and know.num_players == 2
+                and self.sampler is sample_consistent
+                and know.opponent().discarded
+            )
+            model = HandModel(know, load_weights()) if tilted else None
+            self._cached = (know, dealer, model)
+        return dealer, model
 
     def sample_hand(self, know: Knowledge, rng: random.Random) -> tuple[int, int]:
         """One (opponent hand, stock mask): the sampler's, tilted by ``hand_model``."""
-        model = self.hand_model(know)
-        if model is None:
+        if self.sampler is not sample_consistent:
             return self.sampler(know, rng)
-        return sample_tilted(know, rng, model, self.tilt)
+        dealer, model = self._sampling(know)
+        if model is None:
+            return dealer.consistent(rng)
+        return sample_tilted(know, rng, model, self.tilt, dealer)
 
     def gin_sample(self, know: Knowledge, rng: random.Random) -> tuple[int, list[int]]:
         """One (opponent hand, shuffled stock) consistent with what ``know`` holds."""

@@ -20,7 +20,6 @@ from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
 from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
-from .gin import deal_opponent, mask_of_bits
 from .holding import HandModel
 from .knowledge import Knowledge
 
@@ -29,8 +28,10 @@ __all__ = [
     "choose_throw",
     "knock_points",
     "playout",
+    "Dealer",
     "sample_consistent",
-    "sample_opponent_fast",
+    "sample_tilted",
+    "thin_fast",
 ]
 
 _VAL100 = {b: v * 0.01 for b, v in BIT_VALUE.items()}
@@ -106,9 +107,14 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
     return _throw(h11, forbid, _feeds(other) if danger else 0, danger)
 
 
-def _throw(h11: int, forbid: int, hot: int, danger: float) -> tuple[int, int, int, int]:
-    """``choose_throw`` with the cards that feed the other hand given (``_feeds``)."""
+def _throw(
+    h11: int, forbid: int, hot: int, danger: float, rng: random.Random | None = None
+) -> tuple[int, int, int, int]:
+    """``choose_throw`` with the cards that feed the other hand given (``_feeds``). With
+    ``rng``, the card thrown is chosen at random among the best ties (equal deadwood left and
+    value), not the first in card order."""
     best_b = kb = 0
+    ties = 0
     best_key = 1e9
     best_d = kbest = 999
     kkey = 1e9
@@ -170,6 +176,11 @@ def _throw(h11: int, forbid: int, hot: int, danger: float) -> tuple[int, int, in
                 key += danger
             if key < best_key:
                 best_key, best_b, best_d = key, b, d
+                ties = 1
+            elif key == best_key and rng is not None:
+                ties += 1
+                if rng.random() * ties < 1.0:
+                    best_b, best_d = b, d
             if d < kbest or (d == kbest and key < kkey):
                 kbest, kb, kkey = d, b, key
     return best_b, best_d, kbest, kb
@@ -279,82 +290,93 @@ def _in_melds(hand: int) -> int:
     return (sets | x | (x << 1) | (x << 2)) & hand
 
 
-def sample_opponent_fast(
-    know: Knowledge, rng: random.Random, extra_cap: int = 6
-) -> tuple[int, int]:
-    """``gin.sample_opponent`` with a cheaper greedy thinning (same hands up to ties).
-
-    Throwing card x lowers the deadwood by at most its value, and by exactly its value when
-    x has no meld partner in the hand; so the best throw is the highest such loose card unless
-    a higher partnered card does better, and only those are solved."""
-    hand, chosen, rest, extra = deal_opponent(know, rng, extra_cap)
-    value = BIT_VALUE
+def thin_fast(hand: int, keep: int, extra: int, rng: random.Random) -> int:
+    """Throw ``extra`` cards of ``hand`` but none of ``keep`` greedily, each time the one
+    leaving the least deadwood (ties: the highest, and among equals one at random), as
+    ``gin.sample_opponent`` does (it takes the first of its shuffled deal): with the
+    playouts' ``_throw``, which finds the deadwood of the hand less each card at once."""
     for _ in range(extra):
-        loose_v = -1
-        loose = 0
-        partnered = []
-        melded = _in_melds(hand)
+        hand ^= _throw(hand, keep, 0, 0.0, rng)[0]
+    return hand
+
+
+class Dealer:
+    """The Expert's opponent sampler for one decision (what it needs of ``Knowledge`` read
+    once): ``thinned`` deals the opponent's unknown cards, ``extra`` more than they hold (one
+    per stock draw, at most ``extra_cap``), and thins them with ``thin_fast`` (it keeps the
+    cards they took); ``consistent``
+    mostly rejects hands that contradict the opponent's moves (``violations``).
+
+    It deals with ``rng.sample`` rather than shuffling every unseen card (the same
+    distribution as ``gin.deal_opponent``, a fraction of its cost)."""
+
+    def __init__(
+        self, know: Knowledge, extra_cap: int = 6, tries: int = 6, keep: float = 0.15
+    ) -> None:
+        opp = know.opponent()
+        self.unseen = know.unseen()
+        self.pool = list(bits_of(self.unseen))
+        self.known = opp.known
+        need = max(opp.size - opp.known.bit_count(), 0)
+        self.extra = min(opp.stock_draws, extra_cap, max(len(self.pool) - need, 0))
+        self.k = need + self.extra
+        self.threw = opp.declined | opp.discarded
+        self.tries = tries
+        self.keep = keep
+
+    def thinned(self, rng: random.Random) -> int:
+        """One sampled opponent hand, before rejection."""
+        chosen = rng.sample(self.pool, self.k)
+        hand = self.known
         for x in chosen:
-            if not hand & x:
-                continue
-            if x & melded:
-                partnered.append(x)
-                continue
-            v = value[x]
-            if v > loose_v:
-                loose_v, loose = v, x
-        best = loose
-        if loose:
-            base = dw(hand)
-            best_key = (base - loose_v, -loose_v)
-            cands = [x for x in partnered if value[x] > loose_v]
-        else:
-            best_key = None
-            cands = partnered
-        for x in cands:
-            key = (dw(hand ^ x), -value[x])
-            if best_key is None or key < best_key:
-                best_key, best = key, x
-        hand ^= best
-        rest.append(best)
-    return hand, mask_of_bits(rest)
+            hand |= x
+        return thin_fast(hand, self.known, self.extra, rng) if self.extra else hand
 
+    def violations(self, hand: int) -> int:
+        """How many public moves of the opponent ``hand`` contradicts: cards they threw or
+        declined that would meld with it, cards they took that it does not meld."""
+        threw = self.threw & ~hand & _feeds(hand)
+        took = self.known & hand & ~_in_melds(hand)
+        return threw.bit_count() + took.bit_count()
 
-def _violations(know: Knowledge, hand: int) -> int:
-    """How many public moves of the opponent a sampled ``hand`` contradicts: cards they threw
-    or declined that would meld with it, cards they took that it does not meld."""
-    opp = know.opponent()
-    threw = (opp.declined | opp.discarded) & ~hand & _feeds(hand)
-    took = opp.known & hand & ~_in_melds(hand)
-    return threw.bit_count() + took.bit_count()
+    def consistent(self, rng: random.Random) -> tuple[int, int]:
+        """(hand, stock mask): a sample kept with probability ``keep ** violations``; after
+        ``tries`` the least-violating one."""
+        best = 0
+        best_v = 1 << 30
+        keep = self.keep
+        for _ in range(self.tries):
+            hand = self.thinned(rng)
+            v = self.violations(hand)
+            if v == 0 or rng.random() < keep**v:
+                return hand, self.unseen & ~hand
+            if v < best_v:
+                best, best_v = hand, v
+        return best, self.unseen & ~best
 
 
 def sample_consistent(
     know: Knowledge, rng: random.Random, tries: int = 6, keep: float = 0.15
 ) -> tuple[int, int]:
-    """``sample_opponent`` with rejection: a sample is kept with probability
-    ``keep ** violations`` (see ``_violations``); after ``tries`` the least-violating one."""
-    best = None
-    best_v = 1 << 30
-    for _ in range(tries):
-        hand, stock = sample_opponent_fast(know, rng)
-        v = _violations(know, hand)
-        if v == 0 or rng.random() < keep**v:
-            return hand, stock
-        if v < best_v:
-            best, best_v = (hand, stock), v
-    assert best is not None
-    return best
+    """An opponent hand and the stock: ``Dealer(know).consistent`` (a sample kept with
+    probability ``keep ** violations``, see ``Dealer.violations``; after ``tries`` the
+    least-violating one)."""
+    return Dealer(know, tries=tries, keep=keep).consistent(rng)
 
 
 def sample_tilted(
-    know: Knowledge, rng: random.Random, model: HandModel, draws: int = 4
+    know: Knowledge,
+    rng: random.Random,
+    model: HandModel,
+    draws: int = 4,
+    dealer: Dealer | None = None,
 ) -> tuple[int, int]:
     """``sample_consistent`` moved towards the real opponent's hands: of ``draws`` samples,
     keep one with probability proportional to ``exp(model.score(hand))`` (``holding.py``:
     how much likelier the real opponent holds that hand than the sampler deals it;
-    sampling-importance-resampling)."""
-    cands = [sample_consistent(know, rng) for _ in range(draws)]
+    sampling-importance-resampling). ``dealer``: this decision's ``Dealer`` of ``know``."""
+    dealer = dealer or Dealer(know)
+    cands = [dealer.consistent(rng) for _ in range(draws)]
     scores = [model.score(h) for h, _s in cands]
     top = max(scores)
     return rng.choices(cands, weights=[math.exp(s - top) for s in scores])[0]
