@@ -91,19 +91,31 @@ def play_to_the_end(page, seed: int = 7, limit: int = 600, choose=None) -> int:
         assert decisions < limit, "the game did not end"
 
 
-def start_computer_game(page, base: str, username: str, password: str, *,
-                        target: str = "50") -> int:
-    """Sign ``username`` in and open a Classic table against the Easy computer, to
-    ``target`` points, untimed; wait until its socket is open. Returns the table's id."""
-    log_in(page, base, username, password)
-    page.goto(base + "/play/classic/")
-    page.fill("input[name=target]", target)
-    page.select_option("select[name=seconds_per_turn]", "0")
-    page.select_option("select[name=bots]", "1")
-    page.click("form[action$='/new/'] button[type=submit]")
+def seeded_computer_game(site, page, username: str, password: str, *, seed: int,
+                         target: int = 50) -> int:
+    """A Classic table of ``username`` against the Easy computer, to ``target`` points,
+    untimed, dealt from ``seed``: made on the run command's database (``site``:
+    tests/ui/conftest.py's) by ``services.play_computer``, as the lobby's form makes it (the
+    form itself is test_my_tables_browser's), with the one random draw, the table's seed,
+    fixed. The whole game is then the same on every run (both players are seeded bots), so
+    its length and its analysis' do not vary with the deal. ``username`` signs in and opens
+    the table; wait until its socket is open. Returns the table's id."""
+    out = site.manage_shell(
+        "from unittest import mock\n"
+        "from accounts.models import User\n"
+        "from games import services\n"
+        f"with mock.patch('games.services.tables.secrets.randbits', return_value={seed}):\n"
+        f"    t = services.play_computer(user=User.objects.get(username={username!r}),"
+        f" mode='classic', level=1, seconds_per_turn=0, target={target})\n"
+        "print(f'TABLE={t.pk} SEED={t.seed}')\n")
+    line = next(x for x in out.splitlines() if x.startswith("TABLE="))
+    table_id, got = (int(part.split("=")[1]) for part in line.split())
+    assert got == seed, "the table's seed was not fixed: tables no longer draw it there"
+    log_in(page, site["base"], username, password)
+    page.goto(f"{site['base']}/tables/{table_id}/")
     page.wait_for_selector("#table-app")
     page.wait_for_selector(".tbl-conn[data-state=open]")
-    return int(page.get_attribute("#table-app", "data-table-id"))
+    return table_id
 
 
 AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
