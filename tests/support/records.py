@@ -143,11 +143,12 @@ def store_game(players, *, mode="classic", hands=(), scores=None, winner=None,
     return game
 
 
-def random_game(players, *, mode, seed, at):
+def random_game(players, *, mode, seed, at, target: int | None = None):
     """A whole game of random play by the engine, stored like games.services stores it;
-    about one game in ten ends early by a resignation, a timeout or an abandonment."""
+    about one game in ten ends early by a resignation, a timeout or an abandonment.
+    ``target``: the game's own target instead of the mode's (as a table sets it)."""
     rng = random.Random(seed)
-    state = E.new_game(mode, seed, len(players))
+    state = states.new_state(mode, seed, len(players), target)
     early = rng.random() < 0.1
     stop = rng.randint(20, 200) if early else None
     actions = []
