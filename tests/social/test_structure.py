@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,13 +93,16 @@ def test_every_public_function_is_used_somewhere():
     """Dead code: a public top-level function of social that nothing in the repository
     (code, tests, templates, scripts) names besides its own definition. Decorated functions
     (views, tasks, template tags) are reached through their decorators."""
-    text = _repo_text()
+    # How often each word occurs (a name is a whole word: the count of ``\bname\b`` in the
+    # text), counted once instead of one regular-expression search of the whole repository
+    # per function (6.7 s).
+    words = Counter(re.findall(r"\w+", _repo_text()))
     unused = []
     for path in MODULES:
         for node in _tree(path).body:
             if (isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
                     and not node.decorator_list):
-                if len(re.findall(rf"\b{node.name}\b", text)) < 2:
+                if words[node.name] < 2:
                     unused.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert unused == []
 
