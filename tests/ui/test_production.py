@@ -12,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from tests.support.servers import ROOT, daphne, manage, production_env
+from tests.support.servers import ROOT, daphne, manage, migrate, production_env
 
 TABLE_JS = ROOT / "static" / "js" / "table"
 IMPORT = re.compile(r"""^import\s[^;]*?from\s+"\./([\w-]+\.js)";""", re.M)
@@ -45,7 +45,7 @@ def test_generated_secret_key_is_made_once_and_kept_private(tmp_path):
 
 def test_defaults_serve_like_a_real_site(tmp_path):
     env = production_env(tmp_path)
-    manage(env, "migrate", "--noinput", "-v", "0")
+    migrate(env)  # (the session's migrated SQLite file, copied)
     manage(env, "collectstatic", "--noinput", "-v", "0")
     collected = tmp_path / "static"
     # only what users need is collected: not the JS unit tests, nor the test-only axe-core
