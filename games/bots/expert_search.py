@@ -54,6 +54,8 @@ class SimParams(TypedDict):
     danger: float
     margin: float
     noise: float
+    outs: float
+    knocks: int
 
 
 class PairedStats:
@@ -116,6 +118,8 @@ class SearchingBot(HardBot):
         search_draws: bool = True,
         search_knocks: bool = True,
         sim_danger: float = 0.0,
+        sim_outs: float = 0.0,
+        sim_knocks: int = 0,
         sim_margin: float = 8.0,
         sim_noise: float = 6.0,
         rummy_candidates: int = 3,
@@ -147,7 +151,13 @@ class SearchingBot(HardBot):
         # other hand, which the playouts see whole. 0 since issue #26 (docs/bots.md): the
         # search judged Hard's discards better with playouts whose players throw by deadwood
         # alone than with clairvoyant ones that never feed each other a meld.
-        self.sim: SimParams = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
+        self.sim: SimParams = {
+            "danger": sim_danger,
+            "margin": sim_margin,
+            "noise": sim_noise,
+            "outs": sim_outs,
+            "knocks": int(sim_knocks),
+        }
         self.rummy_candidates = rummy_candidates
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence

@@ -345,3 +345,50 @@ def test_the_cpu_clock_falls_back_to_the_clock_where_the_platform_has_none(monke
 
     monkeypatch.setattr(search.time, "thread_time", unsupported)
     assert search._cpu_clock() is search.time.perf_counter
+
+
+def test_playout_throws_weigh_outs_as_the_hand_left_would_feed():
+    """With ``outs``, ``choose_throw`` keeps the hand with the best deadwood less ``outs``
+    per live card that would meld with two of its cards (``_feeds``), whose per-card
+    shortcut must agree with ``_feeds`` of every hand left."""
+    from games.bots.cardmath import FULL_MASK
+    from games.bots.gin_search import _feeds
+
+    rng = random.Random(11)
+    cards = list(bits_of(FULL_MASK))
+    for _ in range(400):
+        rng.shuffle(cards)
+        h11 = 0
+        for x in cards[:11]:
+            h11 |= x
+        if rng.random() < 0.5:  # set-heavy hands: pairs and trips of ranks
+            rank = cards[0].bit_length() - 1
+            h11 |= (0x1 | 0x1 << 16 | 0x1 << 32) << (rank % 16)
+            while h11.bit_count() > 11:
+                h11 &= h11 - 1
+        dead = 0
+        for x in cards[30:40]:
+            dead |= x
+        avail = FULL_MASK & ~(h11 | dead)
+
+        def key(b, h11=h11, avail=avail):
+            h10 = h11 ^ b
+            return dw(h10) - BIT_VALUE[b] * 0.01 - 1.5 * (_feeds(h10) & avail).bit_count()
+
+        b, d, _kbest, _kb = choose_throw(h11, 0, 0, 0.0, 1.5, avail)
+        assert d == dw(h11 ^ b)
+        assert abs(key(b) - min(key(x) for x in bits_of(h11))) < 1e-9
+
+
+def test_the_playouts_knock_table_is_hards_pattern():
+    """``knock_table.py`` (``bench/knock_table.py``): chances, one row per draw count, and
+    Hard knocks less the longer the other player has drawn and the more deadwood it holds."""
+    from games.bots.gin_search import KNOCK_GROUPS, MAX_DRAWS, knock_chances, knock_group
+
+    table = knock_chances()
+    assert len(table) == MAX_DRAWS + 1
+    assert all(len(row) == len(KNOCK_GROUPS) and all(0 <= p <= 1 for p in row) for row in table)
+    for g in range(len(KNOCK_GROUPS)):
+        assert table[5][g] > table[8][g] > table[12][g]
+    assert table[7][0] > table[7][1] > table[7][2]
+    assert [knock_group(d) for d in (1, 2, 3, 6, 7, 10)] == [0, 0, 1, 1, 2, 2]
