@@ -31,7 +31,7 @@ from typing import Any
 from games.engine.actions import Action
 
 from .base import Kinds
-from .cardmath import BIT_VALUE, FULL_MASK, card_text, dw, related
+from .cardmath import BIT_VALUE, card_text, dw, related
 from .expert_search import PairedStats, SearchingBot, cpu_clock
 from .gin import knock_pays, rank_discards
 from .gin_search import Rules, choose_throw, knock_points, playout
@@ -114,15 +114,10 @@ class ExpertBot(SearchingBot):
         limit, mult, gin_bonus, big_bonus, _u, big_ok = rules
         if big_ok and dw(h11) == 0:
             return (big_bonus + dw(opp)) * mult
-        sim = self.sim
-        dead = 0
-        for x in pile:
-            dead |= x
-        b, _d, kbest, kb = choose_throw(
-            h11, forbid, opp, danger, sim["outs"], FULL_MASK & ~(h11 | dead)
-        )
+        b, _d, kbest, kb = choose_throw(h11, forbid, opp, danger)
         if kbest == 0:
             return (gin_bonus + dw(opp)) * mult
+        sim = self.sim
         if limit and kbest <= limit:
             go = mine + 1 <= self.params.early_knock_turns or len(stock) <= 4
             if not go:

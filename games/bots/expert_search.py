@@ -54,8 +54,6 @@ class SimParams(TypedDict):
     danger: float
     margin: float
     noise: float
-    outs: float
-    knocks: int
 
 
 class PairedStats:
@@ -118,8 +116,6 @@ class SearchingBot(HardBot):
         search_draws: bool = True,
         search_knocks: bool = True,
         sim_danger: float = 0.0,
-        sim_outs: float = 0.0,
-        sim_knocks: int = 0,
         sim_margin: float = 8.0,
         sim_noise: float = 6.0,
         rummy_candidates: int = 3,
@@ -151,13 +147,7 @@ class SearchingBot(HardBot):
         # other hand, which the playouts see whole. 0 since issue #26 (docs/bots.md): the
         # search judged Hard's discards better with playouts whose players throw by deadwood
         # alone than with clairvoyant ones that never feed each other a meld.
-        self.sim: SimParams = {
-            "danger": sim_danger,
-            "margin": sim_margin,
-            "noise": sim_noise,
-            "outs": sim_outs,
-            "knocks": int(sim_knocks),
-        }
+        self.sim: SimParams = {"danger": sim_danger, "margin": sim_margin, "noise": sim_noise}
         self.rummy_candidates = rummy_candidates
         self.rummy_min_gain = rummy_min_gain
         self.rummy_confidence = rummy_confidence

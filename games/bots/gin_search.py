@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
 
 from games.engine.cards import LANE_MASK, RANK_ALL
 from games.engine.layoffs import layoff_deadwood
@@ -20,17 +19,13 @@ from games.engine.meld import RUN_DEADWOOD
 from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
-from .cardmath import BIT_VALUE, DW_CACHE, FULL_MASK, bits_of, dw
+from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
 from .holding import HandModel
 from .knowledge import Knowledge
 
 __all__ = [
-    "KNOCK_GROUPS",
-    "MAX_DRAWS",
     "Rules",
     "choose_throw",
-    "knock_chances",
-    "knock_group",
     "knock_points",
     "playout",
     "Dealer",
@@ -40,36 +35,6 @@ __all__ = [
 ]
 
 _VAL100 = {b: v * 0.01 for b, v in BIT_VALUE.items()}
-
-# The playouts' table of Hard's knocks (``knock_table.py``, ``bench/knock_table.py``): rows by
-# the other player's draws, capped at MAX_DRAWS; columns by the knocker's deadwood group.
-MAX_DRAWS = 15
-KNOCK_GROUPS = ((1, 2), (3, 6), (7, 10))
-
-
-def _lane_feeds(lane: int) -> int:
-    """The cards of a suit's 13-bit lane that make a run with two of ``lane``'s cards."""
-    x = lane
-    return ((x >> 1) & (x >> 2) | (x << 1) & (x >> 1) | (x << 1) & (x << 2)) & LANE_MASK
-
-
-# _lane_feeds of every lane
-LANE_FEEDS = tuple(_lane_feeds(lane) for lane in range(LANE_MASK + 1))
-
-
-def knock_group(deadwood: int) -> int:
-    """The ``KNOCK_GROUPS`` column of a knock with this much deadwood."""
-    return 0 if deadwood <= 2 else 1 if deadwood <= 6 else 2
-
-
-@cache
-def knock_chances() -> tuple[tuple[float, ...], ...]:
-    """How often Hard knocks when it may, by (other's draws, ``knock_group``)."""
-    from .knock_table import KNOCK_TABLE
-
-    if len(KNOCK_TABLE) != MAX_DRAWS + 1 or any(len(r) != len(KNOCK_GROUPS) for r in KNOCK_TABLE):
-        raise ValueError("knock_table.py does not match MAX_DRAWS and KNOCK_GROUPS")
-    return KNOCK_TABLE
 
 # (knock limit, multiplier, gin bonus, big gin bonus, undercut bonus, big gin allowed)
 Rules = tuple[int, int, int, int, int, bool]
@@ -124,9 +89,7 @@ def _feeds(other: int) -> int:
     return (two * RANK_ALL) | runs
 
 
-def choose_throw(
-    h11: int, forbid: int, other: int, danger: float, outs: float = 0.0, avail: int = 0
-) -> tuple[int, int, int, int]:
+def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int, int, int, int]:
     """(card to throw, deadwood left, least deadwood reachable, card reaching it).
 
     The throw minimises deadwood plus ``danger`` if the card melds with the other hand (the
@@ -141,23 +104,15 @@ def choose_throw(
     still forced (the cards left are those of ``h11``'s choice), with three the set is gone.
     Taking b away changes one lane, so a card costs one lookup per choice (one choice in
     most hands)."""
-    return _throw(h11, forbid, _feeds(other) if danger else 0, danger, None, outs, avail)
+    return _throw(h11, forbid, _feeds(other) if danger else 0, danger)
 
 
 def _throw(
-    h11: int,
-    forbid: int,
-    hot: int,
-    danger: float,
-    rng: random.Random | None = None,
-    outs: float = 0.0,
-    avail: int = 0,
+    h11: int, forbid: int, hot: int, danger: float, rng: random.Random | None = None
 ) -> tuple[int, int, int, int]:
     """``choose_throw`` with the cards that feed the other hand given (``_feeds``). With
     ``rng``, the card thrown is chosen at random among the best ties (equal deadwood left and
-    value), not the first in card order. With ``outs``, a throw's key is also lowered by
-    ``outs`` per card of ``avail`` that would make a meld with two cards of the hand it leaves
-    (Hard keeps a hand's potential: ``gin.potential``)."""
+    value), not the first in card order."""
     best_b = kb = 0
     ties = 0
     best_key = 1e9
@@ -185,15 +140,6 @@ def _throw(
                 ls = (r & lm, (r >> 16) & lm, (r >> 32) & lm, r >> 48)
                 rs = (rd[ls[0]], rd[ls[1]], rd[ls[2]], rd[ls[3]])
                 rows.append((sets, ls, rs, rs[0] + rs[1] + rs[2] + rs[3]))
-    if outs:
-        lf = LANE_FEEDS
-        h0 = h11
-        lanes0 = (h0 & lm, (h0 >> 16) & lm, (h0 >> 32) & lm, h0 >> 48)
-        w, x, y, z = lanes0
-        runs = lf[w] | lf[x] << 16 | lf[y] << 32 | lf[z] << 48
-        runs_but = tuple(runs & ~(lm << (16 * i)) for i in range(4))
-        two = (w & (x | y | z)) | (x & (y | z)) | (y & z)
-        pair = two & ~((w & x & (y | z)) | (y & z & (w | x)))
     lanes = (a, b2, c, e)
     rds = (rd[a], rd[b2], rd[c], rd[e])
     base = rds[0] + rds[1] + rds[2] + rds[3]
@@ -226,12 +172,6 @@ def _throw(
             else:
                 d = base - rds[s] + rd[lanes[s] ^ lb]
             key = d - val[b]
-            if outs:
-                # ``_feeds(h11 ^ b)``: b's lane's run feeds anew, its rank's set feeds gone
-                # if it was one of a pair
-                f = runs_but[s] | (lf[lanes0[s] ^ lb] << shift)
-                f |= (two ^ lb if lb & pair else two) * RANK_ALL
-                key -= outs * (f & avail).bit_count()
             if b & hot:
                 key += danger
             if key < best_key:
@@ -259,8 +199,6 @@ def playout(
     noise: float = 6.0,
     early: int = 4,
     drawn_at: int = gin_mode(MODES["classic"]).drawn_hand_stock,
-    outs: float = 0.0,
-    knocks: int = 0,
 ) -> int:
     """Play a gin hand to its end with a fast imitation of Hard; return seat 0's net points.
 
@@ -269,12 +207,7 @@ def playout(
     drawn this hand (early knocks). A player knocks when it may and either it is early, the
     stock is nearly out, or its deadwood is ``margin`` below the other hand's (estimated with
     ``noise``, as Hard estimates it from samples). The hand is drawn once a discard leaves
-    ``drawn_at`` cards or fewer in the stock (the mode's ``drawn_hand_stock``). ``outs``:
-    the throws' weight on the cards still live (not in the thrower's hand or the pile) that
-    would meld with the hand kept (``_throw``). ``knocks``: how many seats, from seat 0,
-    decide a knock that neither the early nor the late rule makes as Hard does, by how long
-    the other has drawn and their own deadwood (``knock_chances``), instead of by the two
-    real hands' deadwood.
+    ``drawn_at`` cards or fewer in the stock (the mode's ``drawn_hand_stock``).
     """
     limit, mult, gin_bonus, big_bonus, _under, big_ok = rules
     hands = list(hands)
@@ -282,17 +215,11 @@ def playout(
     stock = list(stock)
     nd = list(draws)
     gauss = rng.gauss if rng is not None and noise else None
-    chances = knock_chances() if knocks else ()
-    rand = rng.random if rng is not None else lambda: 0.5
     get = DW_CACHE.get
     # each hand's deadwood once known (choose_throw gives it for the hand it leaves), else -1
     dws = [-1, -1]
     # and the cards that would meld with each hand (``_feeds``)
     feeds = [_feeds(hands[0]), _feeds(hands[1])]
-    dead = 0
-    if outs:
-        for x in pile:
-            dead |= x
     while True:
         h = hands[turn]
         other = hands[1 - turn]
@@ -322,9 +249,7 @@ def playout(
         else:
             return 0
         nd[turn] += 1
-        b, d, kbest, kb = _throw(
-            h, forbid, feeds[1 - turn] if danger else 0, danger, None, outs, FULL_MASK & ~(h | dead)
-        )
+        b, d, kbest, kb = _throw(h, forbid, feeds[1 - turn] if danger else 0, danger)
         do = dws[1 - turn]
         if kbest == 0:
             # An 11-card hand with no deadwood always has a 10-card subset without any.
@@ -335,9 +260,7 @@ def playout(
             return pts if turn == 0 else -pts
         if limit and kbest <= limit:
             go = nd[turn] <= early or len(stock) <= 4
-            if not go and turn < knocks:
-                go = rand() < chances[min(nd[1 - turn], MAX_DRAWS)][knock_group(kbest)]
-            elif not go:
+            if not go:
                 est: float = (do if do >= 0 else dw(other)) - kbest
                 if gauss is not None:
                     est += gauss(0.0, noise)
@@ -350,7 +273,6 @@ def playout(
         dws[turn] = d
         feeds[turn] = _feeds(h)
         pile.append(b)
-        dead |= b
         if len(stock) <= drawn_at:
             return 0
         turn = 1 - turn
