@@ -156,17 +156,20 @@ def deal_opponent(
     """The opponent's sampled hand before thinning: the cards they were seen taking plus
     unseen cards, ``extra`` more than they hold (one per stock draw, at most ``extra_cap``).
     Returns (hand mask, the unseen cards dealt to it, the other unseen cards, extra)."""
-    opp = know.opponent()
     pool = list(bits_of(know.unseen()))
-    need = max(opp.size - opp.known.bit_count(), 0)
-    extra = min(opp.stock_draws, extra_cap, max(len(pool) - need, 0))
+    need, extra = deal_size(know, len(pool), extra_cap)
     rng.shuffle(pool)
     chosen = pool[: need + extra]
     rest = pool[need + extra :]
-    hand = opp.known
-    for x in chosen:
-        hand |= x
-    return hand, chosen, rest, extra
+    return know.opponent().known | mask_of_bits(chosen), chosen, rest, extra
+
+
+def deal_size(know: Knowledge, pool: int, extra_cap: int) -> tuple[int, int]:
+    """(unknown cards the opponent holds, extra cards dealt them to thin: one per stock draw,
+    at most ``extra_cap``) when ``pool`` unseen cards are dealt from."""
+    opp = know.opponent()
+    need = max(opp.size - opp.known.bit_count(), 0)
+    return need, min(opp.stock_draws, extra_cap, max(pool - need, 0))
 
 
 def mask_of_bits(bits: list[int]) -> int:

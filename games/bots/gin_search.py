@@ -20,15 +20,16 @@ from games.engine.meld_search import best_melds
 from games.engine.modes import MODES, gin_mode
 
 from .cardmath import BIT_VALUE, DW_CACHE, bits_of, dw
+from .gin import deal_size, mask_of_bits
 from .holding import HandModel
 from .knowledge import Knowledge
 
 __all__ = [
+    "Dealer",
     "Rules",
     "choose_throw",
     "knock_points",
     "playout",
-    "Dealer",
     "sample_consistent",
     "sample_tilted",
     "thin_fast",
@@ -177,7 +178,7 @@ def _throw(
             if key < best_key:
                 best_key, best_b, best_d = key, b, d
                 ties = 1
-            elif key == best_key and rng is not None:
+            elif rng is not None and key == best_key:
                 ties += 1
                 if rng.random() * ties < 1.0:
                     best_b, best_d = b, d
@@ -302,10 +303,10 @@ def thin_fast(hand: int, keep: int, extra: int, rng: random.Random) -> int:
 
 class Dealer:
     """The Expert's opponent sampler for one decision (what it needs of ``Knowledge`` read
-    once): ``thinned`` deals the opponent's unknown cards, ``extra`` more than they hold (one
-    per stock draw, at most ``extra_cap``), and thins them with ``thin_fast`` (it keeps the
-    cards they took); ``consistent``
-    mostly rejects hands that contradict the opponent's moves (``violations``).
+    once): ``thinned`` deals the opponent's unknown cards, ``extra`` more than they hold
+    (``gin.deal_size``), and thins them with ``thin_fast`` (it keeps the cards they took);
+    ``consistent`` mostly rejects hands that contradict the opponent's moves
+    (``violations``).
 
     It deals with ``rng.sample`` rather than shuffling every unseen card (the same
     distribution as ``gin.deal_opponent``, a fraction of its cost)."""
@@ -317,8 +318,7 @@ class Dealer:
         self.unseen = know.unseen()
         self.pool = list(bits_of(self.unseen))
         self.known = opp.known
-        need = max(opp.size - opp.known.bit_count(), 0)
-        self.extra = min(opp.stock_draws, extra_cap, max(len(self.pool) - need, 0))
+        need, self.extra = deal_size(know, len(self.pool), extra_cap)
         self.k = need + self.extra
         self.threw = opp.declined | opp.discarded
         self.tries = tries
@@ -326,10 +326,7 @@ class Dealer:
 
     def thinned(self, rng: random.Random) -> int:
         """One sampled opponent hand, before rejection."""
-        chosen = rng.sample(self.pool, self.k)
-        hand = self.known
-        for x in chosen:
-            hand |= x
+        hand = self.known | mask_of_bits(rng.sample(self.pool, self.k))
         return thin_fast(hand, self.known, self.extra, rng) if self.extra else hand
 
     def violations(self, hand: int) -> int:
