@@ -1,15 +1,17 @@
 """Train and check ``games/bots/holding.py``: how likely a sampled opponent hand is.
 
-    .venv/bin/python bench/hand_model.py --hands 1500 --seed 2680 --samples 8 [--write]
+    .venv/bin/python bench/hand_model.py --mode classic --hands 1500 --seed 2680 --samples 8 \
+        [--write]
 
-Hard plays Hard in single Classic hands. At every decision of either seat (after the
-opponent's first throw), the recorder takes the other seat's real hand and ``--samples``
-hands from the Expert's sampler (``gin_search.sample_consistent``) on the seat's view, and
-the features of each (``holding.HandModel.features``). A conditional logit (which of the
-group is the real hand?) is fitted by Newton's method on the first 80% of the hands and
-checked on the rest; its score is then the log-ratio of how likely the real opponent holds a
-hand to how likely the sampler deals it, which ``gin_search.sample_tilted`` uses to choose
-among samples.
+Hard plays Hard in single hands of ``--mode`` (classic, straight, oklahoma or hollywood: each
+mode has its own weights, since Hard keeps and knocks differently in each). At every decision
+of either seat (after the opponent's first throw), the recorder takes the other seat's real
+hand and ``--samples`` hands from the Expert's sampler (``gin_search.sample_consistent``) on
+the seat's view, and the features of each (``holding.HandModel.features``). A conditional logit
+(which of the group is the real hand?) is fitted by Newton's method on the first 80% of the
+hands and checked on the rest; its score is then the log-ratio of how likely the real opponent
+holds a hand to how likely the sampler deals it, which ``gin_search.sample_tilted`` uses to
+choose among samples.
 
 Printed: the test groups' log-likelihood per group against the uniform choice (``log(k+1)``),
 the weights, and on the test positions how often the sampled hands and the real ones could
@@ -17,7 +19,7 @@ knock or have gone gin, with the samples as dealt and as tilted (``--tilt`` draw
 sample).
 
 Needs numpy (``pip install numpy``: the bots never import it). ``--write`` stores the weights
-in ``games/bots/holding_weights.py``.
+in ``games/bots/holding_weights.py`` under the mode's name, leaving the other modes' weights.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from games.bots.gin_search import sample_consistent  # noqa: E402
 from games.bots.knowledge import from_view  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(holding.__file__), "holding_weights.py")
-TRAIN = "bench/hand_model.py --hands {hands} --seed {seed} --samples {samples} --l2 {l2} --write"
+TRAIN = "--mode {mode} --hands {hands} --seed {seed} --samples {samples} --l2 {l2}"
 ZERO = tuple([0.0] * len(holding.FEATURES))
 
 
@@ -67,7 +69,7 @@ class _Recorder:
         return self.bot.choose(view, legal)
 
 
-def collect(hands: int, seed: int, samples: int) -> list[list]:
+def collect(mode: str, hands: int, seed: int, samples: int) -> list[list]:
     """Groups per hand played."""
     rng = random.Random(seed)
     out = []
@@ -77,7 +79,7 @@ def collect(hands: int, seed: int, samples: int) -> list[list]:
             _Recorder(get_bot("hard", seed=f"{seed}:{h}:{s}"), s, samples, rng, groups)
             for s in (0, 1)
         ]
-        play_hand("classic", bots, seed * 1000 + h)
+        play_hand(mode, bots, seed * 1000 + h)
         out.append(groups)
     return out
 
@@ -144,6 +146,7 @@ def tilted_shares(groups: list, x: np.ndarray, w: np.ndarray, tilt: int, rng) ->
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", default="classic", choices=holding.MODES)
     ap.add_argument("--hands", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=2680)
     ap.add_argument("--samples", type=int, default=8)
@@ -152,7 +155,7 @@ def main() -> None:
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    data = collect(args.hands, args.seed, args.samples)
+    data = collect(args.mode, args.hands, args.seed, args.samples)
     cut = int(len(data) * 0.8)
     train = [g for hand in data[:cut] for g in hand]
     test = [g for hand in data[cut:] for g in hand]
@@ -160,10 +163,13 @@ def main() -> None:
     xt = np.array([g[0] for g in test], dtype=float)
     w = fit(x, args.l2)
     k = args.samples + 1
-    print(f"{args.hands} Classic hands, Hard vs Hard, seed {args.seed}: {len(train)} training "
+    print(f"{args.hands} {args.mode} hands, Hard vs Hard, seed {args.seed}: {len(train)} training "
           f"and {len(test)} test positions, {k} hands each, {time.perf_counter() - t0:.0f} s")
     print(f"test log-likelihood of the real hand per position: uniform {-np.log(k):.4f}, "
           f"model {loglik(xt, w):.4f} (training {loglik(x, w):.4f})")
+    if args.mode != "classic":
+        wc = np.array(holding.load_weights("classic"))
+        print(f"  Classic's weights on these test positions: {loglik(xt, wc):.4f}")
     for name, v in zip(holding.FEATURES, w, strict=True):
         print(f"  {name:14s} {v:+.3f}")
     shares = tilted_shares(test, xt, w, args.tilt, random.Random(args.seed))
@@ -171,18 +177,38 @@ def main() -> None:
     for key, (gin, knock) in shares.items():
         print(f"  {key:8s} {gin:6.1%} {knock:6.1%}")
     if args.write:
-        lines = [
-            '"""The weights of ``holding.py`` (``holding.FEATURES`` order), written by',
-            f"``.venv/bin/python {TRAIN.format(**vars(args))}``",
-            '(do not edit by hand)."""',
-            "",
-            "WEIGHTS = {",
-            *(f'    "{n}": {float(v):.4f},' for n, v in zip(holding.FEATURES, w, strict=True)),
-            "}",
-        ]
-        with open(WEIGHTS, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        print(f"wrote {WEIGHTS}")
+        write_weights(args.mode, w, TRAIN.format(**vars(args)))
+        print(f"wrote the {args.mode} weights to {WEIGHTS}")
+
+
+def write_weights(mode: str, w: np.ndarray, command: str) -> None:
+    """Store ``w`` as ``mode``'s weights in ``holding_weights.py``, keeping the other modes'."""
+    from games.bots import holding_weights
+
+    modes = {m: dict(ws) for m, ws in holding_weights.WEIGHTS.items()}
+    commands = dict(holding_weights.TRAINED_BY)
+    modes[mode] = {n: round(float(v), 4) for n, v in zip(holding.FEATURES, w, strict=True)}
+    commands[mode] = command
+    lines = [
+        '"""The weights of ``holding.py``, one set per mode (``holding.FEATURES`` order), written',
+        "by ``.venv/bin/python bench/hand_model.py ARGS --write`` with each mode's ``ARGS`` in",
+        '``TRAINED_BY`` (do not edit by hand)."""',
+        "",
+        "TRAINED_BY = {",
+        *(f'    "{m}": "{c}",' for m, c in sorted(commands.items())),
+        "}",
+        "",
+        "WEIGHTS = {",
+    ]
+    for m in holding.MODES:
+        if m not in modes:
+            continue
+        lines.append(f'    "{m}": {{')
+        lines += [f'        "{n}": {v:.4f},' for n, v in modes[m].items()]
+        lines.append("    },")
+    lines.append("}")
+    with open(WEIGHTS, "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -128,6 +128,7 @@ class SearchingBot(HardBot):
         extend_samples: int = 144,
         extend_from: float = 0.75,
         tilt: int = 4,
+        model_mode: str | None = None,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -173,6 +174,9 @@ class SearchingBot(HardBot):
         # opponent holds its hand (``holding.py``, ``gin_search.sample_tilted``); 0: every
         # sample is kept, as the sampler deals it. 4 since issue #26 (docs/bots.md).
         self.tilt = int(tilt)
+        # Whose weights the model takes: None, the game's own mode's (``holding.MODES``); a
+        # mode's name, that mode's in every game (screens compare them).
+        self.model_mode = model_mode
         self._cached: tuple[Knowledge | None, Dealer | None, HandModel | None] = (
             None,
             None,
@@ -237,7 +241,8 @@ class SearchingBot(HardBot):
                 and self.sampler is sample_consistent
                 and know.opponent().discarded
             )
-            model = HandModel(know, load_weights()) if tilted else None
+            weights = load_weights(self.model_mode or know.mode)
+            model = HandModel(know, weights) if tilted else None
             self._cached = (know, dealer, model)
         return dealer, model
 

@@ -22,7 +22,9 @@ Two kinds of features, reading only ``Knowledge`` (the seat's view):
   of their last throw.
 
 The weights are data (``holding_weights.py``, a Python module written by the training
-command, so that the offline game's package carries it too).
+command, so that the offline game's package carries it too), one set per gin mode: Hard keeps
+and knocks differently in each (no knocking at all in Straight Gin, a limit set by the upcard
+in Oklahoma), so a model fitted on Classic hands misjudges the others.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from .cardmath import BIT_VALUE, FULL_MASK, bits_of, dw
 from .gin import GinParams
 from .knowledge import Knowledge
 
-__all__ = ["CARD_FEATURES", "FEATURES", "HAND_FEATURES", "HandModel", "load_weights"]
+__all__ = ["CARD_FEATURES", "FEATURES", "HAND_FEATURES", "MODES", "HandModel", "load_weights"]
 
 CARD_FEATURES = (
     "value",
@@ -69,6 +71,8 @@ HAND_FEATURES = (
     "knock_early",
 )
 FEATURES = CARD_FEATURES + HAND_FEATURES
+# The gin modes with weights of their own; another mode (none yet) would take Classic's.
+MODES = ("classic", "straight", "oklahoma", "hollywood")
 
 EARLY_DRAWS = GinParams().early_knock_turns  # Hard knocks with anything legal this early
 
@@ -175,11 +179,12 @@ class HandModel:
         return z
 
 
-@lru_cache(maxsize=1)
-def load_weights() -> tuple[float, ...]:
-    """The stored weights, in ``FEATURES`` order."""
+@lru_cache(maxsize=8)
+def load_weights(mode: str = "classic") -> tuple[float, ...]:
+    """``mode``'s stored weights, in ``FEATURES`` order (Classic's for a mode without any)."""
     from .holding_weights import WEIGHTS
 
-    if tuple(WEIGHTS) != FEATURES:
-        raise ValueError(f"holding_weights.py holds weights for other features: {list(WEIGHTS)}")
-    return tuple(float(v) for v in WEIGHTS.values())
+    weights = WEIGHTS.get(mode) or WEIGHTS["classic"]
+    if tuple(weights) != FEATURES:
+        raise ValueError(f"holding_weights.py holds weights for other features: {list(weights)}")
+    return tuple(float(v) for v in weights.values())

@@ -97,3 +97,27 @@ def test_the_expert_tilting_its_samples_decides_legally_and_reproducibly():
         a = get_bot("expert", seed=i, tilt=4).choose(view, legal)
         b = get_bot("expert", seed=i, tilt=4).choose(view, legal)
         assert a == b and a in legal
+
+
+def test_every_gin_mode_has_weights_of_its_own_and_another_mode_takes_classics():
+    from games.bots import holding_weights
+
+    assert set(holding_weights.WEIGHTS) == set(holding.MODES)
+    assert set(holding_weights.TRAINED_BY) == set(holding.MODES)
+    for mode in holding.MODES:
+        w = holding.load_weights(mode)
+        assert len(w) == len(holding.FEATURES)
+        assert mode == "classic" or w != holding.load_weights("classic")
+    assert holding.load_weights("rummy") == holding.load_weights("classic")
+
+
+def test_the_expert_tilts_by_its_games_mode_unless_told_whose_weights_to_take():
+    n = len(holding.CARD_FEATURES)
+    state = decision_points("straight", 2, seed=8, limit=30)[-1]
+    know = from_view(view_for(state, state.to_act))
+    assert know.opponent().discarded
+    own = get_bot("expert", seed=1).hand_model(know)
+    classic = get_bot("expert", seed=1, model_mode="classic").hand_model(know)
+    assert own is not None and classic is not None
+    assert own.card_w == holding.load_weights("straight")[:n]
+    assert classic.card_w == holding.load_weights("classic")[:n]

@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 # Bump whenever the numbers for the same record and seed would change.
-ANALYSER_VERSION = 2
+ANALYSER_VERSION = 3
 JUDGEMENTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 FORCED = "forced"
 
