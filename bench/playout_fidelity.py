@@ -1,8 +1,8 @@
 """How closely the Expert's playout players imitate Hard, decision by decision (issue #26).
 
-    .venv/bin/python bench/playout_fidelity.py --hands 200 --seed 7
+    .venv/bin/python bench/playout_fidelity.py --hands 200 --seed 7 [--mode classic]
 
-Hard plays Hard in single Classic hands. At every decision, the playouts' rules
+Hard plays Hard in single hands of ``--mode``. At every decision, the playouts' rules
 (``gin_search.playout``: take a discard that lowers the deadwood or a low card that brings a
 knock near; throw the card leaving the least deadwood; knock early, when the stock is nearly
 out, and otherwise when ``--margin`` points ahead of the other real hand, which the playouts
@@ -85,6 +85,7 @@ class _Observer:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", default="classic")
     ap.add_argument("--hands", type=int, default=300)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--margin", type=float, default=8.0)
@@ -95,8 +96,8 @@ def main() -> None:
             _Observer(get_bot("hard", seed=f"{args.seed}:{i}:{s}"), s, tally, args)
             for s in (0, 1)
         ]
-        play_hand("classic", bots, args.seed * 1000 + i)
-    print(f"{args.hands} Classic hands, Hard vs Hard, seed {args.seed}")
+        play_hand(args.mode, bots, args.seed * 1000 + i)
+    print(f"{args.hands} {args.mode} hands, Hard vs Hard, seed {args.seed}, margin {args.margin}")
     for kind in sorted(tally):
         agree, n = tally[kind]
         print(f"  {kind:26s} {n:6d} decisions, the playout rule agrees {agree / n:6.1%}")
