@@ -22,9 +22,10 @@ Two kinds of features, reading only ``Knowledge`` (the seat's view):
   of their last throw.
 
 The weights are data (``holding_weights.py``, a Python module written by the training
-command, so that the offline game's package carries it too), one set per gin mode: Hard keeps
-and knocks differently in each (no knocking at all in Straight Gin, a limit set by the upcard
-in Oklahoma), so a model fitted on Classic hands misjudges the others.
+command, so that the offline game's package carries it too), one set per gin mode, each fitted
+on that mode's own hands: Hard keeps and knocks differently in each (no knocking at all in
+Straight Gin, a limit set by the upcard in Oklahoma), and in Straight Gin Classic's weights fit
+the real hands clearly worse (docs/bots.md, issue #26's fifth session of 2026-12-03).
 """
 
 from __future__ import annotations
