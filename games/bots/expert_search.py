@@ -241,8 +241,7 @@ class SearchingBot(HardBot):
                 and self.sampler is sample_consistent
                 and know.opponent().discarded
             )
-            weights = load_weights(self.model_mode or know.mode)
-            model = HandModel(know, weights) if tilted else None
+            model = HandModel(know, load_weights(self.model_mode or know.mode)) if tilted else None
             self._cached = (know, dealer, model)
         return dealer, model
 
