@@ -21,13 +21,21 @@ thresholds stated in points keep their meaning.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from games.engine.modes import GinMode
 
-__all__ = ["HAND_RESULTS", "equity_table", "GameEquity", "hollywood_value"]
+__all__ = [
+    "HAND_RESULTS",
+    "equity_table",
+    "hands_table",
+    "GameEquity",
+    "MatchEquity",
+    "hollywood_value",
+]
 
 # mode -> (share of drawn hands, ((winner's points, probability), ...))
 # fmt: off
@@ -50,6 +58,16 @@ HAND_RESULTS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
             (78.3, 0.0105), (83.1, 0.005), (88.0, 0.0055), (93.3, 0.0015), (98.2, 0.004),
             (103.0, 0.004), (107.6, 0.0025), (114.0, 0.001), (118.7, 0.003), (146.0, 0.0005),
             (162.0, 0.0005),
+        ),
+    ),
+    # Hollywood (``MatchEquity``): single hands from a fresh sheet, seed 7.
+    "hollywood": (
+        0.0005,
+        (
+            (3.1, 0.145), (7.9, 0.16), (12.9, 0.1305), (18.0, 0.1065), (23.2, 0.108),
+            (27.7, 0.132), (32.8, 0.074), (37.8, 0.054), (42.9, 0.034), (47.9, 0.0245),
+            (53.0, 0.0165), (57.8, 0.008), (63.2, 0.003), (68.0, 0.002), (72.5, 0.001),
+            (76.0, 0.0005),
         ),
     ),
     "straight": (
@@ -137,7 +155,8 @@ def hollywood_value(
 
     def counted(who: int) -> list[int]:
         return [
-            i for i in mode.columns_for_win(int(won[who]) + 1)
+            i
+            for i in mode.columns_for_win(int(won[who]) + 1)
             if i < len(cols) and not cols[i].get("over")
         ]
 
@@ -160,3 +179,139 @@ def hollywood_value(
         return v
 
     return value
+
+
+@lru_cache(maxsize=8)
+def hands_table(mode: str, target: int) -> tuple[tuple[float, ...], ...]:
+    """``N[a][b]``: expected number of decided hands left in a race between a player needing
+    ``a`` points and one needing ``b`` (the same hand results as ``equity_table``)."""
+    _drawn, dist = HAND_RESULTS.get(mode, HAND_RESULTS["classic"])
+    won = sum(p for _x, p in dist)
+    steps = [(max(1, round(x)), p / won / 2.0) for x, p in dist]
+    t = int(target)
+    N = [[0.0] * (t + 1) for _ in range(t + 1)]
+    for a in range(1, t + 1):
+        row = N[a]
+        for b in range(1, t + 1):
+            v = 1.0
+            for x, p in steps:
+                if x < a:
+                    v += p * N[a - x][b]
+                if x < b:
+                    v += p * row[b - x]
+            row[b] = v
+    return tuple(tuple(r) for r in N)
+
+
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+class MatchEquity:
+    """Hollywood: hand points (mine positive) -> change of my chance of winning the match,
+    in points at the current score (as ``GameEquity.value``).
+
+    The match is won on the sum of the three games' totals. After a hand, that sum's
+    difference is what is on the sheet (points, line bonuses, and the bonuses of the games
+    that have ended) plus what is still to come in each open game. Between equal players the
+    points and line bonuses still to come add nothing on average (each hand is as likely to
+    go either way) except where one player's wins do not count in a game yet; the game bonus
+    does: it goes to whoever reaches the target first, with the chance ``equity_table``
+    gives from the points each still needs (a win that will not count there yet costs the
+    player a typical hand's points of head start). The rest of the match is taken as normal
+    around that mean, its spread from the game bonuses' chances and the hands each open game
+    still lasts (``hands_table``), the games correlated by ``corr`` (the same hands feed
+    them) and the whole scaled by ``spread``; ``bench/hollywood_equity.py`` calibrates both
+    on simulated matches.
+    """
+
+    def __init__(
+        self,
+        mode: GinMode,
+        sheet: dict[str, Any],
+        won: Sequence[int],
+        seat: int,
+        *,
+        corr: float = 0.9,
+        spread: float = 1.1,
+    ) -> None:
+        cols = (sheet or {}).get("columns") or []
+        self.mode = mode
+        self.seat = seat
+        self.target = mode.target_for(2)
+        self.pts = [list(c.get("points") or [0, 0]) for c in cols]
+        self.wins = [list(c.get("hands_won") or [0, 0]) for c in cols]
+        self.over = [bool(c.get("over")) for c in cols]
+        self.won = [int(won[0]), int(won[1])] if len(won) == 2 else [0, 0]
+        self.corr = float(corr)
+        self.spread = float(spread)
+        dist_mode = "hollywood" if "hollywood" in HAND_RESULTS else "classic"
+        self.E = equity_table(dist_mode, self.target)
+        self.N = hands_table(dist_mode, self.target)
+        _drawn, dist = HAND_RESULTS[dist_mode]
+        total = sum(p for _x, p in dist)
+        self.mean_hand = sum(x * p for x, p in dist) / total
+        lb = mode.line_bonus
+        self.step_sq = sum((x + lb) ** 2 * p for x, p in dist) / total
+        self.base = self.chance(0)
+        lo, hi = self.chance(-10), self.chance(10)
+        self.scale = max((hi - lo) / 20.0, 1e-4)
+        self._cache: dict[int, float] = {}
+
+    def chance(self, points: int) -> float:
+        """My chance of winning the match after a hand that scores ``points`` for me."""
+        me = self.seat
+        pts = [list(p) for p in self.pts]
+        wins = [list(w) for w in self.wins]
+        over = list(self.over)
+        won = list(self.won)
+        if points:
+            who, p = (me, points) if points > 0 else (1 - me, -points)
+            won[who] += 1
+            for c in self.mode.columns_for_win(won[who]):
+                if c < len(pts) and not over[c]:
+                    pts[c][who] += p
+                    wins[c][who] += 1
+                    if pts[c][who] >= self.target:
+                        over[c] = True
+        return self._chance(pts, wins, over, won)
+
+    def _chance(
+        self, pts: list[list[int]], wins: list[list[int]], over: list[bool], won: list[int]
+    ) -> float:
+        me, them = self.seat, 1 - self.seat
+        mode, t = self.mode, self.target
+        lb, gb = mode.line_bonus, mode.game_bonus
+        mean = 0.0
+        sds: list[float] = []
+        for c in range(len(pts)):
+            mine, theirs = pts[c][me], pts[c][them]
+            mean += mine - theirs + lb * (wins[c][me] - wins[c][them])
+            if over[c]:
+                if mine > theirs:
+                    mean += gb + (mine if wins[c][them] == 0 else 0) * (mode.shutout_multiplier - 1)
+                elif theirs > mine:
+                    mean -= gb + (theirs if wins[c][me] == 0 else 0) * (mode.shutout_multiplier - 1)
+                continue
+            # Wins of each player that will not count in this game yet.
+            d_me, d_them = max(0, c - won[me]), max(0, c - won[them])
+            a = min(t, max(1, t - mine + round(d_me * self.mean_hand)))
+            b = min(t, max(1, t - theirs + round(d_them * self.mean_hand)))
+            pc = self.E[a][b]
+            mean += (2.0 * pc - 1.0) * gb + (d_them - d_me) * (self.mean_hand + lb)
+            flow = math.sqrt(self.N[a][b] * self.step_sq)
+            sds.append(2.0 * gb * math.sqrt(pc * (1.0 - pc)) + flow)
+        if not sds:
+            return 1.0 if mean > 0 else 0.0 if mean < 0 else 0.5
+        var = sum(s * s for s in sds)
+        for i in range(len(sds)):
+            for j in range(i + 1, len(sds)):
+                var += 2.0 * self.corr * sds[i] * sds[j]
+        return _phi(mean / (self.spread * math.sqrt(var)))
+
+    def value(self, points: int) -> float:
+        v = self._cache.get(points)
+        if v is None:
+            v = (self.chance(points) - self.base) / self.scale
+            self._cache[points] = v
+        return v

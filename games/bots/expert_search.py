@@ -21,8 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, TypedDict, TypeVar
 
+from games.engine.modes import get_mode, gin_mode, mode_from_dict
+
 from .cardmath import bits_of
-from .equity import GameEquity
+from .equity import GameEquity, MatchEquity
 from .gin import GinParams, sample_opponent
 from .gin_search import Dealer, Rules, sample_consistent, sample_tilted
 from .holding import HandModel, load_weights
@@ -129,6 +131,7 @@ class SearchingBot(HardBot):
         extend_from: float = 0.75,
         tilt: int = 4,
         model_mode: str | None = None,
+        match_equity: bool = True,
         **options: Any,
     ) -> None:
         if knock_margin is not None:
@@ -177,6 +180,9 @@ class SearchingBot(HardBot):
         # Whose weights the model takes: None, the game's own mode's (``holding.MODES``); a
         # mode's name, that mode's in every game (screens compare them).
         self.model_mode = model_mode
+        # Hollywood: value a hand by the chance of winning the match (``equity.MatchEquity``),
+        # not by what it adds to the three-game total (``equity.hollywood_value``).
+        self.match_equity = bool(match_equity)
         self._cached: tuple[Knowledge | None, Dealer | None, HandModel | None] = (
             None,
             None,
@@ -198,17 +204,26 @@ class SearchingBot(HardBot):
         """How this decision's searches value a hand result (points, mine positive).
 
         Classic, Straight and Oklahoma: the chance of winning the game from the new score
-        (``equity.GameEquity``, in points at the current score). Hollywood: what the hand adds
-        to the three-game total difference: its points, the line bonus and, if it carries a
-        column to the target, the game bonus, in every column the winner's hand counts in.
-        Otherwise (or with ``score_aware=False``) the hand's points."""
+        (``equity.GameEquity``, in points at the current score). Hollywood: the chance of
+        winning the match, which the three games' sum decides (``equity.MatchEquity``, in
+        points at the current score); with ``match_equity=False``, what the hand adds to that
+        sum's difference (``equity.hollywood_value``: its points, the line bonus and, if it
+        carries a column to the target, the game bonus, in every column the winner's hand
+        counts in). Otherwise (or with ``score_aware=False``) the hand's points."""
         self._value = None
         if not self.score_aware or know.num_players != 2:
             return
         seat = know.seat
         scores = know.scores or [0, 0]
         if know.mode == "hollywood":
-            self._value = know.hand_value  # equity.hollywood_value
+            sheet = view.get("score_sheet") or {}
+            if self.match_equity and sheet.get("columns"):
+                settings = view.get("settings")
+                rules = mode_from_dict(settings) if settings else get_mode(know.mode)
+                won = view.get("hands_won") or [0, 0]
+                self._value = MatchEquity(gin_mode(rules), sheet, won, seat).value
+            else:
+                self._value = know.hand_value  # equity.hollywood_value
             return
         if know.mode in ("classic", "straight", "oklahoma"):
             eq = GameEquity(know.mode, know.target, scores[seat], scores[1 - seat])
