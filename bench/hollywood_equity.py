@@ -3,12 +3,11 @@ matches.
 
     .venv/bin/python bench/hollywood_equity.py --matches 4000 [--seed 1]
 
-Plays ``matches`` Hollywood matches between two equal players whose hands are drawn from
-``equity.HAND_RESULTS`` (Hollywood's, or Classic's without it): each decided hand goes to
-either player with the same chance, for points drawn from the stored distribution, scored on
-the three-game sheet as the engine scores it (``mode.columns_for_win``, game, line and
-shutout bonuses). At the start of every hand it asks ``MatchEquity`` for the chance that
-seat 0 wins the match, and prints the log loss and Brier score of those chances against how
+Plays ``matches`` Hollywood matches between two equal players (``equity.simulate_match``:
+each decided hand goes to either player with the same chance, for points drawn from
+Hollywood's ``HAND_RESULTS``, scored on the three-game sheet as the engine scores it). At
+the start of every hand it asks ``MatchEquity`` for the chance that seat 0 wins the match,
+and prints the log loss and Brier score of those chances against how
 the matches ended, for a grid of its ``corr`` and ``spread``, beside two references: a
 coin (0.5) and the sheet's difference alone through the best single normal spread.
 """
@@ -23,58 +22,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.bots.equity import HAND_RESULTS, MatchEquity  # noqa: E402
+from games.bots.equity import MatchEquity, simulate_match  # noqa: E402
 from games.engine.modes import MODES, gin_mode  # noqa: E402
 
 MODE = gin_mode(MODES["hollywood"])
-
-
-def simulate(rng: random.Random, dist: tuple[tuple[float, float], ...], drawn: float):
-    """One match: [(sheet, hands_won)] before each hand, and seat 0's result (1, 0.5, 0)."""
-    t = MODE.target_for(2)
-    cols = [{"points": [0, 0], "hands_won": [0, 0], "over": False} for _ in range(MODE.columns)]
-    won = [0, 0]
-    states = []
-    xs = [x for x, _p in dist]
-    ps = [p for _x, p in dist]
-    while not all(c["over"] for c in cols):
-        states.append(
-            (
-                {
-                    "columns": [
-                        {k: (list(v) if isinstance(v, list) else v) for k, v in c.items()}
-                        for c in cols
-                    ]
-                },
-                list(won),
-            )
-        )
-        if rng.random() < drawn:
-            continue
-        who = rng.randrange(2)
-        p = max(1, round(rng.choices(xs, ps)[0] + rng.uniform(-2.5, 2.5)))
-        won[who] += 1
-        for c in MODE.columns_for_win(won[who]):
-            col = cols[c]
-            if col["over"]:
-                continue
-            col["points"][who] += p
-            col["hands_won"][who] += 1
-            if col["points"][who] >= t:
-                col["over"] = True
-    grand = [0, 0]
-    for col in cols:
-        pts, w = col["points"], col["hands_won"]
-        winner = 0 if pts[0] > pts[1] else 1 if pts[1] > pts[0] else None
-        for s in range(2):
-            v = pts[s] + MODE.line_bonus * w[s]
-            if s == winner:
-                v += MODE.game_bonus
-                if w[1 - s] == 0:
-                    v += pts[s] * (MODE.shutout_multiplier - 1)
-            grand[s] += v
-    res = 1.0 if grand[0] > grand[1] else 0.0 if grand[0] < grand[1] else 0.5
-    return states, res
 
 
 def sheet_difference(sheet: dict) -> float:
@@ -93,14 +44,12 @@ def main() -> None:
     ap.add_argument("--corr", default="0.25,0.5,0.75,1.0")
     ap.add_argument("--spread", default="0.7,0.85,1.0,1.15,1.3")
     args = ap.parse_args()
-    key = "hollywood" if "hollywood" in HAND_RESULTS else "classic"
-    drawn, dist = HAND_RESULTS[key]
     rng = random.Random(args.seed)
     data = []
     for _ in range(args.matches):
-        states, res = simulate(rng, dist, drawn)
+        states, res = simulate_match(MODE, rng)
         data.extend((sheet, won, res) for sheet, won in states)
-    print(f"# {args.matches} matches, {len(data)} positions, hand results: {key}")
+    print(f"# {args.matches} matches, {len(data)} positions")
 
     def score(probs: list[float]) -> tuple[float, float]:
         ll = br = 0.0

@@ -22,6 +22,7 @@ thresholds stated in points keep their meaning.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -34,7 +35,9 @@ __all__ = [
     "hands_table",
     "GameEquity",
     "MatchEquity",
+    "ended_difference",
     "hollywood_value",
+    "simulate_match",
 ]
 
 # mode -> (share of drawn hands, ((winner's points, probability), ...))
@@ -203,6 +206,57 @@ def hands_table(mode: str, target: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(r) for r in N)
 
 
+def ended_difference(mode: GinMode, pts: Sequence[int], wins: Sequence[int], seat: int) -> int:
+    """An ended game's total for ``seat`` minus the other's, as the engine scores it: points
+    (the winner's doubled by a shutout), the game bonus and a line bonus per hand won."""
+    me, them = seat, 1 - seat
+    diff = pts[me] - pts[them] + mode.line_bonus * (wins[me] - wins[them])
+    extra = mode.shutout_multiplier - 1
+    if pts[me] > pts[them]:
+        diff += mode.game_bonus + (pts[me] * extra if wins[them] == 0 else 0)
+    elif pts[them] > pts[me]:
+        diff -= mode.game_bonus + (pts[them] * extra if wins[me] == 0 else 0)
+    return diff
+
+
+def simulate_match(
+    mode: GinMode, rng: random.Random
+) -> tuple[list[tuple[dict[str, Any], list[int]]], float]:
+    """One Hollywood match between equal players whose hands go either way with the same
+    chance, for points drawn from ``HAND_RESULTS``: the (score sheet, hands won) before each
+    hand, and seat 0's result (1 won, 0.5 tied, 0 lost). ``MatchEquity`` is calibrated on
+    these (``bench/hollywood_equity.py``)."""
+    drawn, dist = HAND_RESULTS["hollywood"]
+    xs = [x for x, _p in dist]
+    ps = [p for _x, p in dist]
+    t = mode.target_for(2)
+    pts = [[0, 0] for _ in range(mode.columns)]
+    wins = [[0, 0] for _ in range(mode.columns)]
+    over = [False] * mode.columns
+    won = [0, 0]
+    states: list[tuple[dict[str, Any], list[int]]] = []
+    while not all(over):
+        sheet = {
+            "columns": [
+                {"points": list(p), "hands_won": list(w), "over": o}
+                for p, w, o in zip(pts, wins, over, strict=True)
+            ]
+        }
+        states.append((sheet, list(won)))
+        if rng.random() < drawn:
+            continue
+        who = rng.randrange(2)
+        p = max(1, round(rng.choices(xs, ps)[0] + rng.uniform(-2.5, 2.5)))
+        won[who] += 1
+        for c in mode.columns_for_win(won[who]):
+            if not over[c]:
+                pts[c][who] += p
+                wins[c][who] += 1
+                over[c] = pts[c][who] >= t
+    total = sum(ended_difference(mode, pts[c], wins[c], 0) for c in range(mode.columns))
+    return states, 1.0 if total > 0 else 0.0 if total < 0 else 0.5
+
+
 def _phi(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
@@ -245,10 +299,9 @@ class MatchEquity:
         self.won = [int(won[0]), int(won[1])] if len(won) == 2 else [0, 0]
         self.corr = float(corr)
         self.spread = float(spread)
-        dist_mode = "hollywood" if "hollywood" in HAND_RESULTS else "classic"
-        self.E = equity_table(dist_mode, self.target)
-        self.N = hands_table(dist_mode, self.target)
-        _drawn, dist = HAND_RESULTS[dist_mode]
+        self.E = equity_table("hollywood", self.target)
+        self.N = hands_table("hollywood", self.target)
+        _drawn, dist = HAND_RESULTS["hollywood"]
         total = sum(p for _x, p in dist)
         self.mean_hand = sum(x * p for x, p in dist) / total
         lb = mode.line_bonus
@@ -286,13 +339,10 @@ class MatchEquity:
         sds: list[float] = []
         for c in range(len(pts)):
             mine, theirs = pts[c][me], pts[c][them]
-            mean += mine - theirs + lb * (wins[c][me] - wins[c][them])
             if over[c]:
-                if mine > theirs:
-                    mean += gb + (mine if wins[c][them] == 0 else 0) * (mode.shutout_multiplier - 1)
-                elif theirs > mine:
-                    mean -= gb + (theirs if wins[c][me] == 0 else 0) * (mode.shutout_multiplier - 1)
+                mean += ended_difference(mode, pts[c], wins[c], me)
                 continue
+            mean += mine - theirs + lb * (wins[c][me] - wins[c][them])
             # Wins of each player that will not count in this game yet.
             d_me, d_them = max(0, c - won[me]), max(0, c - won[them])
             a = min(t, max(1, t - mine + round(d_me * self.mean_hand)))

@@ -17,6 +17,7 @@ from games.bots.knowledge import from_view
 from games.bots.rummy_search import rummy_playout, sample_deal
 from games.engine import legal_actions, view_for
 from tests.support.bots import decision_points as _decision_points
+from tests.support.bots import hollywood_view
 
 RULES = (10, 1, 25, 31, 25, True)  # knock limit, multiplier, gin, big gin, undercut, big gin ok
 
@@ -298,18 +299,6 @@ def test_hollywood_value_counts_the_columns_a_win_scores_in():
     assert hollywood_value(hw, {}, [0, 0], 0) is None
 
 
-def _hollywood_view(my_wins: int, their_wins: int) -> dict:
-    """Seat 0's view of a Hollywood hand, the score sheet set to give each player
-    ``my_wins`` / ``their_wins`` hands won so far (no column near the target)."""
-    from games.engine import new_game
-
-    view = view_for(new_game("hollywood", seed=11), 0)
-    cols = [{"points": [0, 0], "hands_won": [0, 0], "over": False} for _ in range(3)]
-    view["score_sheet"] = {"columns": cols, "hands": []}
-    view["hands_won"] = [my_wins, their_wins]
-    return view
-
-
 def test_hard_knock_rule_weighs_hollywood_columns():
     """Hard's knock rule values results by what they add to the three games (line bonus in
     every column the hand counts in); with plain points it is the Classic rule exactly."""
@@ -318,9 +307,9 @@ def test_hard_knock_rule_weighs_hollywood_columns():
     h10 = mask_from("AS 2S 3S 4H 5H 6H 7C 8C 9C 4D".split())  # 4 deadwood
     small = mask_from("KS KH KD QS QH QD JS JH JD 7D".split())  # 7 deadwood: a 3-point win
     under = mask_from("KS KH KD QS QH QD JS JH JD 3D".split())  # 3 deadwood: an undercut
-    know = from_view(_hollywood_view(1, 1))
+    know = from_view(hollywood_view(1, 1))
     assert know.hand_value is not None
-    plain = from_view(_hollywood_view(1, 1))
+    plain = from_view(hollywood_view(1, 1))
     plain.hand_value = None
     for samples in ([small] * 4, [small, small, small, under], [small, under]):
         ev, undercuts = knock_value(plain, h10, samples)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.bots import get_bot
 from games.engine import Action, apply, deadwood, legal_actions, new_game, view_for
 
-__all__ = ["gin_decision"]
+__all__ = ["decision_points", "gin_decision", "hollywood_view"]
 
 
 def gin_decision(
@@ -78,3 +78,13 @@ def decision_points(mode: str, players: int, seed: int, limit: int = 60):
         action = bots[seat].choose(view_for(state, seat), legal_actions(state))
         state = apply(state, action, seat)[0]
     return out
+
+
+def hollywood_view(my_wins: int, their_wins: int, columns: list[dict] | None = None) -> dict:
+    """Seat 0's view of a Hollywood hand, the score sheet set to give each player
+    ``my_wins`` / ``their_wins`` hands won so far (by default no column near the target)."""
+    view = view_for(new_game("hollywood", seed=11), 0)
+    cols = columns or [{"points": [0, 0], "hands_won": [0, 0], "over": False} for _ in range(3)]
+    view["score_sheet"] = {"columns": cols, "hands": []}
+    view["hands_won"] = [my_wins, their_wins]
+    return view
