@@ -13,6 +13,7 @@ Command line (the same as ``python manage.py botmatch``)::
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import os
@@ -25,6 +26,7 @@ from typing import Any, TextIO
 from games.engine import GameState, apply, get_mode, legal_actions, new_game, view_for
 
 from . import get_bot
+from .expert_search import SearchingBot
 from .match_stats import COUNTERS, GameStats, MatchSpec, format_report, summarise
 
 __all__ = ["play_game", "run_match", "add_arguments", "run_from_options", "main"]
@@ -239,8 +241,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--time-budget", type=float, default=None, help="Expert seconds per decision"
     )
+    parser.add_argument(
+        "--expert-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an Expert option (repeatable), e.g. match_equity=0",
+    )
     parser.add_argument("--json", action="store_true", help="print the statistics as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _expert_options() -> set[str]:
+    """The Expert's options a command line can set (its search's keyword parameters)."""
+    params = inspect.signature(SearchingBot.__init__).parameters
+    return set(params) - {"self", "rng", "params", "options"}
+
+
+def _option_value(text: str) -> Any:
+    """An option's value from the command line: a number, true/false, or the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
 
 
 def run_from_options(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, Any]:
@@ -260,9 +285,16 @@ def run_from_options(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> di
             settings["targets"] = ((2, opts["target"]), (3, opts["target"]), (4, opts["target"]))
         else:
             settings["target"] = opts["target"]
-    bot_options = {}
+    bot_options: dict[str, Any] = {}
     if opts.get("time_budget") is not None:
         bot_options["time_budget"] = opts["time_budget"]
+    for item in opts.get("expert_option") or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"--expert-option takes KEY=VALUE, not {item!r}")
+        if key.strip() not in _expert_options():
+            raise ValueError(f"the Expert has no option {key.strip()!r}")
+        bot_options[key.strip()] = _option_value(value.strip())
     progress = None if opts.get("no_progress") else ProgressBar(stderr)
     stats = run_match(
         opts["mode"],

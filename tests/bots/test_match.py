@@ -109,3 +109,30 @@ def test_cli_rejects_bad_arguments():
         main(["--a", "nobody", "--b", "random", "--games", "2"])
     with pytest.raises(SystemExit):
         main(["--games", "0"])
+
+
+def test_expert_options_from_the_command_line(monkeypatch):
+    """``--expert-option KEY=VALUE`` reaches every Expert of the match, typed; a key the
+    Expert does not take, or text that is not KEY=VALUE, is refused before any game."""
+    import games.bots.match as match
+
+    seen = {}
+
+    def fake_run_match(mode, bots, games, **kw):
+        seen.update(kw["bot_options"])
+        return {}
+
+    monkeypatch.setattr(match, "run_match", fake_run_match)
+    monkeypatch.setattr(match, "format_report", lambda stats: "")
+    argv = ["--mode", "hollywood", "--a", "expert", "--b", "hard", "--games", "2"]
+    extra = ["match_equity=false", "max_samples=24", "confidence=1.25", "model_mode=classic"]
+    assert main(argv + [a for x in extra for a in ("--expert-option", x)]) == 0
+    assert seen == {
+        "match_equity": False,
+        "max_samples": 24,
+        "confidence": 1.25,
+        "model_mode": "classic",
+    }
+    for bad in ("nosuch=1", "rng=3", "params=1", "match_equity", "=1"):
+        with pytest.raises(SystemExit):
+            main(argv + ["--expert-option", bad])
