@@ -85,14 +85,19 @@ HAND_RESULTS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
 # fmt: on
 
 
+def _steps(mode: str) -> list[tuple[int, float]]:
+    """(points, chance) of one decided hand going to a given side: each side wins a hand by
+    x with probability p(x)/2, renormalised over decided hands (a drawn hand changes
+    nothing, so the tables are over decided hands)."""
+    _drawn, dist = HAND_RESULTS.get(mode, HAND_RESULTS["classic"])
+    won = sum(p for _x, p in dist)
+    return [(max(1, round(x)), p / won / 2.0) for x, p in dist]
+
+
 @lru_cache(maxsize=8)
 def equity_table(mode: str, target: int) -> tuple[tuple[float, ...], ...]:
     """``E[a][b]``: chance that the player needing ``a`` points beats one needing ``b``."""
-    drawn, dist = HAND_RESULTS.get(mode, HAND_RESULTS["classic"])
-    won = sum(p for _x, p in dist)
-    # Each side wins a hand by x with probability p(x)/2; renormalised over decided hands.
-    steps = [(max(1, round(x)), p / won / 2.0) for x, p in dist]
-    del drawn  # a drawn hand changes nothing: E is over decided hands
+    steps = _steps(mode)
     t = int(target)
     E = [[0.0] * (t + 1) for _ in range(t + 1)]
     for b in range(1, t + 1):
@@ -188,9 +193,7 @@ def hollywood_value(
 def hands_table(mode: str, target: int) -> tuple[tuple[float, ...], ...]:
     """``N[a][b]``: expected number of decided hands left in a race between a player needing
     ``a`` points and one needing ``b`` (the same hand results as ``equity_table``)."""
-    _drawn, dist = HAND_RESULTS.get(mode, HAND_RESULTS["classic"])
-    won = sum(p for _x, p in dist)
-    steps = [(max(1, round(x)), p / won / 2.0) for x, p in dist]
+    steps = _steps(mode)
     t = int(target)
     N = [[0.0] * (t + 1) for _ in range(t + 1)]
     for a in range(1, t + 1):
