@@ -29,13 +29,19 @@ __all__ = [
     "Rules",
     "choose_throw",
     "knock_points",
+    "pick_throw",
     "playout",
     "sample_consistent",
     "sample_tilted",
     "thin_fast",
+    "throw_ties",
 ]
 
 _VAL100 = {b: v * 0.01 for b, v in BIT_VALUE.items()}
+
+# ``Dealer`` keeps its thinning throws (``thin_fast``'s memo) when it can deal at most this
+# many different hands.
+MEMO_DEALS = 2000
 
 # (knock limit, multiplier, gin bonus, big gin bonus, undercut bonus, big gin allowed)
 Rules = tuple[int, int, int, int, int, bool]
@@ -109,13 +115,19 @@ def choose_throw(h11: int, forbid: int, other: int, danger: float) -> tuple[int,
 
 
 def _throw(
-    h11: int, forbid: int, hot: int, danger: float, rng: random.Random | None = None
+    h11: int,
+    forbid: int,
+    hot: int,
+    danger: float,
+    rng: random.Random | None = None,
+    ties: list[int] | None = None,
 ) -> tuple[int, int, int, int]:
     """``choose_throw`` with the cards that feed the other hand given (``_feeds``). With
     ``rng``, the card thrown is chosen at random among the best ties (equal deadwood left and
-    value), not the first in card order."""
+    value), not the first in card order. With ``ties``, it lists, in card order, each card
+    that ties the best so far and a 0 each time a card beats it (``throw_ties`` reads it)."""
     best_b = kb = 0
-    ties = 0
+    n_ties = 0
     best_key = 1e9
     best_d = kbest = 999
     kkey = 1e9
@@ -177,11 +189,16 @@ def _throw(
                 key += danger
             if key < best_key:
                 best_key, best_b, best_d = key, b, d
-                ties = 1
-            elif rng is not None and key == best_key:
-                ties += 1
-                if rng.random() * ties < 1.0:
-                    best_b, best_d = b, d
+                n_ties = 1
+                if ties is not None:
+                    ties.append(0)
+            elif key == best_key:
+                if ties is not None:
+                    ties.append(b)
+                elif rng is not None:
+                    n_ties += 1
+                    if rng.random() * n_ties < 1.0:
+                        best_b, best_d = b, d
             if d < kbest or (d == kbest and key < kkey):
                 kbest, kb, kkey = d, b, key
     return best_b, best_d, kbest, kb
@@ -291,13 +308,59 @@ def _in_melds(hand: int) -> int:
     return (sets | x | (x << 1) | (x << 2)) & hand
 
 
-def thin_fast(hand: int, keep: int, extra: int, rng: random.Random) -> int:
+def throw_ties(hand: int, keep: int) -> tuple[int, tuple[int, ...]]:
+    """How ``thin_fast`` throws one card of ``hand`` (none of ``keep``): (how many random
+    draws it spends on ties that a later card beats, the cards leaving the least deadwood,
+    ties broken towards the highest, in card order). ``pick_throw`` chooses among them."""
+    log: list[int] = []
+    first = _throw(hand, keep, 0, 0.0, None, log)[0]
+    n = len(log)
+    new_bests = log.count(0)
+    if new_bests == n:
+        return 0, (first,)  # no ties at all (or nothing to throw: first is 0)
+    start = n - 1 - log[::-1].index(0)  # where the best key's group starts
+    return n - new_bests - (n - start - 1), (first, *log[start + 1 :])
+
+
+def pick_throw(entry: tuple[int, tuple[int, ...]], rng: random.Random) -> int:
+    """The card ``entry`` (``throw_ties``) throws: one of its best at random, drawn as a
+    reservoir over them in card order (one draw per tie, as they are met)."""
+    beaten, best = entry
+    rand = rng.random
+    for _ in range(beaten):
+        rand()
+    b = best[0]
+    for n in range(2, len(best) + 1):
+        if rand() * n < 1.0:
+            b = best[n - 1]
+    return b
+
+
+def thin_fast(
+    hand: int,
+    keep: int,
+    extra: int,
+    rng: random.Random,
+    memo: dict[int, tuple[int, tuple[int, ...]]] | None = None,
+) -> int:
     """Throw ``extra`` cards of ``hand`` but none of ``keep`` greedily, each time the one
     leaving the least deadwood (ties: the highest, and among equals one at random), as
     ``gin.sample_opponent`` does (it takes the first of its shuffled deal): with the
-    playouts' ``_throw``, which finds the deadwood of the hand less each card at once."""
+    playouts' ``_throw``, which finds the deadwood of the hand less each card at once.
+
+    ``memo`` (for one ``keep``) keeps each hand's ``throw_ties``, for decisions that deal
+    the same hands again and again (``Dealer``). The cards thrown and the random draws are
+    the same with or without it."""
+    if memo is None:
+        for _ in range(extra):
+            hand ^= _throw(hand, keep, 0, 0.0, rng)[0]
+        return hand
     for _ in range(extra):
-        hand ^= _throw(hand, keep, 0, 0.0, rng)[0]
+        entry = memo.get(hand)
+        if entry is None:
+            entry = memo[hand] = throw_ties(hand, keep)
+        best = entry[1]
+        hand ^= best[0] if len(best) == 1 and not entry[0] else pick_throw(entry, rng)
     return hand
 
 
@@ -323,11 +386,18 @@ class Dealer:
         self.threw = opp.declined | opp.discarded
         self.tries = tries
         self.keep = keep
+        # thin_fast's memo, when few hands can be dealt (late in a hand, few cards unseen):
+        # then the same hands come again and again, and a 16-card hand's throw is the
+        # costliest step of a sample. Otherwise they seldom repeat, and it would not pay.
+        few = self.extra and math.comb(len(self.pool), self.k) <= MEMO_DEALS
+        self.throws: dict[int, tuple[int, tuple[int, ...]]] | None = {} if few else None
 
     def thinned(self, rng: random.Random) -> int:
         """One sampled opponent hand, before rejection."""
         hand = self.known | mask_of_bits(rng.sample(self.pool, self.k))
-        return thin_fast(hand, self.known, self.extra, rng) if self.extra else hand
+        if not self.extra:
+            return hand
+        return thin_fast(hand, self.known, self.extra, rng, self.throws)
 
     def violations(self, hand: int) -> int:
         """How many public moves of the opponent ``hand`` contradicts: cards they threw or

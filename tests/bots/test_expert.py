@@ -219,6 +219,51 @@ def test_rummy_playout_scores_going_out_and_going_rummy():
     assert placed == -value1
 
 
+def _reference_thin(hand, keep, extra, rng):
+    """Thinning as specified: throw the card (none of ``keep``) leaving the least deadwood
+    less a hundredth of its value, met in card order, each tie of the best so far drawing
+    one random and taking its place with chance 1/(ties so far)."""
+    for _ in range(extra):
+        best_key, best_b, ties = None, 0, 0
+        for b in bits_of(hand & ~keep):
+            key = dw(hand ^ b) - BIT_VALUE[b] * 0.01
+            if best_key is None or key < best_key:
+                best_key, best_b, ties = key, b, 1
+            elif key == best_key:
+                ties += 1
+                if rng.random() * ties < 1.0:
+                    best_b = b
+        hand ^= best_b
+    return hand
+
+
+def test_thinning_is_the_same_with_its_memo_and_as_specified():
+    """``thin_fast`` with the ``Dealer``'s memo throws the same cards and spends the same
+    random draws as without it and as the plain specification, in hands rich in ties and
+    sets, and on the few cards left late in a hand, where the memo serves most throws."""
+    from games.bots.gin_search import thin_fast
+
+    deck = [1 << (16 * s + r) for s in range(4) for r in range(13)]
+    pick = random.Random(11)
+    memo: dict = {}
+    keep = mask_from(["5H", "6H", "7H"])
+    pool = [b for b in deck if not b & keep]
+    small = pick.sample(pool, 14)  # late in a hand: few unseen cards, dealt again and again
+    for i in range(400):
+        cards = pick.sample(small, 13) if i % 2 else pick.sample(pool, 13)
+        hand = keep
+        for b in cards:
+            hand |= b
+        seed = pick.random()
+        ref_rng, plain_rng, memo_rng = (random.Random(seed) for _ in range(3))
+        want = _reference_thin(hand, keep, 6, ref_rng)
+        assert thin_fast(hand, keep, 6, plain_rng) == want
+        assert thin_fast(hand, keep, 6, memo_rng, memo) == want
+        assert ref_rng.random() == plain_rng.random() == memo_rng.random()
+        assert want & keep == keep and want.bit_count() == 10
+    assert len(memo) < 400 * 6  # the late hands came back
+
+
 def test_fast_opponent_sampler_matches_the_reference_sampler():
     """``thin_fast`` thins the same way as ``gin.sample_opponent`` (up to ties), and the
     ``Dealer`` deals hands with the same card frequencies and deadwood."""
