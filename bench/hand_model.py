@@ -6,11 +6,11 @@
 Hard plays Hard in single hands of ``--mode`` (classic, straight, oklahoma or hollywood: each
 mode has its own weights, since Hard keeps and knocks differently in each). At every decision
 of either seat (after the opponent's first throw), the recorder takes the other seat's real
-hand and ``--samples`` hands from the Expert's sampler (``gin_search.sample_consistent``) on
+hand and ``--samples`` hands from the Expert's sampler (``gin_sampler.sample_consistent``) on
 the seat's view, and the features of each (``holding.HandModel.features``). A conditional logit
 (which of the group is the real hand?) is fitted by Newton's method on the first 80% of the
 hands and checked on the rest; its score is then the log-ratio of how likely the real opponent
-holds a hand to how likely the sampler deals it, which ``gin_search.sample_tilted`` uses to
+holds a hand to how likely the sampler deals it, which ``gin_sampler.sample_tilted`` uses to
 choose among samples.
 
 Printed: the test groups' log-likelihood per group against the uniform choice (``log(k+1)``),
@@ -37,7 +37,7 @@ from bots_hands import play_hand  # noqa: E402
 
 from games.bots import get_bot, holding  # noqa: E402
 from games.bots.cardmath import dw, mask_from  # noqa: E402
-from games.bots.gin_search import sample_consistent  # noqa: E402
+from games.bots.gin_sampler import sample_consistent  # noqa: E402
 from games.bots.knowledge import from_view  # noqa: E402
 
 WEIGHTS = os.path.join(os.path.dirname(holding.__file__), "holding_weights.py")

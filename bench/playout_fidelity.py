@@ -24,7 +24,7 @@ from bots_hands import play_hand  # noqa: E402
 from games.bots import get_bot  # noqa: E402
 from games.bots.cardmath import BIT_VALUE, card_bit, dw, mask_from  # noqa: E402
 from games.bots.gin import GinParams  # noqa: E402
-from games.bots.gin_search import _feeds, choose_throw  # noqa: E402
+from games.bots.gin_search import choose_throw, meld_feeds  # noqa: E402
 from games.bots.knowledge import from_view  # noqa: E402
 
 
@@ -53,7 +53,7 @@ class _Observer:
         if top and ("take_upcard" in kinds or "draw" in kinds):
             dh = dw(h)
             v = BIT_VALUE[top]
-            take = bool(top & _feeds(h)) and dw(h | top) < dh + v
+            take = bool(top & meld_feeds(h)) and dw(h | top) < dh + v
             if not take and know.knock_limit and v <= 4 and know.my_draws <= 6 and dh > 4:
                 low = choose_throw(h | top, top, 0, 0.0)[2]
                 take = low <= know.knock_limit and low < dh - 4

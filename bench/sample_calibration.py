@@ -4,7 +4,7 @@
 
 Hard plays Hard in single Classic hands. At every decision of either seat after the
 opponent's first throw, 12 opponent hands are sampled from the seat's view (the Expert's
-sampler, ``gin_search.sample_consistent``, or with ``--tilt n`` the tilted one,
+sampler, ``gin_sampler.sample_consistent``, or with ``--tilt n`` the tilted one,
 ``sample_tilted``, as the Expert samples) and the share of them that could knock is set
 against whether the real hand could. Prints, by the samples' share, how often the real hand
 could knock: a calibrated sampler has the two columns equal.
@@ -23,7 +23,7 @@ from bots_hands import play_hand  # noqa: E402
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.cardmath import dw, mask_from  # noqa: E402
-from games.bots.gin_search import sample_consistent, sample_tilted  # noqa: E402
+from games.bots.gin_sampler import sample_consistent, sample_tilted  # noqa: E402
 from games.bots.holding import HandModel, load_weights  # noqa: E402
 from games.bots.knowledge import from_view  # noqa: E402
 

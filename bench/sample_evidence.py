@@ -3,7 +3,7 @@
     .venv/bin/python bench/sample_evidence.py --hands 60 --samples 8 --seed 2670
 
 Hard plays Hard in single Classic hands. At each of seat 0's decisions, the Expert's sampler
-(``gin_search.sample_consistent``) draws ``--samples`` hands for seat 1 from seat 0's view, and
+(``gin_sampler.sample_consistent``) draws ``--samples`` hands for seat 1 from seat 0's view, and
 the same questions are asked of them and of seat 1's real hand:
 
 - **gin**: the hand has no deadwood (the opponent would have gone gin instead);
@@ -30,7 +30,8 @@ from bots_hands import play_hand  # noqa: E402
 from games.bots import get_bot  # noqa: E402
 from games.bots.cardmath import dw, mask_from  # noqa: E402
 from games.bots.gin import GinParams  # noqa: E402
-from games.bots.gin_search import choose_throw, sample_consistent  # noqa: E402
+from games.bots.gin_sampler import sample_consistent  # noqa: E402
+from games.bots.gin_search import choose_throw  # noqa: E402
 from games.bots.knowledge import Knowledge, from_view  # noqa: E402
 
 EARLY = GinParams().early_knock_turns  # Hard knocks with anything legal this early

@@ -18,8 +18,8 @@ and replaces Hard's choice by the candidate with the best average only when its 
 (above ``min_gain`` points and ``confidence`` standard errors of the paired differences).
 Its parameters, sample budget (bounded by samples, not by the clock, so a seeded Expert decides
 the same however loaded the machine is), valuation and statistics are in ``expert_search.py``.
-The samples and playouts are in ``gin_search.py``; in Basic Rummy the Expert searches its
-discards the same way (see ``rummy_search.py``).
+The samples are in ``gin_sampler.py`` and the playouts in ``gin_search.py``; in Basic Rummy
+the Expert searches its discards the same way (see ``rummy_search.py``).
 """
 
 from __future__ import annotations

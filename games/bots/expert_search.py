@@ -26,7 +26,8 @@ from games.engine.modes import get_mode, gin_mode, mode_from_dict
 from .cardmath import bits_of
 from .equity import GameEquity, MatchEquity
 from .gin import GinParams, sample_opponent
-from .gin_search import Dealer, Rules, sample_consistent, sample_tilted
+from .gin_sampler import Dealer, sample_consistent, sample_tilted
+from .gin_search import Rules
 from .holding import HandModel, load_weights
 from .knowledge import Knowledge
 from .levels import HardBot
@@ -174,7 +175,7 @@ class SearchingBot(HardBot):
         self._started_cpu = cpu_clock()
         self._value: Any = None
         # Samples drawn for each one kept, by how likely the learned model finds the real
-        # opponent holds its hand (``holding.py``, ``gin_search.sample_tilted``); 0: every
+        # opponent holds its hand (``holding.py``, ``gin_sampler.sample_tilted``); 0: every
         # sample is kept, as the sampler deals it. 4 since issue #26 (docs/bots.md).
         self.tilt = int(tilt)
         # Whose weights the model takes: None, the game's own mode's (``holding.MODES``); a

@@ -1,13 +1,13 @@
 """How likely a sampled opponent hand is, given what the opponent threw, took and declined.
 
-The Expert's sampler (``gin_search.sample_consistent``) deals the opponent's unknown cards and
+The Expert's sampler (``gin_sampler.sample_consistent``) deals the opponent's unknown cards and
 thins them like a player keeping their best ten. Measured against the real hands of self-play
 (``bench/hand_model.py``), its hands are too good: it finds the opponent able to knock about
 twice as often as they really are, and it places cards near what the opponent threw too
 often. This module scores a sampled hand by a log-linear model learned to tell the real hand
 from the sampler's hands in the same position (a conditional logit over one real hand and
 several samples): the score is the log of how much likelier the real opponent is to hold that
-hand than the sampler is to deal it. ``gin_search.sample_tilted`` draws a few samples and
+hand than the sampler is to deal it. ``gin_sampler.sample_tilted`` draws a few samples and
 keeps one with probability proportional to ``exp(score)`` (sampling-importance-resampling),
 which moves the samples towards the real hands' distribution.
 

@@ -12,7 +12,8 @@ import pytest
 
 from games.bots import get_bot
 from games.bots.cardmath import BIT_VALUE, bits_of, dw, mask_from, melds_with
-from games.bots.gin_search import choose_throw, knock_points, playout, sample_consistent
+from games.bots.gin_sampler import sample_consistent
+from games.bots.gin_search import choose_throw, knock_points, playout
 from games.bots.knowledge import from_view
 from games.bots.rummy_search import rummy_playout, sample_deal
 from games.engine import legal_actions, view_for
@@ -241,7 +242,7 @@ def test_thinning_is_the_same_with_its_memo_and_as_specified():
     """``thin_fast`` with the ``Dealer``'s memo throws the same cards and spends the same
     random draws as without it and as the plain specification, in hands rich in ties and
     sets, and on the few cards left late in a hand, where the memo serves most throws."""
-    from games.bots.gin_search import thin_fast
+    from games.bots.gin_sampler import thin_fast
 
     deck = [1 << (16 * s + r) for s in range(4) for r in range(13)]
     pick = random.Random(11)
@@ -268,7 +269,7 @@ def test_fast_opponent_sampler_matches_the_reference_sampler():
     """``thin_fast`` thins the same way as ``gin.sample_opponent`` (up to ties), and the
     ``Dealer`` deals hands with the same card frequencies and deadwood."""
     from games.bots.gin import deal_opponent, sample_opponent
-    from games.bots.gin_search import Dealer, thin_fast
+    from games.bots.gin_sampler import Dealer, thin_fast
 
     same = total = 0
     views = _classic_views()[10:]

@@ -1,5 +1,5 @@
 """The learned model of how likely a sampled opponent hand is (games/bots/holding.py) and the
-tilted sampler that uses it (gin_search.sample_tilted)."""
+tilted sampler that uses it (gin_sampler.sample_tilted)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 from games.bots import get_bot, holding
 from games.bots.cardmath import card_bit, dw, mask_from
-from games.bots.gin_search import sample_consistent, sample_tilted
+from games.bots.gin_sampler import sample_consistent, sample_tilted
 from games.bots.knowledge import Knowledge, Opponent, from_view
 from games.engine import legal_actions, view_for
 from tests.support.bots import decision_points
