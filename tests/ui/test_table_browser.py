@@ -301,3 +301,74 @@ def test_play_the_computer_in_the_browser(server, browser):
     page.screenshot(path=str(server["tmp"] / "table-over.png"), full_page=True)
     assert errors == []
     ctx.close()
+
+
+def test_a_click_or_a_drag_that_spans_a_frame_in_flight_is_kept(server, browser):
+    """Frames draw the table again at any moment (the computer's moves, a presence change),
+    so a press may end after what it began on was drawn again. A click on a card must still
+    select it (a rebuilt hand sent it to the list, not to a card, and it was lost), a drag
+    must move the card itself (it moved a stale copy into the new hand), and a move button
+    must still make its move."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    log_in(page, server["base"], "anna", PASSWORD)
+    page.goto(server["base"] + "/play/")
+    page.select_option("select[name=mode]", "straight")  # no upcard offer to wait out
+    page.select_option("select[name=level]", "1")
+    page.click(".computer-form button[type=submit]")
+    page.wait_for_selector(".tbl-main .hand-card")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    shown = "els => els.map(e => e.dataset.card)"
+    order = page.eval_on_selector_all(".hand-card", shown)
+    elements = page.eval_on_selector_all(".hand-card", "els => (window.__cards = els).length")
+    assert elements == len(order)
+
+    def centre(card):
+        box = page.locator(f".hand-card[data-card='{card}']").bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    # a click: pressed, the frame's render, released
+    card = order[2]
+    page.mouse.move(*centre(card))
+    page.mouse.down()
+    page.evaluate("window.ginTable.render()")
+    page.mouse.up()
+    page.wait_for_selector(f".hand-card[data-card='{card}'][aria-selected=true]", timeout=3000)
+    assert page.evaluate("window.ginTable.selected") == [card]
+    # the hand was drawn again, on the same elements
+    assert page.eval_on_selector_all(
+        ".hand-card", "els => els.every((e, i) => e === window.__cards[i])")
+
+    # a drag of the first card onto the fifth, with a render as it starts and on the way
+    first, fifth = order[0], order[4]
+    x0, y0 = centre(first)
+    x1, y1 = centre(fifth)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 12, y0, steps=2)
+    page.evaluate("window.ginTable.render()")
+    page.mouse.move((x0 + x1) / 2, y1, steps=4)
+    page.evaluate("window.ginTable.render()")
+    page.mouse.move(x1 + 20, y1, steps=4)
+    page.evaluate("window.ginTable.render()")
+    page.mouse.up()
+    after = page.eval_on_selector_all(".hand-card", shown)
+    assert sorted(after) == sorted(order) and len(after) == len(order), (order, after)
+    assert after.index(first) >= 3, (order, after)  # it went where it was dropped
+    assert page.evaluate("window.ginTable.order") == after
+    assert page.query_selector(".drag-ghost, .drag-source") is None
+
+    # a move button, pressed as a frame redraws the prompt: the move is made
+    page.wait_for_selector(".tbl.is-my-turn:not(.is-busy) .tbl-actions button", timeout=15000)
+    act = "pass" if page.query_selector("[data-act=pass]") else "draw:stock"
+    version = _version(page)
+    page.hover(f"[data-act='{act}']")
+    page.mouse.down()
+    page.evaluate("window.ginTable.render()")
+    page.mouse.up()
+    page.wait_for_function("v => +document.querySelector('.tbl').dataset.version > v",
+                           arg=version, timeout=5000)
+    assert errors == []
+    ctx.close()

@@ -36,6 +36,34 @@ export function setChildren(el, ...children) {
   return el;
 }
 
+/**
+ * Makes ``items`` the child nodes of ``el``, in that order, moving only the nodes that are
+ * out of place (a node that stays keeps its focus, its transitions and the press on it) and
+ * removing the others.
+ */
+export function placeInOrder(el, items) {
+  items.forEach((item, i) => {
+    const at = el.childNodes[i];
+    if (at !== item) el.insertBefore(item, at || null);
+  });
+  while (el.childNodes.length > items.length) el.removeChild(el.lastChild);
+  return el;
+}
+
+/**
+ * ``setChildren`` for views drawn again on every frame: a new child equal to the old one at
+ * its place (``isEqualNode``: the same tags, attributes and text) leaves the old one there,
+ * so that a press, the focus or a chosen option on it survives a frame in flight. A kept
+ * element keeps its old listeners: whatever a listener does must show in what is compared
+ * (a button's text or a data attribute), never only in its closure.
+ */
+export function updateChildren(el, ...children) {
+  const nodes = children.flat().filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (typeof c === "string" ? document.createTextNode(c) : c));
+  const old = el.childNodes;
+  return placeInOrder(el, nodes.map((n, i) => (old[i] && old[i].isEqualNode(n) ? old[i] : n)));
+}
+
 export function prefersReducedMotion() {
   return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }

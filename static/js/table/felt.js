@@ -5,7 +5,7 @@
 import { layoffTargets } from "./actions.js";
 import { plural, seatName } from "./announce.js";
 import { cardLabel, cardName, createBack, createCard } from "./cards.js";
-import { h, setChildren } from "./dom.js";
+import { h, updateChildren } from "./dom.js";
 
 /** What the piles offer this seat now. */
 export function pileState(view, legal, myTurn) {
@@ -31,7 +31,7 @@ export function renderFelt(ctrl) {
   const v = ctrl.view;
   const felt = ctrl.el.felt;
   if (!v) {
-    setChildren(felt, waitingPanel(ctrl));
+    updateChildren(felt, waitingPanel(ctrl));
     return;
   }
   const { top, canStock, canDiscardPile, discarding, pileAction } = pileState(v, ctrl.legal, ctrl.myTurn);
@@ -55,7 +55,8 @@ export function renderFelt(ctrl) {
       "aria-label": discardLabel + (canDiscardPile ? `: take ${cardLabel(top)}` : discarding ? ": discard the selected card here" : ""),
       disabled: !(canDiscardPile || (discarding && ctrl.selected.length === 1)),
     },
-    data: Object.assign({ drop: "discard" }, canDiscardPile ? { drag: "discard" } : {}),
+    // the pile's move shows in its data: a pile drawn again equal to it keeps its listener
+    data: Object.assign({ drop: "discard", action: pileAction }, canDiscardPile ? { drag: "discard" } : {}),
     on: { click: () => ctrl.input.onPileClick(pileAction) },
   });
   const under = v.discard_pile.slice(-3, -1);
@@ -71,7 +72,7 @@ export function renderFelt(ctrl) {
   const kids = [piles];
   // rummy: the melds on the table; gin: the knocker's melds while the defender lays off
   if (v.table && v.table.length && (v.mode === "rummy" || v.phase === "layoff")) kids.push(tableMelds(ctrl));
-  setChildren(felt, kids);
+  updateChildren(felt, kids);
 }
 
 function tableMelds(ctrl) {

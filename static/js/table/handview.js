@@ -2,7 +2,7 @@
 // hand, fitted to the screen. View functions take the table controller (app.js).
 
 import { cardLabel, cardName, createCard } from "./cards.js";
-import { clear, h, setChildren } from "./dom.js";
+import { h, placeInOrder, setChildren } from "./dom.js";
 import { arrange, meldMembership } from "./hand.js";
 import { bestLayoffs, bestMelds, meldKind } from "./melds.js";
 import { avatar, seatScore, seatTimer } from "./seats.js";
@@ -62,6 +62,17 @@ function saveOrder(tableId, order) {
   }
 }
 
+/**
+ * The order the hand shows: ``order`` (the player's arrangement of the hand), except while
+ * the player drags one of its cards, when the cards keep the places the drag gave them
+ * (``shown``, the order on the screen) and only new cards join, in ``order``'s order.
+ */
+export function shownOrder(order, shown, dragging) {
+  if (!dragging) return order;
+  const kept = shown.filter((c) => order.includes(c));
+  return kept.concat(order.filter((c) => !kept.includes(c)));
+}
+
 export function renderMe(ctrl) {
   const v = ctrl.view;
   const me = ctrl.mySeat;
@@ -93,17 +104,20 @@ export function renderMe(ctrl) {
   // show the new timer at once: born hidden, it blinked out until the clock's next tick
   ctrl.clock.render();
   for (const b of ctrl.el.sort.querySelectorAll("[data-sort]")) b.setAttribute("aria-pressed", String(b.dataset.sort === ctrl.sortMode));
-  // cards
+  // cards: each card keeps its element from one render to the next (a press, a tap or a
+  // drag that spans a frame in flight stays on the element it began on; a rebuilt hand lost
+  // the click, and a drag moved a stale copy into the new hand)
   const ul = ctrl.el.hand;
   const hadFocus = ul.contains(document.activeElement) && document.activeElement.classList.contains("hand-card") ? document.activeElement.dataset.card : null;
   ul.setAttribute("aria-multiselectable", String(v.phase === "play"));
-  clear(ul);
   const focusTarget = hadFocus || ctrl.focusCard || ctrl.order[0];
   const taken = (c) => v.taken_card === c && myTurn;
-  ctrl.order.forEach((c) => {
+  const old = new Map([...ul.children].map((li) => [li.dataset.card, li]));
+  const items = shownOrder(ctrl.order, [...old.keys()], ctrl.input && ctrl.input.draggingHand()).map((c) => {
     const m = member.get(c);
     const sel = ctrl.selected.includes(c);
     const canDiscard = legal.includes(`discard:${c}`) || legal.includes(`go_out:${c}`);
+    const li = old.get(c) || h("li", { data: { card: c, drag: "hand" } }, createCard(c));
     const classes = ["hand-card"];
     if (m !== undefined) classes.push("in-meld", `meld-${m % 4}`);
     if (sel) classes.push("is-selected");
@@ -111,20 +125,21 @@ export function renderMe(ctrl) {
     if (taken(c)) classes.push("is-taken");
     if (suggested.has(c)) classes.push("is-suggested");
     if (myTurn && canDiscard) classes.push("can-discard");
+    if (li.classList.contains("drag-source")) classes.push("drag-source");
     const bits = [cardName(c)];
     if (m !== undefined) bits.push(`in meld ${meldKind(res.melds[m])}`);
     else bits.push("deadwood");
     if (c === ctrl.newCard) bits.push("just drawn");
     if (taken(c)) bits.push("taken from the discard pile, cannot be discarded this turn");
     if (suggested.has(c)) bits.push("suggested lay-off");
-    const li = h("li", {
-      class: classes.join(" "),
-      attrs: { role: "option", "aria-selected": String(sel), tabindex: c === focusTarget ? "0" : "-1", "aria-label": bits.join(", ") },
-      data: { card: c, drag: "hand" },
-    });
-    li.append(createCard(c));
-    ul.append(li);
+    li.className = classes.join(" ");
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-selected", String(sel));
+    li.setAttribute("tabindex", c === focusTarget ? "0" : "-1");
+    li.setAttribute("aria-label", bits.join(", "));
+    return li;
   });
+  placeInOrder(ul, items);
   if (!ul.querySelector('[tabindex="0"]') && ul.firstChild) ul.firstChild.setAttribute("tabindex", "0");
   if (hadFocus) {
     const el = ul.querySelector(`.hand-card[data-card="${hadFocus}"]`) || ul.firstChild;

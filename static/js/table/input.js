@@ -79,6 +79,12 @@ export class Input {
     });
   }
 
+  /** Whether the player is dragging one of the hand's cards right now. */
+  draggingHand() {
+    const d = this.drag.d;
+    return Boolean(d && d.active && d.el.dataset.drag === "hand");
+  }
+
   onPileClick(action) {
     const ctrl = this.ctrl;
     if (!ctrl.myTurn || ctrl.busy) return;

@@ -4,7 +4,7 @@
 
 import { actionButtons } from "./actions.js";
 import { seatName, turnPrompt } from "./announce.js";
-import { clear, h, openDialog, setChildren } from "./dom.js";
+import { clear, h, openDialog, setChildren, updateChildren } from "./dom.js";
 
 const PHASE_WAIT = {
   offer: "to take or pass the upcard",
@@ -30,30 +30,32 @@ export function renderPrompt(ctrl) {
   const f = ctrl.frame;
   const text = ctrl.el.promptText;
   const acts = ctrl.el.actions;
-  clear(acts);
   ctrl.el.prompt.classList.remove("has-choice");
   if (!v) {
     text.textContent = "";
     ctrl.el.prompt.hidden = true;
+    clear(acts);
     return;
   }
   ctrl.el.prompt.hidden = false;
+  // the buttons go through updateChildren: a button drawn again for a frame in flight, the
+  // same as before (its move is its data-act), stays the button being pressed
+  const buttons = [];
   if (v.is_over || f.table.status !== "playing") {
     text.textContent = f.table.status === "playing" ? "" : "The game is over.";
-    if (ctrl.gameOverClosed) acts.append(h("button", { class: "button button-small", text: "Show the result", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(true) } }));
-    return;
-  }
-  if (ctrl.myTurn) {
+    if (ctrl.gameOverClosed) buttons.push(h("button", { class: "button button-small", text: "Show the result", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(true) } }));
+  } else if (ctrl.myTurn) {
     text.textContent = ctrl.busy ? "Sending…" : turnPrompt(v, ctrl.legal);
     for (const b of actionButtons(v, ctrl.legal, ctrl.selected, ctrl.handCards())) {
-      acts.append(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: ctrl.busy }, on: { click: () => ctrl.send(b.action) } }));
+      buttons.push(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: ctrl.busy }, on: { click: () => ctrl.send(b.action) } }));
     }
     // the buttons say what can be done: on a short screen they take the instructions' place
     // instead of squeezing the piles out of the felt
-    ctrl.el.prompt.classList.toggle("has-choice", acts.children.length > 0);
+    ctrl.el.prompt.classList.toggle("has-choice", buttons.length > 0);
   } else {
     text.textContent = waitingText(v, ctrl.mySeat, ctrl.ctx());
   }
+  updateChildren(acts, buttons);
 }
 
 export function confirmResign(ctrl) {

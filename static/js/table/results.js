@@ -4,7 +4,7 @@
 
 import { describeHandResult, plural, seatName } from "./announce.js";
 import { cardLabel, cardsValue, createCard } from "./cards.js";
-import { clear, h, reveal, setChildren, store } from "./dom.js";
+import { clear, h, reveal, store, updateChildren } from "./dom.js";
 import { seatScore } from "./seats.js";
 import { finalTables, openSheet } from "./sheet.js";
 
@@ -66,10 +66,10 @@ export function renderPanel(ctrl) {
   const key = panelKey(ctrl.frame, v, ctrl);
   if (key === "game-over") {
     p.dataset.kind = "game-over";
-    setChildren(p, gameOverContent(ctrl));
+    updateChildren(p, gameOverContent(ctrl));
   } else if (key !== null) {
     p.dataset.kind = "hand";
-    setChildren(p, handResultContent(ctrl, v.last_hand, true));
+    updateChildren(p, handResultContent(ctrl, v.last_hand, true));
   }
   p.hidden = key === null;
   if (key === null) {
@@ -145,7 +145,7 @@ function handResultContent(ctrl, hr, closable) {
   kids.push(scoreLine(ctrl));
   if (closable) {
     kids.push(
-      h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue" }, attrs: { type: "button" }, on: { click: () => ctrl.dismissResult(hr.hand_number) } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => openSheet(ctrl) } })),
+      h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue", hand: hr.hand_number }, attrs: { type: "button" }, on: { click: () => ctrl.dismissResult(hr.hand_number) } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => openSheet(ctrl) } })),
     );
   }
   return kids;

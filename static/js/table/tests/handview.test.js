@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deadwoodText, handLayout } from "../handview.js";
+import { deadwoodText, handLayout, shownOrder } from "../handview.js";
 
 test("the hand fits one row on a wide screen, overlapping when it must", () => {
   assert.deepEqual(handLayout(10, 1000, 86, 40), { rows: 1, w: 86, overlap: 6 });
@@ -25,4 +25,12 @@ test("the deadwood pill while discarding", () => {
   assert.equal(deadwoodText({ hand, selected: [], discarding: false, deadwood: 24 }), "Deadwood 24");
   assert.equal(deadwoodText({ hand, selected: ["KS"], discarding: true, deadwood: 24 }), "Discarding K\u2660 leaves 5 deadwood");
   assert.equal(deadwoodText({ hand, selected: [], discarding: true, deadwood: 24 }), "Best discard leaves 5 deadwood");
+});
+
+test("while a card of the hand is dragged, the cards keep the places the drag gave them", () => {
+  const order = ["AC", "2C", "3C", "KS"];
+  assert.deepEqual(shownOrder(order, ["2C", "AC", "KS", "3C"], false), order);
+  // dragging: the screen's order wins; a card that left goes, a new card joins at its place
+  // in the player's order (the end here)
+  assert.deepEqual(shownOrder(["AC", "2C", "KS", "9H"], ["2C", "AC", "KS", "3C"], true), ["2C", "AC", "KS", "9H"]);
 });
