@@ -3,7 +3,7 @@
 
 import { plural } from "./announce.js";
 import { cardName, createBack, createCard } from "./cards.js";
-import { h, setChildren } from "./dom.js";
+import { h, updateChildren } from "./dom.js";
 
 export function initials(name) {
   const parts = String(name || "?").trim().split(/\s+/);
@@ -90,7 +90,7 @@ export function renderTitle(ctrl) {
   else bits.push(h("strong", { text: t.status === "open" ? "Waiting for players" : t.mode_name || t.mode }));
   for (const c of titleChips(v)) bits.push(h("span", { class: c.hot ? "chip chip-hot" : "chip", text: c.text }));
   if (ctrl.mySeat === null) bits.push(h("span", { class: "chip chip-watch", text: "Watching" }));
-  setChildren(ctrl.el.title, bits);
+  updateChildren(ctrl.el.title, bits);
 }
 
 export function renderConnection(ctrl, state, detail) {
@@ -100,7 +100,7 @@ export function renderConnection(ctrl, state, detail) {
   if (state === "offline") {
     kids.push(h("button", { class: "link-button", text: "Retry now", attrs: { type: "button" }, on: { click: () => ctrl.reconnect() } }));
   }
-  setChildren(c, kids);
+  updateChildren(c, kids);
 }
 
 export function renderBanner(ctrl) {
@@ -116,7 +116,7 @@ export function renderBanner(ctrl) {
     if (away.length) kids.push(h("span", { text: `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} disconnected. Waiting for them to come back…` }));
   }
   b.hidden = !kids.length;
-  setChildren(b, kids);
+  updateChildren(b, kids);
 }
 
 /** The BOT badge of a seat held by a bot account (a program playing through the API), or
@@ -177,7 +177,7 @@ export function renderOpponents(ctrl) {
   const seats = ctrl.view ? seatOrder(ctrl.frame.seats || [], ctrl.mySeat) : [];
   ctrl.el.opps.hidden = !seats.length;
   ctrl.el.opps.dataset.count = String(seats.length);
-  setChildren(ctrl.el.opps, seats.map((s) => seatBox(ctrl, s)));
+  updateChildren(ctrl.el.opps, seats.map((s) => seatBox(ctrl, s)));
   fitNames(ctrl.el.opps);
   ctrl.clock.render(); // the timers are born hidden: show them at once, not a tick later
 }
