@@ -34,7 +34,8 @@ UPLOAD_MAX_BYTES = 1_048_576  # a long Rummy game's record is about 200 KB
 
 # The page's own files and the table's (every module main.js imports, hashed names).
 SHELL_FILES = (
-    "css/site.css", "css/lobby.css", "css/table.css", "css/offline.css", "js/site.js",
+    "css/site.css", "css/dark.css", "css/lobby.css", "css/table.css", "css/offline.css",
+    "js/site.js",
     "icons/favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
     "icons/icon-maskable-512.png",
 )

@@ -3,9 +3,46 @@
 //    without a flash; without JavaScript the menu simply stays open.
 // 2. The phone menu button: toggles the links, reports its state through aria-expanded,
 //    closes on Escape and returns focus to the button.
+// 3. A time zone select's hint (below).
+// 4. The theme: light, dark, or as the device (the footer's Theme choice, kept per device).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+
+  // 4. The theme: the dark sheet (<link id="dark-theme">) follows the device unless this
+  //    device chose Light or Dark in the footer. Set here, in <head>, before the first paint.
+  var THEME_MEDIA = { auto: "(prefers-color-scheme: dark)", light: "not all", dark: "all" };
+  function storedTheme() {
+    try {
+      var t = window.localStorage.getItem("gin.theme");
+      return THEME_MEDIA[t] ? t : "auto";
+    } catch (err) {
+      return "auto";
+    }
+  }
+  function applyTheme(theme) {
+    var sheet = document.getElementById("dark-theme");
+    if (sheet) sheet.media = THEME_MEDIA[theme] || THEME_MEDIA.auto;
+  }
+  applyTheme(storedTheme());
+
+  function setUpThemeChoice() {
+    var box = document.querySelector("[data-theme-choice]");
+    var select = box && box.querySelector("select");
+    if (!select) return;
+    select.value = storedTheme();
+    box.hidden = false;
+    select.addEventListener("change", function () {
+      var theme = THEME_MEDIA[select.value] ? select.value : "auto";
+      try {
+        if (theme === "auto") window.localStorage.removeItem("gin.theme");
+        else window.localStorage.setItem("gin.theme", theme);
+      } catch (err) {
+        /* private mode: the choice lasts for this page */
+      }
+      applyTheme(theme);
+    });
+  }
 
   function setUpNav() {
     var nav = document.querySelector("[data-nav]");
@@ -51,7 +88,15 @@
   function setUp() {
     setUpNav();
     setUpTimeZoneHint();
+    setUpThemeChoice();
   }
+  // a choice made in another tab reaches this one too
+  window.addEventListener("storage", function (event) {
+    if (event.key !== "gin.theme" && event.key !== null) return;
+    applyTheme(storedTheme());
+    var select = document.querySelector("[data-theme-choice] select");
+    if (select) select.value = storedTheme();
+  });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setUp);

@@ -1,6 +1,7 @@
 """An accessibility pass with axe-core (vendored in static/vendor/axe-core/, injected here by
 Playwright; users are never sent it): no serious or critical violation on the home, lobby,
-table, profile, messages, game and rules pages, logged out and in, on a desktop and a phone."""
+table, profile, messages, game and rules pages, logged out and in, on a desktop and a phone, in
+the light theme and in the dark one (static/css/dark.css: a device set to dark)."""
 from __future__ import annotations
 
 import pytest
@@ -23,11 +24,12 @@ def server(tmp_path_factory):
         yield base
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800},
                                       {"width": 390, "height": 844}], ids=["desktop", "phone"])
-def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, tmp_path):
+def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, scheme, tmp_path):
     # the site's CSP allows only its own scripts: the test lifts it to inject axe-core
-    ctx = chromium.new_context(viewport=viewport, bypass_csp=True)
+    ctx = chromium.new_context(viewport=viewport, bypass_csp=True, color_scheme=scheme)
     page = ctx.new_page()
     failures = {}
 
