@@ -23,9 +23,8 @@ from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
 from .socket_work import (
     ANSWER_WITHIN,
-    DEADLINE_RETRY,
-    DEADLINE_SLACK,
     UNAVAILABLE_CLOSE,
+    DeadlineWatcher,
     db_call,
     seated_socket,
     within,
@@ -34,7 +33,7 @@ from .socket_work import (
 log = logging.getLogger(__name__)
 
 
-class TableConsumer(FramedConsumer):
+class TableConsumer(DeadlineWatcher, FramedConsumer):
     max_frame = 4096
     table_id: int
     seat: int | None = None
@@ -202,6 +201,13 @@ class TableConsumer(FramedConsumer):
         if ok:
             await self._send({"type": "ack", "id": message.id, "version": new_version})
 
+    async def on_hint(self, message: Simple):
+        """The Hard computer's move in this player's place, to this socket only."""
+        ok, hint = await self._call(services.table_hint, message.id, table_id=self.table_id,
+                                    user=self.user)
+        if ok:
+            await self._send({"type": "hint", "id": message.id, **hint})
+
     async def on_snapshot(self, message: Message):
         await self._send_snapshot()
 
@@ -271,6 +277,7 @@ class TableConsumer(FramedConsumer):
     HANDLERS = {
         "action": (on_action, Action),
         "snapshot": (on_snapshot, Message),
+        "hint": (on_hint, Simple),
         "chat": (on_chat, Chat),
         "resign": (on_resign, Simple),
         "claim": (on_claim, Simple),
@@ -316,46 +323,6 @@ class TableConsumer(FramedConsumer):
         if snapshot is not None:
             self._watch_clock(snapshot.get("clock"))
             await self._send(snapshot)
-
-    # ------------------------------------------------------------------ the clock
-
-    def _watch_clock(self, clock):
-        """Seated connections keep a timer on the turn deadline they were last shown and
-        apply it when it falls due (every seat's connections do: the first one applies it,
-        the others find it already applied). Tables nobody is connected to are covered by
-        the periodic sweep (``games.sweep``), and a deadline lives in the database, so a
-        restart loses nothing."""
-        if self.deadline_timer is not None:
-            self.deadline_timer.cancel()
-            self.deadline_timer = None
-        if self.seat is None or not clock or clock.get("remaining_ms") is None:
-            return
-        self.deadline_timer = asyncio.get_running_loop().call_later(
-            clock["remaining_ms"] / 1000 + DEADLINE_SLACK, self._deadline_due
-        )
-
-    def _deadline_due(self):
-        self.deadline_timer = None
-        asyncio.ensure_future(self._apply_deadline())
-
-    async def _apply_deadline(self):
-        try:
-            applied = await db_call(services.table_timeout)(table_id=self.table_id)
-        except INFRASTRUCTURE_ERRORS as exc:
-            log.warning("deadline of table %s: the database is not answering (%r); trying "
-                        "again", self.table_id, exc)
-            if self.deadline_timer is None and self.seat is not None and not self.gone:
-                self.deadline_timer = asyncio.get_running_loop().call_later(
-                    DEADLINE_RETRY, self._deadline_due)
-            return
-        except Exception:  # the sweep applies it; never let a timer kill the connection
-            log.exception("deadline of table %s failed", self.table_id)
-            return
-        if (not applied and self.deadline_timer is None and self.seat is not None
-                and not self.gone):
-            # The deadline moved (time given back after an outage, a fresh turn for a player
-            # not heard from) and no frame has said so: show the clock as it now is.
-            await self._send_snapshot()
 
     def _my_seat_in(self, seats):
         if not self.user or not self.user.is_authenticated:

@@ -60,6 +60,13 @@ class NotYourTurn(GameServiceError):
     default_message = "It is not your turn."
 
 
+class NoHint(GameServiceError):
+    """Hints are for casual games against the computer (``frames.hints_allowed``)."""
+
+    code = "no_hint"
+    default_message = "Hints are only for casual games against the computer."
+
+
 class InvalidAction(GameServiceError):
     code = "invalid_action"
     default_message = "That is not a move."

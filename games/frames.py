@@ -127,6 +127,15 @@ def with_remaining(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**clock, "remaining_ms": max(0, int(remaining))}
 
 
+def hints_allowed(*, rated: bool, bot_seats: Sequence[bool], seat: int | None) -> bool:
+    """Whether the player at ``seat`` may ask for a hint: a casual table where every other
+    seat is the computer (``bot_seats[i]``: seat i is a computer level). Never against a
+    person, and never in a rated game."""
+    if seat is None or rated:
+        return False
+    return all(bot for i, bot in enumerate(bot_seats) if i != seat)
+
+
 def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]) -> dict:
     """The per-connection part of a frame."""
     authenticated = bool(user and user.is_authenticated)
@@ -139,6 +148,8 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
         and seat is None and table["status"] == TableStatus.OPEN
         and table["seconds_per_turn"] > 0 and any(s["kind"] == "empty" for s in seats)
     )
+    can_hint = playing and hints_allowed(
+        rated=table["rated"], bot_seats=[s["kind"] == "bot" for s in seats], seat=seat)
     return {
         "role": "player" if seat is not None else "spectator",
         "seat": seat,
@@ -146,6 +157,7 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
         "can_claim": can_claim,
         "can_sit": can_sit,
         "can_chat": authenticated,
+        "can_hint": can_hint,
     }
 
 

@@ -11,6 +11,8 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from core.sockets import INFRASTRUCTURE_ERRORS
+
 from . import conf, services
 
 log = logging.getLogger(__name__)
@@ -82,3 +84,53 @@ def db_call(fn):
     another's. SQLite has a single writer, so there they share Django's one sync thread."""
     parallel = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3"
     return database_sync_to_async(fn, thread_sensitive=not parallel)
+
+
+class DeadlineWatcher:
+    """The table consumer's turn clock: a seated connection keeps a timer on the deadline it
+    was last shown and applies it when it falls due (``services.table_timeout``). The
+    consumer provides ``_send_snapshot``, for a deadline that moved without a frame."""
+
+    table_id: int
+    seat: int | None
+    gone: bool
+    deadline_timer: asyncio.TimerHandle | None
+
+    def _watch_clock(self, clock):
+        """Seated connections keep a timer on the turn deadline they were last shown and
+        apply it when it falls due (every seat's connections do: the first one applies it,
+        the others find it already applied). Tables nobody is connected to are covered by
+        the periodic sweep (``games.sweep``), and a deadline lives in the database, so a
+        restart loses nothing."""
+        if self.deadline_timer is not None:
+            self.deadline_timer.cancel()
+            self.deadline_timer = None
+        if self.seat is None or not clock or clock.get("remaining_ms") is None:
+            return
+        self.deadline_timer = asyncio.get_running_loop().call_later(
+            clock["remaining_ms"] / 1000 + DEADLINE_SLACK, self._deadline_due
+        )
+
+    def _deadline_due(self):
+        self.deadline_timer = None
+        asyncio.ensure_future(self._apply_deadline())
+
+    async def _apply_deadline(self):
+        try:
+            applied = await db_call(services.table_timeout)(table_id=self.table_id)
+        except INFRASTRUCTURE_ERRORS as exc:
+            log.warning("deadline of table %s: the database is not answering (%r); trying "
+                        "again", self.table_id, exc)
+            if self.deadline_timer is None and self.seat is not None and not self.gone:
+                self.deadline_timer = asyncio.get_running_loop().call_later(
+                    DEADLINE_RETRY, self._deadline_due)
+            return
+        except Exception:  # the sweep applies it; never let a timer kill the connection
+            log.exception("deadline of table %s failed", self.table_id)
+            return
+        if (not applied and self.deadline_timer is None and self.seat is not None
+                and not self.gone):
+            # The deadline moved (time given back after an outage, a fresh turn for a player
+            # not heard from) and no frame has said so: show the clock as it now is.
+            await self._send_snapshot()
+

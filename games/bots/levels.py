@@ -34,6 +34,7 @@ __all__ = [
     "LEVEL_TABLE",
     "LEVEL_BY_NUMBER",
     "LEVEL_KEYS",
+    "HINT_LEVEL",
     "computer_name",
     "RandomBot",
     "PolicyBot",
@@ -60,6 +61,9 @@ LEVEL_TABLE = (
     Level(4, "expert", "Expert"),
 )
 LEVEL_BY_NUMBER = {level.number: level for level in LEVEL_TABLE}
+# The computer whose move a hint is, online and offline (games.services.hints,
+# games.local.table.hint): Hard, whose decisions take milliseconds.
+HINT_LEVEL = 3
 LEVEL_KEYS = {level.number: level.key for level in LEVEL_TABLE}
 
 

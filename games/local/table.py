@@ -20,7 +20,7 @@ from typing import Any
 
 from games import engine as E
 from games.bots import get_bot
-from games.bots.levels import LEVEL_BY_NUMBER, LEVEL_KEYS, computer_name
+from games.bots.levels import HINT_LEVEL, LEVEL_BY_NUMBER, LEVEL_KEYS, computer_name
 
 MODE_NAMES = {
     "classic": "Classic Gin", "straight": "Straight Gin", "oklahoma": "Oklahoma Gin",
@@ -157,7 +157,8 @@ def frame(doc: dict[str, Any], *, kind: str = "snapshot", state: E.GameState | N
         view["legal_actions"] = []
     out = {"type": kind, "version": doc["version"], "table": table, "seats": seats,
            "you": {"role": "player", "seat": PLAYER, "username": None, "can_claim": False,
-                   "can_sit": False, "can_chat": False},
+                   "can_sit": False, "can_chat": False,
+                   "can_hint": doc["status"] == "playing"},
            "clock": None, "view": view}
     if kind == "state":
         out["events"] = [e.to_dict() for e in events if e.visible_to(PLAYER)]
@@ -218,6 +219,16 @@ def computer_move(state: E.GameState, level: int, seed: int) -> str:
     return text
 
 
+def hint(doc: dict[str, Any]) -> dict[str, Any]:
+    """The ``hint`` frame for the person's turn: the Hard computer's move in their place,
+    from their seat's view only (as ``games.services.hints`` answers it online)."""
+    state = _state(doc)
+    if doc["status"] != "playing" or state.to_act != PLAYER:
+        raise LocalError("It is not your turn.")
+    action = computer_move(state, HINT_LEVEL, doc["seed"] + 1)
+    return {"type": "hint", "id": None, "version": doc["version"], "action": action}
+
+
 def bot_action(doc: dict[str, Any]) -> tuple[int, str]:
     """The seat to act and its computer's move."""
     state = _state(doc)
@@ -276,7 +287,7 @@ def record(doc: dict[str, Any]) -> dict[str, Any]:
 def handle(request_json: str) -> str:
     """One request from the web worker: ``{"op": ..., ...}`` → ``{"ok": true, ...}`` or
     ``{"ok": false, "error": "..."}``. Ops: ``new`` (config), ``frame`` (doc), ``act``
-    (doc, action), ``bot`` (doc), ``resign`` (doc), ``record`` (doc)."""
+    (doc, action), ``bot`` (doc), ``resign`` (doc), ``record`` (doc), ``hint`` (doc)."""
     try:
         req = json.loads(request_json)
         op = req.get("op")
@@ -294,6 +305,8 @@ def handle(request_json: str) -> str:
             out = resign(req["doc"], now)
         elif op == "record":
             out = {"record": record(req["doc"])}
+        elif op == "hint":
+            out = {"hint": hint(req["doc"])}
         else:
             raise LocalError("Unknown request.")
         doc = out.get("doc") or req.get("doc")

@@ -29,6 +29,7 @@ from .chat import chat_post
 from .clock import clocks_watched, table_clock_resume, table_state_undelivered
 from .closing import table_close, tables_close_left
 from .endings import game_finish, table_claim, table_resign
+from .hints import table_hint
 from .imports import (
     import_delete,
     import_digest,
@@ -84,6 +85,7 @@ __all__ = [
     "table_open",
     "TableOpen",
     "table_act",
+    "table_hint",
     "table_add_bot",
     "table_bot_move",
     "table_claim",

@@ -337,3 +337,23 @@ def test_an_upload_whose_computer_moves_the_player_chose_is_refused(ann_client):
     assert r.json()["error"] == {
         "code": "tampered", "message": f"Move {i + 1} is not the computer's move in that position."}
     assert not Game.objects.exists()
+
+
+def test_a_local_hint_is_the_hard_computers_move_on_the_persons_turn():
+    """Offline, as online (games/services/hints.py): the person may ask for a hint on their
+    turn, a legal move thought from their seat's view; the computer's turn has none."""
+    doc = json.loads(T.handle(json.dumps({"op": "new", "config": {
+        "mode": "classic", "level": 1, "seed": 5}})))["doc"]
+    for _ in range(8):
+        state = E.GameState.from_dict(doc["state"])
+        if state.to_act != T.PLAYER:
+            refused = json.loads(T.handle(json.dumps({"op": "hint", "doc": doc})))
+            assert refused == {"ok": False, "error": "It is not your turn."}
+            doc = json.loads(T.handle(json.dumps({"op": "bot", "doc": doc})))["doc"]
+            continue
+        assert T.frame(doc)["you"]["can_hint"] is True
+        r = json.loads(T.handle(json.dumps({"op": "hint", "doc": doc})))
+        assert r["ok"] and r["hint"]["type"] == "hint" and r["hint"]["version"] == doc["version"]
+        assert r["hint"]["action"] in {str(a) for a in E.legal_actions(state)}
+        doc = json.loads(T.handle(json.dumps({"op": "act", "doc": doc,
+                                              "action": r["hint"]["action"]})))["doc"]

@@ -372,3 +372,41 @@ def test_a_click_or_a_drag_that_spans_a_frame_in_flight_is_kept(server, browser)
                            arg=version, timeout=5000)
     assert errors == []
     ctx.close()
+
+
+def test_hints_in_a_casual_game_against_the_computer(server, browser):
+    """Hint, on the player's turn: the toast says the Hard computer's move, its card is
+    selected so that the button making it is on offer, and that button makes it."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              is_mobile=True, reduced_motion="reduce")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    log_in(page, server["base"], "anna", PASSWORD)
+    page.goto(server["base"] + "/play/")
+    page.select_option("select[name=mode]", "classic")
+    page.select_option("select[name=level]", "1")
+    page.click(".computer-form button[type=submit]")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    kinds = set()
+    for _ in range(6):
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy) .button-hint", timeout=15000)
+        version = _version(page)
+        page.tap(".button-hint")
+        page.wait_for_function("v => window.ginTable.hint && window.ginTable.hint.version === v",
+                               arg=version, timeout=5000)
+        action = page.evaluate("window.ginTable.hint.action")
+        assert action in page.evaluate("window.ginTable.legal")
+        page.wait_for_selector(".toast:has-text('Hint:')")
+        card = action.split(":")[1][:2] if action.split(":")[0] in (
+            "discard", "knock", "gin") else None
+        if card:
+            assert page.evaluate("window.ginTable.selected") == [card]
+        kinds.add(action.split(":")[0])
+        page.tap(f".tbl-actions [data-act='{action}']")
+        page.wait_for_function("v => +document.querySelector('.tbl').dataset.version > v",
+                               arg=version, timeout=5000)
+        page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
+    assert kinds & {"discard", "knock", "gin"}, kinds  # a card was chosen by a hint
+    assert errors == []
+    ctx.close()

@@ -101,6 +101,13 @@ export class LocalTransport {
       });
       return true;
     }
+    if (obj.type === "hint") {
+      this.engine.call("hint", { doc: this.doc }).then((r) => {
+        if (r.ok && this.h.hint) this.h.hint(r.hint);
+        else if (!r.ok && this.h.error) this.h.error({ type: "error", code: "not_your_turn", message: r.error, id: null }, null);
+      });
+      return true;
+    }
     if (obj.type === "snapshot") {
       this.engine.call("frame", { doc: this.doc }).then((r) => r.ok && this.h.frame(r.frame, { gap: false }));
       return true;

@@ -137,3 +137,29 @@ export function actionButtons(view, legal, selected, hand) {
   }
   return out;
 }
+
+/**
+ * A hint (the server's ``hint`` frame: the Hard computer's move in this player's place), said
+ * in words, and the hand cards it involves (to select them, so that the matching button is
+ * the one to press): ``{text, cards}``.
+ */
+export function hintOf(action) {
+  const [kind, rest = ""] = action.split(":");
+  const one = rest.split(">")[0];
+  const said = {
+    take_upcard: () => "take the upcard",
+    pass: () => "pass on the upcard",
+    draw: () => (rest === "stock" ? "draw from the stock" : "take the top of the discard pile"),
+    discard: () => `discard ${cardLabel(one)}`,
+    knock: () => `knock, discarding ${cardLabel(one)}`,
+    gin: () => `go gin, discarding ${cardLabel(one)}`,
+    big_gin: () => "go big gin",
+    go_out: () => `go out with ${cardLabel(one)}`,
+    layoff: () => `lay off ${cardLabel(one)} on meld ${Number(rest.split(">")[1]) + 1}`,
+    meld: () => `meld ${rest.split(",").map(cardLabel).join(" ")}`,
+    accept_layoffs: () => "accept the lay-offs",
+    done: () => "finish laying off",
+  }[kind];
+  const cards = ["discard", "knock", "gin", "go_out", "layoff"].includes(kind) ? [one] : kind === "meld" ? rest.split(",") : [];
+  return { text: `Hint: ${said ? said() : action}.`, cards };
+}

@@ -10,7 +10,7 @@
 // drags), chat.js and notices.js (live region, move log, toasts).
 
 import { attention } from "../attention.js";
-import { legalOf } from "./actions.js";
+import { hintOf, legalOf } from "./actions.js";
 import { describeEvent, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
@@ -62,6 +62,7 @@ export class TableApp {
       frame: (f, info) => this.onFrame(f, info),
       chat: (m) => this.chat.add(m),
       presence: (f) => this.onPresence(f),
+      hint: (f) => this.onHint(f),
       error: (f, p) => this.onError(f, p),
       ack: () => this.setBusy(false),
       settled: () => this.setBusy(false),
@@ -269,6 +270,28 @@ export class TableApp {
 
   claim() {
     return this.request({ type: "claim" });
+  }
+
+  /** Asks for a hint (casual games against the computer: ``you.can_hint``). */
+  askHint() {
+    return this.request({ type: "hint" });
+  }
+
+  /** The hint for the position on the table: said, and its cards selected (so the button
+   * that makes the move is the one offered); a hint for an earlier position is dropped. */
+  onHint(f) {
+    if (!this.myTurn || f.version !== this.socket.version || !this.legal.includes(f.action)) return;
+    this.hint = { version: f.version, action: f.action };
+    const { text, cards } = hintOf(f.action);
+    if (cards.length) {
+      this.selected = cards.filter((c) => this.handCards().includes(c));
+      this.focusCard = this.selected[0] || this.focusCard;
+      renderMe(this);
+      renderPrompt(this);
+      renderFelt(this);
+    }
+    this.notices.toast(text, "info"); // (a status: read out once)
+    this.notices.logLine(text);
   }
 
   sendChat(text) {

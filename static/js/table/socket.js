@@ -238,6 +238,9 @@ export class TableSocket {
       case "presence":
         if (this.h.presence) this.h.presence(frame);
         return;
+      case "hint":
+        if (this.h.hint) this.h.hint(frame);
+        return;
       default:
     }
   }

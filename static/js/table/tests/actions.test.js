@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionButtons, bestKnockCard, layoffTargets, meldActionFor } from "../actions.js";
+import { actionButtons, bestKnockCard, hintOf, layoffTargets, meldActionFor } from "../actions.js";
 
 const actions = (btns) => btns.map((b) => b.action);
 
@@ -67,4 +67,15 @@ test("seat names are made unique for the screen", async () => {
     { index: 3, kind: "empty", name: "" },
   ];
   assert.deepEqual(displayNames(seats), ["Anna", "Computer (Easy) #2", "Computer (Easy) #3", "Empty seat"]);
+});
+
+test("a hint in words, with the hand cards to select", () => {
+  assert.deepEqual(hintOf("draw:stock"), { text: "Hint: draw from the stock.", cards: [] });
+  assert.deepEqual(hintOf("draw:discard"), { text: "Hint: take the top of the discard pile.", cards: [] });
+  assert.deepEqual(hintOf("pass"), { text: "Hint: pass on the upcard.", cards: [] });
+  assert.equal(hintOf("knock:KS").text, "Hint: knock, discarding K\u2660.");
+  assert.deepEqual(hintOf("knock:KS").cards, ["KS"]);
+  assert.deepEqual(hintOf("layoff:5H>1"), { text: "Hint: lay off 5\u2665 on meld 2.", cards: ["5H"] });
+  assert.deepEqual(hintOf("meld:5H,6H,7H").cards, ["5H", "6H", "7H"]);
+  assert.equal(hintOf("accept_layoffs").text, "Hint: accept the lay-offs.");
 });
