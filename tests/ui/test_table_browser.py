@@ -402,6 +402,9 @@ def test_hints_in_a_casual_game_against_the_computer(server, browser):
             "discard", "knock", "gin") else None
         if card:
             assert page.evaluate("window.ginTable.selected") == [card]
+        elif action in ("draw:stock", "draw:discard", "take_upcard"):
+            pile = ".pile-stock" if action == "draw:stock" else ".pile-discard"
+            assert page.query_selector(f"{pile}.is-hinted") is not None
         kinds.add(action.split(":")[0])
         page.tap(f".tbl-actions [data-act='{action}']")
         page.wait_for_function("v => +document.querySelector('.tbl').dataset.version > v",

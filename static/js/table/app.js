@@ -288,8 +288,8 @@ export class TableApp {
       this.focusCard = this.selected[0] || this.focusCard;
       renderMe(this);
       renderPrompt(this);
-      renderFelt(this);
     }
+    renderFelt(this); // the selected card's targets, or the pile a draw is hinted from
     this.notices.toast(text, "info"); // (a status: read out once)
     this.notices.logLine(text);
   }

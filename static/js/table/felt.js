@@ -35,9 +35,11 @@ export function renderFelt(ctrl) {
     return;
   }
   const { top, canStock, canDiscardPile, discarding, pileAction } = pileState(v, ctrl.legal, ctrl.myTurn);
+  // a hint to draw (app.js onHint) lights its pile while the position lasts
+  const hinted = ctrl.hint && ctrl.hint.version === f.version && ctrl.myTurn ? ctrl.hint.action : null;
   // stock
   const stock = h("button", {
-    class: `pile pile-stock${canStock ? " is-live" : ""}`,
+    class: `pile pile-stock${canStock ? " is-live" : ""}${hinted === "draw:stock" ? " is-hinted" : ""}`,
     attrs: { type: "button", "aria-label": `Stock, ${plural(v.stock_count, "card")}${canStock ? ": draw from the stock" : ""}`, disabled: !canStock },
     data: canStock ? { drag: "stock", action: "draw:stock" } : { action: "draw:stock" },
     on: { click: () => ctrl.send("draw:stock") },
@@ -49,7 +51,7 @@ export function renderFelt(ctrl) {
   // discard pile: the top card and a hint of the ones below
   const discardLabel = top ? `Discard pile, ${cardName(top)} on top` : "Discard pile, empty";
   const pile = h("button", {
-    class: `pile pile-discard${canDiscardPile ? " is-live" : ""}${discarding ? " is-target" : ""}`,
+    class: `pile pile-discard${canDiscardPile ? " is-live" : ""}${discarding ? " is-target" : ""}${hinted === pileAction && canDiscardPile ? " is-hinted" : ""}`,
     attrs: {
       type: "button",
       "aria-label": discardLabel + (canDiscardPile ? `: take ${cardLabel(top)}` : discarding ? ": discard the selected card here" : ""),
