@@ -108,6 +108,20 @@ def test_the_frame_says_who_may_ask():
     assert frames.hints_allowed(rated=False, bot_seats=[True, False, True, True], seat=1)
 
 
+async def _ask(table_id, user, message_id):
+    """Open a socket as ``user``, ask for a hint: (the snapshot, the answer frame)."""
+    comm = await connect(table_id, user)
+    try:
+        snap = await recv(comm, "snapshot")
+        await send(comm, {"type": "hint", "id": message_id})
+        while True:  # (a presence frame may come first)
+            answer = await recv(comm)
+            if answer["type"] in ("hint", "error"):
+                return snap, answer
+    finally:
+        await comm.disconnect()
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_socket_answers_a_hint_to_the_player_only(rooms, two_players, make_user):
     from channels.db import database_sync_to_async
@@ -115,23 +129,11 @@ async def test_the_socket_answers_a_hint_to_the_player_only(rooms, two_players, 
     alice, _bob = two_players
     table = await database_sync_to_async(
         lambda: _my_turn(services.play_computer(user=alice, mode="classic", level=1).pk))()
-    comm = await connect(table.pk, alice)
-    try:
-        snap = await recv(comm, "snapshot")
-        assert snap["you"]["can_hint"] is True
-        await send(comm, {"type": "hint", "id": "h1"})
-        hint = await recv(comm, "hint")
-        assert hint["id"] == "h1" and hint["version"] == snap["version"]
-        assert hint["action"] in snap["view"]["legal_actions"]
-    finally:
-        await comm.disconnect()
+    snap, hint = await _ask(table.pk, alice, "h1")
+    assert snap["you"]["can_hint"] is True
+    assert hint["type"] == "hint" and hint["id"] == "h1" and hint["version"] == snap["version"]
+    assert hint["action"] in snap["view"]["legal_actions"]
     watcher = await database_sync_to_async(make_user)("dora")
-    comm = await connect(table.pk, watcher)
-    try:
-        snap = await recv(comm, "snapshot")
-        assert snap["you"]["can_hint"] is False
-        await send(comm, {"type": "hint", "id": "h2"})
-        error = await recv(comm, "error")
-        assert error["code"] == "not_seated" and error["id"] == "h2"
-    finally:
-        await comm.disconnect()
+    snap, error = await _ask(table.pk, watcher, "h2")
+    assert snap["you"]["can_hint"] is False
+    assert error["type"] == "error" and error["code"] == "not_seated" and error["id"] == "h2"
