@@ -126,6 +126,12 @@ def test_offline_games_on_the_run_command_then_synced(site, chromium):
                           "a => a.startsWith('discard')) || window.ginTable.legal[0])")
             time.sleep(0.2)
         _poll(page, "() => window.ginTable.myTurn && !window.ginTable.busy")
+        # a hint, with no server: the Hard computer's move, thought in this browser
+        page.tap(".button-hint")
+        _poll(page, "() => window.ginTable.hint && window.ginTable.hint.version"
+                    " === window.ginTable.frame.version")
+        assert page.evaluate("() => window.ginTable.legal.includes(window.ginTable.hint.action)")
+        assert page.locator(".toast").get_by_text("Hint:").count() == 1
         before = page.evaluate("() => ({v: window.ginTable.frame.version,"
                                " hand: window.ginTable.view.hand, url: location.href})")
         assert "?game=" in before["url"]
