@@ -81,6 +81,13 @@ MEASURE = """() => {
     const r = document.querySelector(sel).getBoundingClientRect();
     if (r.top < fr.top - 1 || r.bottom > fr.bottom + 1) out.push(`${sel} cut by the felt`);
   }
+  const info = document.querySelector('.tbl-me-info');
+  if (info && info.scrollWidth > info.clientWidth + 1)
+    out.push(`your seat's line cut: ${info.textContent}`);
+  document.querySelectorAll('.tbl-felt .pile-label').forEach((l) => {
+    const r = l.getBoundingClientRect();
+    if (r.bottom > fr.bottom + 1) out.push(`the label ${l.textContent} cut by the felt`);
+  });
   document.querySelectorAll('.tbl-actions .button')
     .forEach((b) => inside(b, `button ${b.textContent}`));
   document.querySelectorAll('.hand-card .card')
@@ -133,17 +140,51 @@ def _check_sizes(page, tmp, name):
     return failures
 
 
+# Rummy deals where the player (first to act) holds one meld and each computer one more, so
+# the table has melds after a round whatever the computers' seeded play (a random deal may
+# have none after forty moves).
+RUMMY_DEALS = {
+    2: ["AS 2S 3S 7H 9D JC KD 4H 6D QC", "8H 8S 8D 2C 4C 6C TD 3H 5H 9S"],
+    4: ["AS 2S 3S 7H 9D JC KD", "8H 8S 8D 2C 4C 6C TD", "3H 4H 5H 9S JS KH 2D",
+        "6S 8C TC QC 3D 5D 9H"],
+}
+
+
+def _deal_rummy_melds(server, table_id, seats):
+    """The table's state replaced by a deal from RUMMY_DEALS (the player's hand first)."""
+    env = server_env(server["tmp"])
+    out = manage(env, "shell", "-c", (
+        "from games.models import Table\n"
+        "from games import states\n"
+        "from games.engine import Deal, new_game\n"
+        f"t = Table.objects.get(pk={table_id})\n"
+        "me = next(s.index for s in t.seats.all() if s.user_id)\n"
+        f"deal = {RUMMY_DEALS[seats]!r}\n"
+        f"hands = [deal[(i - me) % {seats}].split() for i in range({seats})]\n"
+        f"s = new_game('rummy', t.seed, {seats}, dealer=(me - 1) % {seats},"
+        " deals=[Deal.make(hands, 'KC', ('QS',))])\n"
+        "t.state = states.dump(s); t.version += 1\n"
+        "t.save(update_fields=['state', 'version'])\n"
+        "print('dealt', me, t.version)\n"
+    ), capture_output=True, text=True)
+    assert "dealt" in out.stdout, out.stdout + out.stderr
+
+
 @pytest.mark.parametrize("seats", [2, 4])
 def test_rummy_table_with_melds_fits_every_screen(server, chromium, seats):
     ctx, page = _start(chromium, server["base"], "rummy", seats)
     try:
+        table_id = int(page.get_attribute("#table-app", "data-table-id"))
+        _deal_rummy_melds(server, table_id, seats)
+        page.reload()
+        page.wait_for_selector(".tbl-conn[data-state=open]")
         for _ in range(40):
             melds = page.evaluate("(window.ginTable.view.table || []).length")
             if melds >= 2 and page.get_attribute(".tbl", "data-phase") == "draw":
                 break
             _move(page, ("meld:", "layoff:", "draw:stock", "discard:"))
         page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
-        assert page.evaluate("(window.ginTable.view.table || []).length") >= 1
+        assert page.evaluate("(window.ginTable.view.table || []).length") >= 2
         failures = _check_sizes(page, server["tmp"], f"rummy{seats}")
         assert not failures, "\n".join(failures)
     finally:

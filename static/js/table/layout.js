@@ -52,7 +52,11 @@ export function buildLayout(ctrl) {
     attrs: { role: "listbox", "aria-label": "Your hand", "aria-orientation": "horizontal" },
     data: { drop: "hand" },
   });
-  E.me = h("section", { class: "tbl-me", attrs: { "aria-label": "You" } }, h("div", { class: "tbl-me-row" }, E.meInfo, E.sort), E.hand);
+  // casual games against the computer: the Hard computer's move, on request (prompt.js shows
+  // it on your turn). A tool of the hand, beside the sort buttons: in the prompt it would take
+  // a row of its own on a phone and squeeze the piles out of the felt.
+  E.hintBtn = h("button", { class: "tbl-hint button-hint", text: "Hint", attrs: { type: "button", hidden: true, "aria-label": "Hint: what would the computer play?" }, on: { click: () => ctrl.askHint() } });
+  E.me = h("section", { class: "tbl-me", attrs: { "aria-label": "You" } }, h("div", { class: "tbl-me-row" }, E.meInfo, h("div", { class: "tbl-hand-tools" }, E.sort, E.hintBtn)), E.hand);
   // the prompt and its buttons come first for the keyboard and screen readers (the
   // stylesheet still draws them between the felt and the hand)
   E.main = h("div", { class: "tbl-main" }, E.banner, E.prompt, E.opps, E.felt, E.panel, E.me);

@@ -31,6 +31,10 @@ export function renderPrompt(ctrl) {
   const text = ctrl.el.promptText;
   const acts = ctrl.el.actions;
   ctrl.el.prompt.classList.remove("has-choice");
+  // casual games against the computer: the Hint button (beside the sort buttons), on your turn
+  const hint = ctrl.el.hintBtn;
+  hint.hidden = !(v && !v.is_over && f.table.status === "playing" && ctrl.myTurn && f.you && f.you.can_hint);
+  hint.disabled = ctrl.busy;
   if (!v) {
     text.textContent = "";
     ctrl.el.prompt.hidden = true;
@@ -49,8 +53,6 @@ export function renderPrompt(ctrl) {
     for (const b of actionButtons(v, ctrl.legal, ctrl.selected, ctrl.handCards())) {
       buttons.push(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: ctrl.busy }, on: { click: () => ctrl.send(b.action) } }));
     }
-    // casual games against the computer: the Hard computer's move, on request
-    if (f.you && f.you.can_hint) buttons.push(h("button", { class: "button button-secondary button-hint", text: "Hint", attrs: { type: "button", disabled: ctrl.busy, "aria-label": "Hint: what would the computer play?" }, on: { click: () => ctrl.askHint() } }));
     // the buttons say what can be done: on a short screen they take the instructions' place
     // instead of squeezing the piles out of the felt
     ctrl.el.prompt.classList.toggle("has-choice", buttons.some((b) => b.dataset.act));
