@@ -150,8 +150,11 @@ RUMMY_DEALS = {
 }
 
 
-def _deal_rummy_melds(server, table_id, seats):
-    """The table's state replaced by a deal from RUMMY_DEALS (the player's hand first)."""
+def _deal(server, table_id, mode, hands, upcard, stock):
+    """The table's state replaced by a new game of ``mode`` whose first deal is ``hands`` (the
+    player's first, then the seats after it), ``upcard`` and the top of the stock; the player
+    sits after the dealer, so acts first."""
+    n = len(hands)
     env = server_env(server["tmp"])
     out = manage(env, "shell", "-c", (
         "from games.models import Table\n"
@@ -159,10 +162,9 @@ def _deal_rummy_melds(server, table_id, seats):
         "from games.engine import Deal, new_game\n"
         f"t = Table.objects.get(pk={table_id})\n"
         "me = next(s.index for s in t.seats.all() if s.user_id)\n"
-        f"deal = {RUMMY_DEALS[seats]!r}\n"
-        f"hands = [deal[(i - me) % {seats}].split() for i in range({seats})]\n"
-        f"s = new_game('rummy', t.seed, {seats}, dealer=(me - 1) % {seats},"
-        " deals=[Deal.make(hands, 'KC', ('QS',))])\n"
+        f"deal = {[h.split() for h in hands]!r}\n"
+        f"s = new_game({mode!r}, t.seed, {n}, dealer=(me - 1) % {n}, deals=[Deal.make("
+        f"[deal[(i - me) % {n}] for i in range({n})], {upcard!r}, {tuple(stock)!r})])\n"
         "t.state = states.dump(s); t.version += 1\n"
         "t.save(update_fields=['state', 'version'])\n"
         "print('dealt', me, t.version)\n"
@@ -175,7 +177,7 @@ def test_rummy_table_with_melds_fits_every_screen(server, chromium, seats):
     ctx, page = _start(chromium, server["base"], "rummy", seats)
     try:
         table_id = int(page.get_attribute("#table-app", "data-table-id"))
-        _deal_rummy_melds(server, table_id, seats)
+        _deal(server, table_id, "rummy", RUMMY_DEALS[seats], "KC", ("QS",))
         page.reload()
         page.wait_for_selector(".tbl-conn[data-state=open]")
         for _ in range(40):
@@ -216,31 +218,10 @@ GIN_NOW = "AS 2S 3S 4H 5H 6H 7C 7D 7S KD"  # take the upcard 7H, then gin:KD
 OTHER = "2C 3C 4C 8D 9D TD 9H TH JH AC"  # 1 deadwood: the game goes on after the gin
 
 
-def _deal_gin_to_the_player(server, table_id, other=OTHER):
-    """The table's state replaced by a deal where the player (non-dealer) can go gin at once."""
-
-    env = server_env(server["tmp"])
-    out = manage(env, "shell", "-c", (
-        "from games.models import Table\n"
-        "from games import states\n"
-        "from games.engine import Deal, new_game\n"
-        f"t = Table.objects.get(pk={table_id})\n"
-        "me = next(s.index for s in t.seats.all() if s.user_id)\n"
-        f"hands = [None, None]; hands[me] = '{GIN_NOW}'.split()\n"
-        f"hands[1 - me] = '{other}'.split()\n"
-        "s = new_game('classic', t.seed, 2, dealer=1 - me,"
-        " deals=[Deal.make(hands, '7H', ('2H', '3H', '6D'))])\n"
-        "t.state = states.dump(s); t.version += 1\n"
-        "t.save(update_fields=['state', 'version'])\n"
-        "print('dealt', me, t.version)\n"
-    ), capture_output=True, text=True)
-    assert "dealt" in out.stdout, out.stdout + out.stderr
-
-
 def _gin_hand(server, chromium, other=OTHER):
     ctx, page = _start(chromium, server["base"], "classic")
     table_id = int(page.get_attribute("#table-app", "data-table-id"))
-    _deal_gin_to_the_player(server, table_id, other)
+    _deal(server, table_id, "classic", [GIN_NOW, other], "7H", ("2H", "3H", "6D"))
     page.reload()
     page.wait_for_selector(".tbl-conn[data-state=open]")
     page.wait_for_selector(".tbl[data-phase=offer].is-my-turn:not(.is-busy)", timeout=15000)
