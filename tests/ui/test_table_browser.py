@@ -374,6 +374,11 @@ def test_a_click_or_a_drag_that_spans_a_frame_in_flight_is_kept(server, browser)
     ctx.close()
 
 
+HINT_BUTTON_STATE = """(() => { const b = document.querySelector('.button-hint');
+  const t = window.ginTable;
+  return [b.checkVisibility(), t.myTurn || b.disabled]; })()"""
+
+
 def test_hints_in_a_casual_game_against_the_computer(server, browser):
     """Hint, on the player's turn: the toast says the Hard computer's move, its card is
     selected so that the button making it is on offer, and that button makes it."""
@@ -409,6 +414,9 @@ def test_hints_in_a_casual_game_against_the_computer(server, browser):
         page.tap(f".tbl-actions [data-act='{action}']")
         page.wait_for_function("v => +document.querySelector('.tbl').dataset.version > v",
                                arg=version, timeout=5000)
+        # the button stays whatever the turn (the sort buttons beside it never jump), and
+        # works only on the player's turn
+        assert page.evaluate(HINT_BUTTON_STATE) == [True, True]
         page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
     assert kinds & {"discard", "knock", "gin"}, kinds  # a card was chosen by a hint
     assert errors == []
