@@ -402,7 +402,13 @@ def test_hints_in_a_casual_game_against_the_computer(server, browser):
                                arg=version, timeout=5000)
         action = page.evaluate("window.ginTable.hint.action")
         assert action in page.evaluate("window.ginTable.legal")
-        page.wait_for_selector(".toast:has-text('Hint:')")
+        page.wait_for_selector(".toast[data-key=hint]:has-text('Hint:')")
+        # asked again: the same hint, in a toast that replaces the first
+        page.evaluate("document.querySelector('.toast[data-key=hint]').dataset.first = '1'")
+        page.tap(".button-hint")
+        page.wait_for_function("a => !document.querySelector('.toast[data-first]')"
+                               " && document.querySelectorAll('.toast[data-key=hint]').length === 1"
+                               " && window.ginTable.hint.action === a", arg=action)
         card = action.split(":")[1][:2] if action.split(":")[0] in (
             "discard", "knock", "gin") else None
         if card:
@@ -417,7 +423,8 @@ def test_hints_in_a_casual_game_against_the_computer(server, browser):
         # the button stays whatever the turn (the sort buttons beside it never jump), and
         # works only on the player's turn
         assert page.evaluate(HINT_BUTTON_STATE) == [True, True]
-        page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
+        # its toast went with its position (and a new hint would have replaced it)
+        assert page.query_selector(".toast[data-key=hint]") is None
     assert kinds & {"discard", "knock", "gin"}, kinds  # a card was chosen by a hint
     assert errors == []
     ctx.close()

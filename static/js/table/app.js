@@ -141,6 +141,11 @@ export class TableApp {
         this.closeResultOnTurn(prevView, frame);
       }
     }
+    // a hint is for its position: its toast goes when the table moves on
+    if (this.hint && this.hint.version !== frame.version) {
+      this.hint = null;
+      this.notices.dropToast("hint");
+    }
     // keep only selected cards still in the hand
     const hand = this.handCards();
     this.selected = this.selected.filter((c) => hand.includes(c));
@@ -290,7 +295,7 @@ export class TableApp {
       renderPrompt(this);
     }
     renderFelt(this); // the selected card's targets, or the pile a draw is hinted from
-    this.notices.toast(text, "info"); // (a status: read out once)
+    this.notices.toast(text, "info", "hint"); // (a status: read out once; the last hint only)
     this.notices.logLine(text);
   }
 

@@ -32,10 +32,17 @@ export class Notices {
     list.scrollTop = list.scrollHeight;
   }
 
-  toast(text, kind = "info") {
-    const t = h("div", { class: `toast toast-${kind}`, attrs: { role: kind === "error" ? "alert" : "status" } }, h("span", { text }), h("button", { class: "toast-close", text: "×", attrs: { type: "button", "aria-label": "Dismiss" }, on: { click: () => t.remove() } }));
+  /** A toast for a few seconds; one with a ``key`` replaces the toast of that key still shown
+   * (a hint replaces the last hint) and ``dropToast(key)`` takes it away earlier. */
+  toast(text, kind = "info", key = null) {
+    if (key) this.dropToast(key);
+    const t = h("div", { class: `toast toast-${kind}`, data: key ? { key } : {}, attrs: { role: kind === "error" ? "alert" : "status" } }, h("span", { text }), h("button", { class: "toast-close", text: "×", attrs: { type: "button", "aria-label": "Dismiss" }, on: { click: () => t.remove() } }));
     this.el.toasts.append(t);
     trimTo(this.el.toasts, TOASTS_KEEP);
     setTimeout(() => t.remove(), prefersReducedMotion() ? 7000 : 5000);
+  }
+
+  dropToast(key) {
+    for (const t of this.el.toasts.querySelectorAll(".toast")) if (t.dataset.key === key) t.remove();
   }
 }
