@@ -131,6 +131,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
         assert p.locator("#table-seating").is_hidden()
         assert p.locator("[data-watching]").is_hidden()  # Ben sat down after loading
+        assert p.locator(".button-hint").is_hidden()  # hints: never against a person
     a.screenshot(path=str(tmp / "start-anna.png"), full_page=True)
     print(f"seated after {time.monotonic() - started:.1f} s")
     # (c) the whole game, by taps only; after every move both pages are checked for leaks

@@ -98,6 +98,11 @@ export function renderMe(ctrl) {
   // no cards left (the hand went onto the table at the end): no empty hand, no count
   ctrl.el.hand.hidden = !hand.length;
   ctrl.el.sort.hidden = !hand.length;
+  // casual games against the computer: Hint stays for the whole game (the sort buttons
+  // beside it never jump) and works on your turn
+  const you = ctrl.frame.you;
+  ctrl.el.hintBtn.hidden = !(playing && hand.length && you && you.can_hint);
+  ctrl.el.hintBtn.disabled = ctrl.busy || !myTurn;
   if (hand.length) info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, text: dwText, attrs: { "aria-live": "off" } }));
   info.push(seatTimer(me, "seat-timer seat-timer-me"));
   setChildren(ctrl.el.meInfo, info);

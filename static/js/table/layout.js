@@ -52,9 +52,9 @@ export function buildLayout(ctrl) {
     attrs: { role: "listbox", "aria-label": "Your hand", "aria-orientation": "horizontal" },
     data: { drop: "hand" },
   });
-  // casual games against the computer: the Hard computer's move, on request (prompt.js shows
-  // it on your turn). A tool of the hand, beside the sort buttons: in the prompt it would take
-  // a row of its own on a phone and squeeze the piles out of the felt.
+  // casual games against the computer: the Hard computer's move, on request (handview.js
+  // shows it). A tool of the hand, beside the sort buttons: in the prompt it would take a row
+  // of its own on a phone and squeeze the piles out of the felt.
   E.hintBtn = h("button", { class: "tbl-hint button-hint", text: "Hint", attrs: { type: "button", hidden: true, "aria-label": "Hint: what would the computer play?" }, on: { click: () => ctrl.askHint() } });
   E.me = h("section", { class: "tbl-me", attrs: { "aria-label": "You" } }, h("div", { class: "tbl-me-row" }, E.meInfo, h("div", { class: "tbl-hand-tools" }, E.sort, E.hintBtn)), E.hand);
   // the prompt and its buttons come first for the keyboard and screen readers (the

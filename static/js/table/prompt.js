@@ -31,11 +31,6 @@ export function renderPrompt(ctrl) {
   const text = ctrl.el.promptText;
   const acts = ctrl.el.actions;
   ctrl.el.prompt.classList.remove("has-choice");
-  // casual games against the computer: the Hint button (beside the sort buttons) stays for the
-  // whole game, so the sort buttons never jump; it works on your turn
-  const hint = ctrl.el.hintBtn;
-  hint.hidden = !(v && !v.is_over && f.table.status === "playing" && f.you && f.you.can_hint);
-  hint.disabled = ctrl.busy || !ctrl.myTurn;
   if (!v) {
     text.textContent = "";
     ctrl.el.prompt.hidden = true;
