@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.views.decorators.csrf import csrf_exempt
 
 from core.cache import count_hit
+from core.jsonlimits import loads as json_loads
 
 from .conf import accounts_settings
 from .models import ApiToken
@@ -56,6 +58,29 @@ class ApiError(Exception):
 
     def __repr__(self) -> str:
         return f"ApiError({self.status}, {self.code!r}, {self.detail!r})"
+
+
+BODY_MAX_BYTES = 4096
+
+
+def json_object_body(request: HttpRequest,
+                     max_bytes: int = BODY_MAX_BYTES) -> dict[str, Any]:
+    """The request's body as a JSON object (empty: ``{}``), nested 4 levels at most. Refused
+    (``ApiError``) past ``max_bytes`` (413) or when it is not a JSON object (400), a form
+    upload included (its stream was read as a form, so it has no body to give)."""
+    try:
+        body = request.body
+    except RawPostDataException:
+        raise ApiError(400, "bad_request", "The body must be a JSON object.") from None
+    if len(body) > max_bytes:
+        raise ApiError(413, "too_large", f"The body is larger than {max_bytes} bytes.")
+    try:
+        data = json_loads(body or b"{}", max_depth=4)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_request", "The body must be a JSON object.")
+    return data
 
 
 def error_response(err: ApiError) -> JsonResponse:

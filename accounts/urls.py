@@ -1,14 +1,17 @@
 from django.urls import path
 
+from core.urlids import register_id_converter
+
 from . import views
 
+register_id_converter()
 app_name = "accounts"
 urlpatterns = [
     path("u/<str:username>/", views.profile, name="profile"),
     path("settings/profile/", views.profile_edit, name="edit"),
     path("settings/alerts/", views.alerts_edit, name="alerts"),
     path("settings/api/", views.api_settings, name="api"),
-    path("settings/api/tokens/<int:token_id>/revoke/", views.api_token_revoke,
+    path("settings/api/tokens/<id:token_id>/revoke/", views.api_token_revoke,
          name="api_token_revoke"),
     path("settings/api/bots-may-challenge/", views.bots_may_challenge_edit,
          name="bots_may_challenge"),

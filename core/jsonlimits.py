@@ -12,6 +12,10 @@ core.jsonlimits.JSONTooDeep: The JSON is nested more than 32 levels deep.
 Traceback (most recent call last):
 ...
 core.jsonlimits.JSONTooDeep: The JSON is nested more than 64 levels deep.
+>>> loads('{"name": "a\\\\u0000b"}')
+Traceback (most recent call last):
+...
+core.jsonlimits.JSONHasNul: The JSON holds a NUL character (\\u0000): nothing here accepts one.
 """
 from __future__ import annotations
 
@@ -23,6 +27,30 @@ MAX_DEPTH = 64  # a game record nests 5 levels, a socket frame 3
 
 class JSONTooDeep(ValueError):
     """The text is JSON nested deeper than allowed (the message says how deep)."""
+
+
+class JSONHasNul(ValueError):
+    """A string of the JSON (a key or a value) holds a NUL character: nothing on this site
+    takes one, and PostgreSQL refuses it in every text column."""
+
+
+NUL_MESSAGE = "The JSON holds a NUL character (\\u0000): nothing here accepts one."
+
+
+def has_nul(value: Any) -> bool:
+    """Does a string anywhere in ``value`` (parsed JSON, keys included) hold a NUL?"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def depth_exceeds(value: Any, max_depth: int) -> bool:
@@ -44,12 +72,17 @@ def depth_exceeds(value: Any, max_depth: int) -> bool:
 
 
 def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
-    """``json.loads`` that raises ``JSONTooDeep`` (a ``ValueError``) for a too deep text, and
-    ``json.JSONDecodeError`` (also a ``ValueError``) for one that is not JSON."""
+    """``json.loads`` that raises ``JSONTooDeep`` (a ``ValueError``) for a too deep text,
+    ``JSONHasNul`` (also one) for a text with a NUL in a string, and
+    ``json.JSONDecodeError`` (also one) for one that is not JSON."""
     try:
         value = json.loads(text)
     except RecursionError:
         raise JSONTooDeep(f"The JSON is nested more than {max_depth} levels deep.") from None
     if depth_exceeds(value, max_depth):
         raise JSONTooDeep(f"The JSON is nested more than {max_depth} levels deep.")
+    # JSON can only write a NUL as the escape \u0000: a text without one needs no walk.
+    escape = "\\u0000"
+    if (escape.encode() if isinstance(text, bytes) else escape) in text and has_nul(value):
+        raise JSONHasNul(NUL_MESSAGE)
     return value

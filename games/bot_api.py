@@ -9,15 +9,13 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.api import ApiError, api_endpoint, error_response
-from core.jsonlimits import loads as json_loads
+from accounts.api import ApiError, api_endpoint, error_response, json_object_body
 
 from . import selectors, services
 from .bots.levels import LEVEL_BY_NUMBER
 from .exceptions import GameServiceError
 from .models import Mode
 
-BODY_MAX_BYTES = 4096
 TURN_SECONDS = (0, 15, 30, 60)
 
 
@@ -46,14 +44,10 @@ def api_computer(request: HttpRequest) -> JsonResponse:
     4 is Expert), "seconds_per_turn" (0, 15, 30, 60; default 0), "seats" (rummy: 2-4),
     "target" (50-500, or null for the mode's own)}``.
     Casual, as every game against the computer."""
-    if len(request.body) > BODY_MAX_BYTES:
-        return _bad(f"The body is larger than {BODY_MAX_BYTES} bytes.", 413, "too_large")
     try:
-        data = json_loads(request.body or b"{}", max_depth=4)
-    except ValueError:
-        data = None
-    if not isinstance(data, dict):
-        return _bad("The body must be a JSON object.")
+        data = json_object_body(request)
+    except ApiError as exc:
+        return error_response(exc)
     mode, level = data.get("mode"), data.get("level", 4)
     seconds, seats = data.get("seconds_per_turn", 0), data.get("seats", 2)
     target = data.get("target")

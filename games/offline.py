@@ -15,11 +15,15 @@ from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+
+from core.jsonlimits import JSONHasNul
+from core.jsonlimits import loads as json_loads
 
 from . import services
 from .bots.levels import LEVEL_TABLE
@@ -141,12 +145,17 @@ def offline_upload(request):
         length = 0
     if length > UPLOAD_MAX_BYTES:
         return _error("too_large", "The record is larger than 1 MB: not an offline game.", 413)
-    body = request.body
+    try:
+        body = request.body
+    except RawPostDataException:  # a form upload: its stream was read as a form
+        return _error("bad_json", "The upload is not valid JSON.", 400)
     if len(body) > UPLOAD_MAX_BYTES:
         return _error("too_large", "The record is larger than 1 MB: not an offline game.", 413)
     try:
-        payload = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        payload = json_loads(body)
+    except JSONHasNul as exc:
+        return _error("bad_json", str(exc), 400)
+    except ValueError:  # not UTF-8, not JSON, or nested too deep
         return _error("bad_json", "The upload is not valid JSON.", 400)
     try:
         game, created = services.offline_game_store(user=request.user, payload=payload)

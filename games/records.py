@@ -115,6 +115,8 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     text = text.strip()
     if not text:
         raise RecordImportError("The file is empty.")
+    if "\x00" in text:
+        raise RecordImportError("The file holds a NUL character: not a game record.")
     names = None
     site = None
     try:
@@ -137,6 +139,9 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
             record = E.GameRecord.from_text(text)
     except json.JSONDecodeError as exc:
         raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
+    except jsonlimits.JSONHasNul:
+        raise RecordImportError("The file holds a NUL character (\\u0000): not a game "
+                                "record.") from None
     except jsonlimits.JSONTooDeep:
         raise RecordImportError(f"The JSON is nested more than {MAX_IMPORT_DEPTH} levels "
                                 "deep: not a game record.") from None

@@ -1,14 +1,18 @@
 from django.urls import path
 
+from core.urlids import register_id_converter
+
 from . import views
 from .views import challenges
+
+register_id_converter()
 
 
 def answers(prefix: str, module, name: str, key: str) -> list:
     """The three answers to an offer (a contact request, an invitation, a challenge): its
     ``<prefix><id>/accept/``, ``decline/`` and ``cancel/``, served by ``<name>_accept`` and so
     on in ``module`` and named like them."""
-    return [path(f"{prefix}<int:{key}>/{verb}/", getattr(module, f"{name}_{verb}"),
+    return [path(f"{prefix}<id:{key}>/{verb}/", getattr(module, f"{name}_{verb}"),
                  name=f"{name}_{verb}") for verb in ("accept", "decline", "cancel")]
 
 
@@ -18,9 +22,9 @@ urlpatterns = [
     path("messages/", views.inbox, name="inbox"),
     path("messages/unread/", views.unread, name="unread"),
     path("messages/with/<str:username>/", views.conversation, name="conversation"),
-    path("messages/c/<int:conversation_id>/history/", views.history, name="history"),
-    path("messages/c/<int:conversation_id>/read/", views.conversation_read, name="read"),
-    path("messages/c/<int:conversation_id>/delete/", views.conversation_delete, name="delete"),
+    path("messages/c/<id:conversation_id>/history/", views.history, name="history"),
+    path("messages/c/<id:conversation_id>/read/", views.conversation_read, name="read"),
+    path("messages/c/<id:conversation_id>/delete/", views.conversation_delete, name="delete"),
     # Contacts, requests, blocking, preference
     path("contacts/", views.contacts, name="contacts"),
     path("contacts/list.json", views.contacts_json, name="contacts_json"),

@@ -1,14 +1,17 @@
 from django.urls import path
 
+from core.urlids import register_id_converter
+
 from . import views
 
+register_id_converter()
 app_name = "tournaments"
 urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="new"),
-    path("tournaments/<int:tournament_id>/", views.tournament_detail, name="detail"),
-    path("tournaments/<int:tournament_id>/live/", views.tournament_live, name="live"),
-    path("tournaments/<int:tournament_id>/enter/", views.tournament_enter, name="enter"),
-    path("tournaments/<int:tournament_id>/withdraw/", views.tournament_withdraw,
+    path("tournaments/<id:tournament_id>/", views.tournament_detail, name="detail"),
+    path("tournaments/<id:tournament_id>/live/", views.tournament_live, name="live"),
+    path("tournaments/<id:tournament_id>/enter/", views.tournament_enter, name="enter"),
+    path("tournaments/<id:tournament_id>/withdraw/", views.tournament_withdraw,
          name="withdraw"),
-    path("tournaments/<int:tournament_id>/cancel/", views.tournament_cancel, name="cancel"),
+    path("tournaments/<id:tournament_id>/cancel/", views.tournament_cancel, name="cancel"),
 ]

@@ -14,10 +14,10 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.timezones import get_zone
+from core.http import redirect_back
 
 from . import frames, selectors, services
 from .forms import TournamentCreateForm
@@ -43,11 +43,7 @@ def _wants_json(request) -> bool:
 
 
 def _back(request, t: Tournament):
-    nxt = request.POST.get("next", "")
-    if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()},
-                                               require_https=request.is_secure()):
-        return redirect(nxt)
-    return redirect(services.invite_url(t) if t.private else t.get_absolute_url())
+    return redirect_back(request, services.invite_url(t) if t.private else t.get_absolute_url())
 
 
 def _error(request, t: Tournament | None, exc: services.TournamentError):

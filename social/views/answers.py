@@ -10,11 +10,12 @@ from __future__ import annotations
 from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+
+from core.http import redirect_back
 
 from .. import services
 
@@ -35,15 +36,6 @@ def active_user(username: str):
     return get_object_or_404(get_user_model(), username=username, is_active=True)
 
 
-def _back(request, default: str):
-    target = request.POST.get("next") or request.GET.get("next")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return HttpResponseRedirect(target)
-    return HttpResponseRedirect(default)
-
-
 def answer(request, default_url: str, *, ok_text: str = "", error=None, data=None):
     """The common answer of a POST endpoint: JSON for scripts, redirect + flash for forms."""
     if error is not None:
@@ -55,12 +47,12 @@ def answer(request, default_url: str, *, ok_text: str = "", error=None, data=Non
         if status == 404:
             raise Http404(str(error))
         flash.error(request, str(error))
-        return _back(request, default_url)
+        return redirect_back(request, default_url)
     if wants_json(request):
         return JsonResponse({"ok": True, **(data or {})})
     if ok_text:
         flash.success(request, ok_text)
-    return _back(request, default_url)
+    return redirect_back(request, default_url)
 
 
 def int_param(value):

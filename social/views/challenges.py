@@ -14,13 +14,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.api import ApiError, api_endpoint, error_response
-from core.jsonlimits import loads as json_loads
+from accounts.api import ApiError, api_endpoint, error_response, json_object_body
 
 from .. import frames, selectors, services, tables
 from .answers import STATUS, active_user, answer
 
-BODY_MAX_BYTES = 4096
 JUST_ACCEPTED_SECONDS = 120
 API_STATUS = {**STATUS, "not_bot": 403, "too_many_challenges": 429, "answered": 409,
               "expired": 410, "table_unavailable": 409}
@@ -61,19 +59,9 @@ def _settings(data, *, form: bool = False) -> dict[str, Any]:
     return {"mode": mode, "target": target, "seconds_per_turn": seconds, "rated": rated}
 
 
-def _json_body(request: HttpRequest) -> dict[str, Any]:
-    if len(request.body) > BODY_MAX_BYTES:
-        raise BadRequest(f"The body is larger than {BODY_MAX_BYTES} bytes.", 413, "too_large")
-    try:
-        data = json_loads(request.body or b"{}", max_depth=4)
-    except ValueError:
-        raise BadRequest("The body must be a JSON object.") from None
-    if not isinstance(data, dict):
-        raise BadRequest("The body must be a JSON object.")
-    return data
-
-
 def _api_refusal(exc: Exception) -> JsonResponse:
+    if isinstance(exc, ApiError):
+        return error_response(exc)
     if isinstance(exc, BadRequest):
         return error_response(ApiError(exc.status, exc.code, exc.detail))
     assert isinstance(exc, services.SocialError)
@@ -97,7 +85,7 @@ def api_challenges(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"incoming": [frames.challenge_frame(c) for c in incoming],
                              "outgoing": [frames.challenge_frame(c) for c in outgoing]})
     try:
-        data = _json_body(request)
+        data = json_object_body(request)
         to = data.get("to")
         if not isinstance(to, str) or not 0 < len(to) <= 150:
             raise BadRequest('"to" must be the username of the player to challenge.')
@@ -107,7 +95,7 @@ def api_challenges(request: HttpRequest) -> JsonResponse:
             raise services.NotFound("There is no such player.")
         challenge = services.challenge_send(sender=request.user, recipient=recipient,
                                             **settings)
-    except (BadRequest, services.SocialError) as exc:
+    except (ApiError, BadRequest, services.SocialError) as exc:
         return _api_refusal(exc)
     return _challenge_answer(challenge, 201)
 

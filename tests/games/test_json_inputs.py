@@ -107,6 +107,17 @@ def test_the_issue_nesting_is_refused_with_a_reason(client):
 
 
 @pytest.mark.django_db
+def test_a_record_with_a_nul_character_is_refused_with_a_reason(client):
+    """PostgreSQL takes no NUL in a text column: a record holding one (the JSON's escape or
+    the text form's byte) is refused before anything is stored."""
+    named = _replaced(SITE, ("players",), [{"name": "Ann\x00"}, {"name": "Bob"}])
+    for content in (json.dumps(named), TEXT.replace("ann", "a\x00nn", 1)):
+        r = _upload(client, content)
+        assert r.status_code == 400
+        assert "NUL character" in r.content.decode()
+
+
+@pytest.mark.django_db
 @FAST
 @given(depth=st.integers(min_value=1, max_value=5000),
        kind=st.sampled_from(["list", "dict", "mixed"]),
@@ -238,6 +249,17 @@ def _receive(text: str) -> _Probe:
                               JSON, max_size=5))
 def test_socket_type_attacks(kind, fields):
     _receive(json.dumps({**fields, "type": kind}))
+
+
+@pytest.mark.parametrize("kind", TYPES)
+def test_a_frame_with_a_nul_character_is_refused_with_a_reason(kind):
+    for field in ("text", "body", "action", "to", "id"):
+        probe = _receive(json.dumps({"type": kind, field: "a\x00b"}))
+        assert not probe.handled
+        assert probe.sent[0]["code"] == "bad_message"
+        assert "NUL character" in probe.sent[0]["message"]
+    probe = _receive(json.dumps({"type": kind, "a\x00": 1}))
+    assert not probe.handled and "NUL character" in probe.sent[0]["message"]
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)

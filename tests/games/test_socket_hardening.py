@@ -43,8 +43,10 @@ async def test_a_foreign_port_is_refused_at_the_handshake(rooms, two_players):
     await comm.disconnect()
 
 
-async def test_a_malformed_socket_path_is_closed_with_4404():
-    comm = WebsocketCommunicator(application, "/ws/table/abc/", headers=[ORIGIN])
+@pytest.mark.parametrize("path", ["/ws/table/abc/", "/ws/table/" + "9" * 25 + "/"])
+async def test_a_malformed_socket_path_is_closed_with_4404(path):
+    """Not a table id, or one past any database integer (it used to reach the database)."""
+    comm = WebsocketCommunicator(application, path, headers=[ORIGIN])
     connected, _ = await comm.connect()
     assert connected
     assert (await comm.receive_output(timeout=3)) == {"type": "websocket.close", "code": 4404}

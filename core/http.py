@@ -1,0 +1,17 @@
+"""Answers every app's views give the same way."""
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponseRedirect
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
+    """Redirect to the form's ``next`` (or the query's) when it is a page of this site, else
+    to ``default``. ``next`` is taken as an address only: a word is not looked up as a URL
+    name (``redirect("x")`` would try to reverse it and fail with a 500)."""
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(target)
+    return HttpResponseRedirect(default)
