@@ -14,7 +14,6 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from core import channels as core_channels
@@ -32,6 +31,7 @@ from social import notify as social_notify
 from social import services as social_services
 from social.presence import presence_of
 from tests.support.tables import play_one
+from tests.support.urls import has_params, url_routes
 
 # Patterns skipped, with the reason. Nothing else may be skipped.
 SKIPPED_PREFIXES = {
@@ -48,59 +48,59 @@ FILLED = {
     "play/<slug:slug>/": lambda s: ["/play/classic/"],
     "play/<slug:slug>/tables.json": lambda s: ["/play/classic/tables.json"],
     "play/<slug:slug>/new/": lambda s: ["/play/classic/new/"],
-    "tables/<int:table_id>/": lambda s: [f"/tables/{s['table'].pk}/"],
-    "tables/<int:table_id>/sit/": lambda s: [f"/tables/{s['table'].pk}/sit/"],
-    "tables/<int:table_id>/leave/": lambda s: [f"/tables/{s['table'].pk}/leave/"],
-    "tables/<int:table_id>/bot/": lambda s: [f"/tables/{s['table'].pk}/bot/"],
-    "tables/<int:table_id>/close/": lambda s: [f"/tables/{s['table'].pk}/close/"],
-    "games/<int:game_id>/": lambda s: [f"/games/{_game_id(s)}/"],
-    "games/<int:game_id>/record.json": lambda s: [f"/games/{_game_id(s)}/record.json"],
-    "games/<int:game_id>/record.txt": lambda s: [f"/games/{_game_id(s)}/record.txt"],
-    "games/<int:game_id>/analysis/": lambda s: [f"/games/{_game_id(s)}/analysis/"],
-    "games/<int:game_id>/analysis.json": lambda s: [f"/games/{_game_id(s)}/analysis.json"],
+    "tables/<id:table_id>/": lambda s: [f"/tables/{s['table'].pk}/"],
+    "tables/<id:table_id>/sit/": lambda s: [f"/tables/{s['table'].pk}/sit/"],
+    "tables/<id:table_id>/leave/": lambda s: [f"/tables/{s['table'].pk}/leave/"],
+    "tables/<id:table_id>/bot/": lambda s: [f"/tables/{s['table'].pk}/bot/"],
+    "tables/<id:table_id>/close/": lambda s: [f"/tables/{s['table'].pk}/close/"],
+    "games/<id:game_id>/": lambda s: [f"/games/{_game_id(s)}/"],
+    "games/<id:game_id>/record.json": lambda s: [f"/games/{_game_id(s)}/record.json"],
+    "games/<id:game_id>/record.txt": lambda s: [f"/games/{_game_id(s)}/record.txt"],
+    "games/<id:game_id>/analysis/": lambda s: [f"/games/{_game_id(s)}/analysis/"],
+    "games/<id:game_id>/analysis.json": lambda s: [f"/games/{_game_id(s)}/analysis.json"],
     # Zelda's imported record (once she has imported one): hers alone
-    "games/import/<int:record_id>/": lambda s: [f"/games/import/{_imported_id(s)}/"],
-    "games/import/<int:record_id>/delete/": lambda s: [
+    "games/import/<id:record_id>/": lambda s: [f"/games/import/{_imported_id(s)}/"],
+    "games/import/<id:record_id>/delete/": lambda s: [
         f"/games/import/{_imported_id(s)}/delete/"],
-    "games/import/<int:record_id>/analysis/": lambda s: [
+    "games/import/<id:record_id>/analysis/": lambda s: [
         f"/games/import/{_imported_id(s)}/analysis/"],
-    "games/import/<int:record_id>/analysis.json": lambda s: [
+    "games/import/<id:record_id>/analysis.json": lambda s: [
         f"/games/import/{_imported_id(s)}/analysis.json"],
     "messages/with/<str:username>/": lambda s: [f"/messages/with/{u.username}/"
                                                 for u in s["players"]],
-    "messages/c/<int:conversation_id>/history/": lambda s: ["/messages/c/1/history/"],
-    "messages/c/<int:conversation_id>/read/": lambda s: ["/messages/c/1/read/"],
-    "messages/c/<int:conversation_id>/delete/": lambda s: ["/messages/c/1/delete/"],
+    "messages/c/<id:conversation_id>/history/": lambda s: ["/messages/c/1/history/"],
+    "messages/c/<id:conversation_id>/read/": lambda s: ["/messages/c/1/read/"],
+    "messages/c/<id:conversation_id>/delete/": lambda s: ["/messages/c/1/delete/"],
     "contacts/add/<str:username>/": lambda s: [f"/contacts/add/{s['a'].username}/"],
-    "contacts/requests/<int:request_id>/accept/": lambda s: ["/contacts/requests/1/accept/"],
-    "contacts/requests/<int:request_id>/decline/": lambda s: ["/contacts/requests/1/decline/"],
-    "contacts/requests/<int:request_id>/cancel/": lambda s: ["/contacts/requests/1/cancel/"],
+    "contacts/requests/<id:request_id>/accept/": lambda s: ["/contacts/requests/1/accept/"],
+    "contacts/requests/<id:request_id>/decline/": lambda s: ["/contacts/requests/1/decline/"],
+    "contacts/requests/<id:request_id>/cancel/": lambda s: ["/contacts/requests/1/cancel/"],
     "contacts/remove/<str:username>/": lambda s: [f"/contacts/remove/{s['a'].username}/"],
     "contacts/block/<str:username>/": lambda s: [f"/contacts/block/{s['a'].username}/"],
     "contacts/unblock/<str:username>/": lambda s: [f"/contacts/unblock/{s['a'].username}/"],
-    "invitations/<int:invitation_id>/accept/": lambda s: ["/invitations/1/accept/"],
-    "invitations/<int:invitation_id>/decline/": lambda s: ["/invitations/1/decline/"],
-    "invitations/<int:invitation_id>/cancel/": lambda s: ["/invitations/1/cancel/"],
-    "tournaments/<int:tournament_id>/": lambda s: [s["tournament"].get_absolute_url()],
-    "tournaments/<int:tournament_id>/live/": lambda s: [
+    "invitations/<id:invitation_id>/accept/": lambda s: ["/invitations/1/accept/"],
+    "invitations/<id:invitation_id>/decline/": lambda s: ["/invitations/1/decline/"],
+    "invitations/<id:invitation_id>/cancel/": lambda s: ["/invitations/1/cancel/"],
+    "tournaments/<id:tournament_id>/": lambda s: [s["tournament"].get_absolute_url()],
+    "tournaments/<id:tournament_id>/live/": lambda s: [
         f"/tournaments/{s['tournament'].pk}/live/"],
-    "tournaments/<int:tournament_id>/enter/": lambda s: [
+    "tournaments/<id:tournament_id>/enter/": lambda s: [
         f"/tournaments/{s['tournament'].pk}/enter/"],
-    "tournaments/<int:tournament_id>/withdraw/": lambda s: [
+    "tournaments/<id:tournament_id>/withdraw/": lambda s: [
         f"/tournaments/{s['tournament'].pk}/withdraw/"],
-    "tournaments/<int:tournament_id>/cancel/": lambda s: [
+    "tournaments/<id:tournament_id>/cancel/": lambda s: [
         f"/tournaments/{s['tournament'].pk}/cancel/"],
     # Challenges (issue 25): the challenged player's endpoints, for a challenge that is not
     # theirs; the bot API's need a token (the third person has only a session).
     "challenges/send/<str:username>/": lambda s: [f"/challenges/send/{s['a'].username}/"],
-    "challenges/<int:challenge_id>/accept/": lambda s: ["/challenges/1/accept/"],
-    "challenges/<int:challenge_id>/decline/": lambda s: ["/challenges/1/decline/"],
-    "challenges/<int:challenge_id>/cancel/": lambda s: ["/challenges/1/cancel/"],
-    "api/bot/challenges/<int:challenge_id>/accept/": lambda s: ["/api/bot/challenges/1/accept/"],
-    "api/bot/challenges/<int:challenge_id>/decline/": lambda s: [
+    "challenges/<id:challenge_id>/accept/": lambda s: ["/challenges/1/accept/"],
+    "challenges/<id:challenge_id>/decline/": lambda s: ["/challenges/1/decline/"],
+    "challenges/<id:challenge_id>/cancel/": lambda s: ["/challenges/1/cancel/"],
+    "api/bot/challenges/<id:challenge_id>/accept/": lambda s: ["/api/bot/challenges/1/accept/"],
+    "api/bot/challenges/<id:challenge_id>/decline/": lambda s: [
         "/api/bot/challenges/1/decline/"],
-    "api/bot/challenges/<int:challenge_id>/cancel/": lambda s: ["/api/bot/challenges/1/cancel/"],
-    "settings/api/tokens/<int:token_id>/revoke/": lambda s: ["/settings/api/tokens/1/revoke/"],
+    "api/bot/challenges/<id:challenge_id>/cancel/": lambda s: ["/api/bot/challenges/1/cancel/"],
+    "settings/api/tokens/<id:token_id>/revoke/": lambda s: ["/settings/api/tokens/1/revoke/"],
     # the export of each player's games (newline JSON, compact: see the needles below)
     "api/games/export/<str:username>/": lambda s: [f"/api/games/export/{u.username}/"
                                                    for u in s["people"]],
@@ -127,28 +127,14 @@ def _imported_id(scenario) -> int:
 IMPORTED_FILE = "zelda-private-notes.txt"
 
 
-def _patterns(resolver=None, prefix=""):
-    resolver = resolver or get_resolver()
-    for p in resolver.url_patterns:
-        route = prefix + str(p.pattern).lstrip("^").rstrip("$")
-        if isinstance(p, URLResolver):
-            yield from _patterns(p, route)
-        elif isinstance(p, URLPattern):
-            yield route
-
-
-def _has_params(route: str) -> bool:
-    return "<" in route or "(" in route or "\\" in route or "[" in route
-
-
 def _paths(scenario) -> list[str]:
     paths, unknown, last = [], [], []
-    for route in dict.fromkeys(_patterns()):
+    for route in dict.fromkeys(url_routes()):
         if any(route.startswith(p) for p in SKIPPED_PREFIXES):
             continue
         if route in FILLED:
             paths.extend(FILLED[route](scenario))
-        elif _has_params(route):
+        elif has_params(route):
             unknown.append(route)
         elif route in LAST:
             last.append("/" + route)

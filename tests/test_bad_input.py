@@ -1,0 +1,180 @@
+"""Bad input never gets a 500: every URL pattern of the site is requested, as a visitor and as
+a player with games, messages, contacts, records, a tournament and an API token, with
+
+- its parameters filled with real ids and with values that cannot be (ids past any database
+  integer, names too long or with control characters), and
+- junk in every query parameter and form field the views read (empty, negative, huge,
+  not-a-number, NUL, a long string, repeated keys) and bodies that are not the JSON a view
+  expects.
+
+Each answer must be under 500 (a refusal, a redirect, a page). The scan runs on SQLite and, in
+CI's second pass, on PostgreSQL, whose integer range and NUL byte refusals differ."""
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games import records as games_records
+from games import services as games_services
+from games.models import Game, Room
+from games.rooms import ensure_default_rooms
+from leaderboards.tournaments import services as tournaments_services
+from social import services as social_services
+from social.models import Conversation
+from tests.support.accounts import api_token, bearer, clear_cache, make_bot
+from tests.support.tables import play_one
+from tests.support.urls import url_routes
+
+SKIPPED_PREFIXES = ("admin/", "media/")
+# Asked of the player last (it ends the session the rest of the scan uses).
+LAST = ("accounts/logout/",)
+
+# The names the views and forms read from a query string or a form (and a few they do not).
+FIELDS = [
+    "page", "mode", "q", "term", "since", "until", "max", "to", "next", "before", "after",
+    "up_to", "period", "kind", "opponent", "result", "rated", "v", "table", "table_id",
+    "index", "state", "year", "month", "week", "day", "level", "seats", "seat_count",
+    "target", "seconds_per_turn", "format", "order", "sort", "invite", "action", "body",
+    "reason", "name", "username", "email", "password", "login", "policy", "message_policy",
+    "capacity", "rounds", "starts_at", "rating_min", "rating_max", "private", "scopes",
+    "display_name", "country", "bio", "theme", "alerts", "seed", "record", "text", "id",
+]
+JUNK = ["", "-1", "0", "abc", "9" * 25, "1e400", "\x00", "x" * 3000, "NaN", "2026-13-45"]
+
+# Values for a parameter that no row can have.
+IMPOSSIBLE = {"int": ["0", "9" * 25], "id": ["0", "9" * 25],
+              "str": ["n" * 300, "no%00body", "no\u202ebody"], "slug": ["s" * 300],
+              "regex": ["zz", "z%00z"]}
+PARAM = re.compile(r"<(?:(\w+):)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def _fill(route: str, values: dict[str, str]) -> str:
+    def one(m: re.Match) -> str:
+        name = m.group(2) or m.group(3)
+        return values.get(name, "1")
+    return "/" + PARAM.sub(one, route)
+
+
+def _impossible(route: str, which: int) -> str:
+    def one(m: re.Match) -> str:
+        kind = m.group(1) or ("regex" if m.group(3) else "str")
+        choices = IMPOSSIBLE.get(kind, IMPOSSIBLE["str"])
+        return choices[which % len(choices)]
+    return "/" + PARAM.sub(one, route)
+
+
+def _scenario(make_user, capture) -> dict:
+    ensure_default_rooms(Room)
+    a = make_user("badinput", display_name="Bad Input")
+    b = make_user("otherone")
+    c = make_user("thirdone")
+    staff = make_user("organiser", is_staff=True)
+    social_services.contact_request_send(sender=a, recipient=b)
+    social_services.contact_request_accept(user=b, request_id=b.contact_requests_received.get().pk)
+    pending = social_services.contact_request_send(sender=c, recipient=a)
+    social_services.message_send(sender=a, recipient=b, body="hello")
+    room = Room.objects.get(slug="classic")
+    with capture(execute=True):
+        table = games_services.table_create(user=a, room=room, rated=True)
+        games_services.table_sit(table_id=table.pk, user=b)
+        for _ in range(2):
+            play_one(table.pk, {0: a, 1: b})
+        games_services.table_resign(table_id=table.pk, user=b)
+    game = Game.objects.get(table=table)
+    record = games_records.engine_record(game)
+    imported, _ = games_services.import_keep(owner=a, record=record, names=record.players,
+                                             filename="mine.txt")
+    tournament = tournaments_services.tournament_create(
+        user=staff, name="Open Cup", starts_at=timezone.now() + timedelta(minutes=30))
+    with capture(execute=True):
+        open_table = games_services.table_create(user=a, room=room)
+        invitation = social_services.invitation_send(sender=a, recipient=b,
+                                                     table_id=open_table.pk)
+    robot = make_bot(make_user("scanbot"))
+    challenge = social_services.challenge_send(sender=robot, recipient=a, mode="classic")
+    token = api_token(a, "games:read", name="scan")
+    robot_token = api_token(robot, "bot:play", name="scan")
+    from accounts.models import ApiToken
+
+    ids = {
+        "username": a.username, "slug": "classic", "table_id": str(open_table.pk),
+        "game_id": str(game.pk), "record_id": str(imported.pk),
+        "conversation_id": str(Conversation.objects.get().pk),
+        "request_id": str(pending.pk), "invitation_id": str(invitation.pk),
+        "challenge_id": str(challenge.pk), "tournament_id": str(tournament.pk),
+        "token_id": str(ApiToken.objects.get(user=a).pk), "key": "nokey", "uidb36": "1",
+    }
+    return {"a": a, "ids": ids, "token": token, "robot_token": robot_token}
+
+
+def _requests(client: Client, path: str, headers: dict, n: int) -> list[tuple[str, int]]:
+    """The answers to ``path`` asked plainly, with junk fields and with junk bodies."""
+    answers = []
+    junk = JUNK[n % len(JUNK)]
+    query = {name: junk for name in FIELDS}
+    answers.append(("GET", client.get(path, **headers).status_code))
+    answers.append(("GET junk", client.get(path, query, **headers).status_code))
+    doubled = "&".join(f"{name}=1&{name}=x" for name in FIELDS[:12])
+    answers.append(("GET twice", client.get(f"{path}?{doubled}", **headers).status_code))
+    answers.append(("POST junk", client.post(path, query, **headers).status_code))
+    nul = json.dumps({name: "a\x00b" for name in FIELDS})
+    for body in ('{"action": ', "[1, 2]", '{"body": {"x": [null]}, "to": []}', "\x00" * 10, nul):
+        answers.append(("POST body", client.post(path, body, content_type="application/json",
+                                                 **headers).status_code))
+    return answers
+
+
+@pytest.mark.django_db
+def test_no_input_gets_a_500(make_user, django_capture_on_commit_callbacks):
+    clear_cache()
+    scenario = _scenario(make_user, django_capture_on_commit_callbacks)
+    routes = [r for r in dict.fromkeys(url_routes()) if not r.startswith(SKIPPED_PREFIXES)]
+    routes.sort(key=lambda r: r in LAST)
+    player = Client(raise_request_exception=False)
+    player.force_login(scenario["a"])
+    visitor = Client(raise_request_exception=False)
+    failures, asked = [], 0
+    for n, route in enumerate(routes):
+        paths = [_fill(route, scenario["ids"])] + [_impossible(route, n + k) for k in range(3)]
+        for path in dict.fromkeys(paths):
+            api = path.startswith("/api/")
+            for who, client, headers in (
+                ("visitor", visitor, bearer("not-a-token")),
+                ("player", player, bearer(scenario["token"]) if api else {}),
+                ("bot", visitor, bearer(scenario["robot_token"]) if api else None),
+            ):
+                if headers is None:
+                    continue
+                for what, status in _requests(client, path, headers, n):
+                    asked += 1
+                    if status >= 500:
+                        failures.append(f"{who} {what} {path[:80]} -> {status}")
+    assert asked > 3000
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.django_db
+def test_a_nul_character_is_refused_before_any_view(make_user):
+    """No field of the site takes a NUL, and PostgreSQL refuses one in every text column: a
+    request with one in its path, query or form is answered 400 with the reason, whatever
+    the database (JSON bodies and socket frames: core/jsonlimits.py)."""
+    user = make_user("nulsender")
+    client = Client()
+    client.force_login(user)
+    for response in (
+        client.get("/u/nul%00sender/"),
+        client.get("/games/", {"opponent": "a\x00"}),
+        client.post("/invitations/send/", {"to": "a\x00b", "table": "1"}),
+        client.post("/messages/with/nulsender/", {"body": "hi\x00"}),
+    ):
+        assert response.status_code == 400
+        assert "NUL character" in response.content.decode()
+    api = client.get("/api/bot/games/", {"x\x00": "1"})
+    assert api.status_code == 400 and "NUL character" in api.json()["detail"]
+    page = client.post("/contacts/add/x/", {"a": "\x00"}, HTTP_ACCEPT="application/json")
+    assert page.status_code == 400 and page.json()["error"]["code"] == "bad_request"
