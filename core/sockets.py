@@ -190,9 +190,14 @@ class SessionUserMiddleware:
         return await self.inner(scope, receive, send)
 
 
+INT_MAX = 2**63 - 1  # the largest value of a 64-bit database column
+
+
 def is_int(value) -> bool:
-    """A JSON integer (``true`` is not one)."""
-    return type(value) is int
+    """A JSON integer (``true`` is not one) that a 64-bit database column can hold: a larger
+    one, used as an id, would fail in the database (SQLite's OverflowError, PostgreSQL's "out
+    of range") instead of being refused as a bad message."""
+    return type(value) is int and -INT_MAX - 1 <= value <= INT_MAX
 
 
 def text_id(value, max_length: int) -> str | None:

@@ -95,6 +95,13 @@ async def test_read_frame_marks_read_and_updates_other_tabs(alice, bob, carol):
         ('{"type": "read", "conversation": true}', "bad_message"),
         ('{"type": "read", "conversation": 1, "up_to": -1}', "bad_message"),
         ('{"type": "read", "conversation": 999999}', "not_found"),
+        # ids past any database integer, and a NUL, which PostgreSQL refuses in text
+        (json.dumps({"type": "read", "conversation": 10**25}), "bad_message"),
+        (json.dumps({"type": "read", "conversation": 1, "up_to": 10**25}), "bad_message"),
+        (json.dumps({"type": "send", "client_id": "c1", "to": 10**25, "body": "hi"}),
+         "bad_message"),
+        (json.dumps({"type": "send", "client_id": "c1", "to": 1, "body": "hi\x00"}),
+         "bad_message"),
         (json.dumps({"type": "ping", "pad": "x" * 17000}), "too_large"),
         ("[" * 5000 + "]" * 5000, "bad_json"),  # nested too deep for Python's parser
         ('{"type": "ping", "pad": ' + "[" * 20 + "]" * 20 + "}", "bad_json"),  # > 8 levels
