@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -53,21 +53,24 @@ def _bad(detail: str) -> ApiError:
     return ApiError(400, "bad_filter", detail)
 
 
-def _moment(name: str, raw: str, *, end_of_day: bool) -> datetime:
+def _moment(name: str, raw: str, *, end_of_day: bool) -> datetime | None:
     """A day (its start, or with ``end_of_day`` the next day's start) or an ISO time (UTC
-    when it gives no zone)."""
+    when it gives no zone), in UTC; None for a moment past what a datetime holds in UTC
+    (``until=9999-12-31``, ``since=0001-01-01T00:00+05:00``): it leaves nothing out."""
     raw = raw.strip()
     try:
         day = parse_date(raw) if len(raw) == 10 else None
         if day is not None:
-            moment = datetime.combine(day, time.min, tzinfo=UTC)
-            return moment + timedelta(days=1) if end_of_day else moment
+            return selectors.day_start(day, UTC, days_after=1 if end_of_day else 0)
         parsed = parse_datetime(raw.replace(" ", "+")) if len(raw) <= 40 else None
     except ValueError:
         parsed = None
     if parsed is None:
         raise _bad(f"'{name}' must be a day (2026-11-30) or a time (2026-11-30T18:00:00Z).")
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+    try:
+        return parsed.astimezone(UTC) if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+    except OverflowError:
+        return None
 
 
 def export_query(request: HttpRequest, player: User) -> ExportQuery:

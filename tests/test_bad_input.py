@@ -4,8 +4,8 @@ a player with games, messages, contacts, records, a tournament and an API token,
 - its parameters filled with real ids and with values that cannot be (ids past any database
   integer, names too long or with control characters), and
 - junk in every query parameter and form field the views read (empty, negative, huge,
-  not-a-number, NUL, a long string, repeated keys) and bodies that are not the JSON a view
-  expects.
+  not-a-number, NUL, a long string, repeated keys, days and times at the ends of what a
+  datetime holds) and bodies that are not the JSON a view expects.
 
 Each answer must be under 500 (a refusal, a redirect, a page). The scan runs on SQLite and, in
 CI's second pass, on PostgreSQL, whose integer range and NUL byte refusals differ."""
@@ -43,6 +43,20 @@ FIELDS = [
     "reason", "name", "username", "email", "password", "login", "policy", "message_policy",
     "capacity", "rounds", "starts_at", "rating_min", "rating_max", "private", "scopes",
     "display_name", "country", "bio", "theme", "alerts", "seed", "record", "text", "id",
+    "date_from", "date_to", "entry_opens_at", "time_zone",
+]
+# What the views read from a query string (one at a time on every page that answers a GET:
+# a filter is only applied when the rest of the form is valid).
+READ = ["page", "mode", "q", "term", "since", "until", "max", "to", "next", "before",
+        "up_to", "period", "kind", "opponent", "result", "rated", "v", "table", "index",
+        "state", "date_from", "date_to", "invite", "action"]
+ONE_AT_A_TIME = ["9" * 25, "9999-12-31", "-1", "0001-01-01", "x" * 3000]
+# Days and times at the ends of what a datetime holds: a bound there, moved by a day or a
+# time zone, leaves the range (the archive's "to" day and the export's "until" did).
+FAR_DATES = [
+    {name: day for name in FIELDS}
+    for day in ("9999-12-31", "0001-01-01", "9999-12-31T23:59:59-05:00",
+                "0001-01-01T00:00:00+05:00")
 ]
 JUNK = ["", "-1", "0", "abc", "9" * 25, "1e400", "\x00", "x" * 3000, "NaN", "2026-13-45"]
 
@@ -112,18 +126,30 @@ def _scenario(make_user, capture) -> dict:
     return {"a": a, "ids": ids, "token": token, "robot_token": robot_token}
 
 
-def _requests(client: Client, path: str, headers: dict, n: int) -> list[tuple[str, int]]:
-    """The answers to ``path`` asked plainly, with junk fields and with junk bodies."""
+def _requests(client: Client, path: str, headers: dict, n: int,
+              one_at_a_time: bool) -> list[tuple[str, int]]:
+    """The answers to ``path`` asked plainly, with junk fields (with ``one_at_a_time``, on a
+    page, also each field the views read alone) and with junk bodies."""
     answers = []
     junk = JUNK[n % len(JUNK)]
     query = {name: junk for name in FIELDS}
-    answers.append(("GET", client.get(path, **headers).status_code))
+    plain = client.get(path, **headers).status_code
+    answers.append(("GET", plain))
+    if plain == 200 and one_at_a_time:
+        for k, name in enumerate(READ):
+            value = ONE_AT_A_TIME[(n + k) % len(ONE_AT_A_TIME)]
+            answers.append((f"GET {name}={value[:12]}",
+                            client.get(path, {name: value}, **headers).status_code))
     answers.append(("GET junk", client.get(path, query, **headers).status_code))
     doubled = "&".join(f"{name}=1&{name}=x" for name in FIELDS[:12])
     answers.append(("GET twice", client.get(f"{path}?{doubled}", **headers).status_code))
+    far = FAR_DATES[1 + n % (len(FAR_DATES) - 1)]
+    for dates in (FAR_DATES[0], far):
+        answers.append(("GET far dates", client.get(path, dates, **headers).status_code))
     answers.append(("POST junk", client.post(path, query, **headers).status_code))
+    answers.append(("POST far dates", client.post(path, far, **headers).status_code))
     nul = json.dumps({name: "a\x00b" for name in FIELDS})
-    for body in ('{"action": ', "[1, 2]", '{"body": {"x": [null]}, "to": []}', "\x00" * 10, nul):
+    for body in ('{"action": ', '{"body": {"x": [null]}, "to": []}', nul):
         answers.append(("POST body", client.post(path, body, content_type="application/json",
                                                  **headers).status_code))
     return answers
@@ -150,7 +176,7 @@ def test_no_input_gets_a_500(make_user, django_capture_on_commit_callbacks):
             ):
                 if headers is None:
                     continue
-                for what, status in _requests(client, path, headers, n):
+                for what, status in _requests(client, path, headers, n, who == "player"):
                     asked += 1
                     if status >= 500:
                         failures.append(f"{who} {what} {path[:80]} -> {status}")
@@ -178,3 +204,23 @@ def test_a_nul_character_is_refused_before_any_view(make_user):
     assert api.status_code == 400 and "NUL character" in api.json()["detail"]
     page = client.post("/contacts/add/x/", {"a": "\x00"}, HTTP_ACCEPT="application/json")
     assert page.status_code == 400 and page.json()["error"]["code"] == "bad_request"
+
+
+@pytest.mark.django_db
+def test_a_date_at_the_end_of_the_calendar_is_no_bound(make_user):
+    """The archive's "to" is a day inclusive (its next day's start is the bound) and the
+    export's ``until`` the same: on 31 Dec 9999 that next day does not exist, and 1 Jan 1
+    east of Greenwich is before the first moment a datetime holds in UTC. Such a bound leaves
+    nothing out, so the pages answer as with no bound, never a 500."""
+    user = make_user("farday")
+    client = Client()
+    client.force_login(user)
+    token = api_token(user, "games:read")
+    for query in ({"date_to": "9999-12-31"}, {"date_from": "0001-01-01", "date_to": "0001-01-01"},
+                  {"date_from": "9999-12-31"}):
+        for path in ("/games/", f"/u/{user.username}/games/"):
+            assert client.get(path, query).status_code == 200, (path, query)
+    for query in ({"until": "9999-12-31"}, {"since": "0001-01-01T00:00:00+05:00"},
+                  {"until": "9999-12-31T23:59:59-05:00"}, {"since": "9999-12-31"}):
+        response = client.get(f"/api/games/export/{user.username}/", query, **bearer(token))
+        assert response.status_code == 200, (query, response.content[:200])

@@ -1,7 +1,7 @@
 """Reads of finished games: who may see one, archives, the export's batches, a game in a list."""
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q
@@ -47,6 +47,17 @@ def user_has_games(user) -> bool:
             or Seat.objects.filter(user=user).exists())
 
 
+def day_start(day: date, tz: tzinfo, *, days_after: int = 0) -> datetime | None:
+    """The start of ``day`` (plus ``days_after`` days) in ``tz``, in UTC; None when that
+    moment is past what a datetime holds (a "to" of 31 Dec 9999, a "from" of 1 Jan 1 east
+    of Greenwich): such a bound leaves nothing out, so it is no bound at all."""
+    try:
+        return datetime.combine(day + timedelta(days=days_after), time.min,
+                                tzinfo=tz).astimezone(UTC)
+    except OverflowError:
+        return None
+
+
 # the big JSON columns a list of games never shows
 ARCHIVE_DEFERRED = ("actions", "hands", "record", "settings", "final")
 
@@ -89,10 +100,11 @@ def archive_games(*, player, viewer, mode: str = "", opponent=None, bot_level=No
     elif rated == "casual":
         qs = qs.filter(rated=False)
     tz = timezone.get_current_timezone()
-    if date_from:
-        qs = qs.filter(finished_at__gte=datetime.combine(date_from, time.min, tzinfo=tz))
-    if date_to:
-        end = datetime.combine(date_to + timedelta(days=1), time.min, tzinfo=tz)
+    start = day_start(date_from, tz) if date_from else None
+    if start is not None:
+        qs = qs.filter(finished_at__gte=start)
+    end = day_start(date_to, tz, days_after=1) if date_to else None
+    if end is not None:
         qs = qs.filter(finished_at__lt=end)
     # The page's games come in a second query (not a join): the page itself is then a walk
     # down the player's index that stops after 25 rows.
