@@ -1,5 +1,6 @@
 """Bad input never gets a 500: every URL pattern of the site is requested, as a visitor and as
-a player with games, messages, contacts, records, a tournament and an API token, with
+a player with games, messages, contacts, records, a tournament and an API token, as a bot
+with its token (the bot API) and as staff (the tournament forms), with
 
 - its parameters filled with real ids and with values that cannot be (ids past any database
   integer, names too long or with control characters), and
@@ -123,7 +124,7 @@ def _scenario(make_user, capture) -> dict:
         "challenge_id": str(challenge.pk), "tournament_id": str(tournament.pk),
         "token_id": str(ApiToken.objects.get(user=a).pk), "key": "nokey", "uidb36": "1",
     }
-    return {"a": a, "ids": ids, "token": token, "robot_token": robot_token}
+    return {"a": a, "staff": staff, "ids": ids, "token": token, "robot_token": robot_token}
 
 
 def _requests(client: Client, path: str, headers: dict, n: int,
@@ -147,6 +148,8 @@ def _requests(client: Client, path: str, headers: dict, n: int,
     for dates in (FAR_DATES[0], far):
         answers.append(("GET far dates", client.get(path, dates, **headers).status_code))
     answers.append(("POST junk", client.post(path, query, **headers).status_code))
+    answers.append(("POST junk for JSON", client.post(path, query, HTTP_ACCEPT="application/json",
+                                                      **headers).status_code))
     answers.append(("POST far dates", client.post(path, far, **headers).status_code))
     nul = json.dumps({name: "a\x00b" for name in FIELDS})
     for body in ('{"action": ', '{"body": {"x": [null]}, "to": []}', nul):
@@ -164,6 +167,8 @@ def test_no_input_gets_a_500(make_user, django_capture_on_commit_callbacks):
     player = Client(raise_request_exception=False)
     player.force_login(scenario["a"])
     visitor = Client(raise_request_exception=False)
+    staff = Client(raise_request_exception=False)
+    staff.force_login(scenario["staff"])
     failures, asked = [], 0
     for n, route in enumerate(routes):
         paths = [_fill(route, scenario["ids"])] + [_impossible(route, n + k) for k in range(3)]
@@ -173,6 +178,8 @@ def test_no_input_gets_a_500(make_user, django_capture_on_commit_callbacks):
                 ("visitor", visitor, bearer("not-a-token")),
                 ("player", player, bearer(scenario["token"]) if api else {}),
                 ("bot", visitor, bearer(scenario["robot_token"]) if api else None),
+                # the organisers' forms (a tournament's creation and cancelling)
+                ("staff", staff, {} if route.startswith("tournaments/") else None),
             ):
                 if headers is None:
                     continue
