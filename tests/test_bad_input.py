@@ -28,6 +28,7 @@ from leaderboards.tournaments import services as tournaments_services
 from social import services as social_services
 from social.models import Conversation
 from tests.support.accounts import api_token, bearer, clear_cache, make_bot
+from tests.support.forms import post_forms
 from tests.support.tables import play_one
 from tests.support.urls import url_routes
 
@@ -231,3 +232,43 @@ def test_a_date_at_the_end_of_the_calendar_is_no_bound(make_user):
                   {"until": "9999-12-31T23:59:59-05:00"}, {"since": "9999-12-31"}):
         response = client.get(f"/api/games/export/{user.username}/", query, **bearer(token))
         assert response.status_code == 200, (query, response.content[:200])
+
+
+# One field of a form changed at a time (the rest as the page offers it, so the form is
+# otherwise valid and reaches the code behind its checks).
+FIELD_JUNK = ["", "-1", "9" * 25, "x" * 5000, "9999-12-31"]
+
+
+@pytest.mark.django_db
+def test_no_form_of_the_site_gets_a_500(make_user, django_capture_on_commit_callbacks):
+    """Every POST form that a page of the site shows to a player or to staff is sent as the
+    page offers it, then with each field in turn set to junk: none may answer 500. A new
+    form is covered as soon as a page shows it."""
+    clear_cache()
+    scenario = _scenario(make_user, django_capture_on_commit_callbacks)
+    routes = [r for r in dict.fromkeys(url_routes())
+              if not r.startswith(SKIPPED_PREFIXES) and r not in LAST]
+    failures, sent = [], set()
+    for who in ("a", "staff"):
+        client = Client(raise_request_exception=False)
+        client.force_login(scenario[who])
+        for route in routes:
+            page = client.get(_fill(route, scenario["ids"]))
+            if page.status_code != 200 or "html" not in page.get("Content-Type", ""):
+                continue
+            for action, fields in post_forms(page.content.decode()):
+                action = action or page.request["PATH_INFO"]
+                key = (action, tuple(sorted(fields)))
+                # (leaving the session, or making the player a bot, would end the scan)
+                if key in sent or action.startswith(("/accounts/logout/", "/settings/api/bot/")):
+                    continue
+                sent.add(key)
+                tries = [("as offered", fields)] + [
+                    (f"{name}={value[:12]!r}", {**fields, name: value})
+                    for name in fields if name != "csrfmiddlewaretoken" for value in FIELD_JUNK]
+                for what, data in tries:
+                    status = client.post(action, data).status_code
+                    if status >= 500:
+                        failures.append(f"{who} {action} {what} -> {status}")
+    assert len(sent) > 30  # the forms of contacts, tables, settings, tournaments...
+    assert not failures, "\n".join(failures)
