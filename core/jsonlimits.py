@@ -12,14 +12,17 @@ core.jsonlimits.JSONTooDeep: The JSON is nested more than 32 levels deep.
 Traceback (most recent call last):
 ...
 core.jsonlimits.JSONTooDeep: The JSON is nested more than 64 levels deep.
->>> loads('{"name": "a\\\\u0000b"}')
+>>> loads('{"name": "a\\\\u0000b"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-core.jsonlimits.JSONHasNul: The JSON holds a NUL character (\\u0000): nothing here accepts one.
+core.jsonlimits.JSONBadCharacter: The JSON holds a NUL character (\\u0000) or half of a ...
+>>> loads('["\\\\ud83d\\\\ude00", "\\\\\\\\u0000"]')  # a whole pair; a backslash, then u0000
+['😀', '\\\\u0000']
 """
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_DEPTH = 64  # a game record nests 5 levels, a socket frame 3
@@ -29,21 +32,26 @@ class JSONTooDeep(ValueError):
     """The text is JSON nested deeper than allowed (the message says how deep)."""
 
 
-class JSONHasNul(ValueError):
-    """A string of the JSON (a key or a value) holds a NUL character: nothing on this site
-    takes one, and PostgreSQL refuses it in every text column."""
+class JSONBadCharacter(ValueError):
+    """A string of the JSON (a key or a value) holds a NUL character or half of a surrogate
+    pair (``"\\ud800"`` alone): nothing on this site takes either, and the databases
+    cannot store them (PostgreSQL refuses NUL in text and both in ``jsonb``; UTF-8 cannot
+    encode a lone surrogate at all)."""
 
 
-NUL_MESSAGE = "The JSON holds a NUL character (\\u0000): nothing here accepts one."
+BAD_CHARACTER_MESSAGE = ("The JSON holds a NUL character (\\u0000) or half of a surrogate "
+                         "pair (\\ud800-\\udfff): nothing here accepts them.")
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
 
-def has_nul(value: Any) -> bool:
-    """Does a string anywhere in ``value`` (parsed JSON, keys included) hold a NUL?"""
+def has_bad_character(value: Any) -> bool:
+    """Does a string anywhere in ``value`` (parsed JSON, keys included) hold a NUL or a lone
+    surrogate?"""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
+            if _BAD_CHARACTER.search(item):
                 return True
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -73,16 +81,18 @@ def depth_exceeds(value: Any, max_depth: int) -> bool:
 
 def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` that raises ``JSONTooDeep`` (a ``ValueError``) for a too deep text,
-    ``JSONHasNul`` (also one) for a text with a NUL in a string, and
-    ``json.JSONDecodeError`` (also one) for one that is not JSON."""
+    ``JSONBadCharacter`` (also one) for a string with a NUL or a lone surrogate,
+    ``UnicodeDecodeError`` (also one) for bytes that are not UTF-8, and
+    ``json.JSONDecodeError`` (also one) for a text that is not JSON."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")  # strictly: json.loads would let encoded surrogates in
     try:
         value = json.loads(text)
     except RecursionError:
         raise JSONTooDeep(f"The JSON is nested more than {max_depth} levels deep.") from None
     if depth_exceeds(value, max_depth):
         raise JSONTooDeep(f"The JSON is nested more than {max_depth} levels deep.")
-    # JSON can only write a NUL as the escape \u0000: a text without one needs no walk.
-    escape = "\\u0000"
-    if (escape.encode() if isinstance(text, bytes) else escape) in text and has_nul(value):
-        raise JSONHasNul(NUL_MESSAGE)
+    # JSON can only write a NUL or a surrogate as an escape: a text without one needs no walk.
+    if "\\u" in text and has_bad_character(value):
+        raise JSONBadCharacter(BAD_CHARACTER_MESSAGE)
     return value

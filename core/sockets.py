@@ -267,7 +267,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
             return
         try:
             data = jsonlimits.loads(text_data, max_depth=FRAME_MAX_DEPTH)
-        except jsonlimits.JSONHasNul as exc:
+        except jsonlimits.JSONBadCharacter as exc:
             await self._error("bad_message", str(exc))
             return
         except ValueError:  # not JSON, or nested too deep (jsonlimits.JSONTooDeep)

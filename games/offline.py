@@ -22,7 +22,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from core.jsonlimits import JSONHasNul
+from core.jsonlimits import JSONBadCharacter
 from core.jsonlimits import loads as json_loads
 
 from . import services
@@ -153,7 +153,7 @@ def offline_upload(request):
         return _error("too_large", "The record is larger than 1 MB: not an offline game.", 413)
     try:
         payload = json_loads(body)
-    except JSONHasNul as exc:
+    except JSONBadCharacter as exc:
         return _error("bad_json", str(exc), 400)
     except ValueError:  # not UTF-8, not JSON, or nested too deep
         return _error("bad_json", "The upload is not valid JSON.", 400)

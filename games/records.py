@@ -104,6 +104,10 @@ class RecordImportError(ValueError):
     """A record that cannot be shown: the message says why (for the user)."""
 
 
+BAD_CHARACTER = ("The file holds a NUL character or half of a surrogate pair (\\ud800-\\udfff): "
+                 "not a game record.")
+
+
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     """Read an uploaded record and check it by replaying it through the engine.
 
@@ -115,8 +119,6 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     text = text.strip()
     if not text:
         raise RecordImportError("The file is empty.")
-    if "\x00" in text:
-        raise RecordImportError("The file holds a NUL character: not a game record.")
     names = None
     site = None
     try:
@@ -139,9 +141,8 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
             record = E.GameRecord.from_text(text)
     except json.JSONDecodeError as exc:
         raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
-    except jsonlimits.JSONHasNul:
-        raise RecordImportError("The file holds a NUL character (\\u0000): not a game "
-                                "record.") from None
+    except jsonlimits.JSONBadCharacter:
+        raise RecordImportError(BAD_CHARACTER) from None
     except jsonlimits.JSONTooDeep:
         raise RecordImportError(f"The JSON is nested more than {MAX_IMPORT_DEPTH} levels "
                                 "deep: not a game record.") from None
@@ -151,6 +152,9 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
         raise RecordImportError(f"The record is not valid: {exc}") from None
     if len(record.moves) > MAX_IMPORT_MOVES:
         raise RecordImportError(f"The record has more than {MAX_IMPORT_MOVES} moves.")
+    # (the text form's headers are JSON too, read by the engine)
+    if "\x00" in text or jsonlimits.has_bad_character([record.to_dict(), names]):
+        raise RecordImportError(BAD_CHARACTER)
     try:
         final = E.replay(record, verify=True)
     except E.RecordError as exc:

@@ -152,8 +152,9 @@ def _requests(client: Client, path: str, headers: dict, n: int,
     answers.append(("POST junk for JSON", client.post(path, query, HTTP_ACCEPT="application/json",
                                                       **headers).status_code))
     answers.append(("POST far dates", client.post(path, far, **headers).status_code))
-    nul = json.dumps({name: "a\x00b" for name in FIELDS})
-    for body in ('{"action": ', '{"body": {"x": [null]}, "to": []}', nul):
+    # a NUL, and half of a surrogate pair (json.dumps writes it as the escape "\ud800")
+    bad = [json.dumps({name: f"a{char}b" for name in FIELDS}) for char in ("\x00", "\ud800")]
+    for body in ('{"action": ', '{"body": {"x": [null]}, "to": []}', *bad):
         answers.append(("POST body", client.post(path, body, content_type="application/json",
                                                  **headers).status_code))
     return answers

@@ -107,14 +107,18 @@ def test_the_issue_nesting_is_refused_with_a_reason(client):
 
 
 @pytest.mark.django_db
-def test_a_record_with_a_nul_character_is_refused_with_a_reason(client):
-    """PostgreSQL takes no NUL in a text column: a record holding one (the JSON's escape or
-    the text form's byte) is refused before anything is stored."""
-    named = _replaced(SITE, ("players",), [{"name": "Ann\x00"}, {"name": "Bob"}])
-    for content in (json.dumps(named), TEXT.replace("ann", "a\x00nn", 1)):
-        r = _upload(client, content)
-        assert r.status_code == 400
-        assert "NUL character" in r.content.decode()
+def test_a_record_with_a_nul_or_a_lone_surrogate_is_refused_with_a_reason(client):
+    """PostgreSQL takes no NUL in a text column, and no database takes half of a surrogate
+    pair (UTF-8 cannot encode it): a record holding either, in its JSON or in the text
+    form's headers, is refused before anything is stored (each was a 500)."""
+    for char in ("\x00", "\ud800"):
+        named = _replaced(SITE, ("players",), [{"name": f"Ann{char}"}, {"name": "Bob"}])
+        in_text = TEXT.replace('"ann"', json.dumps(f"a{char}nn"), 1)
+        assert in_text != TEXT
+        for content in (json.dumps(named), in_text):
+            r = _upload(client, content)
+            assert r.status_code == 400, (char, content[:80])
+            assert "NUL character or half of a surrogate pair" in r.content.decode()
 
 
 @pytest.mark.django_db
@@ -252,12 +256,16 @@ def test_socket_type_attacks(kind, fields):
 
 
 @pytest.mark.parametrize("kind", TYPES)
-def test_a_frame_with_a_nul_character_is_refused_with_a_reason(kind):
+def test_a_frame_with_a_nul_or_a_lone_surrogate_is_refused_with_a_reason(kind):
     for field in ("text", "body", "action", "to", "id"):
-        probe = _receive(json.dumps({"type": kind, field: "a\x00b"}))
-        assert not probe.handled
-        assert probe.sent[0]["code"] == "bad_message"
-        assert "NUL character" in probe.sent[0]["message"]
+        for char in ("\x00", "\ud800", "\udfff"):
+            probe = _receive(json.dumps({"type": kind, field: f"a{char}b"}))
+            assert not probe.handled
+            assert probe.sent[0]["code"] == "bad_message"
+            assert "NUL character" in probe.sent[0]["message"]
+    # a whole pair is a character like any other
+    probe = _receive(json.dumps({"type": kind, "text": "\U0001F600"}))
+    assert "NUL character" not in str(probe.sent)
     probe = _receive(json.dumps({"type": kind, "a\x00": 1}))
     assert not probe.handled and "NUL character" in probe.sent[0]["message"]
 
