@@ -5,12 +5,16 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from games import selectors as games_selectors
+
 from . import health
 
 
 @require_GET
 def home(request):
-    return render(request, "home.html")
+    # A player coming back (the installed app opens here) finds their games in progress first.
+    my_tables = games_selectors.user_live_tables(request.user)
+    return render(request, "home.html", {"my_tables": my_tables})
 
 
 @never_cache

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.http import redirect_back
 from games.bots.levels import LEVEL_TABLE
 
 from .. import selectors, services
@@ -198,14 +199,15 @@ def table_close(request, table_id):
         table = services.table_close(table_id=table_id, user=request.user, resign=resign)
     except GameServiceError as exc:
         _refused(request, exc)
-        return redirect("games:lobby")
+        return redirect_back(request, reverse("games:lobby"))
     if table.status == TableStatus.ABANDONED:
         messages.success(request, f"Table {table.pk} is closed.")
     elif table.status == TableStatus.FINISHED:
         messages.success(request, f"You resigned the game at table {table.pk}.")
     else:
         messages.success(request, f"You left table {table.pk}.")
-    return redirect("games:lobby")
+    # back to the page of the list (the Play page or the home page)
+    return redirect_back(request, reverse("games:lobby"))
 
 
 @login_required

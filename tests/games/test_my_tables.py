@@ -83,6 +83,31 @@ def test_your_tables_lists_own_waiting_private_tables_with_resume_and_close(
     assert client.post(reverse("games:table_close", args=[999999])).status_code == 404
 
 
+def test_the_home_page_leads_a_returning_player_back_to_their_tables(rooms, make_user, client):
+    """The installed app opens on the home page: a player with a game in progress or a table
+    waiting finds it there, with Resume; closing one from there returns there."""
+    alice = make_user("alice")
+    waiting = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)
+    game = services.play_computer(user=alice, mode="rummy", level=1)
+    home = client.get("/").content.decode()
+    assert "Your tables" not in home and "my_tables.css" not in home  # a visitor
+    client.force_login(alice)
+    home = client.get("/").content.decode()
+    assert "Your tables" in home and "my_tables.css" in home
+    assert home.count(">Resume</a>") == 2
+    assert f'href="{reverse("games:table", args=[game.pk])}"' in home
+    response = client.post(reverse("games:table_close", args=[waiting.pk]), {"next": "/"})
+    assert response.status_code == 302 and response.url == "/"
+    assert Table.objects.get(pk=waiting.pk).status == TableStatus.ABANDONED
+    home = client.get("/").content.decode()
+    assert f"Table {waiting.pk} is closed." in home and home.count(">Resume</a>") == 1
+    # a next off the site is not followed
+    response = client.post(reverse("games:table_close", args=[game.pk]),
+                           {"resign": "yes", "next": "https://example.com/"})
+    assert response.url == reverse("games:lobby")
+    assert "Your tables" not in client.get("/").content.decode()
+
+
 def _away(table, seconds):
     Seat.objects.filter(table=table, user__isnull=False).update(
         connected=False, last_seen=timezone.now() - timedelta(seconds=seconds))
