@@ -20,6 +20,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import ApiToken
 from games import records as games_records
 from games import services as games_services
 from games.models import Game, Room
@@ -115,8 +116,6 @@ def _scenario(make_user, capture) -> dict:
     challenge = social_services.challenge_send(sender=robot, recipient=a, mode="classic")
     token = api_token(a, "games:read", name="scan")
     robot_token = api_token(robot, "bot:play", name="scan")
-    from accounts.models import ApiToken
-
     ids = {
         "username": a.username, "slug": "classic", "table_id": str(open_table.pk),
         "game_id": str(game.pk), "record_id": str(imported.pk),
