@@ -85,7 +85,8 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     ``UnicodeDecodeError`` (also one) for bytes that are not UTF-8, and
     ``json.JSONDecodeError`` (also one) for a text that is not JSON."""
     if isinstance(text, bytes):
-        text = text.decode("utf-8")  # strictly: json.loads would let encoded surrogates in
+        # strictly (json.loads would let encoded surrogates in); a leading BOM is dropped
+        text = text.decode("utf-8-sig")
     try:
         value = json.loads(text)
     except RecursionError:

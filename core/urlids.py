@@ -23,6 +23,6 @@ class IdConverter:
 
 
 def register_id_converter() -> None:
-    """Make ``<id:...>`` usable in routes (once per process; each URL module calls it)."""
+    """Make ``<id:...>`` usable in routes (``core.apps.CoreConfig.ready``: once a process)."""
     if NAME not in get_converters():
         register_converter(IdConverter, NAME)

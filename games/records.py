@@ -139,6 +139,9 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
             record = E.GameRecord.from_dict(data)
         else:
             record = E.GameRecord.from_text(text)
+            # its headers are JSON too, read by the engine (the JSON form was checked above)
+            if "\x00" in text or jsonlimits.has_bad_character(record.to_dict()):
+                raise RecordImportError(BAD_CHARACTER)
     except json.JSONDecodeError as exc:
         raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
     except jsonlimits.JSONBadCharacter:
@@ -152,9 +155,6 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
         raise RecordImportError(f"The record is not valid: {exc}") from None
     if len(record.moves) > MAX_IMPORT_MOVES:
         raise RecordImportError(f"The record has more than {MAX_IMPORT_MOVES} moves.")
-    # (the text form's headers are JSON too, read by the engine)
-    if "\x00" in text or jsonlimits.has_bad_character([record.to_dict(), names]):
-        raise RecordImportError(BAD_CHARACTER)
     try:
         final = E.replay(record, verify=True)
     except E.RecordError as exc:

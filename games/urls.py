@@ -1,10 +1,7 @@
 from django.urls import path
 
-from core.urlids import register_id_converter
-
 from . import bot_api, export, offline, views
 
-register_id_converter()
 app_name = "games"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),

@@ -1,11 +1,7 @@
 from django.urls import path
 
-from core.urlids import register_id_converter
-
 from . import views
 from .views import challenges
-
-register_id_converter()
 
 
 def answers(prefix: str, module, name: str, key: str) -> list:

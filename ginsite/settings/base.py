@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "core.apps.CoreConfig",  # registers <id:...> (core/urlids.py)
     "accounts",
     "games",
     "social",

@@ -1,10 +1,7 @@
 from django.urls import path
 
-from core.urlids import register_id_converter
-
 from . import views
 
-register_id_converter()
 app_name = "tournaments"
 urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="new"),

@@ -24,12 +24,9 @@ API_STATUS = {**STATUS, "not_bot": 403, "too_many_challenges": 429, "answered": 
               "expired": 410, "table_unavailable": 409}
 
 
-class BadRequest(Exception):
-    """An API request whose body or fields are wrong: 400 ``bad_request`` (413 too large)."""
-
-    def __init__(self, detail: str, status: int = 400, code: str = "bad_request"):
-        super().__init__(detail)
-        self.status, self.code, self.detail = status, code, detail
+def _bad(detail: str) -> ApiError:
+    """A field of the request that is missing or of the wrong type: 400 ``bad_request``."""
+    return ApiError(400, "bad_request", detail)
 
 
 # --- reading what a client sent ---------------------------------------------------------------
@@ -41,7 +38,7 @@ def _settings(data, *, form: bool = False) -> dict[str, Any]:
     mode = data.get("mode")
     modes = [key for key, _ in tables.mode_choices()]
     if not isinstance(mode, str) or mode not in modes:
-        raise BadRequest(f'"mode" must be one of {", ".join(modes)}.')
+        raise _bad(f'"mode" must be one of {", ".join(modes)}.')
     target, seconds = data.get("target"), data.get("seconds_per_turn", 30)
     rated = data.get("rated", False)
     if form:
@@ -50,20 +47,18 @@ def _settings(data, *, form: bool = False) -> dict[str, Any]:
         seconds = int(seconds) if str(seconds).isdigit() and len(seconds) <= 3 else seconds
         rated = rated == "on"
     if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-        raise BadRequest('"target" must be a whole number from 50 to 500, or null.')
+        raise _bad('"target" must be a whole number from 50 to 500, or null.')
     if not isinstance(seconds, int) or isinstance(seconds, bool) \
             or seconds not in services.CHALLENGE_TURN_SECONDS:
-        raise BadRequest('"seconds_per_turn" must be 15, 30 or 60.')
+        raise _bad('"seconds_per_turn" must be 15, 30 or 60.')
     if not isinstance(rated, bool):
-        raise BadRequest('"rated" must be true or false.')
+        raise _bad('"rated" must be true or false.')
     return {"mode": mode, "target": target, "seconds_per_turn": seconds, "rated": rated}
 
 
 def _api_refusal(exc: Exception) -> JsonResponse:
     if isinstance(exc, ApiError):
         return error_response(exc)
-    if isinstance(exc, BadRequest):
-        return error_response(ApiError(exc.status, exc.code, exc.detail))
     assert isinstance(exc, services.SocialError)
     retry = getattr(getattr(exc, "verdict", None), "retry_after", None)
     return error_response(ApiError(API_STATUS.get(exc.code, 400), exc.code, str(exc),
@@ -88,14 +83,14 @@ def api_challenges(request: HttpRequest) -> JsonResponse:
         data = json_object_body(request)
         to = data.get("to")
         if not isinstance(to, str) or not 0 < len(to) <= 150:
-            raise BadRequest('"to" must be the username of the player to challenge.')
+            raise _bad('"to" must be the username of the player to challenge.')
         settings = _settings(data)
         recipient = get_user_model().objects.filter(username=to, is_active=True).first()
         if recipient is None:
             raise services.NotFound("There is no such player.")
         challenge = services.challenge_send(sender=request.user, recipient=recipient,
                                             **settings)
-    except (ApiError, BadRequest, services.SocialError) as exc:
+    except (ApiError, services.SocialError) as exc:
         return _api_refusal(exc)
     return _challenge_answer(challenge, 201)
 
@@ -146,7 +141,7 @@ def challenge_send(request: HttpRequest, username: str):
     try:
         challenge = services.challenge_send(sender=request.user, recipient=other,
                                             **_settings(request.POST, form=True))
-    except BadRequest as exc:
+    except ApiError as exc:
         return answer(request, back, error=services.SocialError(exc.detail, "invalid_settings"))
     except services.SocialError as exc:
         return answer(request, back, error=exc)
