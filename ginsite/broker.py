@@ -41,3 +41,9 @@ class Channel(filesystem.Channel):
 
 class Transport(filesystem.Transport):
     Channel = Channel
+
+    @property
+    def default_connection_params(self) -> dict[str, Any]:
+        # A folder has no host: kombu's default of "localhost" made it warn "No hostname was
+        # supplied" on the run command's console each time a process connected.
+        return {"port": self.default_port}

@@ -64,3 +64,14 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path, monkeypatch):
 def test_the_embedded_default_uses_it():
     assert settings.CELERY_BROKER_URL == "filesystem://"
     assert settings.CELERY_BROKER_TRANSPORT == "ginsite.broker:Transport"
+
+
+def test_connecting_warns_of_no_missing_hostname(tmp_path, caplog):
+    """A folder has no host: each process that connected used to log kombu's warning "No
+    hostname was supplied. Reverting to default 'localhost'" on the run command's console."""
+    _, conn = _connection(tmp_path)
+    with conn:
+        conn.SimpleQueue("tasks").put({"task": "x"})
+        info = conn.info()
+    assert info["hostname"] is None
+    assert not [r for r in caplog.records if "hostname" in r.getMessage()]
