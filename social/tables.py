@@ -47,6 +47,15 @@ def mode_choices() -> list[tuple[str, str]]:
     return [(str(key), str(name)) for key, name in Mode.choices]
 
 
+def mode_seat_counts() -> dict[str, tuple[int, int]]:
+    """How many players each mode seats, as (fewest, most): 2 for the gins, 2 to 4 for
+    Rummy (the rules engine's numbers)."""
+    from games import engine as E
+
+    return {key: (E.get_mode(key).min_players, E.get_mode(key).max_players)
+            for key, _ in mode_choices()}
+
+
 def table_url(table_id: int) -> str:
     try:
         return reverse("games:table", kwargs={"table_id": table_id})
@@ -143,6 +152,24 @@ def table_start_pair(*, players, mode: str, target: int | None, rated: bool,
     try:
         table = start(mode=mode, players=tuple(players), target=target, rated=rated,
                       seconds_per_turn=seconds_per_turn, created_by=players[0])
+    except GameServiceError as exc:
+        raise TableUnavailable(exc.message) from exc
+    return int(table.pk)
+
+
+def table_open(*, user, mode: str, seat_count: int, target: int | None, rated: bool,
+               seconds_per_turn: int, private: bool) -> int:
+    """Open a table of ``mode`` with ``user`` seated, waiting for the others
+    (``games.services.table_create_for_mode``); returns its id. :class:`TableUnavailable`
+    with the games app's message when it refuses (settings, a playban, too many waiting
+    tables)."""
+    from games.exceptions import GameServiceError
+    from games.services import table_create_for_mode
+
+    try:
+        table = table_create_for_mode(user=user, mode=mode, seat_count=seat_count,
+                                      target=target, rated=rated,
+                                      seconds_per_turn=seconds_per_turn, private=private)
     except GameServiceError as exc:
         raise TableUnavailable(exc.message) from exc
     return int(table.pk)

@@ -34,6 +34,7 @@ urlpatterns = [
     # Invitations to a table
     path("invitations/", views.invitations, name="invitations"),
     path("invitations/send/", views.invitation_send, name="invitation_send"),
+    path("invitations/new-table/", views.invitation_new_table, name="invitation_new_table"),
     *answers("invitations/", views, "invitation", "invitation_id"),
     # Challenges to a game with a bot account: the page and forms, and the bot API
     path("challenges/", challenges.challenges, name="challenges"),

@@ -308,13 +308,28 @@ def _deal_for_players(
     return table
 
 
-def _room_for_pair(mode: str) -> Room:
-    """The room of ``mode`` where two players sit (its own slug first, as ``play_computer``)."""
-    rooms = [r for r in Room.objects.filter(mode=mode) if r.min_seats <= 2 <= r.max_seats]
+def _room_for(mode: str, seat_count: int = 2) -> Room:
+    """The room of ``mode`` where ``seat_count`` players sit (the mode's own slug first, rated
+    rooms before casual ones, as ``play_computer``)."""
+    rooms = [r for r in Room.objects.filter(mode=mode) if r.min_seats <= seat_count <= r.max_seats]
     rooms.sort(key=lambda r: (r.slug != mode, not r.allow_rated, r.order))
     if not rooms:
-        raise InvalidSettings("There is no such game.")
+        raise InvalidSettings("There is no such game." if not Room.objects.filter(mode=mode)
+                              .exists() else "There are no tables of that many players.")
     return rooms[0]
+
+
+def table_create_for_mode(*, user: User | AnonymousUser | None, mode: str, seat_count: int = 2,
+               target: int | None = None, rated: bool = False, seconds_per_turn: int = 30,
+               private: bool = False) -> Table:
+    """Open a table of ``mode`` for people, with ``user`` in seat 0, in the mode's own room
+    (a table opened to invite someone to, away from any room page). Raises as
+    ``table_create``, and ``InvalidSettings`` for an unknown mode or seat count."""
+    if not isinstance(mode, str) or mode not in E.MODES:
+        raise InvalidSettings("There is no such game.")
+    return table_create(user=user, room=_room_for(mode, seat_count), seat_count=seat_count,
+                        target=target, rated=rated, seconds_per_turn=seconds_per_turn,
+                        private=private)
 
 
 def table_pair_check(*, mode: str, target: int | None, rated: bool,
@@ -323,7 +338,7 @@ def table_pair_check(*, mode: str, target: int | None, rated: bool,
     accepts it; returns the room it will be played in. Raises ``InvalidSettings``."""
     if not isinstance(mode, str) or mode not in E.MODES:
         raise InvalidSettings("There is no such game.")
-    room = _room_for_pair(mode)
+    room = _room_for(mode)
     _validate_settings(room=room, seat_count=2, target=target, rated=rated,
                        seconds_per_turn=seconds_per_turn, bot_level=None)
     return room

@@ -30,7 +30,13 @@ from .contacts import (
     contact_request_send,
 )
 from .errors import NotFound, PolicyDenied, SocialError
-from .invitations import invitation_accept, invitation_cancel, invitation_decline, invitation_send
+from .invitations import (
+    invitation_accept,
+    invitation_cancel,
+    invitation_decline,
+    invitation_send,
+    invitation_send_new_table,
+)
 from .messages import (
     conversation_delete,
     conversation_mark_read,
@@ -61,6 +67,7 @@ __all__ = [
     "invitation_cancel",
     "invitation_decline",
     "invitation_send",
+    "invitation_send_new_table",
     "message_frame",
     "message_policy_set",
     "message_recipient",

@@ -53,6 +53,24 @@ def invitation_send(*, sender: User, recipient: User, table_id: int) -> Invitati
     return invitation
 
 
+def invitation_send_new_table(*, sender: User, recipient: User, mode: str, seat_count: int = 2,
+                              target: int | None = None, rated: bool = False,
+                              seconds_per_turn: int = 30, private: bool = True) -> Invitation:
+    """Open a table of ``mode`` with ``sender`` seated and invite ``recipient`` to it: one
+    step from a contact's "Invite" when ``sender`` has no table waiting. Both or neither:
+    a refused invitation (not a contact, blocked, too many) opens no table, and a table the
+    games app refuses (settings, a playban, too many waiting) sends no invitation."""
+    policy_check(policy.can_invite(sender, recipient))
+    with transaction.atomic():
+        try:
+            table_id = tables.table_open(user=sender, mode=mode, seat_count=seat_count,
+                                         target=target, rated=rated,
+                                         seconds_per_turn=seconds_per_turn, private=private)
+        except tables.TableUnavailable as exc:
+            raise SocialError(str(exc), "table_unavailable") from exc
+        return invitation_send(sender=sender, recipient=recipient, table_id=table_id)
+
+
 def _pending_invitation(invitation_id: int, **owner: User) -> Invitation:
     invitation: Invitation = pending_row(Invitation, invitation_id, "invitation", **owner)
     return invitation

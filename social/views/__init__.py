@@ -19,6 +19,7 @@ from .invitations import (
     invitation_accept,
     invitation_cancel,
     invitation_decline,
+    invitation_new_table,
     invitation_send,
     invitations,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "invitation_accept",
     "invitation_cancel",
     "invitation_decline",
+    "invitation_new_table",
     "invitation_send",
     "invitations",
     "privacy",

@@ -1,6 +1,8 @@
 """Invitations to a table: the page, send, accept (to the table), decline, cancel."""
 from __future__ import annotations
 
+from django.contrib import messages as flash
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -8,12 +10,32 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import selectors, services, tables
-from .answers import action_view, active_user, answer, int_param, wants_json
+from ..forms import NewTableInvitationForm
+from .answers import STATUS, action_view, active_user, answer, int_param, wants_json
 
 
-@login_required
-@require_GET
-def invitations(request):
+def _contact_choices(contacts) -> list[tuple[str, str]]:
+    return [(row.user.username, f"{row.user.public_name} (@{row.user.username})"
+             + (f" · {row.presence.state}" if row.presence.state != "offline" else ""))
+            for row in contacts]
+
+
+def _new_table_form(contacts, data=None, *, to: str = "") -> NewTableInvitationForm:
+    return NewTableInvitationForm(data, initial={"to": to},
+                                  contacts=_contact_choices(contacts),
+                                  modes=tables.mode_choices(),
+                                  seat_counts=tables.mode_seat_counts())
+
+
+def _page(request, *, form: NewTableInvitationForm | None = None, contacts=None,
+          status: int = 200):
+    preselect = request.GET.get("to", "")
+    if contacts is None:
+        contacts = selectors.contact_list(request.user)
+    if form is None:
+        form = _new_table_form(contacts, to=preselect)
+    else:
+        preselect = form.data.get("to", "")
     return render(
         request,
         "social/invitations.html",
@@ -21,10 +43,19 @@ def invitations(request):
             "received": selectors.invitation_rows(selectors.invitations_received(request.user)),
             "sent": selectors.invitation_rows(selectors.invitations_sent(request.user)),
             "tables": tables.tables_for_inviter(request.user),
-            "contacts": selectors.contact_list(request.user),
-            "preselect": request.GET.get("to", ""),
+            "contacts": contacts,
+            "preselect": preselect,
+            "preselect_table": int_param(request.GET.get("table")),
+            "new_table_form": form,
         },
+        status=status,
     )
+
+
+@login_required
+@require_GET
+def invitations(request):
+    return _page(request)
 
 
 @login_required
@@ -42,6 +73,46 @@ def invitation_send(request):
         return answer(request, reverse("social:invitations"), error=exc)
     return answer(request, reverse("social:invitations"),
                   ok_text=f"Invitation sent to {other.public_name}.")
+
+
+@login_required
+@require_POST
+def invitation_new_table(request):
+    """Open a table and invite a contact to it, then go to the table to wait for them."""
+    contacts = selectors.contact_list(request.user)
+    form = _new_table_form(contacts, request.POST)
+    other = None
+    if form.is_valid():
+        other = get_user_model().objects.filter(username=form.cleaned_data["to"],
+                                                is_active=True).first()
+        if other is None:
+            form.add_error("to", "Choose one of your contacts.")
+    if other is None:
+        if wants_json(request):
+            return JsonResponse({"ok": False, "error": {
+                "code": "invalid", "message": "Check the form.",
+                "fields": {k: [str(e) for e in v] for k, v in form.errors.items()}}},
+                status=400)
+        return _page(request, form=form, contacts=contacts, status=400)
+    data = form.cleaned_data
+    try:
+        invitation = services.invitation_send_new_table(
+            sender=request.user, recipient=other, mode=data["mode"], seat_count=data["seats"],
+            target=data["target"], rated=data["rated"],
+            seconds_per_turn=data["seconds_per_turn"], private=data["private"])
+    except services.SocialError as exc:
+        if wants_json(request):
+            return answer(request, reverse("social:invitations"), error=exc)
+        form.add_error(None, str(exc))
+        return _page(request, form=form, contacts=contacts,
+                     status=STATUS.get(exc.code, 400))
+    url = tables.table_url(invitation.table_id)
+    text = (f"Invitation sent to {other.public_name}: "
+            "the game starts as soon as every seat is taken.")
+    if wants_json(request):
+        return JsonResponse({"ok": True, "url": url, "invitation": invitation.pk})
+    flash.success(request, text)
+    return HttpResponseRedirect(url)
 
 
 @login_required

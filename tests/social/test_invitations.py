@@ -178,3 +178,117 @@ async def test_invitation_arrives_live(contacts, carol):
         from django.db import connections
 
         await sync_to_async(connections.close_all)()
+
+
+NEW_TABLE = {"to": "bob", "mode": "hollywood", "seats": "2", "seconds_per_turn": "30",
+             "private": "on"}
+
+
+@pytest.mark.django_db
+def test_invite_from_the_contact_list_with_no_table_opens_one(contacts, client_for):
+    """A contact's "Invite" with no table of yours waiting: the page offers to open one, and
+    one form opens it (you seated) and invites; the contact's acceptance starts the game."""
+    from games.models import Table, TableStatus
+
+    alice, bob = contacts
+    c = client_for(alice)
+    page = c.get(reverse("social:invitations"), {"to": "bob"}).content.decode()
+    assert "You are not seated" not in page
+    assert 'action="/invitations/new-table/"' in page and 'value="bob" selected' in page
+    response = c.post(reverse("social:invitation_new_table"), NEW_TABLE)
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == f"/tables/{table.pk}/"
+    assert (table.mode, table.seat_count, table.private, table.seconds_per_turn) == (
+        "hollywood", 2, True, 30)
+    assert table.status == TableStatus.OPEN and table.room.mode == "hollywood"
+    assert list(table.seats.values_list("user", flat=True).order_by("index")) == [alice.pk, None]
+    invitation = Invitation.objects.get()
+    assert (invitation.from_user, invitation.to_user, invitation.table_id) == (
+        alice, bob, table.pk)
+    seated = c.get(response.url).content.decode()
+    assert "Invitation sent to" in seated and f"?table={table.pk}" in seated
+    response = client_for(bob).post(
+        reverse("social:invitation_accept", args=[invitation.pk]), **JSON)
+    assert response.status_code == 200, response.content
+    table.refresh_from_db()
+    assert table.status == TableStatus.PLAYING
+
+
+@pytest.mark.django_db
+def test_a_new_table_for_three_at_rummy(contacts, client_for):
+    from games.models import Table
+
+    alice, _ = contacts
+    response = client_for(alice).post(reverse("social:invitation_new_table"),
+                                      {**NEW_TABLE, "mode": "rummy", "seats": "3"}, **JSON)
+    assert response.status_code == 200, response.content
+    table = Table.objects.get()
+    assert (table.mode, table.seat_count, table.room.slug) == ("rummy", 3, "rummy")
+    assert response.json()["url"] == f"/tables/{table.pk}/"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("change, field", [
+    ({"to": "carol"}, "to"),  # not a contact
+    ({"to": ""}, "to"),
+    ({"mode": "poker"}, "mode"),
+    ({"seats": "3"}, "seats"),  # Hollywood is for two
+    ({"seats": "9"}, "seats"),
+    ({"target": "20"}, "target"),
+    ({"seconds_per_turn": "0"}, "seconds_per_turn"),  # untimed is for the computer
+])
+def test_a_bad_new_table_form_changes_nothing(contacts, carol, client_for, change, field):
+    from games.models import Table
+
+    alice, _ = contacts
+    c = client_for(alice)
+    response = c.post(reverse("social:invitation_new_table"), {**NEW_TABLE, **change})
+    assert response.status_code == 400
+    assert response.context["new_table_form"].errors[field]
+    response = c.post(reverse("social:invitation_new_table"), {**NEW_TABLE, **change}, **JSON)
+    assert response.status_code == 400 and field in response.json()["error"]["fields"]
+    assert not Table.objects.exists() and not Invitation.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_refused_invitation_opens_no_table_and_a_refused_table_sends_nothing(
+        contacts, client_for, settings):
+    from games.models import Table
+
+    alice, bob = contacts
+    # the games app refuses (rated Hollywood is fine, a target out of range is not)
+    with pytest.raises(services.SocialError) as exc:
+        services.invitation_send_new_table(sender=alice, recipient=bob, mode="classic",
+                                           target=1000)
+    assert exc.value.code == "table_unavailable" and "between 50 and 500" in str(exc.value)
+    assert not Table.objects.exists() and not Invitation.objects.exists()
+    # the invitation is refused (too many a minute): no table is opened for it
+    settings.SOCIAL_INVITE_RATE = 1
+    services.invitation_send_new_table(sender=alice, recipient=bob, mode="classic")
+    assert Table.objects.count() == 1
+    with pytest.raises(services.PolicyDenied):
+        services.invitation_send_new_table(sender=alice, recipient=bob, mode="straight")
+    assert Table.objects.count() == 1 and Invitation.objects.count() == 1
+    response = client_for(alice).post(reverse("social:invitation_new_table"),
+                                      {**NEW_TABLE, "mode": "straight"})
+    assert response.status_code == 429
+    assert "too many" in response.content.decode().lower() or "wait" in \
+        response.content.decode().lower()
+    assert Table.objects.count() == 1 and Invitation.objects.count() == 1
+    # blocked: no contact any more, no table
+    services.block_add(user=bob, target=alice)
+    settings.SOCIAL_INVITE_RATE = 100
+    with pytest.raises(services.PolicyDenied):
+        services.invitation_send_new_table(sender=alice, recipient=bob, mode="straight")
+    assert Table.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_table_page_offers_to_invite_only_to_a_seated_player(contacts, carol, client_for):
+    alice, _ = contacts
+    table = _table(alice, private=False)
+    link = f"/invitations/?table={table.pk}"
+    assert link in client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    assert link not in client_for(carol).get(f"/tables/{table.pk}/").content.decode()
+    page = client_for(alice).get(link).content.decode()
+    assert f'<option value="{table.pk}" selected>' in page
