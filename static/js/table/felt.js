@@ -151,6 +151,9 @@ function waitingPanel(ctrl) {
     }
     box.append(actions);
     if (ctrl.data.invite_link && ctrl.mySeat !== null) box.append(inviteBox(ctrl));
+    if (ctrl.data.invite_contacts && ctrl.mySeat !== null && free) {
+      box.append(h("p", { class: "tbl-invite-contacts" }, h("a", { text: "Invite a contact to this table", attrs: { href: ctrl.data.invite_contacts } })));
+    }
   } else if (t.finish) {
     box.append(h("h2", { text: "This game is over" }));
     box.append(h("a", { text: "See the score sheet", attrs: { href: t.finish.url } }));

@@ -19,6 +19,8 @@ function boot() {
   if (seating) seating.classList.add("is-enhanced");
   const invite = document.getElementById("invite-link");
   if (invite && invite.value) data.invite_link = invite.value;
+  const inviteContacts = document.getElementById("invite-contacts");
+  if (inviteContacts) data.invite_contacts = inviteContacts.getAttribute("href");
   window.ginTable = new TableApp(root, data);
 }
 
