@@ -115,6 +115,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     table_id = int(a.get_attribute("#table-app", "data-table-id"))
     a.wait_for_selector(".tbl-conn[data-state=open]")
     assert "Waiting for players" in a.text_content(".tbl-felt")
+    invite = a.get_attribute(".tbl-waiting .tbl-invite-contacts a", "href") or ""
+    assert invite.startswith(f"/invitations/?table={table_id}")  # a contact, from the panel
     _deal_from(db, table_id, GAME_SEED)
 
     link = b.locator(f"#open-tables a[href='/tables/{table_id}/']")
@@ -126,6 +128,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     link.tap()
     b.wait_for_url(f"**/tables/{table_id}/")
     b.wait_for_selector(".tbl-conn[data-state=open]")
+    assert b.locator(".tbl-invite-contacts").count() == 0  # watching: nobody to invite to
     _tap(b, ".tbl-waiting button:has-text('Take a seat')")
     for p in (a, b):
         p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
