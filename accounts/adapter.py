@@ -6,6 +6,8 @@ from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.ratelimit import respond_429
 from django.core.exceptions import ValidationError
 
+from .middleware import device_time_zone
+
 SITE_NAME = "Gin Rummy"
 
 
@@ -31,6 +33,14 @@ class AccountAdapter(DefaultAccountAdapter):
             if getattr(exc, "code", None) == "too_many_login_attempts":
                 raise ImmediateHttpResponse(respond_429(request)) from exc
             raise
+
+    def save_user(self, request, user, form, commit=True):
+        """A new account starts in the device's time zone (``site.js``'s cookie), so its
+        times are local from the first page; the settings change it."""
+        zone = device_time_zone(request)
+        if zone:
+            user.time_zone = zone
+        return super().save_user(request, user, form, commit)
 
     def login(self, request, user) -> None:
         """Remember whether this is the account's first log-in (Django stamps

@@ -6,17 +6,13 @@ Forms post and redirect back (``next``, checked to be on this site); with
 """
 from __future__ import annotations
 
-import functools
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.timezones import get_zone
 from core.http import redirect_back
 
 from . import frames, selectors, services
@@ -24,18 +20,6 @@ from .forms import TournamentCreateForm
 from .models import Tournament
 
 STATUS = {"not_found": 404, "not_allowed": 403}
-
-
-def _in_user_zone(view):
-    """Show and read times in the signed-in user's time zone (their profile's)."""
-
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        zone = getattr(request.user, "time_zone", "") if request.user.is_authenticated else ""
-        with timezone.override(get_zone(zone or "UTC")):
-            return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def _wants_json(request) -> bool:
@@ -64,7 +48,6 @@ def _visible(request, tournament_id: int) -> Tournament:
     return t
 
 
-@_in_user_zone
 @require_GET
 def tournament_list(request):
     return render(request, "tournaments/list.html", {
@@ -75,7 +58,6 @@ def tournament_list(request):
     })
 
 
-@_in_user_zone
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request):
@@ -119,14 +101,12 @@ def _page_context(request, t: Tournament) -> dict:
     }
 
 
-@_in_user_zone
 @require_GET
 def tournament_detail(request, tournament_id: int):
     t = _visible(request, tournament_id)
     return render(request, "tournaments/detail.html", _page_context(request, t))
 
 
-@_in_user_zone
 @require_GET
 def tournament_live(request, tournament_id: int):
     """``{"version", "status"}``, plus ``html`` (the page's live part) when ``?v=`` is older."""

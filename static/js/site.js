@@ -85,6 +85,17 @@
     select.insertAdjacentElement("afterend", button);
   }
 
+  // 4. The device's time zone in the "tz" cookie: pages for visitors and the account a
+  //    sign-up makes show local times (accounts/middleware.py); a year, renewed each visit.
+  function rememberTimeZone() {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    // IANA names ("America/Argentina/Buenos_Aires") are valid cookie text as they are
+    if (!zone || !/^[A-Za-z0-9_\/+-]{1,64}$/.test(zone)) return;
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+  }
+  rememberTimeZone();
+
   function setUp() {
     setUpNav();
     setUpTimeZoneHint();
