@@ -59,10 +59,10 @@ def test_add_contact_from_the_profile_comes_back_to_it(alice, bob, client_for):
 def test_a_contact_is_invited_to_your_open_table(contacts, client_for):
     alice, bob = contacts
     c = client_for(alice)
-    # no open table: the button leads to the invitations page, which says what to do
+    # no open table: the button leads to the invitations page's form that opens one
     block = _profile(c, bob)
     assert "Contact" in block and "Add contact" not in block
-    assert f'href="{reverse("social:invitations")}?to=bob"' in block
+    assert f'href="{reverse("social:invitations")}?to=bob#new-table"' in block
     table = _table(alice)
     block = _profile(c, bob)
     assert f"Invite to Classic Gin · table {table.pk}" in _buttons(block)
@@ -75,7 +75,7 @@ def test_a_contact_is_invited_to_your_open_table(contacts, client_for):
     # a table bob already sits at is not offered
     Invitation.objects.all().delete()
     Seat.objects.filter(table=table, user__isnull=True).update(user=bob)
-    assert f'href="{reverse("social:invitations")}?to=bob"' in _profile(c, bob)
+    assert f'href="{reverse("social:invitations")}?to=bob#new-table"' in _profile(c, bob)
 
 
 def test_blocks_either_way_hide_message_add_and_invite(contacts, carol, client_for):
