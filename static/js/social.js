@@ -50,9 +50,16 @@ export function linkify(text) {
   return fragment;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, {
-  month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
-});
+// Times as the server writes them ("Dec 4, 19:23"), in the page's zone (the player's setting:
+// accounts/middleware.py), so a message added live reads like the ones around it.
+const timeFormat = (() => {
+  const options = { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  try {
+    return new Intl.DateTimeFormat("en-US", { ...options, timeZone: document.documentElement.dataset.timeZone || undefined });
+  } catch {
+    return new Intl.DateTimeFormat("en-US", options); // a zone this browser does not know
+  }
+})();
 
 async function postForm(url, form) {
   const response = await fetch(url, {

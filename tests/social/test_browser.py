@@ -56,8 +56,8 @@ def browser():
         b.close()
 
 
-def _page(browser, base, session, errors):
-    context = browser.new_context(viewport={"width": 360, "height": 740})
+def _page(browser, base, session, errors, **options):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, **options)
     context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
     page = context.new_page()
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -69,7 +69,8 @@ def test_two_people_chat_live(site, browser):
     base, sessions = site
     errors: list[str] = []
     anna_ctx, anna = _page(browser, base, sessions["anna"], errors)
-    ben_ctx, ben = _page(browser, base, sessions["ben"], errors)
+    # Ben's device is in Tokyo, his account in UTC: times follow the account, live or not
+    ben_ctx, ben = _page(browser, base, sessions["ben"], errors, timezone_id="Asia/Tokyo")
     posts = {"anna": [], "ben": []}
     for name, page in (("anna", anna), ("ben", ben)):
         page.on("request", lambda r, name=name: r.method == "POST"
@@ -118,8 +119,11 @@ def test_two_people_chat_live(site, browser):
         assert ben.locator("#unread-badge").get_attribute("data-count") == "0"
         # Both went as "send" frames on Anna's open socket, not as form posts.
         assert posts["anna"] == []
+        live_time = second.locator("time").inner_text()
         ben.reload()
         assert ben.locator("#unread-badge").get_attribute("data-count") == "0"
+        served = ben.locator("#messages-list li", has_text="second").locator("time")
+        assert served.inner_text() == live_time  # "Dec 4, 19:23": as the server writes it
         # Ben answers with no socket open (closed as on leaving the page; it reconnects only
         # seconds later): the form is posted instead, and Anna sees it live all the same.
         ben.evaluate("window.dispatchEvent(new Event('pagehide'))")
