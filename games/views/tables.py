@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from core.http import redirect_back
@@ -135,6 +136,13 @@ def table(request, table_id):
         # the rules of the table's mode, linked from the score sheet (open during play)
         "rules_url": f"{reverse('rules')}#{table.mode}",
     }
+    sign_in = None
+    if not request.user.is_authenticated and table.status == TableStatus.OPEN:
+        # a visitor who followed a link (an invite link, say) comes back here to sit down
+        back = urlencode({"next": request.get_full_path()})
+        sign_in = {"login": f"{reverse('account_login')}?{back}",
+                   "signup": f"{reverse('account_signup')}?{back}"}
+        data["sign_in"] = sign_in
     invite_link = None
     if table.private and (seat is not None or request.user.pk == table.created_by_id):
         invite_link = request.build_absolute_uri(
@@ -142,7 +150,7 @@ def table(request, table_id):
         )
     return render(request, "games/table.html", {
         "table": table, "seat": seat, "snapshot": snapshot, "table_data": data,
-        "invite": invite, "invite_link": invite_link,
+        "invite": invite, "invite_link": invite_link, "sign_in": sign_in,
         "bot_levels": AddBotForm.base_fields["level"].choices,
     })
 

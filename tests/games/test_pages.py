@@ -170,3 +170,32 @@ def test_the_add_computer_menu_uses_the_servers_level_names(alice_client, rooms)
     # "Beginner, Easy, Medium, Hard", so choosing "Hard" added an Expert)
     assert data["bot_levels"] == [[1, "Easy"], [2, "Medium"], [3, "Hard"], [4, "Expert"]]
     assert data["room_url"] == "/play/classic/"
+
+
+def test_a_visitor_at_a_waiting_table_is_offered_an_account_and_comes_back(
+        alice_client, rooms, make_user):
+    """A friend's invite link opened by someone with no account: the table says how to sit
+    down (sign up or log in) and both lead back to this very link, invite included."""
+    from django.test import Client
+    from django.utils.http import urlencode
+
+    table = services.table_create(user=alice_client.user, room=rooms["classic"], private=True)
+    link = f"{table.get_absolute_url()}?invite={table.invite_token}"
+    visitor = Client()
+    response = visitor.get(link)
+    back = urlencode({"next": link})
+    data = response.context["table_data"]
+    assert data["sign_in"] == {"login": f"/accounts/login/?{back}",
+                               "signup": f"/accounts/signup/?{back}"}
+    page = response.content.decode()
+    assert f'href="/accounts/signup/?{back}"'.replace("&", "&amp;") in page
+    # the link leads back: logging in with it lands on the table, invite and all
+    make_user("bob")
+    response = visitor.post(f"/accounts/login/?{back}",
+                            {"login": "bob", "password": "a-Strong-pass-123"})
+    assert response.status_code == 302 and response.url == link
+    # signed in, or a game under way: nothing to offer
+    assert "sign_in" not in visitor.get(link).context["table_data"]
+    assert "sign_in" not in alice_client.get(link).context["table_data"]
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.PLAYING)
+    assert "sign_in" not in Client().get(link).context["table_data"]
