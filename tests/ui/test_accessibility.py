@@ -16,6 +16,23 @@ PASSWORD = "a-Strong-pass-123"
 require_chromium()
 
 
+# [text, contrast ratio of its colour on its background] of each element matching the selector
+BUTTON_CONTRAST = """(sel) => {
+  const lum = (c) => {
+    const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      v = Number(v) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll(sel)].map((el) => {
+    const s = getComputedStyle(el);
+    const [a, b] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+    return [el.textContent, (a + 0.05) / (b + 0.05)];
+  });
+}"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("axe")
@@ -94,6 +111,25 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, sch
         page.goto(server + "/play/")
         page.wait_for_selector("#my-tables")
         check("lobby with your tables")
+        page.goto(server + "/play/classic/")
+        page.click("form[action$='/new/'] button[type=submit]")
+        page.wait_for_selector(".tbl-waiting .tbl-invite-contacts")
+        check("table, waiting for players")
+        waiting = page.url
+        visitor = chromium.new_context(viewport=viewport, bypass_csp=True, color_scheme=scheme)
+        try:  # a visitor with the link: Sign up, Log in
+            page, anna_page = visitor.new_page(), page
+            page.goto(waiting)
+            page.wait_for_selector(".tbl-waiting a.button-secondary")
+            check("table, waiting, logged out")
+            # on the felt's gradient axe cannot tell the contrast: the buttons' own colours
+            for name, ratio in page.evaluate(BUTTON_CONTRAST, ".tbl-waiting .button"):
+                assert ratio >= 4.5, f"{name}: contrast {ratio:.1f} on the waiting panel"
+        finally:
+            visitor.close()
+            page = anna_page
+        page.click(".tbl-waiting button:has-text('Leave')")  # no table left waiting
+        page.wait_for_selector(".tbl-waiting button:has-text('Leave')", state="detached")
     finally:
         ctx.close()
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
