@@ -6,6 +6,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import selectors as games_selectors
+from social import selectors as social_selectors
 
 from . import health
 
@@ -14,7 +15,10 @@ from . import health
 def home(request):
     # A player coming back (the installed app opens here) finds their games in progress first.
     my_tables = games_selectors.user_live_tables(request.user)
-    return render(request, "home.html", {"my_tables": my_tables})
+    # and the invitations that came while they were away (the live toast only reaches a
+    # player who is online)
+    invitations = social_selectors.invitations_waiting(request.user)
+    return render(request, "home.html", {"my_tables": my_tables, "invitations": invitations})
 
 
 @never_cache

@@ -266,6 +266,19 @@ def invitation_rows(invitations) -> list[tuple]:
     return [(i, infos.get(i.table_id)) for i in invitations]
 
 
+def invitations_waiting(user) -> list[tuple]:
+    """The invitations ``user`` can still accept, as ``invitation_rows``: pending, not
+    expired, to a table still open with a free seat; newest first (the home page's list,
+    for a player who was away when they came)."""
+    if not user.is_authenticated:
+        return []
+    ttl: int = conf.get("INVITE_TTL")
+    fresh = invitations_received(user).filter(
+        created_at__gte=timezone.now() - timedelta(seconds=ttl)).order_by("-created_at")[:10]
+    return [(i, t) for i, t in invitation_rows(fresh)
+            if t is not None and t.open and t.free_seats > 0]
+
+
 # --- Challenges ------------------------------------------------------------------------------
 
 def _challenges(**where):

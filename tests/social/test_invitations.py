@@ -292,3 +292,48 @@ def test_the_table_page_offers_to_invite_only_to_a_seated_player(contacts, carol
     assert link not in client_for(carol).get(f"/tables/{table.pk}/").content.decode()
     page = client_for(alice).get(link).content.decode()
     assert f'<option value="{table.pk}" selected>' in page
+
+
+@pytest.mark.django_db
+def test_the_home_page_shows_the_invitations_that_came_while_away(contacts, carol, client_for):
+    """The live toast reaches only a player who is online: one who comes back later finds
+    what they may still accept on the home page, and answers it there."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    alice, bob = contacts
+    table = _table(alice, private=True)
+    invitation = services.invitation_send(sender=alice, recipient=bob, table_id=table.pk)
+    home = client_for(bob).get("/").content.decode()
+    assert f'data-invitation-id="{invitation.pk}"' in home
+    assert f"?invite={table.invite_token}" in home and "Accept and sit down" in home
+    for other in (alice, carol):  # the sender and anybody else: nothing
+        assert "invitations-waiting" not in client_for(other).get("/").content.decode()
+    # an expired one is not offered
+    from social import conf
+
+    Invitation.objects.filter(pk=invitation.pk).update(
+        created_at=timezone.now() - timedelta(seconds=conf.get("INVITE_TTL") + 1))
+    assert "invitations-waiting" not in client_for(bob).get("/").content.decode()
+    # a fresh one is declined from the home page and leads back there
+    Invitation.objects.filter(pk=invitation.pk).update(created_at=timezone.now())
+    response = client_for(bob).post(
+        reverse("social:invitation_decline", args=[invitation.pk]), {"next": "/"})
+    assert response.status_code == 302 and response.url == "/"
+    invitation.refresh_from_db()
+    assert invitation.status == InvitationStatus.DECLINED
+    assert "invitations-waiting" not in client_for(bob).get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_an_invitation_to_a_table_that_started_is_not_on_the_home_page(contacts, make_user,
+                                                                      client_for):
+    alice, bob = contacts
+    table = _table(alice, private=False)
+    services.invitation_send(sender=alice, recipient=bob, table_id=table.pk)
+    assert "invitations-waiting" in client_for(bob).get("/").content.decode()
+    from games.services import table_sit
+
+    table_sit(table_id=table.pk, user=make_user("dave"))  # the last seat: the game starts
+    assert "invitations-waiting" not in client_for(bob).get("/").content.decode()
