@@ -4,7 +4,8 @@ Every number it states is read from where the site keeps it, so the page cannot 
 what is built: each mode's settings from the engine (``games.engine.modes``), timeouts and
 the disconnection grace from ``games.conf``, the provisional rule and leaderboard activity
 from the ratings app, the tournament requirement from the tournaments app. The worked
-examples are computed here with the mode's numbers.
+examples are computed here with the mode's numbers; how long an invitation waits comes from
+``social.conf``.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from games.forms import TURN_CHOICES
 from leaderboards.ratings import conf as rating_conf
 from leaderboards.ratings import skill
 from leaderboards.tournaments import services as tournament_services
+from social import conf as social_conf
 
 
 def _minutes(m: int) -> str:
@@ -89,6 +91,7 @@ def _context() -> dict:
         "playban_days": rating_conf.playban_window().days,
         "ladder": ladder,
         "min_rated_games": tournament_services.min_rated_games(),
+        "invite_ttl": _minutes(max(1, social_conf.get("INVITE_TTL") // 60)),
     }
 
 

@@ -77,3 +77,13 @@ def test_the_table_links_the_rules_of_its_mode(client, make_user):
     assert 'href="/rules/#oklahoma"' in html
     # during play on a phone the header is hidden: the score sheet links the rules
     assert '"rules_url": "/rules/#oklahoma"' in html
+
+
+@pytest.mark.django_db
+def test_rules_page_says_how_to_play_friends(client, settings):
+    settings.SOCIAL_INVITE_TTL = 45 * 60
+    html = client.get("/rules/").content.decode()
+    text = _text(html)
+    assert 'id="friends"' in html and 'href="#friends"' in html
+    assert "waits for them on their home page for 45 minutes" in text
+    assert 'href="/contacts/"' in html
