@@ -177,6 +177,7 @@ function onFrame(frame) {
       break;
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
+      else if (frame.event === "accepted") invitationAccepted(frame.invitation);
       break;
     case "challenge":
       if (frame.event === "received") challengeToast(frame.challenge);
@@ -232,6 +233,18 @@ function invitationToast(invitation) {
     base: `/invitations/${invitation.id}`,
     gone: "This invitation is no longer valid.",
   });
+}
+
+// A contact took the seat you invited them to: with the table full the game starts and your
+// clock runs, so a sender who is elsewhere on the site is called to the table (the one who
+// accepted is already on the way; <html data-username> tells the two apart).
+function invitationAccepted(invitation) {
+  const url = invitation.table.url;
+  const mine = invitation.from.username === document.documentElement.dataset.username;
+  if (!url || !mine || window.location.pathname === url) return;
+  const title = `${invitation.to.name} accepted your invitation`;
+  attention().alert("match", { title, body: invitation.table.name, url, tag: `invitation-${invitation.id}` });
+  toast({ title, text: invitation.table.name, href: url, linkText: "Go to the table", timeout: 0 });
 }
 
 function challengeToast(challenge) {

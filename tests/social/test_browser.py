@@ -188,3 +188,36 @@ def test_contact_requests_and_older_messages(site, browser):
         ben_ctx.close()
         cleo_ctx.close()
 
+
+
+def test_an_invitation_opened_from_the_contact_list_and_accepted(site, browser):
+    """Anna invites Ben from her contacts with no table of hers: one form opens the table and
+    invites him. Ben, away when it came, finds it on his home page and sits down; Anna, gone
+    elsewhere meanwhile, is called back to the table that has started."""
+    base, sessions = site
+    errors: list[str] = []
+    anna_ctx, anna = _page(browser, base, sessions["anna"], errors)
+    ben_ctx, ben = _page(browser, base, sessions["ben"], errors)
+    try:
+        anna.goto(f"{base}/contacts/")
+        anna.locator("#contact-list li", has_text="Ben").locator("a", has_text="Invite").click()
+        anna.select_option("#id_mode", "straight")
+        anna.click("#new-table button[type=submit]")
+        anna.wait_for_url("**/tables/*/")
+        table_url = anna.url.removeprefix(base)
+        anna.goto(f"{base}/messages/")  # elsewhere on the site when Ben answers
+
+        ben.goto(f"{base}/")
+        invited = ben.locator("#invitations-waiting li", has_text="Anna")
+        invited.locator("button", has_text="Accept and sit down").click()
+        ben.wait_for_url(f"**{table_url}")
+        ben.wait_for_selector(".tbl[data-status=playing]", timeout=WAIT)
+
+        toast = anna.locator(".notify-toast", has_text="Ben accepted your invitation")
+        toast.wait_for(timeout=WAIT)
+        assert toast.locator("a").get_attribute("href") == table_url
+        assert ben.locator(".notify-toast", has_text="accepted your invitation").count() == 0
+        assert not errors, errors
+    finally:
+        anna_ctx.close()
+        ben_ctx.close()
