@@ -123,6 +123,13 @@ def game_start(challenge) -> dict:
             "mode": frame["mode"]}
 
 
+def table_started(table) -> dict:
+    """A table you sat at and waited at has filled up and its game begun; ``table`` is its
+    :class:`social.tables.TableInfo`."""
+    return {"type": "table_start", "table": {"id": table.id, "url": table.url},
+            "name": table.name}
+
+
 def presence_changed(user, state) -> dict:
     """``user``'s presence for their contacts; ``state`` is a :class:`Presence`."""
     return {"type": "presence", "user": user_ref(user), **state.as_frame()}

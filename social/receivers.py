@@ -8,6 +8,10 @@ after the commit). A seat taken or left is written at once, in the signal, on pu
 one cache write with no query, games sends the signal after its commit, and the marks of one
 user must keep the order of their seats (a queued "sat down" could run after a later "left"
 and leave them playing at a table they left). Each is guarded: presence never breaks play.
+
+A waiting table that fills up (``game_started``) tells its other players at once on their
+notification sockets (a frame, at most once, like every notification): one may be elsewhere
+on the site while their clock runs.
 """
 from __future__ import annotations
 
@@ -35,6 +39,18 @@ def on_player_left(sender, *, table_id, user_id, **kwargs):
         logger.exception("presence_clear_playing failed for user %s", user_id)
 
 
+def on_game_started(sender, *, table_id, user_ids, url, **kwargs):
+    from . import frames, tables
+    from .notify import notify_users
+
+    try:
+        table = tables.table_get(table_id)
+        if table is not None:
+            notify_users(user_ids, frames.table_started(table))
+    except Exception:  # a notification must never break play
+        logger.exception("table_start notification failed for table %s", table_id)
+
+
 def on_game_finished(sender, *, game_id, table_id=None, **kwargs):
     """The one receiver pattern for ``game_finished``: nothing done in the signal, the
     idempotent task ``social.game_finished`` keyed by the game queued after the commit."""
@@ -48,4 +64,5 @@ def connect() -> None:
 
     signals.player_seated.connect(on_player_seated, dispatch_uid="social.presence.seated")
     signals.player_left.connect(on_player_left, dispatch_uid="social.presence.left")
+    signals.game_started.connect(on_game_started, dispatch_uid="social.notify.started")
     signals.game_finished.connect(on_game_finished, dispatch_uid="social.presence.finished")

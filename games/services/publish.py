@@ -82,3 +82,14 @@ def announce_seated(table: Table, user_id: int) -> None:
             sender=Table, table_id=table_id, user_id=user_id, url=url, private=private
         )
     )
+
+
+def announce_started(table: Table, seats: list[Seat], by_user_id: int) -> None:
+    """After the commit, ``game_started`` for the people at ``table`` other than
+    ``by_user_id``, whose move filled its last seat."""
+    others = [s.user_id for s in seats if s.user_id is not None and s.user_id != by_user_id]
+    if not others:
+        return
+    table_id, url = table.pk, table.get_absolute_url()
+    after_commit(lambda: signals.game_started.send(sender=Table, table_id=table_id,
+                                                   user_ids=others, url=url))

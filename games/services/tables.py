@@ -30,7 +30,7 @@ from ..exceptions import (
 from ..models import Room, Seat, Table, TableStatus
 from .clock import set_clock
 from .locking import after_commit, load_seats, lock_table_in, require_seat, seat_of
-from .publish import announce_seated, save_and_publish
+from .publish import announce_seated, announce_started, save_and_publish
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -214,6 +214,8 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
         state = _maybe_start(table, seats)
         save_and_publish(table, seats, state, outbox=outbox)
         announce_seated(table, user.pk)
+        if state is not None:
+            announce_started(table, seats, user.pk)
     return table
 
 
@@ -261,6 +263,8 @@ def table_add_bot(*, table_id: int, user: User, seat: int, level: int,
         table.version += 1
         state = _maybe_start(table, seats)
         save_and_publish(table, seats, state, outbox=outbox)
+        if state is not None:
+            announce_started(table, seats, user.pk)
     return table
 
 

@@ -73,9 +73,14 @@ function toasts() {
   return toastBox;
 }
 
-function toast({ title, text, href, linkText, actions = [], timeout = 8000 }) {
+// ``key``: a toast of the same key already shown is replaced (one toast per table).
+function toast({ title, text, href, linkText, actions = [], timeout = 8000, key = "" }) {
   const box = document.createElement("div");
   box.className = "notify-toast";
+  if (key) {
+    box.dataset.key = key;
+    for (const old of toasts().querySelectorAll(".notify-toast")) if (old.dataset.key === key) old.remove();
+  }
   const head = document.createElement("p");
   head.className = "notify-toast-title";
   head.textContent = title;
@@ -185,6 +190,9 @@ function onFrame(frame) {
     case "game_start":
       gameStart(frame);
       break;
+    case "table_start":
+      tableStart(frame);
+      break;
     case "tournament":
       tournamentToast(frame);
       break;
@@ -242,9 +250,23 @@ function invitationAccepted(invitation) {
   const url = invitation.table.url;
   const mine = invitation.from.username === document.documentElement.dataset.username;
   if (!url || !mine || window.location.pathname === url) return;
+  const key = `table-${invitation.table.id}`;
+  // the table it filled has started: that toast says more, keep it
+  if ([...toasts().querySelectorAll(".notify-toast")].some((t) => t.dataset.key === key)) return;
   const title = `${invitation.to.name} accepted your invitation`;
-  attention().alert("match", { title, body: invitation.table.name, url, tag: `invitation-${invitation.id}` });
-  toast({ title, text: invitation.table.name, href: url, linkText: "Go to the table", timeout: 0 });
+  attention().alert("match", { title, body: invitation.table.name, url, tag: key });
+  toast({ title, text: invitation.table.name, href: url, linkText: "Go to the table", timeout: 0, key });
+}
+
+// A table you waited at filled up and its game began (someone took the last seat, or it was
+// given to the computer): your clock runs, so a page elsewhere calls you to it.
+function tableStart(frame) {
+  const url = frame.table && frame.table.url;
+  if (!url || window.location.pathname === url) return;
+  const key = `table-${frame.table.id}`;
+  const title = "Your game has started";
+  attention().alert("match", { title, body: frame.name, url, tag: key });
+  toast({ title, text: frame.name, href: url, linkText: "Go to the table", timeout: 0, key });
 }
 
 function challengeToast(challenge) {

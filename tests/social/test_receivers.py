@@ -77,3 +77,39 @@ def test_the_task_is_idempotent_and_leaves_other_tables_alone(finished):
     assert sorted(tasks.game_finished(game.pk)) == sorted([alice.pk, bob.pk])
     assert presence.presence_playing(bob.pk)["table_id"] == game.table_id + 1000
     assert tasks.game_finished(10**9) == []  # a game that is gone
+
+
+def test_a_table_that_fills_up_calls_its_other_players(users, monkeypatch):
+    """``game_started``: the people who waited at a table (not the one whose move filled
+    it) get a ``table_start`` frame, once the seat is committed; a seat that leaves one free,
+    and a rolled-back one, send nothing; a failure to send is logged, never raised into play."""
+    from social import notify as social_notify
+    from social import receivers
+
+    sent = []
+    monkeypatch.setattr(social_notify, "notify_users",
+                        lambda ids, frame: sent.append((list(ids), frame)))
+    ensure_default_rooms(Room)
+    alice, bob, carol = users["alice"], users["bob"], users["carol"]
+    rummy = games_services.table_create(user=alice, room=Room.objects.get(slug="rummy"),
+                                        seat_count=3)
+    games_services.table_sit(table_id=rummy.pk, user=bob)
+    assert sent == []  # a seat still free: not started
+    games_services.table_add_bot(table_id=rummy.pk, user=bob, seat=2, level=1)
+    assert sent == [([alice.pk], {"type": "table_start",
+                                  "table": {"id": rummy.pk, "url": f"/tables/{rummy.pk}/"},
+                                  "name": f"Basic Rummy · table {rummy.pk}"})]
+    sent.clear()
+    classic = games_services.table_create(user=alice, room=Room.objects.get(slug="classic"))
+    with pytest.raises(RuntimeError), transaction.atomic():
+        games_services.table_sit(table_id=classic.pk, user=carol)
+        raise RuntimeError
+    assert sent == []  # rolled back: nobody is told
+    games_services.table_sit(table_id=classic.pk, user=carol)
+    assert [ids for ids, _ in sent] == [[alice.pk]]
+
+    def down(ids, frame):
+        raise ConnectionError("channel layer down")
+
+    monkeypatch.setattr(social_notify, "notify_users", down)
+    receivers.on_game_started(None, table_id=classic.pk, user_ids=[alice.pk], url="/x/")
