@@ -168,3 +168,24 @@ def test_a_match_table_links_back_to_its_tournament(client, staff, make_user):
     _login(client, a)
     page = client.get(m.table.get_absolute_url()).content.decode()
     assert f'href="{t.get_absolute_url()}"' in page and "Round 1 of" in page
+
+
+def test_enter_and_withdraw_from_the_list(client, staff, make_user):
+    """An upcoming tournament is entered from the list itself, as from the lobby's box; the
+    answer comes back to the list. A visitor is asked to log in; running and finished rows
+    offer nothing."""
+    t = _create(staff, name="List Cup")
+    body = client.get("/tournaments/").content.decode()
+    assert "/accounts/login/?next=/tournaments/" in body
+    player = make_user("lister")
+    _login(client, player)
+    body = client.get("/tournaments/").content.decode()
+    assert f'action="/tournaments/{t.pk}/enter/"' in body
+    response = client.post(f"/tournaments/{t.pk}/enter/", {"next": "/tournaments/"})
+    assert response.status_code == 302 and response.url == "/tournaments/"
+    assert Entry.objects.filter(tournament=t, user=player).exists()
+    body = client.get("/tournaments/").content.decode()
+    assert f'action="/tournaments/{t.pk}/withdraw/"' in body and "you are in" in body
+    Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
+    body = client.get("/tournaments/").content.decode()
+    assert f"/tournaments/{t.pk}/withdraw/" not in body
