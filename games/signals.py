@@ -7,7 +7,7 @@ All are sent after the transaction commits, with ``sender`` the model class:
   for the players of a rematch and of "play the computer"); ``private`` for a private table,
   which nobody else may learn of (presence then says "playing" without the table).
 - ``player_left(sender=Table, table_id, user_id)``: a user left a seat before the start.
-- ``game_started(sender=Table, table_id, user_ids, url)``: a waiting table filled up (the
+- ``game_started(sender=Table, table_id, user_ids, url, mode)``: a waiting table filled up (the
   last seat taken by a person or given to the computer) and its game began; ``user_ids`` are
   its people other than the one whose move filled it, who may be elsewhere with their clock
   running.

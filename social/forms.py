@@ -12,10 +12,7 @@ class NewTableInvitationForm(forms.Form):
 
     to = forms.ChoiceField(label="Contact")
     mode = forms.ChoiceField(label="Game")
-    seats = forms.TypedChoiceField(
-        label="Players", coerce=int, initial="2",
-        choices=[("2", "2 players"), ("3", "3 players (Rummy)"), ("4", "4 players (Rummy)")],
-    )
+    seats = forms.TypedChoiceField(label="Players", coerce=int, initial="2")
     target = forms.IntegerField(
         label="Target score", required=False, min_value=50, max_value=500,
         help_text="Leave empty for the usual target of this game.",
@@ -36,6 +33,8 @@ class NewTableInvitationForm(forms.Form):
         self.fields["to"].choices = contacts
         self.fields["mode"].choices = modes
         self.names, self.seat_counts = dict(modes), seat_counts
+        counts = sorted({n for low, high in seat_counts.values() for n in range(low, high + 1)})
+        self.fields["seats"].choices = [(str(n), f"{n} players") for n in counts]
 
     def clean(self):
         data = super().clean()

@@ -123,11 +123,9 @@ def game_start(challenge) -> dict:
             "mode": frame["mode"]}
 
 
-def table_started(table) -> dict:
-    """A table you sat at and waited at has filled up and its game begun; ``table`` is its
-    :class:`social.tables.TableInfo`."""
-    return {"type": "table_start", "table": {"id": table.id, "url": table.url},
-            "name": table.name}
+def table_started(table_id: int, url: str, name: str) -> dict:
+    """A table you sat at and waited at has filled up and its game begun."""
+    return {"type": "table_start", "table": {"id": table_id, "url": url}, "name": name}
 
 
 def presence_changed(user, state) -> dict:

@@ -39,14 +39,14 @@ def on_player_left(sender, *, table_id, user_id, **kwargs):
         logger.exception("presence_clear_playing failed for user %s", user_id)
 
 
-def on_game_started(sender, *, table_id, user_ids, url, **kwargs):
+def on_game_started(sender, *, table_id, user_ids, url, mode, **kwargs):
+    """One channel-layer send, no query: the signal names everything the frame says."""
     from . import frames, tables
     from .notify import notify_users
 
     try:
-        table = tables.table_get(table_id)
-        if table is not None:
-            notify_users(user_ids, frames.table_started(table))
+        name = tables.table_name(dict(tables.mode_choices()).get(mode, mode), table_id)
+        notify_users(user_ids, frames.table_started(table_id, url, name))
     except Exception:  # a notification must never break play
         logger.exception("table_start notification failed for table %s", table_id)
 

@@ -56,6 +56,11 @@ def mode_seat_counts() -> dict[str, tuple[int, int]]:
             for key, _ in mode_choices()}
 
 
+def table_name(mode_name: str, table_id: int) -> str:
+    """How invitations and notifications name a table: "Basic Rummy · table 12"."""
+    return f"{mode_name} · table {table_id}"
+
+
 def table_url(table_id: int) -> str:
     try:
         return reverse("games:table", kwargs={"table_id": table_id})
@@ -70,7 +75,7 @@ def _info(table) -> TableInfo:
     free = sum(1 for s in seats if s.is_empty) if seats else table.seat_count
     return TableInfo(
         id=table.pk,
-        name=f"{table.get_mode_display()} · table {table.pk}",
+        name=table_name(table.get_mode_display(), table.pk),
         url=table_url(table.pk),
         open=table.status == TableStatus.OPEN,
         free_seats=free,

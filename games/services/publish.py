@@ -90,6 +90,6 @@ def announce_started(table: Table, seats: list[Seat], by_user_id: int) -> None:
     others = [s.user_id for s in seats if s.user_id is not None and s.user_id != by_user_id]
     if not others:
         return
-    table_id, url = table.pk, table.get_absolute_url()
+    table_id, url, mode = table.pk, table.get_absolute_url(), table.mode
     after_commit(lambda: signals.game_started.send(sender=Table, table_id=table_id,
-                                                   user_ids=others, url=url))
+                                                   user_ids=others, url=url, mode=mode))

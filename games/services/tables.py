@@ -323,9 +323,9 @@ def _room_for(mode: str, seat_count: int = 2) -> Room:
     return rooms[0]
 
 
-def table_create_for_mode(*, user: User | AnonymousUser | None, mode: str, seat_count: int = 2,
-               target: int | None = None, rated: bool = False, seconds_per_turn: int = 30,
-               private: bool = False) -> Table:
+def table_create_for_mode(*, user: User | AnonymousUser | None, mode: str,
+                          seat_count: int = 2, target: int | None = None, rated: bool = False,
+                          seconds_per_turn: int = 30, private: bool = False) -> Table:
     """Open a table of ``mode`` for people, with ``user`` in seat 0, in the mode's own room
     (a table opened to invite someone to, away from any room page). Raises as
     ``table_create``, and ``InvalidSettings`` for an unknown mode or seat count."""

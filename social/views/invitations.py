@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from django.contrib import messages as flash
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -81,13 +80,7 @@ def invitation_new_table(request):
     """Open a table and invite a contact to it, then go to the table to wait for them."""
     contacts = selectors.contact_list(request.user)
     form = _new_table_form(contacts, request.POST)
-    other = None
-    if form.is_valid():
-        other = get_user_model().objects.filter(username=form.cleaned_data["to"],
-                                                is_active=True).first()
-        if other is None:
-            form.add_error("to", "Choose one of your contacts.")
-    if other is None:
+    if not form.is_valid():
         if wants_json(request):
             return JsonResponse({"ok": False, "error": {
                 "code": "invalid", "message": "Check the form.",
@@ -95,6 +88,8 @@ def invitation_new_table(request):
                 status=400)
         return _page(request, form=form, contacts=contacts, status=400)
     data = form.cleaned_data
+    # the form took only a contact's name: the user is one of the rows it was offered
+    other = next(row.user for row in contacts if row.user.username == data["to"])
     try:
         invitation = services.invitation_send_new_table(
             sender=request.user, recipient=other, mode=data["mode"], seat_count=data["seats"],

@@ -243,30 +243,32 @@ function invitationToast(invitation) {
   });
 }
 
-// A contact took the seat you invited them to: with the table full the game starts and your
-// clock runs, so a sender who is elsewhere on the site is called to the table (the one who
-// accepted is already on the way; <html data-username> tells the two apart).
+// A table of yours needs you (your clock runs there): an alert and a toast with its link, on
+// every page but the table's own; one per table (``replace``: a newer call takes the place of
+// an older one, else an existing one is kept).
+function callToTable({ title, text, url, tableId, replace }) {
+  if (!url || window.location.pathname === url) return;
+  const key = `table-${tableId}`;
+  if (!replace && [...toasts().querySelectorAll(".notify-toast")].some((t) => t.dataset.key === key)) return;
+  attention().alert("match", { title, body: text, url, tag: key });
+  toast({ title, text, href: url, linkText: "Go to the table", timeout: 0, key });
+}
+
+// A contact took the seat you invited them to (the one who accepted is on the way already:
+// <html data-username> tells the two apart). When that filled the table, its table_start
+// toast says more and is kept.
 function invitationAccepted(invitation) {
-  const url = invitation.table.url;
-  const mine = invitation.from.username === document.documentElement.dataset.username;
-  if (!url || !mine || window.location.pathname === url) return;
-  const key = `table-${invitation.table.id}`;
-  // the table it filled has started: that toast says more, keep it
-  if ([...toasts().querySelectorAll(".notify-toast")].some((t) => t.dataset.key === key)) return;
-  const title = `${invitation.to.name} accepted your invitation`;
-  attention().alert("match", { title, body: invitation.table.name, url, tag: key });
-  toast({ title, text: invitation.table.name, href: url, linkText: "Go to the table", timeout: 0, key });
+  if (invitation.from.username !== document.documentElement.dataset.username) return;
+  callToTable({ title: `${invitation.to.name} accepted your invitation`, text: invitation.table.name,
+                url: invitation.table.url, tableId: invitation.table.id, replace: false });
 }
 
 // A table you waited at filled up and its game began (someone took the last seat, or it was
-// given to the computer): your clock runs, so a page elsewhere calls you to it.
+// given to the computer).
 function tableStart(frame) {
-  const url = frame.table && frame.table.url;
-  if (!url || window.location.pathname === url) return;
-  const key = `table-${frame.table.id}`;
-  const title = "Your game has started";
-  attention().alert("match", { title, body: frame.name, url, tag: key });
-  toast({ title, text: frame.name, href: url, linkText: "Go to the table", timeout: 0, key });
+  if (!frame.table) return;
+  callToTable({ title: "Your game has started", text: frame.name, url: frame.table.url,
+                tableId: frame.table.id, replace: true });
 }
 
 function challengeToast(challenge) {

@@ -112,4 +112,5 @@ def test_a_table_that_fills_up_calls_its_other_players(users, monkeypatch):
         raise ConnectionError("channel layer down")
 
     monkeypatch.setattr(social_notify, "notify_users", down)
-    receivers.on_game_started(None, table_id=classic.pk, user_ids=[alice.pk], url="/x/")
+    receivers.on_game_started(None, table_id=classic.pk, user_ids=[alice.pk], url="/x/",
+                              mode="classic")

@@ -126,7 +126,7 @@ function waitingPanel(ctrl) {
     if (f.you && f.you.can_sit) {
       actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => ctrl.sit() } }));
     }
-    if (free && ctrl.data.sign_in && !(ctrl.data.you && ctrl.data.you.authenticated)) {
+    if (free && ctrl.data.sign_in) { // the server sends sign_in to visitors at an open table
       // a visitor (from an invite link, say): an account first, then back here to sit
       actions.append(h("a", { class: "button", text: "Sign up to play", attrs: { href: ctrl.data.sign_in.signup } }));
       actions.append(h("a", { class: "button button-secondary", text: "Log in", attrs: { href: ctrl.data.sign_in.login } }));
