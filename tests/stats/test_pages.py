@@ -120,3 +120,18 @@ def test_points_per_hand_chart_covers_the_last_twelve_months(people):
     assert chart["top"] == 15.0 and chart["points"][0]["y"] == 15.0
     flat = selectors.points_per_hand_by_month(user=bob)
     assert [p["value"] for p in flat["points"]] == [0.0, 0.0]
+
+
+def test_a_one_month_chart_names_its_month_once_under_its_point(client, people):
+    import re
+
+    ann, bob, *_ = people
+    g = store_game([ann, bob], scores=[100, 0], winner=0, at=timezone.now(),
+                   hands=[hand(1, "knock", 0, 30, knocker=0)])
+    services.stats_game_record(game_id=g.pk)
+    client.force_login(ann)
+    page = client.get(reverse("stats:mine")).content.decode()
+    chart = page.split('class="chart-line"', 1)[1].split("</svg>", 1)[0]
+    month = timezone.localtime(g.finished_at).strftime("%b %Y")
+    labels = re.findall(r'<text x="([\d.]+)" y="124"[^>]*>([^<]*)</text>', chart)
+    assert labels == [("160", month)]  # the single point stands mid-axis (x = 20 + 140)
