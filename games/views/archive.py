@@ -87,7 +87,8 @@ def game(request, game_id):
     game = selectors.game_for_viewer(game_id, request.user)
     if game is None:
         raise Http404("No such game.")
-    players = sorted(game.players.all(), key=lambda p: p.seat)
+    # In finishing order (the list is numbered by place; ties share a number), then by seat.
+    players = sorted(game.players.all(), key=lambda p: (p.place, p.seat))
     changes = hooks.rating_changes([game.pk]).get(game.pk, {})
     unrated = hooks.unrated_reasons([game]).get(game.pk)
     # Ratings belong on a game that counts: a casual game, a game with a computer or one that

@@ -291,3 +291,17 @@ def test_a_game_without_an_engine_record_shows_its_sheet(client, trio):
     assert r.status_code == 200 and r.context["replay"] is None
     html = r.content.decode()
     assert "Score sheet" in html and "replay-data" not in html
+
+
+def test_final_scores_are_listed_in_finishing_order(client, trio):
+    """The final list is numbered: its numbers are the places (ties share one), not seats."""
+    import re
+
+    from tests.support.records import make_game
+
+    ann, ben, cat = trio
+    game = make_game([ann, ben, cat], mode="rummy", places=[3, 1, 1])
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    final = page.split('<ol class="final-list">', 1)[1].split("</ol>", 1)[0]
+    rows = re.findall(r'<li value="(\d)"><a href="/u/(\w+)/">', final)
+    assert rows == [("1", ben.username), ("1", cat.username), ("3", ann.username)]

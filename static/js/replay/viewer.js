@@ -113,6 +113,13 @@ function showdownBox(sd, names) {
 
 // ---------------------------------------------------------------------------------- board
 
+/** The hand's knock limit in the table's words ("Gin only" where no knock is allowed), and
+ * Oklahoma's spade multiplier. */
+export function knockText(f) {
+  const limit = f.knock_limit === 0 ? "Gin only" : `Knock limit ${f.knock_limit}`;
+  return f.multiplier > 1 ? `${limit} · scores ×${f.multiplier}` : limit;
+}
+
 /** Stock, discard pile, knock limit and (rummy) the melds on the table. */
 function middleBox(f, family) {
   const middle = el("div", { class: "replay-middle" },
@@ -120,7 +127,7 @@ function middleBox(f, family) {
     el("div", { class: "replay-pile" }, muted(`Discard pile (${f.discard_count}) `),
       cardRow(splitCards(f.discard), "Discard pile, top card last")));
   if (f.knock_limit != null && family === "gin") {
-    middle.append(el("div", { class: "muted", text: `Knock limit ${f.knock_limit}${f.multiplier > 1 ? ` · scores ×${f.multiplier}` : ""}` }));
+    middle.append(el("div", { class: "muted", text: knockText(f) }));
   }
   if (f.table && f.table.length) {
     const melds = el("div", { class: "replay-table" }, muted("Melds on the table"));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clampPly, handStarts, splitCards } from "../viewer.js";
+import { clampPly, handStarts, knockText, splitCards } from "../viewer.js";
 
 test("a frame's cards come as one string of two-letter codes", () => {
   assert.deepEqual(splitCards("4H5HTS"), ["4H", "5H", "TS"]);
@@ -21,4 +21,10 @@ test("each hand starts on the frame after a showdown", () => {
   const frames = [{}, {}, { showdown: [{}] }, {}, {}, { showdown: [{}] }];
   assert.deepEqual(handStarts(frames), [0, 3]);
   assert.deepEqual(handStarts([{}]), [0]);
+});
+
+test("the knock limit reads as the table says it: gin only at zero, the spade multiplier", () => {
+  assert.equal(knockText({ knock_limit: 0, multiplier: 1 }), "Gin only");
+  assert.equal(knockText({ knock_limit: 10, multiplier: 1 }), "Knock limit 10");
+  assert.equal(knockText({ knock_limit: 0, multiplier: 2 }), "Gin only · scores ×2");
 });
