@@ -84,6 +84,11 @@ MEASURE = """() => {
   const info = document.querySelector('.tbl-me-info');
   if (info && info.scrollWidth > info.clientWidth + 1)
     out.push(`your seat's line cut: ${info.textContent}`);
+  const myName = info && info.querySelector(':scope > strong');
+  const myRating = info && info.querySelector(':scope > .seat-rating');
+  if (myName && myRating && myRating.textContent && myName.getBoundingClientRect().width <= 1
+      && myRating.getBoundingClientRect().width > 1)
+    out.push(`your rating shown without your name: ${info.textContent}`);
   document.querySelectorAll('.tbl-felt .pile-label').forEach((l) => {
     const r = l.getBoundingClientRect();
     if (r.bottom > fr.bottom + 1) out.push(`the label ${l.textContent} cut by the felt`);
