@@ -298,6 +298,17 @@ def test_play_the_computer_in_the_browser(server, browser):
     text = page.text_content(".tbl-panel")
     assert "resignation" in text
     assert page.query_selector(".tbl-panel button:has-text('rematch')") is not None
+    # on the phone its four buttons stand two by two, each whole and big enough to tap (once
+    # the panel's entrance has finished: it grows into place)
+    page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('.tbl-panel[data-kind=game-over] > .tbl-actions > *')]"
+        ".map(b => { const r = b.getBoundingClientRect();"
+        " return [Math.round(r.top), r.left, r.right, r.height, b.scrollWidth <= b.clientWidth]; })"
+    )
+    assert len(boxes) == 4 and len({top for top, *_ in boxes}) == 2, boxes
+    assert all(left >= 0 and right <= 360 and h >= 44 and whole
+               for _, left, right, h, whole in boxes), boxes
     page.screenshot(path=str(server["tmp"] / "table-over.png"), full_page=True)
     assert errors == []
     ctx.close()
