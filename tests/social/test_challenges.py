@@ -303,6 +303,7 @@ def test_a_person_challenges_a_bot_from_its_profile(client_for, alice, bob, bot)
                                                                None)
     page = client_for(alice).get("/challenges/")
     assert f'data-challenge-id="{challenge.pk}"'.encode() in page.content
+    assert b"Oklahoma Gin, 60 s a turn, rated" in page.content  # (the mode's name, not "Oklahoma")
     assert b"Cancel challenge" in client_for(alice).get(f"/u/{bot.username}/").content
     r = client_for(alice).post(f"/challenges/send/{bot.username}/", {
         "mode": "oklahoma", "seconds_per_turn": "5"})
