@@ -92,6 +92,12 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, sch
         check("own profile")
         page.goto(server + "/u/ben/")
         check("profile")
+        # the actions with ben stand as one row of one size (a small <button> was drawn
+        # larger than the small link "Message" beside it)
+        sizes = page.evaluate("[...document.querySelectorAll('.profile-actions .button')]"
+                              ".map(b => [b.textContent, getComputedStyle(b).fontSize,"
+                              " Math.round(b.getBoundingClientRect().height)])")
+        assert len(sizes) >= 3 and len({(f, h) for _, f, h in sizes}) == 1, sizes
         page.goto(server + "/messages/")
         check("messages")
         page.goto(server + "/messages/with/ben/")
