@@ -45,6 +45,9 @@ DEFAULTS: dict[str, Any] = {
     "PRESENCE_PER_SWEEP": 250,
     # Open tables with no change for this long (seconds) are closed by the sweep.
     "OPEN_TABLE_TTL": 3 * 3600,
+    # ... and sooner, after this long (seconds), when every person seated at one has left
+    # both it and the site (no page of the site open to call them back from when it fills).
+    "OPEN_TABLE_AWAY": 300,
     # Waiting (not yet started) tables a player may hold a seat at: creating or sitting at
     # one more is refused until one starts or is closed. Keeps one player from filling the
     # room with tables nobody will come to (tables against the computer start at once and

@@ -106,6 +106,47 @@ def hidden_senders_changed(user_ids: Iterable[int]) -> None:
         transaction.on_commit(lambda: broadcast.send_hidden_changed(user_ids=ids))
 
 
+# ------------------------------------------------------------------------ reachable players
+#
+# A waiting table is kept for its people while the site can call them to it when it fills up
+# (``signals.game_started``: a page of the site open anywhere, not only the table's). Only
+# ``social`` knows who has a page open (its notification sockets), so it registers a
+# **reachable** function ``fn(user_ids) -> set of the ids it can reach now``. With nothing
+# registered, or when the answer fails, everyone counts as reachable: no table is closed on a
+# guess.
+
+Reachable = Callable[[list[int]], Iterable[int]]
+
+_reachable: list[Reachable] = []
+
+
+def register_reachable(fn: Reachable) -> Reachable:
+    if fn not in _reachable:
+        _reachable.append(fn)
+    return fn
+
+
+def unregister_reachable(fn: Callable) -> None:
+    """Remove ``fn`` (tests)."""
+    while fn in _reachable:
+        _reachable.remove(fn)
+
+
+def reachable(user_ids: Iterable[int]) -> set[int]:
+    """Those of ``user_ids`` the site can reach now (all of them when nobody can tell)."""
+    ids = [int(u) for u in user_ids if u is not None]
+    if not ids or not _reachable:
+        return set(ids)
+    found: set[int] = set()
+    for fn in list(_reachable):
+        try:
+            found.update(int(u) for u in fn(ids))
+        except Exception:
+            log.exception("reachable %r failed: counting everyone reachable", fn)
+            return set(ids)
+    return found & set(ids)
+
+
 # ------------------------------------------------------------------------ ratings
 #
 # ``leaderboards`` (above ``games``) keeps the ratings and registers five answers in its

@@ -9,7 +9,7 @@ class SocialConfig(AppConfig):
         from accounts.profile_actions import ProfileActions, profile_actions_register
         from games import hooks
 
-        from . import policy, profile, receivers
+        from . import policy, presence, profile, receivers
 
         receivers.connect()
         # Message, Add contact, Invite to a table on other players' profiles
@@ -24,6 +24,8 @@ class SocialConfig(AppConfig):
             else None
         )
         hooks.register_hidden_senders(policy.block_related_ids)
+        # Who has a page of the site open: a waiting table whose people all left is closed.
+        hooks.register_reachable(presence.presence_reachable)
         from django.db.models.signals import post_delete, post_save
 
         def block_changed(sender, instance, **kwargs):

@@ -315,6 +315,29 @@ def presence_of(user_ids) -> dict[int, Presence]:
     return result
 
 
+def presence_reachable(user_ids) -> set[int]:
+    """Those of ``user_ids`` with a page of the site open (``games.hooks.reachable``: a
+    waiting table can call them to it). A live connection in the cache, or a "last seen"
+    recent enough that the user was connected then: open sockets write it at least every
+    ``LAST_SEEN_WRITE_EVERY`` seconds, so the answer holds in a process whose cache does not
+    see the sockets' connections (the embedded default's worker keeps its own memory)."""
+    from .models import LastSeen
+
+    user_ids = list(dict.fromkeys(int(u) for u in user_ids))
+    if not user_ids:
+        return set()
+    now = time.time()
+    deadlines = _store().deadlines(user_ids)
+    found = {uid for uid in user_ids if any(d > now for d in deadlines.get(uid, []))}
+    recent = datetime.fromtimestamp(
+        now - conf.get("LAST_SEEN_WRITE_EVERY") - conf.get("PRESENCE_TTL"), tz=UTC)
+    rest = [uid for uid in user_ids if uid not in found]
+    if rest:
+        found.update(LastSeen.objects.filter(user_id__in=rest, at__gte=recent)
+                     .values_list("user_id", flat=True))
+    return found
+
+
 def broadcast_presence(user_id: int) -> None:
     """Tell the contacts of ``user_id`` their current presence (frame ``presence``)."""
     from accounts.models import User

@@ -1,21 +1,25 @@
 """Closing tables: the Close button of a player's own tables (leave a waiting table, which
 cancels it when nobody else is seated; resign a game in progress), the sweep's closing of
-games against the computer that their people left, and the cap on waiting tables.
+games against the computer that their people left and of waiting tables that nobody can be
+called to (their people gone from the site) or that waited too long, and the cap on waiting
+tables.
 """
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from .. import conf, states
+from .. import conf, hooks, signals, states
 from ..exceptions import Forbidden, NotPlaying, TableNotFound
 from ..models import Ending, Seat, Table, TableStatus
 from .endings import finish_game, table_resign
-from .locking import load_seats, lock_table
+from .locking import after_commit, load_seats, lock_table
+from .publish import save_and_publish
 from .tables import table_leave
 
 if TYPE_CHECKING:
@@ -79,3 +83,73 @@ def tables_close_left(now: datetime) -> int:
         except Exception:
             log.exception("closing the left table %s failed", table_id)
     return closed
+
+
+# ------------------------------------------------------------------------ waiting tables
+
+
+def _close_waiting(table: Table, seats: list[Seat], now: datetime) -> None:
+    """Cancel the locked waiting ``table`` as if each of its people had left it: seats
+    emptied, the table abandoned and published, ``player_left`` for each after the commit
+    (so their presence stops saying they are at it)."""
+    people = [s.user_id for s in seats if s.user_id is not None]
+    for seat in seats:
+        if seat.user_id is not None:
+            seat.user = None
+            seat.connected = False
+            seat.last_seen = None
+            seat.save(update_fields=["user", "connected", "last_seen"])
+    table.status = TableStatus.ABANDONED
+    table.finished_at = now
+    table.version += 1
+    save_and_publish(table, seats)
+    for user_id in people:  # (one after-commit each: a failing one spares the others)
+        after_commit(partial(signals.player_left.send, sender=Table, table_id=table.pk,
+                             user_id=user_id))
+
+
+def tables_close_waiting(now: datetime) -> dict[str, int]:
+    """Sweep step: close the waiting tables nobody will come back to.
+
+    - ``away``: every person seated has been gone for ``GAMES_OPEN_TABLE_AWAY`` seconds: not
+      at the table (no ping from its page) and not on the site either (``hooks.reachable``:
+      no page of the site open that the start could call them from). A newcomer who sat
+      there would start a game against an empty chair and wait out its clock.
+    - ``stale``: nothing happened at it for ``GAMES_OPEN_TABLE_TTL`` seconds.
+
+    A cheap cut first (normally nothing), then each table re-checked under its row lock."""
+    away_since = now - timedelta(seconds=conf.get("OPEN_TABLE_AWAY"))
+    stale_since = now - timedelta(seconds=conf.get("OPEN_TABLE_TTL"))
+    seen_lately = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False,
+                                      last_seen__gte=away_since)
+    quiet = list(Table.objects.filter(status=TableStatus.OPEN, updated_at__lt=away_since)
+                 .exclude(Exists(seen_lately)).values_list("pk", flat=True)[:100])
+    stale = set(Table.objects.filter(status=TableStatus.OPEN, updated_at__lt=stale_since)
+                .values_list("pk", flat=True)[:100])
+    people: dict[int, set[int]] = {}
+    for table_id, user_id in Seat.objects.filter(
+            table_id__in=quiet, user__isnull=False).values_list("table_id", "user_id"):
+        people.setdefault(table_id, set()).add(user_id)
+    reachable = hooks.reachable({u for ids in people.values() for u in ids})
+    away = {t for t in quiet if not people.get(t, set()) & reachable}
+    done = {"away": 0, "stale": 0}
+    for table_id in sorted(away | stale):
+        try:
+            with transaction.atomic():
+                table = lock_table(table_id)
+                if table.status != TableStatus.OPEN:
+                    continue
+                seats = load_seats(table)
+                if table.updated_at < stale_since:
+                    kind = "stale"
+                elif (table_id in away and table.updated_at < away_since
+                      and not any(s.user_id is not None and s.last_seen is not None
+                                  and s.last_seen >= away_since for s in seats)):
+                    kind = "away"
+                else:
+                    continue
+                _close_waiting(table, seats, now)
+                done[kind] += 1
+        except Exception:
+            log.exception("closing the waiting table %s failed", table_id)
+    return done

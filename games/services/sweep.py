@@ -7,17 +7,14 @@ import logging
 import time
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from .. import conf
 from ..models import Heartbeat, Table, TableStatus, grace_seconds
 from .clock import clocks_watched, table_clock_resume
-from .closing import tables_close_left
-from .locking import load_seats, lock_table
+from .closing import tables_close_left, tables_close_waiting
 from .moves import table_timeout
 from .presence import tables_presence_due
-from .publish import save_and_publish
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +27,12 @@ def _sweep_done(now: datetime) -> None:
 def tables_sweep() -> dict[str, int]:
     """Periodic: apply deadlines missed across a restart (a computer's late move is played
     then), give back time lost to an outage, restart clocks stopped by a lost frame, show
-    players who left, close games against the computer their people left and stale open
-    tables. Safe to run twice (every step re-checks
+    players who left, close games against the computer their people left, and waiting tables
+    whose people left the site or that waited too long. Safe to run twice (every step re-checks
     under the row lock)."""
     now = timezone.now()
-    done = {"timeouts": 0, "presence": 0, "closed": 0, "extended": 0, "resumed": 0, "left": 0}
+    done = {"timeouts": 0, "presence": 0, "closed": 0, "away": 0, "extended": 0, "resumed": 0,
+            "left": 0}
     _sweep_done(now)
     # The time lost to a gap in the site's liveness is given back before any deadline.
     outage = clocks_watched()
@@ -71,16 +69,7 @@ def tables_sweep() -> dict[str, int]:
     done["presence"] = tables_presence_due(now)
     # Games against the computer that their people left (closing.py).
     done["left"] = tables_close_left(now)
-    stale = now - timedelta(seconds=conf.get("OPEN_TABLE_TTL"))
-    for table_id in Table.objects.filter(
-        status=TableStatus.OPEN, updated_at__lt=stale
-    ).values_list("pk", flat=True):
-        with transaction.atomic():
-            table = lock_table(table_id)
-            if table.status == TableStatus.OPEN and table.updated_at < stale:
-                table.status = TableStatus.ABANDONED
-                table.finished_at = now
-                table.version += 1
-                save_and_publish(table, load_seats(table))
-                done["closed"] += 1
+    # Waiting tables whose people all left the site, or that waited too long (closing.py).
+    waiting = tables_close_waiting(now)
+    done["closed"], done["away"] = waiting["stale"], waiting["away"]
     return done

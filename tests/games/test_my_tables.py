@@ -152,3 +152,115 @@ def test_the_sweep_leaves_games_of_people_who_are_here(rooms, make_user):
     assert services.tables_sweep()["left"] == 0
     assert Table.objects.get(pk=mine.pk).status == TableStatus.PLAYING
     assert Table.objects.get(pk=people.pk).status == TableStatus.PLAYING
+
+
+@pytest.fixture
+def reachable():
+    """Who the site can reach, as social would answer (``games.hooks.reachable``)."""
+    from games import hooks
+
+    here: set[int] = set()
+    saved = list(hooks._reachable)
+    hooks._reachable[:] = [lambda ids: here & set(ids)]
+    yield here
+    hooks._reachable[:] = saved
+
+
+def _quiet(table, seconds):
+    Table.objects.filter(pk=table.pk).update(
+        updated_at=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_a_waiting_table_whose_people_left_the_site_is_closed(
+        rooms, make_user, reachable, django_capture_on_commit_callbacks):
+    """Nobody sits down to an empty chair: a waiting table whose people have been gone from
+    it and from the site for GAMES_OPEN_TABLE_AWAY is cancelled, as if they had left it."""
+    from games import signals
+
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    away = conf.get("OPEN_TABLE_AWAY")
+    assert away == 300
+    rummy = services.table_create(user=alice, room=rooms["rummy"], seat_count=3,
+                                  seconds_per_turn=30)
+    services.table_sit(table_id=rummy.pk, user=bob)
+    classic = services.table_create(user=carol, room=rooms["classic"], seconds_per_turn=30)
+    left = []
+
+    def on_left(sender, table_id, user_id, **kw):
+        left.append((table_id, user_id))
+
+    signals.player_left.connect(on_left)
+    try:
+        for t in (rummy, classic):
+            _away(t, away + 5)
+            _quiet(t, away + 5)
+        reachable.update({bob.pk})  # bob has a page of the site open: the call would reach him
+        with django_capture_on_commit_callbacks(execute=True):
+            done = services.tables_sweep()
+        assert (done["away"], done["closed"]) == (1, 0)
+        assert Table.objects.get(pk=rummy.pk).status == TableStatus.OPEN
+        carol_table = Table.objects.get(pk=classic.pk)
+        assert carol_table.status == TableStatus.ABANDONED and carol_table.finished_at
+        assert not Seat.objects.filter(table=classic, user__isnull=False).exists()
+        assert left == [(classic.pk, carol.pk)]
+        assert classic.pk not in [t["id"] for t in selectors.room_tables(rooms["classic"])["open"]]
+        # bob closes his last page: now nobody at the Rummy table can be called
+        reachable.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.tables_sweep()["away"] == 1
+        assert Table.objects.get(pk=rummy.pk).status == TableStatus.ABANDONED
+        assert sorted(left[1:]) == sorted([(rummy.pk, alice.pk), (rummy.pk, bob.pk)])
+    finally:
+        signals.player_left.disconnect(on_left)
+
+
+def test_a_waiting_table_is_kept_while_its_people_are_at_it_or_lately_gone(
+        rooms, make_user, reachable):
+    alice, bob = make_user("alice"), make_user("bob")
+    away = conf.get("OPEN_TABLE_AWAY")
+    at_it = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)
+    lately = services.table_create(user=bob, room=rooms["classic"], seconds_per_turn=30)
+    _quiet(at_it, away + 5)
+    Seat.objects.filter(table=at_it, user=alice).update(connected=True,
+                                                         last_seen=timezone.now())
+    _away(lately, away - 30)  # gone from everywhere, but not for long yet
+    _quiet(lately, away - 30)
+    assert services.tables_sweep()["away"] == 0
+    assert set(Table.objects.filter(pk__in=[at_it.pk, lately.pk])
+               .values_list("status", flat=True)) == {TableStatus.OPEN}
+    # a table whose creator never came to it counts from its last change
+    fresh = services.table_create(user=bob, room=rooms["rummy"], seat_count=3,
+                                  seconds_per_turn=30)
+    Seat.objects.filter(table=fresh).update(last_seen=None, connected=False)
+    assert services.tables_sweep()["away"] == 0
+    _quiet(fresh, away + 5)
+    assert services.tables_sweep()["away"] == 1
+    assert Table.objects.get(pk=fresh.pk).status == TableStatus.ABANDONED
+
+
+def test_nobody_is_taken_for_gone_when_nothing_can_tell(rooms, make_user):
+    """With no answer registered, or an answer that fails, every waiting table is kept (until
+    GAMES_OPEN_TABLE_TTL, the stale tables' limit)."""
+    from games import hooks
+
+    alice = make_user("alice")
+    table = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)
+    _away(table, 3600)
+    _quiet(table, 3600)
+    saved = list(hooks._reachable)
+    try:
+        hooks._reachable[:] = []
+        assert services.tables_sweep()["away"] == 0
+
+        def broken(ids):
+            raise ConnectionError("the cache is down")
+
+        hooks._reachable[:] = [broken]
+        assert services.tables_sweep()["away"] == 0
+        assert Table.objects.get(pk=table.pk).status == TableStatus.OPEN
+        _quiet(table, conf.get("OPEN_TABLE_TTL") + 5)
+        assert services.tables_sweep()["closed"] == 1
+        assert Table.objects.get(pk=table.pk).status == TableStatus.ABANDONED
+        assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    finally:
+        hooks._reachable[:] = saved

@@ -112,3 +112,23 @@ def test_sweep_task_runs(alice, clock, settings):
     clock.advance(11)
     presence_sweep_task.delay()
     assert state(alice).last_seen is not None
+
+
+def test_reachable_is_who_has_a_page_open_seen_from_any_process(alice, bob, carol, clock):
+    """``games.hooks.reachable``'s answer. The embedded default's worker has a cache of its
+    own that never sees a socket's connection: there "last seen", which open sockets write
+    at least every LAST_SEEN_WRITE_EVERY seconds, answers."""
+    from games import hooks
+    from social import conf
+    from tests.support.accounts import clear_social_cache
+
+    assert presence.presence_reachable in hooks._reachable  # registered by social's ready()
+    presence.presence_connect(alice.pk, "tab")
+    presence.presence_heartbeat(bob.pk, "tab")  # writes bob's "last seen"
+    assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {alice.pk, bob.pk}
+    assert hooks.reachable([alice.pk, carol.pk]) == {alice.pk}
+    clear_social_cache()  # the worker's view: no connection at all, only the database
+    assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {bob.pk}
+    clock.advance(conf.get("LAST_SEEN_WRITE_EVERY") + conf.get("PRESENCE_TTL") + 1)
+    assert presence.presence_reachable([bob.pk]) == set()
+    assert presence.presence_reachable([]) == set()
