@@ -33,6 +33,14 @@ def _links(page: str, body: str) -> list[str]:
     return out
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Who was seen in a room lives in the cache: an earlier test's players would be listed."""
+    from tests.support.accounts import clear_cache
+
+    clear_cache()
+
+
 def _walk(client) -> dict[str, int]:
     """Status of every internal page reachable from the home page (at most MAX_PAGES)."""
     seen: dict[str, int] = {}

@@ -122,6 +122,8 @@ def room_payload(room: Room) -> dict[str, Any]:
 
         ids = dict(get_user_model().objects.filter(
             username__in=[p["username"] for p in online]).values_list("username", "pk"))
+        # (an account deleted in the last 30 s is no longer listed, nor linked to)
+        online = [p for p in online if p["username"] in ids]
         labels = hooks.rating_labels(ids.values(), room.mode)
         for p in online:
             p["rating"] = labels.get(ids.get(p["username"]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -45,6 +46,14 @@ def test_room_json_lists_public_tables_and_who_is_online(alice_client, rooms, ma
     assert [t["id"] for t in data["open"]] and hidden.pk not in [t["id"] for t in data["open"]]
     assert data["open"][0]["players"][0]["name"] == "bob"
     assert "alice" in [p["username"] for p in data["online"]]
+    # someone seen in the room whose account is then deleted is no longer listed (nor linked)
+    carol = make_user("carol")
+    c = Client()
+    c.force_login(carol)
+    c.get(reverse("games:room_json", args=["classic"]))
+    carol.delete()
+    data = alice_client.get(reverse("games:room_json", args=["classic"])).json()
+    assert [p["username"] for p in data["online"]] == ["alice"] and data["online_count"] == 1
 
 
 def test_create_table_form_errors(alice_client, rooms):
