@@ -136,6 +136,12 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, sch
             page = anna_page
         page.click(".tbl-waiting button:has-text('Leave')")  # no table left waiting
         page.wait_for_selector(".tbl-waiting button:has-text('Leave')", state="detached")
+        # the table closed before its game began: it says so (it read "The cards are being
+        # dealt..." under a "Game over" panel)
+        page.wait_for_selector(".tbl-waiting h2:has-text('This table is closed')")
+        assert page.locator(".tbl-panel:not([hidden])").count() == 0
+        assert "dealt" not in page.text_content(".tbl-felt")
+        check("table, closed before its game")
     finally:
         ctx.close()
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

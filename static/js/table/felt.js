@@ -112,6 +112,8 @@ function tableMelds(ctrl) {
   return wrap;
 }
 
+export const CLOSED_TEXT = "Its game never began: its players left, or were away from the site too long for it to wait. Find another table in the room, or open one.";
+
 function waitingPanel(ctrl) {
   const f = ctrl.frame;
   const t = f.table;
@@ -162,6 +164,12 @@ function waitingPanel(ctrl) {
   } else if (t.finish) {
     box.append(h("h2", { text: "This game is over" }));
     box.append(h("a", { text: "See the score sheet", attrs: { href: t.finish.url } }));
+  } else if (t.status === "abandoned") {
+    // closed before its game began (its players left it, or the sweep closed it): an old
+    // invite link, or a waiting player coming back, lands here
+    box.append(h("h2", { text: "This table is closed" }));
+    box.append(h("p", { text: CLOSED_TEXT }));
+    box.append(h("div", { class: "tbl-actions" }, h("a", { class: "button", text: "Back to the room", attrs: { href: ctrl.data.room_url } })));
   } else {
     box.append(h("p", { text: "The cards are being dealt…" }));
   }

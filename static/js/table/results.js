@@ -17,7 +17,8 @@ const ENDING_TEXT = {
 
 /** Which panel shows: "game-over", "hand-<n>" (the last hand's result) or null. */
 export function panelKey(frame, view, { resultHand, gameOverClosed }) {
-  const over = frame.table.status === "finished" || frame.table.status === "abandoned" || (view && view.is_over);
+  // (a table closed before its game began has no game to be over: the felt says it closed)
+  const over = frame.table.status === "finished" || (frame.table.status === "abandoned" && view) || (view && view.is_over);
   if (over && !gameOverClosed) return "game-over";
   if (view && view.last_hand && resultHand === view.last_hand.hand_number) return `hand-${view.last_hand.hand_number}`;
   return null;

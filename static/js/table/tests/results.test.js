@@ -26,7 +26,9 @@ test("which panel shows", () => {
   assert.equal(panelKey(playing, v, { resultHand: 3, gameOverClosed: false }), "hand-3");
   assert.equal(panelKey(playing, v, { resultHand: null, gameOverClosed: false }), null);
   assert.equal(panelKey(playing, { ...v, is_over: true }, { resultHand: 3, gameOverClosed: false }), "game-over");
-  assert.equal(panelKey({ table: { status: "abandoned" } }, null, { resultHand: null, gameOverClosed: false }), "game-over");
+  assert.equal(panelKey({ table: { status: "abandoned" } }, v, { resultHand: null, gameOverClosed: false }), "game-over");
+  // closed before its game began: nothing is over, the felt says the table closed
+  assert.equal(panelKey({ table: { status: "abandoned" } }, null, { resultHand: null, gameOverClosed: false }), null);
   assert.equal(panelKey({ table: { status: "finished" } }, v, { resultHand: 3, gameOverClosed: true }), "hand-3");
 });
 
