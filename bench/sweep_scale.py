@@ -289,6 +289,18 @@ def main() -> int:
         done = sweep.tables_sweep()
         report["sweep_idle_s"] = round(time.perf_counter() - t0, 3)
         report["sweep_idle_done"] = done
+        # the waiting tables' step alone (closing.py: people gone from the site, stale):
+        # every pass looks for them among all the tables
+        from django.utils import timezone
+
+        from games.services.closing import tables_close_waiting
+
+        steps = []
+        for _ in range(21):
+            t0 = time.perf_counter()
+            tables_close_waiting(timezone.now())
+            steps.append((time.perf_counter() - t0) * 1000)
+        report["waiting_step_p50_ms"] = round(percentile(steps, 0.5), 2)
         report.update(outage_and_disconnect(args.tables))
         game = Game.objects.get(table_id=finished.pk)
         ids = make_games(args.games, game, user_ids)
