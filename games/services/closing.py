@@ -122,8 +122,10 @@ def tables_close_waiting(now: datetime) -> dict[str, int]:
     stale_since = now - timedelta(seconds=conf.get("OPEN_TABLE_TTL"))
     seen_lately = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False,
                                       last_seen__gte=away_since)
+    # (a random few hundred a pass: tables kept for people still on the site must not hide
+    # the others from every pass)
     quiet = list(Table.objects.filter(status=TableStatus.OPEN, updated_at__lt=away_since)
-                 .exclude(Exists(seen_lately)).values_list("pk", flat=True)[:100])
+                 .exclude(Exists(seen_lately)).order_by("?").values_list("pk", flat=True)[:200])
     stale = set(Table.objects.filter(status=TableStatus.OPEN, updated_at__lt=stale_since)
                 .values_list("pk", flat=True)[:100])
     people: dict[int, set[int]] = {}
