@@ -90,7 +90,7 @@ def test_every_link_a_settled_member_sees_answers_a_get(client, make_user):
     from tests.support.tournaments import create_tournament
 
     ann, ben, cal = make_user("ann"), make_user("ben", is_staff=True), make_user("cal")
-    finished_game([ann, ben], rated=True)
+    game = finished_game([ann, ben], rated=True)
     finished_game([ann, None], mode="rummy", seed=2, bot_level=3)
     request = contact_request_send(sender=ben, recipient=ann)
     contact_request_accept(user=ann, request_id=request.pk)
@@ -100,6 +100,6 @@ def test_every_link_a_settled_member_sees_answers_a_get(client, make_user):
     tournaments.tournament_enter(user=ann, tournament_id=cup.pk)
     client.force_login(ann)
     statuses = _walk(client)
-    assert any(page.startswith("/games/1/") for page in statuses)
+    assert any(page.startswith(f"/games/{game.pk}/") for page in statuses)
     assert any(page.startswith(f"/tournaments/{cup.pk}/") for page in statuses)
     assert _broken(statuses) == {}
