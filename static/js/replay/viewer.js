@@ -67,13 +67,18 @@ function deadwoodLine(cards) {
   return el("div", {}, muted("Deadwood "), cardRow(cards, "Deadwood", "rcard-dead"));
 }
 
+/** "ann knocked: deadwood 7", "Computer (Easy) went gin: deadwood 0" (it read "Computer
+ * (Easy) (gin)": a name may hold brackets of its own). */
+export function knockerHeading(sd, names) {
+  const how = sd.outcome === "big_gin" ? "went big gin" : sd.outcome === "gin" ? "went gin" : "knocked";
+  return `${names[sd.knocker]} ${how}: deadwood ${sd.knocker_deadwood}`;
+}
+
 /** The knocker's side: melds (with the defender's lay-offs on them) and deadwood. */
 function knockerSide(sd, names) {
   const laid = {};
   for (const [c, m] of sd.layoffs || []) (laid[m] = laid[m] || []).push(c);
-  const role = sd.outcome === "gin" || sd.outcome === "big_gin" ? "gin" : "knocker";
-  const side = el("div", { class: "showdown-side" },
-    el("h4", { text: `${names[sd.knocker]} (${role}): deadwood ${sd.knocker_deadwood}` }));
+  const side = el("div", { class: "showdown-side" }, el("h4", { text: knockerHeading(sd, names) }));
   sd.knocker_melds.forEach((m, i) => {
     const line = el("div", { class: "showdown-meld" }, cardRow(m, `Meld ${i + 1}`));
     if (laid[i]) line.append(muted(" + laid off "), cardRow(laid[i], "Laid off", "rcard-layoff"));

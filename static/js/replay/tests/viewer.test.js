@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clampPly, handStarts, knockText, splitCards } from "../viewer.js";
+import { clampPly, handStarts, knockerHeading, knockText, splitCards } from "../viewer.js";
 
 test("a frame's cards come as one string of two-letter codes", () => {
   assert.deepEqual(splitCards("4H5HTS"), ["4H", "5H", "TS"]);
@@ -27,4 +27,12 @@ test("the knock limit reads as the table says it: gin only at zero, the spade mu
   assert.equal(knockText({ knock_limit: 0, multiplier: 1 }), "Gin only");
   assert.equal(knockText({ knock_limit: 10, multiplier: 1 }), "Knock limit 10");
   assert.equal(knockText({ knock_limit: 0, multiplier: 2 }), "Gin only · scores ×2");
+});
+
+test("the knocker's heading says what they did, whatever brackets their name holds", () => {
+  const names = ["ann", "Computer (Easy)"];
+  assert.equal(knockerHeading({ knocker: 0, outcome: "knock", knocker_deadwood: 7 }, names), "ann knocked: deadwood 7");
+  assert.equal(knockerHeading({ knocker: 0, outcome: "undercut", knocker_deadwood: 9 }, names), "ann knocked: deadwood 9");
+  assert.equal(knockerHeading({ knocker: 1, outcome: "gin", knocker_deadwood: 0 }, names), "Computer (Easy) went gin: deadwood 0");
+  assert.equal(knockerHeading({ knocker: 1, outcome: "big_gin", knocker_deadwood: 0 }, names), "Computer (Easy) went big gin: deadwood 0");
 });
