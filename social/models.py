@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from games.models import Mode
+
 MESSAGE_MAX_LENGTH = 2000
 
 
@@ -264,7 +266,7 @@ class Challenge(models.Model):
     to_user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
     )
-    mode = models.CharField(max_length=16)
+    mode = models.CharField(max_length=16, choices=Mode.choices)
     target = models.PositiveSmallIntegerField(null=True, blank=True)
     seconds_per_turn = models.PositiveSmallIntegerField(default=30)
     rated = models.BooleanField(default=False)

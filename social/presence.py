@@ -289,6 +289,13 @@ def presence_playing(user_id: int) -> dict | None:
 
 # --- Reading --------------------------------------------------------------------------------
 
+def _connected(user_ids: list[int]) -> set[int]:
+    """Those of ``user_ids`` holding at least one live connection (one cache round trip)."""
+    now = time.time()
+    deadlines = _store().deadlines(user_ids)
+    return {uid for uid in user_ids if any(d > now for d in deadlines.get(uid, []))}
+
+
 def presence_of(user_ids) -> dict[int, Presence]:
     """The presence of each user in ``user_ids``: a constant number of cache/DB round trips."""
     from .models import LastSeen
@@ -296,10 +303,9 @@ def presence_of(user_ids) -> dict[int, Presence]:
     user_ids = list(dict.fromkeys(int(u) for u in user_ids))
     if not user_ids:
         return {}
-    now = time.time()
-    deadlines = _store().deadlines(user_ids)
+    live = _connected(user_ids)
     playing = cache.get_many([_PLAYING.format(uid) for uid in user_ids])
-    offline = [uid for uid in user_ids if not any(d > now for d in deadlines.get(uid, []))]
+    offline = [uid for uid in user_ids if uid not in live]
     seen = dict(
         LastSeen.objects.filter(user_id__in=offline).values_list("user_id", "at")
     ) if offline else {}
@@ -326,11 +332,9 @@ def presence_reachable(user_ids) -> set[int]:
     user_ids = list(dict.fromkeys(int(u) for u in user_ids))
     if not user_ids:
         return set()
-    now = time.time()
-    deadlines = _store().deadlines(user_ids)
-    found = {uid for uid in user_ids if any(d > now for d in deadlines.get(uid, []))}
+    found = _connected(user_ids)
     recent = datetime.fromtimestamp(
-        now - conf.get("LAST_SEEN_WRITE_EVERY") - conf.get("PRESENCE_TTL"), tz=UTC)
+        time.time() - conf.get("LAST_SEEN_WRITE_EVERY") - conf.get("PRESENCE_TTL"), tz=UTC)
     rest = [uid for uid in user_ids if uid not in found]
     if rest:
         found.update(LastSeen.objects.filter(user_id__in=rest, at__gte=recent)

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from functools import partial
 from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from .. import conf, hooks, signals, states
+from .. import conf, hooks, states
 from ..exceptions import Forbidden, NotPlaying, TableNotFound
 from ..models import Ending, Seat, Table, TableStatus
 from .endings import finish_game, table_resign
-from .locking import after_commit, load_seats, lock_table
-from .publish import save_and_publish
-from .tables import table_leave
+from .locking import load_seats, lock_table
+from .tables import table_leave, vacate_seats
 
 if TYPE_CHECKING:
 
@@ -88,26 +86,6 @@ def tables_close_left(now: datetime) -> int:
 # ------------------------------------------------------------------------ waiting tables
 
 
-def _close_waiting(table: Table, seats: list[Seat], now: datetime) -> None:
-    """Cancel the locked waiting ``table`` as if each of its people had left it: seats
-    emptied, the table abandoned and published, ``player_left`` for each after the commit
-    (so their presence stops saying they are at it)."""
-    people = [s.user_id for s in seats if s.user_id is not None]
-    for seat in seats:
-        if seat.user_id is not None:
-            seat.user = None
-            seat.connected = False
-            seat.last_seen = None
-            seat.save(update_fields=["user", "connected", "last_seen"])
-    table.status = TableStatus.ABANDONED
-    table.finished_at = now
-    table.version += 1
-    save_and_publish(table, seats)
-    for user_id in people:  # (one after-commit each: a failing one spares the others)
-        after_commit(partial(signals.player_left.send, sender=Table, table_id=table.pk,
-                             user_id=user_id))
-
-
 def tables_close_waiting(now: datetime) -> dict[str, int]:
     """Sweep step: close the waiting tables nobody will come back to.
 
@@ -150,7 +128,7 @@ def tables_close_waiting(now: datetime) -> dict[str, int]:
                     kind = "away"
                 else:
                     continue
-                _close_waiting(table, seats, now)
+                vacate_seats(table, seats, [s for s in seats if s.user_id is not None])
                 done[kind] += 1
         except Exception:
             log.exception("closing the waiting table %s failed", table_id)

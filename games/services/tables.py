@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
@@ -225,21 +226,31 @@ def table_leave(*, table_id: int, user: User, outbox: Outbox | None = None) -> T
         table = lock_table_in(table_id, TableStatus.OPEN,
                          NotOpen("The game has started: resign instead."))
         seats = load_seats(table)
-        mine = require_seat(seats, user)
-        mine.user = None
-        mine.connected = False
-        mine.last_seen = None
-        mine.save()
-        table.version += 1
-        if not any(s.user_id for s in seats):
-            table.status = TableStatus.ABANDONED
-            table.finished_at = timezone.now()
-        save_and_publish(table, seats, outbox=outbox)
-        user_id = user.pk
-        after_commit(
-            lambda: signals.player_left.send(sender=Table, table_id=table.pk, user_id=user_id)
-        )
+        vacate_seats(table, seats, [require_seat(seats, user)], outbox=outbox)
     return table
+
+
+def vacate_seats(table: Table, seats: list[Seat], leaving: Iterable[Seat], *,
+                 outbox: Outbox | None = None) -> None:
+    """The people of ``leaving`` leave the locked waiting ``table`` (of ``seats``): their seats
+    are emptied, the table is abandoned when nobody is left, a new version is published, and
+    ``player_left`` goes out for each after the commit. A player's Leave, and the sweep's
+    closing of a waiting table nobody will come back to."""
+    gone = []
+    for seat in leaving:
+        gone.append(seat.user_id)
+        seat.user = None
+        seat.connected = False
+        seat.last_seen = None
+        seat.save(update_fields=["user", "connected", "last_seen"])
+    table.version += 1
+    if not any(s.user_id for s in seats):
+        table.status = TableStatus.ABANDONED
+        table.finished_at = timezone.now()
+    save_and_publish(table, seats, outbox=outbox)
+    for user_id in gone:  # (one after-commit each: a failing one spares the others)
+        after_commit(partial(signals.player_left.send, sender=Table, table_id=table.pk,
+                             user_id=user_id))
 
 
 def table_add_bot(*, table_id: int, user: User, seat: int, level: int,

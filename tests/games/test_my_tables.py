@@ -158,12 +158,18 @@ def test_the_sweep_leaves_games_of_people_who_are_here(rooms, make_user):
 def reachable():
     """Who the site can reach, as social would answer (``games.hooks.reachable``)."""
     from games import hooks
+    from social.presence import presence_reachable
 
     here: set[int] = set()
-    saved = list(hooks._reachable)
-    hooks._reachable[:] = [lambda ids: here & set(ids)]
+
+    def answer(ids):
+        return here & set(ids)
+
+    hooks.unregister_reachable(presence_reachable)
+    hooks.register_reachable(answer)
     yield here
-    hooks._reachable[:] = saved
+    hooks.unregister_reachable(answer)
+    hooks.register_reachable(presence_reachable)
 
 
 def _quiet(table, seconds):
@@ -247,15 +253,15 @@ def test_nobody_is_taken_for_gone_when_nothing_can_tell(rooms, make_user):
     table = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)
     _away(table, 3600)
     _quiet(table, 3600)
-    saved = list(hooks._reachable)
+    from social.presence import presence_reachable
+
+    def broken(ids):
+        raise ConnectionError("the cache is down")
+
+    hooks.unregister_reachable(presence_reachable)
     try:
-        hooks._reachable[:] = []
-        assert services.tables_sweep()["away"] == 0
-
-        def broken(ids):
-            raise ConnectionError("the cache is down")
-
-        hooks._reachable[:] = [broken]
+        assert services.tables_sweep()["away"] == 0  # nothing registered
+        hooks.register_reachable(broken)
         assert services.tables_sweep()["away"] == 0
         assert Table.objects.get(pk=table.pk).status == TableStatus.OPEN
         _quiet(table, conf.get("OPEN_TABLE_TTL") + 5)
@@ -263,4 +269,5 @@ def test_nobody_is_taken_for_gone_when_nothing_can_tell(rooms, make_user):
         assert Table.objects.get(pk=table.pk).status == TableStatus.ABANDONED
         assert not Seat.objects.filter(table=table, user__isnull=False).exists()
     finally:
-        hooks._reachable[:] = saved
+        hooks.unregister_reachable(broken)
+        hooks.register_reachable(presence_reachable)
