@@ -139,3 +139,22 @@ class BotConversionForm(forms.Form):
                 "That is not this account's username: nothing was changed."
             )
         return typed
+
+
+class AccountCloseForm(forms.Form):
+    """The confirmation of closing an account: its password typed again."""
+
+    password = forms.CharField(
+        label="Your password", max_length=4096, strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password: nothing was changed.")
+        return password

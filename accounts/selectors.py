@@ -31,6 +31,11 @@ def user_get_by_username(*, username: str) -> User:
         return match
 
 
+def user_closed_exists(*, username: str) -> bool:
+    """Is ``username`` a closed account (its games still name it)?"""
+    return User.objects.filter(username=username, is_active=False).exists()
+
+
 def user_avatar_url(*, user) -> str:
     """The uploaded avatar's URL, or the generated default as a ``data:`` URI."""
     if user is None or not getattr(user, "is_authenticated", False):

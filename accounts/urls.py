@@ -13,4 +13,5 @@ urlpatterns = [
     path("settings/api/bots-may-challenge/", views.bots_may_challenge_edit,
          name="bots_may_challenge"),
     path("settings/api/bot/", views.bot_convert, name="bot_convert"),
+    path("settings/close/", views.account_close, name="close"),
 ]

@@ -1,4 +1,5 @@
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
@@ -7,8 +8,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from . import selectors, services
 from .activity import user_has_played
+from .closing import closing_obstacles
 from .conf import accounts_settings
 from .forms import (
+    AccountCloseForm,
     AlertPreferencesForm,
     ApiTokenForm,
     BotConversionForm,
@@ -24,6 +27,9 @@ def profile(request, username):
     try:
         profile_user = selectors.user_get_by_username(username=username)
     except User.DoesNotExist:
+        if selectors.user_closed_exists(username=username):
+            # the games it played still name it: say what became of it
+            return render(request, "accounts/profile_closed.html", {"username": username})
         raise Http404("No such player.") from None
     if profile_user.username != username:
         # One address per player: /u/Alice/ → /u/alice/ when that is the real spelling.
@@ -171,18 +177,40 @@ def bot_convert(request):
         messages.info(request, "This account is a bot account already.")
         return redirect("accounts:api")
     form = BotConversionForm(request.POST or None, user=user)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                services.bot_account_convert(user=user)
-            except services.BotConversionError as exc:
-                form.add_error(None, str(exc))
-            else:
-                messages.success(request, "This account is now a bot account. Make a token "
-                                          "with the bot:play scope for your program.")
-                return redirect("accounts:api")
-        status = 400
+    if _confirmed(request, form, lambda: services.bot_account_convert(user=user),
+                  services.BotConversionError):
+        messages.success(request, "This account is now a bot account. Make a token "
+                                  "with the bot:play scope for your program.")
+        return redirect("accounts:api")
     return render(request, "accounts/bot_convert.html", {
         "form": form, "has_played": user_has_played(user),
-    }, status=status)
+    }, status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_close(request):
+    """Closing the account, confirmed with its password (irreversible)."""
+    user = request.user
+    form = AccountCloseForm(request.POST or None, user=user)
+    if _confirmed(request, form, lambda: services.account_close(user=user),
+                  services.ClosingError):
+        logout(request)
+        messages.success(request, "Your account is closed. Thank you for playing.")
+        return redirect("home")
+    return render(request, "accounts/account_close.html", {
+        "form": form, "obstacles": closing_obstacles(user),
+    }, status=400 if request.method == "POST" else 200)
+
+
+def _confirmed(request, form, act, refused: type[Exception]) -> bool:
+    """An irreversible step confirmed by ``form``: True once ``act`` has run; False on a
+    GET, an unconfirmed form, or a refusal (``refused``, put on the form for the page)."""
+    if request.method != "POST" or not form.is_valid():
+        return False
+    try:
+        act()
+    except refused as exc:
+        form.add_error(None, str(exc))
+        return False
+    return True

@@ -6,10 +6,11 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from accounts.activity import activity_check_register
+        from accounts.closing import closing_check_register, closing_step_register
         from accounts.profile_sections import ProfileSection, profile_section_register
 
         # The services queue these tasks by name: register them in every process.
-        from . import selectors, tasks  # noqa: F401
+        from . import selectors, services, tasks  # noqa: F401
 
         # accounts sits below games: games adds its section to the profile page
         profile_section_register(ProfileSection(
@@ -25,3 +26,6 @@ class GamesConfig(AppConfig):
         ))
         # only an account with no games may become a bot (docs/bot-api.md)
         activity_check_register("games", selectors.user_has_games)
+        # an account closes between games, and leaves the tables where it waits
+        closing_check_register("games", services.games_in_play)
+        closing_step_register("games", services.games_leave)

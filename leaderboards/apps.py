@@ -6,9 +6,18 @@ class LeaderboardsConfig(AppConfig):
     verbose_name = "Ratings and leaderboards"
 
     def ready(self):
+        from accounts.closing import closing_step_register
         from games import hooks
 
-        from .ratings import answers, frames, profile, receivers, selectors, tasks  # noqa: F401
+        from .ratings import (
+            answers,
+            frames,
+            profile,
+            receivers,
+            selectors,
+            services,
+            tasks,  # noqa: F401
+        )
 
         receivers.connect()
         hooks.register_rated_seat_check(answers.rated_seat_refusal)
@@ -17,3 +26,5 @@ class LeaderboardsConfig(AppConfig):
         hooks.register_unrated_reasons(answers.unrated_reasons)
         hooks.register_table_ratings(frames.table_ratings)
         profile.register()
+        # a closing account leaves the boards at once (the snapshots leave closed accounts out)
+        closing_step_register("leaderboards", services.leaderboards_leave)

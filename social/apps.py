@@ -6,10 +6,11 @@ class SocialConfig(AppConfig):
     verbose_name = "Contacts and messages"
 
     def ready(self):
+        from accounts.closing import closing_step_register
         from accounts.profile_actions import ProfileActions, profile_actions_register
         from games import hooks
 
-        from . import policy, presence, profile, receivers
+        from . import policy, presence, profile, receivers, services
 
         receivers.connect()
         # Message, Add contact, Invite to a table on other players' profiles
@@ -26,6 +27,8 @@ class SocialConfig(AppConfig):
         hooks.register_hidden_senders(policy.block_related_ids)
         # Who has a page of the site open: a waiting table whose people all left is closed.
         hooks.register_reachable(presence.presence_reachable)
+        # A closing account leaves its contacts, blocks, invitations and conversations.
+        closing_step_register("social", services.social_leave)
         from django.db.models.signals import post_delete, post_save
 
         def block_changed(sender, instance, **kwargs):

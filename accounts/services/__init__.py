@@ -1,7 +1,9 @@
 """Writes to users, their profiles, their API tokens and their bot status, one module per
 concern: ``profile`` (the public profile, alerts and preferences), ``tokens`` (personal API
-tokens), ``bots`` (becoming a bot account). Callers use the names exported here."""
+tokens), ``bots`` (becoming a bot account), ``closing`` (closing an account). Callers use
+the names exported here."""
 from .bots import BotConversionError, bot_account_convert
+from .closing import ClosingError, account_close
 from .profile import (
     ALERT_FIELDS,
     PROFILE_TEXT_FIELDS,
@@ -21,7 +23,9 @@ __all__ = [
     "ALERT_FIELDS",
     "PROFILE_TEXT_FIELDS",
     "BotConversionError",
+    "ClosingError",
     "TokenError",
+    "account_close",
     "alert_preferences_update",
     "api_token_create",
     "api_token_revoke",

@@ -16,7 +16,7 @@ logger = logging.getLogger(__name__)
 PROFILE_TEXT_FIELDS = ("display_name", "country", "bio", "time_zone")
 
 
-def _delete_file_quietly(storage: Storage, name: str) -> None:
+def avatar_file_delete(storage: Storage, name: str) -> None:
     try:
         storage.delete(name)
     except OSError:  # pragma: no cover - a missing or locked file must not break a save
@@ -83,10 +83,10 @@ def profile_update(
             locked.save(update_fields=update_fields)
             if old_name and "avatar" in update_fields:
                 storage = locked.avatar.storage
-                transaction.on_commit(lambda: _delete_file_quietly(storage, old_name))
+                transaction.on_commit(lambda: avatar_file_delete(storage, old_name))
     except BaseException:
         if saved_name:
-            _delete_file_quietly(User._meta.get_field("avatar").storage, saved_name)
+            avatar_file_delete(User._meta.get_field("avatar").storage, saved_name)
         raise
 
     for field in values:

@@ -121,8 +121,9 @@ def room_payload(room: Room) -> dict[str, Any]:
         from django.contrib.auth import get_user_model
 
         ids = dict(get_user_model().objects.filter(
-            username__in=[p["username"] for p in online]).values_list("username", "pk"))
-        # (an account deleted in the last 30 s is no longer listed, nor linked to)
+            username__in=[p["username"] for p in online], is_active=True
+        ).values_list("username", "pk"))
+        # (an account deleted or closed in the last 30 s is no longer listed, nor linked to)
         online = [p for p in online if p["username"] in ids]
         labels = hooks.rating_labels(ids.values(), room.mode)
         for p in online:

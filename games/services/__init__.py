@@ -13,7 +13,8 @@ timeouts), ``endings`` (the finish path), ``closing`` (a player's Close, tables 
 left), ``rematch``, ``chat``, ``presence``, ``sweep``, ``offline`` (uploaded offline
 games), ``analysis`` (post-game analysis: the request, the run; ``analysis_store``: the stored
 result),
-``imports`` (record files a person imported, kept for them).
+``imports`` (record files a person imported, kept for them), ``leaving`` (a closing
+account: no game in play, out of its waiting tables).
 Callers use the names below:
 ``from games import services; services.table_act(...)``.
 """
@@ -37,6 +38,7 @@ from .imports import (
     import_seed,
     imported_engine_record,
 )
+from .leaving import games_in_play, games_leave
 from .moves import table_act, table_bot_move, table_timeout
 from .offline import OfflineUploadError, offline_game_store
 from .presence import (
@@ -64,38 +66,40 @@ from .tables import (
 
 __all__ = [
     "OfflineUploadError",
+    "TableOpen",
     "analysis_queue",
     "analysis_request",
     "analysis_request_automatic",
     "analysis_request_import",
-    "import_delete",
-    "import_digest",
-    "import_keep",
-    "import_seed",
-    "imported_engine_record",
     "analysis_run",
     "analysis_seed",
     "chat_post",
     "clocks_watched",
     "game_finish",
+    "games_in_play",
+    "games_leave",
+    "import_delete",
+    "import_digest",
+    "import_keep",
+    "import_seed",
+    "imported_engine_record",
     "offline_game_store",
     "play_computer",
     "room_presence_mark",
     "seat_heartbeat",
     "seat_presence",
-    "table_open",
-    "TableOpen",
     "table_act",
-    "table_hint",
     "table_add_bot",
     "table_bot_move",
     "table_claim",
-    "table_close",
     "table_clock_resume",
+    "table_close",
     "table_create",
     "table_create_for_mode",
     "table_create_for_players",
+    "table_hint",
     "table_leave",
+    "table_open",
     "table_pair_check",
     "table_presence_publish",
     "table_rematch",

@@ -8,7 +8,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # the services queue the tasks by name: register them in every process
-        from . import receivers, sections, tasks  # noqa: F401
+        from accounts.closing import closing_step_register
+
+        from . import receivers, sections, services, tasks  # noqa: F401
 
         receivers.connect()
         sections.register()
+        # a closing account withdraws from the tournaments it is in
+        closing_step_register("tournaments", services.tournaments_leave)

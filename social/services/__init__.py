@@ -9,7 +9,7 @@ One module per concern: ``errors`` (:class:`SocialError` and its kinds, the poli
 ``publish`` (frames after the commit), ``contacts`` (requests and contacts), ``blocks``
 (blocking and who may message you), ``messages`` (private messages and conversations),
 ``invitations`` (to a table), ``challenges`` (to a game with a bot account), ``rows`` (the
-pending row both answer). Callers use the names below:
+pending row both answer), ``leaving`` (a closing account leaves). Callers use the names below:
 ``from social import services; services.message_send(...)``.
 """
 from ..frames import message_frame  # the socket's ack carries it (social.consumers)
@@ -37,6 +37,7 @@ from .invitations import (
     invitation_send,
     invitation_send_new_table,
 )
+from .leaving import social_leave
 from .messages import (
     conversation_delete,
     conversation_mark_read,
@@ -72,4 +73,5 @@ __all__ = [
     "message_policy_set",
     "message_recipient",
     "message_send",
+    "social_leave",
 ]

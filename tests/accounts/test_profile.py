@@ -56,12 +56,15 @@ def test_own_profile_links_to_edit(client, make_user):
     assert b'aria-current="page"' in response.content
 
 
-def test_profile_of_unknown_or_inactive_user_is_404(client, make_user):
-    make_user(username="gone", is_active=False)
-    assert client.get("/u/nobody/").status_code == 404
-    response = client.get("/u/gone/")
+def test_profile_of_unknown_user_is_404_and_of_a_closed_one_says_so(client, make_user):
+    make_user(username="gone", is_active=False, display_name="Secret Name", bio="my bio")
+    response = client.get("/u/nobody/")
     assert response.status_code == 404
     assert b"Page not found" in response.content
+    # the games a closed account played still link to it: its page says what became of it
+    page = client.get("/u/gone/").content.decode()
+    assert "This account is closed" in page
+    assert "Secret Name" not in page and "my bio" not in page
 
 
 def test_profile_url_is_case_insensitive_with_one_canonical_address(client, make_user):

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.services import account_close
 from games import services
 from games.models import Game, Room, Table, TableStatus
 
@@ -52,6 +53,15 @@ def test_room_json_lists_public_tables_and_who_is_online(alice_client, rooms, ma
     c.force_login(carol)
     c.get(reverse("games:room_json", args=["classic"]))
     carol.delete()
+    data = alice_client.get(reverse("games:room_json", args=["classic"])).json()
+    assert [p["username"] for p in data["online"]] == ["alice"] and data["online_count"] == 1
+    # nor is one whose account is closed
+    dave = make_user("dave")
+    c.force_login(dave)
+    c.get(reverse("games:room_json", args=["classic"]))
+    assert "dave" in [p["username"] for p in alice_client.get(
+        reverse("games:room_json", args=["classic"])).json()["online"]]
+    account_close(user=dave)
     data = alice_client.get(reverse("games:room_json", args=["classic"])).json()
     assert [p["username"] for p in data["online"]] == ["alice"] and data["online_count"] == 1
 

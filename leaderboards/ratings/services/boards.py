@@ -59,7 +59,7 @@ ENTRY_FIELDS = ["mode", "period", "pool", "user_id", "username", "name", "rank",
 def _pool_boards(mode: str, now: datetime, bots: bool) -> dict[str, list[dict[str, Any]]]:
     """The three boards of one pool (people's or bots') of ``mode``."""
     active = list(
-        Rating.objects.filter(mode=mode, provisional=False, user__is_bot=bots,
+        Rating.objects.filter(mode=mode, provisional=False, user__is_bot=bots, user__is_active=True,
                               last_game_at__gte=now - timedelta(days=conf.active_days()))
         .values("user_id", "rating", "games", "user__country")
     )
@@ -74,7 +74,8 @@ def _pool_boards(mode: str, now: datetime, bots: bool) -> dict[str, list[dict[st
     _ranked(rows, "rating")
     _with_country_ranks(rows, "rating")
     boards[Period.ALL] = rows
-    current = {r["user_id"]: r for r in Rating.objects.filter(mode=mode, user__is_bot=bots).values(
+    current = {r["user_id"]: r for r in Rating.objects.filter(
+        mode=mode, user__is_bot=bots, user__is_active=True).values(
         "user_id", "rating", "provisional", "user__country")}
     for period, days in ((Period.WEEK, 7), (Period.MONTH, 30)):
         first: dict[int, int] = {}
@@ -139,3 +140,9 @@ def leaderboard_compute(*, mode: str, now: datetime | None = None) -> int:
 
 def leaderboards_compute_all(*, now: datetime | None = None) -> dict[str, int]:
     return {mode: leaderboard_compute(mode=mode, now=now) for mode in skill.MODES}
+
+
+def leaderboards_leave(user: Any) -> None:
+    """A closing account (``accounts.closing``) leaves every board at once; the next
+    snapshot leaves it out too (closed accounts are not ranked)."""
+    LeaderboardEntry.objects.filter(user=user).delete()

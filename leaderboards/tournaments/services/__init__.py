@@ -16,8 +16,8 @@ One module per concern: ``locking`` (the row lock, the version, the room), ``pol
 may create and enter, the invite link), ``validation`` (a new tournament's settings),
 ``notices`` (after commit), ``matches`` (a match's table, result, forfeit; the formats'
 desk), ``advancing`` (the format's next step, standings, the finish), ``lifecycle``
-(create, enter, withdraw, cancel, start), ``results`` (a finished game), ``periodic`` (the
-sweep), ``schedules``. Callers use the names below:
+(create, enter, withdraw, cancel, start; a closing account's withdrawals), ``results`` (a
+finished game), ``periodic`` (the sweep), ``schedules``. Callers use the names below:
 ``from leaderboards.tournaments import services; services.tournament_enter(...)``.
 """
 from .. import ratings
@@ -30,6 +30,7 @@ from .lifecycle import (
     tournament_enter,
     tournament_start,
     tournament_withdraw,
+    tournaments_leave,
 )
 from .locking import room_for
 from .periodic import tournament_tick, tournaments_sweep
@@ -61,5 +62,6 @@ __all__ = [
     "tournament_start",
     "tournament_tick",
     "tournament_withdraw",
+    "tournaments_leave",
     "tournaments_sweep",
 ]

@@ -124,6 +124,15 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
         version_bump(t)
 
 
+
+def tournaments_leave(user: User) -> None:
+    """A closing account (``accounts.closing``) withdraws from every tournament it is in:
+    an upcoming one's entry goes; in a running one it forfeits what is left to play."""
+    for tournament_id in Entry.objects.filter(
+        user=user, withdrawn=False, tournament__status__in=(Status.SCHEDULED, Status.RUNNING)
+    ).values_list("tournament_id", flat=True):
+        tournament_withdraw(tournament_id=tournament_id, user=user)
+
 def tournament_cancel(
     *, tournament_id: int, user: User | AnonymousUser | None, reason: str = ""
 ) -> Tournament:

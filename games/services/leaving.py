@@ -1,0 +1,33 @@
+"""A closing account and the games app (``accounts.closing``): it may not close in the middle
+of a game, and it leaves the tables where it waits for one."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..models import ImportedRecord, Seat, TableStatus
+from .tables import table_leave
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def games_in_play(user: User) -> str | None:
+    """Why ``user`` cannot close their account now: the tables where their game is in play
+    (finish or resign it first: leaving a game is the game's own business)."""
+    ids = list(Seat.objects.filter(user=user, table__status=TableStatus.PLAYING)
+               .order_by("table_id").values_list("table_id", flat=True))
+    if not ids:
+        return None
+    tables = ", ".join(f"Table {i}" for i in ids)
+    game = "that game" if len(ids) == 1 else "those games"
+    return f"You are playing at {tables}: finish or resign {game} first."
+
+
+def games_leave(user: User) -> None:
+    """``user`` leaves every table where they wait for a game (a table left empty closes),
+    and their imported records go with their analyses."""
+    for table_id in Seat.objects.filter(user=user, table__status=TableStatus.OPEN).values_list(
+        "table_id", flat=True
+    ):
+        table_leave(table_id=table_id, user=user)
+    ImportedRecord.objects.filter(owner=user).delete()
