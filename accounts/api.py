@@ -25,11 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from django.views.decorators.csrf import csrf_exempt
 
 from core.cache import count_hit
+from core.jsonlimits import JSONBadCharacter, JSONTooDeep
 from core.jsonlimits import loads as json_loads
 
 from .conf import accounts_settings
@@ -68,16 +70,27 @@ def json_object_body(request: HttpRequest,
     """The request's body as a JSON object (empty: ``{}``), nested 4 levels at most. Refused
     (``ApiError``) past ``max_bytes`` (413) or when it is not a JSON object (400), a form
     upload included (its stream was read as a form, so it has no body to give)."""
+    too_large = ApiError(413, "too_large", f"The body is larger than {max_bytes} bytes.")
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > max_bytes:  # refused before it is read (Django would refuse past 2.5 MB)
+        raise too_large
     try:
         body = request.body
     except RawPostDataException:
         raise ApiError(400, "bad_request", "The body must be a JSON object.") from None
+    except RequestDataTooBig:
+        raise too_large from None
     if len(body) > max_bytes:
-        raise ApiError(413, "too_large", f"The body is larger than {max_bytes} bytes.")
+        raise too_large
     try:
         data = json_loads(body or b"{}", max_depth=4)
+    except (JSONTooDeep, JSONBadCharacter) as exc:
+        raise ApiError(400, "bad_request", str(exc)) from None
     except ValueError:
-        data = None
+        raise ApiError(400, "bad_request", "The body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", "The body must be a JSON object.")
     return data

@@ -224,6 +224,11 @@ def test_api_errors_change_nothing(client, alice, bot, bot2, token):
         ("post", "/api/bot/challenges/", token, "[]", 400, "bad_request"),
         ("post", "/api/bot/challenges/", token, json.dumps({"to": "alice", "pad": "x" * 5000}),
          413, "too_large"),
+        # past Django's own limit (2.5 MB) too: refused as JSON, not read
+        ("post", "/api/bot/challenges/", token, json.dumps({"pad": "x" * 3_000_000}),
+         413, "too_large"),
+        ("post", "/api/bot/computer/", token, json.dumps({"pad": "x" * 3_000_000}),
+         413, "too_large"),
         ("post", "/api/bot/challenges/", token, {"to": "alice", "mode": "go"}, 400,
          "bad_request"),
         ("post", "/api/bot/challenges/", token, {"to": "alice", "mode": "classic",
@@ -254,6 +259,20 @@ def test_api_errors_change_nothing(client, alice, bot, bot2, token):
     assert Challenge.objects.count() == 2
     assert Challenge.objects.filter(status=ChallengeStatus.PENDING).count() == 2
     assert not Table.objects.exists()
+
+
+@pytest.mark.parametrize("raw, detail", [
+    ('{"to": "alice", "mode": "classic"', "not valid JSON"),
+    ('{"to": "al\\u0000ice", "mode": "classic"}', "NUL character"),
+    ('{"to": "\\ud800", "mode": "classic"}', "surrogate"),
+    ('{"a": {"b": {"c": {"d": {"e": 1}}}}}', "nested more than 4 levels"),
+    ("[1]", "must be a JSON object"),
+])
+def test_a_body_that_is_not_a_json_object_is_told_why(client, bot, token, raw, detail):
+    r = api(client, "post", "/api/bot/challenges/", token, raw=raw)
+    assert (r.status_code, r.json()["error"]) == (400, "bad_request")
+    assert detail in r.json()["detail"]
+    assert not Challenge.objects.exists()
 
 
 def test_the_api_needs_the_bot_scope_a_live_token_and_no_session_is_enough(client, alice, bot):
