@@ -228,6 +228,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._recent_frames: deque[float] = deque()
+        self._flood_closed = False
 
     async def dispatch(self, message):
         # Channels' own dispatch first closes stale database connections on the process's
@@ -253,7 +254,12 @@ class FramedConsumer(AsyncWebsocketConsumer):
         default."""
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self._flood_closed:
+            # frames already on their way when the flood closed the socket: nothing is sent
+            # to a closing socket (Daphne would log "Attempt to send on a closed protocol")
+            return
         if self._flooding():
+            self._flood_closed = True
             await self.settle()
             await self._error("rate_limited", "Too many messages; the socket closes. Reconnect "
                               "after a pause, and send less.")

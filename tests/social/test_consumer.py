@@ -139,6 +139,10 @@ async def test_flooding_closes_the_socket(alice, settings):
         # 4008, not 1008: Daphne only lets a server close with 1000 or 3000-4999.
         assert frames[-1]["type"] == "websocket.close" and frames[-1]["code"] == 4008
         assert json.loads(frames[-2]["text"])["code"] == "rate_limited"
+        # frames still arriving get nothing more: no error and no close on a closed socket
+        for _ in range(3):
+            await tab.send_to(text_data='{"type": "ping"}')
+        assert await tab.receive_nothing(timeout=0.3)
     finally:
         await tab.disconnect()
 
