@@ -1,8 +1,9 @@
 """Token authentication for the site's API (docs/bot-api.md: "Tokens", "Rate limits",
 "Errors"). The one check every API call makes: the token exists and is not revoked, its
 user is active (and a bot, for ``bot:play``), it has the scope, and it is within its rate
-limit. Views use ``api_endpoint``; sockets call ``token_user_for_scope`` through
-``database_sync_to_async``; another API view answers its own errors with ``error_response``.
+limit. Views use ``api_endpoint``; sockets call ``token_get`` through
+``database_sync_to_async`` (``ginsite.tokenauth``: the socket keeps the token's id);
+another API view answers its own errors with ``error_response``.
 
 Errors are ``ApiError`` and reach the client as ``{"error": code, "detail": detail}``:
 
@@ -158,9 +159,6 @@ def token_user(raw_token: str, scope: str) -> User:
     within its rate limit. Records the use. Raises ``ApiError`` (401, 403, 429)."""
     return token_get(raw_token, scope).user
 
-
-# The socket's name for the same check (sync: call it through database_sync_to_async).
-token_user_for_scope = token_user
 
 
 def client_address(request: HttpRequest) -> str:

@@ -48,6 +48,15 @@ def user_group(user_id: int) -> str:
     return f"user.{int(user_id)}"
 
 
+def token_group(token_id: int) -> str:
+    """The group of the sockets a program opened with one API token (docs/bot-api.md): a
+    ``{"type": "api_token.revoked"}`` event to it closes them (``core.sockets``)."""
+    return f"apitoken.{int(token_id)}"
+
+
+TOKEN_REVOKED = {"type": "api_token.revoked"}
+
+
 def notify_event(frame: dict[str, Any]) -> dict[str, Any]:
     """The channel-layer event that carries ``frame`` to a user's notification sockets."""
     return {"type": "notify.frame", "frame": frame}

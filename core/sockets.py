@@ -29,6 +29,7 @@ from django.utils.functional import LazyObject, empty
 from redis.exceptions import RedisError
 
 from . import jsonlimits, wire
+from .channels import token_group
 from .prepared import prepared_cursor
 
 # Failures of the services under the site, not of the request: answered with ``unavailable``
@@ -40,6 +41,7 @@ UNAVAILABLE = "The server could not do this right now; try again (same id)."
 # ``close(code=1008)`` (policy violation) raises inside the server and the client only sees
 # 1011. 4000 + 1008 keeps the meaning.
 FLOOD_CLOSE = 4008
+TOKEN_REVOKED_CLOSE = 4401  # as a handshake with an unknown or revoked token
 # Client frames nest 2 levels (an object with a list or object inside); deeper is refused.
 FRAME_MAX_DEPTH = 8
 
@@ -228,7 +230,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._recent_frames: deque[float] = deque()
-        self._flood_closed = False
+        self._closed = False
 
     async def dispatch(self, message):
         # Channels' own dispatch first closes stale database connections on the process's
@@ -242,6 +244,20 @@ class FramedConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def websocket_connect(self, message):
+        # A program's socket (opened with an API token, ``ginsite.tokenauth``) listens to its
+        # token's group: revoking the token closes it at once (4401), as a new handshake with
+        # the token would be refused.
+        token_id = self.scope.get("api_token_id")
+        if token_id is not None:
+            self.groups = [*self.groups, token_group(token_id)]
+        await super().websocket_connect(message)
+
+    async def api_token_revoked(self, event):
+        if not self._closed:
+            self._closed = True
+            await self.close(code=TOKEN_REVOKED_CLOSE)
+
     def flood(self) -> tuple[int, float]:
         """(frames, seconds): more frames than this within the window close the socket.
         ``FLOOD`` unless the socket reads its own from settings (the table's
@@ -254,12 +270,13 @@ class FramedConsumer(AsyncWebsocketConsumer):
         default."""
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self._flood_closed:
-            # frames already on their way when the flood closed the socket: nothing is sent
-            # to a closing socket (Daphne would log "Attempt to send on a closed protocol")
+        if self._closed:
+            # frames already on their way when the socket was closed (a flood, a revoked
+            # token): nothing is sent to a closing socket (Daphne would log "Attempt to send
+            # on a closed protocol")
             return
         if self._flooding():
-            self._flood_closed = True
+            self._closed = True
             await self.settle()
             await self._error("rate_limited", "Too many messages; the socket closes. Reconnect "
                               "after a pause, and send less.")

@@ -1,14 +1,15 @@
 """Sockets opened by a program with a token (docs/bot-api.md, "Playing").
 
 A handshake that carries ``Authorization: Bearer <token>`` is a bot's: the token must hold
-the scope ``bot:play`` (``accounts.api.token_user_for_scope``: known, not revoked, a bot
+the scope ``bot:play`` (``accounts.api.token_get``: known, not revoked, a bot
 account, within its rate limit), and the socket is then the bot user's, whatever cookies it
 carries (they are dropped). A browser cannot put that header on a WebSocket, so the Origin
 check that protects cookies from other sites' pages does not apply and a program sends no
 Origin. A refused token opens the socket and closes it at once with a code:
 4401 (unknown or revoked token), 4403 (the token lacks the scope, or its account is not a
 bot), 4429 (the token's rate limit; wait and reconnect). Handshakes without the header go
-the browsers' way (Origin check, session cookie) unchanged.
+the browsers' way (Origin check, session cookie) unchanged. A socket opened with a token
+closes (4401) as soon as the token is revoked (``core.sockets``).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from accounts.api import ApiError, token_user_for_scope
+from accounts.api import ApiError, token_get
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ class TokenHandshake:
         if raw is None:
             return await self.browser_app(scope, receive, send)
         try:
-            user = await database_sync_to_async(token_user_for_scope)(raw, SCOPE)
+            token = await database_sync_to_async(token_get)(raw, SCOPE)
         except ApiError as err:
             message = await receive()
             if message.get("type") == "websocket.connect":
@@ -58,5 +59,6 @@ class TokenHandshake:
             return None
         headers = [(k, v) for k, v in scope.get("headers") or []
                    if k.lower() not in (b"cookie", b"authorization")]
-        scope = {**scope, "headers": headers, "user": user, "api_token": True}
+        scope = {**scope, "headers": headers, "user": token.user, "api_token": True,
+                 "api_token_id": token.pk}
         return await self.token_app(scope, receive, send)

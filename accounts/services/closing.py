@@ -11,6 +11,8 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.db import transaction
 
+from core.channels import TOKEN_REVOKED, send_after_commit, token_group
+
 from ..closing import closing_obstacles, closing_steps_run
 from ..models import ApiToken, User
 from ..timezones import DEFAULT_TIME_ZONE
@@ -32,7 +34,10 @@ def account_close(*, user: User) -> None:
         if obstacles:
             raise ClosingError(" ".join(obstacles))
         closing_steps_run(locked)
-        ApiToken.objects.filter(user=locked).delete()
+        tokens = ApiToken.objects.filter(user=locked)
+        for token_id in tokens.filter(revoked_at__isnull=True).values_list("pk", flat=True):
+            send_after_commit(token_group(token_id), TOKEN_REVOKED)  # its sockets close
+        tokens.delete()
         EmailAddress.objects.filter(user=locked).delete()
         avatar = locked.avatar.name if locked.avatar else ""
         locked.is_active = False

@@ -9,6 +9,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from core.channels import TOKEN_REVOKED, send_after_commit, token_group
+
 from ..conf import accounts_settings
 from ..models import ApiToken, User
 
@@ -73,6 +75,8 @@ def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
+            # the sockets a program opened with it close at once (4401)
+            send_after_commit(token_group(token.pk), TOKEN_REVOKED)
     return token
 
 

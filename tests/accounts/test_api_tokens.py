@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from django.http import JsonResponse
 from django.test import RequestFactory
 
-from accounts.api import ApiError, api_endpoint, error_response, token_user, token_user_for_scope
+from accounts.api import ApiError, api_endpoint, error_response, token_user
 from accounts.models import ApiToken
 from accounts.services import TokenError, api_token_create, api_token_revoke, token_hash
 from tests.support.accounts import api_token, bearer, make_bot
@@ -131,7 +131,7 @@ def test_an_inactive_account_is_refused(user):
 def test_last_use_is_recorded(user):
     raw = api_token(user, "games:read")
     assert ApiToken.objects.get().last_used is None
-    token_user_for_scope(raw, "games:read")
+    token_user(raw, "games:read")
     assert ApiToken.objects.get().last_used is not None
 
 
