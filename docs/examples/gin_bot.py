@@ -10,6 +10,7 @@ import time
 import urllib.error
 import urllib.request
 
+from websockets.exceptions import WebSocketException
 from websockets.sync.client import connect
 
 RANKS = "A23456789TJQK"
@@ -47,7 +48,7 @@ def choose(view):
 class Bot:
     def __init__(self, site, token, log=None):
         self.site, self.token, self.log = site.rstrip("/"), token, log
-        self.playing, self.finished, self.round_trips = set(), [], []
+        self.playing, self.finished, self.round_trips, self.mine = set(), [], [], None
         self.lock = threading.Lock()
 
     def api(self, method, path, body=None):
@@ -121,25 +122,41 @@ class Bot:
             self.start(body["challenge"]["table"]["id"])
 
     def run(self, modes, games=0, challenge=None):
-        """Listen for challenges and games until ``games`` games are over (0: for ever)."""
-        with self.socket("/ws/notify/") as ws:
-            for game in self.api("GET", "/api/bot/games/")[1].get("games", []):
-                self.start(game["id"])  # resume what was running before a restart
-            for waiting in self.api("GET", "/api/bot/challenges/")[1].get("incoming", []):
-                self.answer(waiting, modes)
-            if challenge:
-                print("challenge:", *self.api("POST", "/api/bot/challenges/", challenge))
-            while not games or len(self.finished) < games:
-                try:  # 5 s: with --games it stops at most 5 s after its last game
-                    frame = json.loads(ws.recv(timeout=5))
-                except TimeoutError:
-                    ws.send(json.dumps({"type": "ping"}))  # the socket's heartbeat
-                    continue
-                if frame["type"] == "challenge" and frame["event"] == "received":
-                    self.answer(frame["challenge"], modes)
-                elif frame["type"] == "game_start":
-                    self.start(frame["table"]["id"])
-            time.sleep(0.5)  # let the last game's thread print
+        """Listen for challenges and games until ``games`` games are over (0: for ever),
+        joining the notification socket again whenever it drops."""
+        while not games or len(self.finished) < games:
+            try:
+                with self.socket("/ws/notify/") as ws:
+                    for game in self.api("GET", "/api/bot/games/")[1].get("games", []):
+                        self.start(game["id"])  # resume what was running before a drop
+                    for waiting in self.api("GET", "/api/bot/challenges/")[1].get("incoming", []):
+                        self.answer(waiting, modes)
+                    if challenge:
+                        status, body = self.api("POST", "/api/bot/challenges/", challenge)
+                        print("challenge:", status, body, flush=True)
+                        if status != 201:
+                            raise SystemExit("the challenge was refused")
+                        challenge, self.mine = None, body["challenge"]["id"]
+                    self.listen(ws, modes, games)
+            except (OSError, WebSocketException) as error:  # the site restarted: join again
+                print("notification socket:", repr(error), flush=True)
+                time.sleep(2)
+        time.sleep(0.5)  # let the last game's thread print
+
+    def listen(self, ws, modes, games):
+        while not games or len(self.finished) < games:
+            try:  # 5 s: with --games it stops at most 5 s after its last game
+                frame = json.loads(ws.recv(timeout=5))
+            except TimeoutError:
+                ws.send(json.dumps({"type": "ping"}))  # the socket's heartbeat
+                continue
+            if frame["type"] == "challenge" and frame["event"] == "received":
+                self.answer(frame["challenge"], modes)
+            elif frame["type"] == "challenge" and frame["challenge"]["id"] == self.mine and \
+                    frame["event"] in ("declined", "expired", "cancelled"):
+                raise SystemExit(f"the challenge was {frame['event']}")
+            elif frame["type"] == "game_start":
+                self.start(frame["table"]["id"])
 
 
 if __name__ == "__main__":

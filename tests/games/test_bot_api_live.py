@@ -188,6 +188,14 @@ def test_the_example_bot_finishes_a_rated_game_against_another_bot(server, make_
     assert set(Rating.objects.filter(mode="classic", games=1).values_list("user_id",
                                                                           flat=True)) == {
         host.pk, guest.pk}
+    # a challenge the site refuses stops the example with the reason (it waited for ever)
+    lost = run_example(server, guest_token, tmp_path / "lost.ndjson", "--challenge", "nobody")
+    try:
+        out, _ = lost.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        lost.kill()
+        raise AssertionError("the example bot kept waiting after a refused challenge") from None
+    assert lost.returncode == 1 and "challenge: 404" in out and "was refused" in out, out
 
 
 def test_refusals_over_the_socket_change_nothing(server, make_user, tmp_path):
