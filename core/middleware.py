@@ -1,4 +1,5 @@
-"""Middleware every app's pages pass through: NUL characters refused, pages compressed."""
+"""Middleware every app's pages pass through: NUL characters refused, pages compressed, the
+API's 404s and 405s in JSON."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -7,6 +8,7 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.middleware.gzip import GZipMiddleware
+from django.utils.deprecation import MiddlewareMixin
 
 NUL = "\x00"
 NUL_MESSAGE = "The request holds a NUL character, which nothing on this site accepts."
@@ -83,3 +85,27 @@ class CompressPages(GZipMiddleware):
         if response.streaming or not kind.startswith(COMPRESSIBLE):
             return response
         return super().process_response(request, response)
+
+
+API_NOT_FOUND = "No such API endpoint: see docs/bot-api.md for the paths."
+
+
+class ApiErrorsAsJson(MiddlewareMixin):
+    """The bot API answers in JSON, its 404s and 405s included: a path under ``/api/`` that
+    no route takes (Django's HTML 404 page), or a method its view does not take
+    (``require_POST``'s empty HTML 405, whose ``Allow`` header stays)."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (response.status_code not in (404, 405)
+                or not request.path_info.startswith("/api/")
+                or response.get("Content-Type", "").startswith("application/json")):
+            return response
+        if response.status_code == 404:
+            return JsonResponse({"error": "not_found", "detail": API_NOT_FOUND}, status=404)
+        allowed = response.get("Allow", "")
+        answer = JsonResponse({"error": "method_not_allowed",
+                               "detail": f"This endpoint takes {allowed or 'another method'}."},
+                              status=405)
+        if allowed:
+            answer["Allow"] = allowed
+        return answer

@@ -53,6 +53,9 @@ DEFAULTS: dict[str, Any] = {
     # room with tables nobody will come to (tables against the computer start at once and
     # are not counted).
     "MAX_WAITING_TABLES": 3,
+    # Games against the computer in play at once, per player (people and bot accounts: the
+    # bot API starts one per POST).
+    "MAX_COMPUTER_TABLES": 10,
     # A game against the computer whose people have all been away this long (seconds: no
     # socket ping, no page) is closed by the sweep as an abandonment by the player, so it
     # does not stay under "Playing now" for ever (untimed games never time out).

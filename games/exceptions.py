@@ -125,7 +125,8 @@ class RateLimited(GameServiceError):
 
 
 class TooManyTables(GameServiceError):
-    """The player already holds seats at ``GAMES_MAX_WAITING_TABLES`` waiting tables."""
+    """The player already holds seats at ``GAMES_MAX_WAITING_TABLES`` waiting tables, or
+    ``GAMES_MAX_COMPUTER_TABLES`` games against the computer in play."""
 
     code = "too_many_tables"
     default_message = (

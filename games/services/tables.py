@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from core.channels import Outbox
@@ -69,21 +70,30 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings("A rating range is for rated tables, from ±50 to ±1000.")
 
 
-def _check_waiting_cap(user: User, *, exclude_table_id: int | None = None) -> None:
-    """Refuse one more waiting table past ``GAMES_MAX_WAITING_TABLES``. Called inside the
+def _check_cap(user: User, *, computer: bool = False,
+               exclude_table_id: int | None = None) -> None:
+    """Refuse one more waiting table past ``GAMES_MAX_WAITING_TABLES``, or (``computer``)
+    one more game against the computer in play past ``GAMES_MAX_COMPUTER_TABLES`` (a
+    program on the bot API could otherwise start hundreds a minute). Called inside the
     creating or sitting transaction; the user's row is locked first so that two requests at
     once cannot both pass the count."""
-    limit = conf.get("MAX_WAITING_TABLES")
+    limit = conf.get("MAX_COMPUTER_TABLES" if computer else "MAX_WAITING_TABLES")
     if not limit:
         return
     list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
-    held = Seat.objects.filter(user=user, table__status=TableStatus.OPEN)
+    if computer:
+        held = Seat.objects.filter(user=user, table__status=TableStatus.PLAYING).filter(
+            Exists(Seat.objects.filter(table=OuterRef("table"), bot_level__isnull=False)))
+        what = f"game{'s' if limit != 1 else ''} against the computer in play: finish or resign"
+    else:
+        held = Seat.objects.filter(user=user, table__status=TableStatus.OPEN)
+        what = (f"table{'s' if limit != 1 else ''} waiting for players: start, close or "
+                "leave")
     if exclude_table_id is not None:
         held = held.exclude(table_id=exclude_table_id)
     if held.values("table_id").distinct().count() >= limit:
         raise TooManyTables(
-            f"You already have {limit} table{'s' if limit != 1 else ''} waiting for players: "
-            "start, close or leave one first (Your tables, on the Play page)."
+            f"You already have {limit} {what} one first (Your tables, on the Play page)."
         )
 
 
@@ -104,8 +114,8 @@ def table_create(
                        seconds_per_turn=seconds_per_turn, bot_level=bot_level,
                        rating_range=rating_range)
     with transaction.atomic():
-        if bot_level is None:  # a table against the computer starts at once: not waiting
-            _check_waiting_cap(user)
+        # a table against the computer starts at once: not waiting, but capped too
+        _check_cap(user, computer=bot_level is not None)
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=seat_count,
             target=target or E.get_mode(room.mode).target_for(seat_count),
@@ -194,7 +204,7 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
         rated_seat_check(table, user)
         free = [s for s in seats if s.is_empty]
         if len(free) > 1:  # the last seat starts the game: it is not one more waiting table
-            _check_waiting_cap(user, exclude_table_id=table.pk)
+            _check_cap(user, exclude_table_id=table.pk)
         if not free:
             raise TableFull()
         if seat is None:

@@ -140,7 +140,20 @@ def test_unknown_player_is_404(client):
 
 @pytest.mark.django_db
 def test_post_is_refused(client, games):
-    assert client.post(URL.format("alice")).status_code == 405
+    response = client.post(URL.format("alice"))
+    assert response.status_code == 405 and response["Allow"] == "GET"
+    assert response.json()["error"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/", "/api/nothing/", "/api/bot/challenges/abc/accept/",
+                                  "/api/bot/challenges/-1/accept/", "/api/bot/games/x/"])
+def test_an_unknown_api_path_answers_json(client, path):
+    response = client.get(path)
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json()["error"] == "not_found"
+    # pages outside the API keep the site's own 404 page
+    assert b"<html" in client.get("/no-such-page/").content
 
 
 @pytest.mark.django_db

@@ -50,6 +50,26 @@ def test_waiting_tables_are_capped_per_player(rooms, make_user, client):
     services.table_sit(table_id=other.pk, user=alice)
 
 
+def test_games_against_the_computer_in_play_are_capped_per_player(rooms, make_user, client,
+                                                                   settings):
+    alice = make_user("alice")
+    assert conf.get("MAX_COMPUTER_TABLES") == 10
+    settings.GAMES_MAX_COMPUTER_TABLES = 2
+    services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)  # waiting
+    games = [services.play_computer(user=alice, mode="classic", level=1) for _ in range(2)]
+    with pytest.raises(TooManyTables):
+        services.play_computer(user=alice, mode="straight", level=1)
+    # the lobby's button says why, and nothing is created
+    client.force_login(alice)
+    page = client.post(reverse("games:play_computer"), {"mode": "classic", "level": "1",
+                                                        "seats": "2"}, follow=True)
+    assert "2 games against the computer in play: finish or resign one" in \
+        page.content.decode()
+    assert Table.objects.filter(created_by=alice).count() == 3
+    services.table_resign(table_id=games[0].pk, user=alice)  # one over: a place again
+    services.play_computer(user=alice, mode="straight", level=1)
+
+
 def test_your_tables_lists_own_waiting_private_tables_with_resume_and_close(
         rooms, make_user, client):
     alice, bob = make_user("alice"), make_user("bob")

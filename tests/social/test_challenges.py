@@ -307,6 +307,23 @@ def test_a_bot_plays_the_computer_through_the_api(client, bot, token):
     assert [(s.user_id, s.bot_level) for s in seats] == [(bot.pk, None), (None, 4)]
 
 
+def test_games_against_the_computer_in_play_are_capped(client, bot, token, settings):
+    settings.GAMES_MAX_COMPUTER_TABLES = 3
+    for _ in range(3):
+        r = api(client, "post", "/api/bot/computer/", token, {"mode": "classic", "level": 1})
+        assert r.status_code == 201, r.content
+    r = api(client, "post", "/api/bot/computer/", token, {"mode": "classic", "level": 1})
+    assert (r.status_code, r.json()["error"]) == (400, "too_many_tables")
+    assert "3 games against the computer in play" in r.json()["detail"]
+    assert Table.objects.count() == 3
+    # one ended frees a place
+    from games import services as games
+
+    games.table_resign(table_id=Table.objects.first().pk, user=bot)
+    r = api(client, "post", "/api/bot/computer/", token, {"mode": "classic", "level": 1})
+    assert r.status_code == 201, r.content
+
+
 # --- the pages for people ---------------------------------------------------------------------
 
 def test_a_person_challenges_a_bot_from_its_profile(client_for, alice, bob, bot):
