@@ -102,7 +102,11 @@ class ApiTokenForm(forms.Form):
     )
     scopes = forms.MultipleChoiceField(
         label="What it may do", widget=forms.CheckboxSelectMultiple,
-        error_messages={"required": "Choose at least one scope."},
+        error_messages={
+            "required": "Choose at least one scope.",
+            "invalid_choice": "“%(value)s” is not a scope this account can give a token "
+                              "(bot:play is for bot accounts only).",
+        },
     )
 
     def __init__(self, *args, user: User, **kwargs):

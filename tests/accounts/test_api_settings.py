@@ -42,6 +42,7 @@ def test_a_person_is_not_offered_bot_play(alice_client):
     assert 'value="games:read"' in page and 'value="bot:play"' not in page
     response = alice_client.post(API, {"name": "sneaky", "scopes": ["bot:play"]})
     assert response.status_code == 400 and not ApiToken.objects.exists()
+    assert "bot:play is for bot accounts only" in response.content.decode()
 
 
 @pytest.mark.parametrize("data", [
