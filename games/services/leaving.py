@@ -20,7 +20,8 @@ def games_in_play(user: User) -> str | None:
         return None
     tables = ", ".join(f"Table {i}" for i in ids)
     game = "that game" if len(ids) == 1 else "those games"
-    return f"You are playing at {tables}: finish or resign {game} first."
+    return (f"You are playing at {tables}: finish or resign {game} first (Your tables, on "
+            "the Play page).")
 
 
 def games_leave(user: User) -> None:
