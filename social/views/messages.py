@@ -2,6 +2,7 @@
 the unread count."""
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -24,7 +25,7 @@ def inbox(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def conversation(request, username):
-    other = active_user(username)
+    other = _partner(request.user, username)
     if other.pk == request.user.pk:
         raise Http404("You cannot message yourself.")
     error = None
@@ -54,7 +55,7 @@ def conversation(request, username):
             services.conversation_mark_read(
                 user=request.user, conversation_id=member.conversation_id
             )
-    verdict = policy.can_message(request.user, other)
+    verdict = policy.can_message(request.user, other) if other.is_active else CLOSED
     is_contact = policy.are_contacts(request.user.pk, other.pk)
     status = 200 if error is None else STATUS.get(error.code, 400)
     return render(
@@ -76,6 +77,23 @@ def conversation(request, username):
         },
         status=status,
     )
+
+
+# what a conversation with a closed account says where the box to write in would be
+CLOSED = policy.Verdict(policy.Reason.UNAVAILABLE, "This account is closed: the conversation "
+                                                   "stays here, but nothing can be sent to it.")
+
+
+def _partner(user, username: str):
+    """The other person of a conversation page: an active account, or a closed one that
+    ``user`` has a conversation with (to read it); else 404."""
+    try:
+        return active_user(username)
+    except Http404:
+        closed = get_user_model().objects.filter(username=username, is_active=False).first()
+        if closed is None or selectors.conversation_member_with(user, closed) is None:
+            raise
+        return closed
 
 
 def _member_or_404(user, conversation_id) -> ConversationMember:

@@ -176,3 +176,26 @@ def test_it_withdraws_from_tournaments_and_leaves_the_boards(user, make_user, ro
     ratings_services.leaderboard_compute(mode="classic")  # the next snapshot leaves it out
     assert not LeaderboardEntry.objects.filter(user=user).exists()
     assert LeaderboardEntry.objects.filter(user=bob, period="all", rank=1).exists()
+
+
+def test_the_other_side_still_reads_the_conversation_and_cannot_reply(user, make_user,
+                                                                      client):
+    from social.models import Message
+
+    bob = make_user("bob")
+    social.message_send(sender=user, recipient=bob, body="see you at the table")
+    account_close(user=user)
+    client.force_login(bob)
+    inbox = client.get(reverse("social:inbox")).content.decode()
+    url = reverse("social:conversation", args=["alice"])
+    assert url in inbox
+    page = client.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "see you at the table" in text and "This account is closed" in text
+    assert 'name="body"' not in text  # no box to write in
+    response = client.post(url, {"body": "are you there?"})
+    assert response.status_code in (400, 403) and Message.objects.count() == 1
+    # someone who never wrote to it finds nothing there
+    client.force_login(make_user("carol"))
+    assert client.get(url).status_code == 404
