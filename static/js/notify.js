@@ -296,10 +296,17 @@ function gameStart(frame) {
           timeout: 0 });
 }
 
+// A tournament of yours: whoever waits on its page goes to a match that is ready (as the
+// Challenges page does: a player there is waiting for exactly this, and a match not opened
+// in time is a no-show); anywhere else an alert and a toast link to it.
 function tournamentToast(frame) {
   const t = frame.tournament || {};
   if (frame.event === "match" && frame.table) {
     if (window.location.pathname === frame.table.url) return;
+    if (t.url && window.location.pathname === t.url) {
+      window.location.assign(frame.table.url);
+      return;
+    }
     attention().alert("match", {
       title: `Your match in ${t.name} is ready`,
       body: frame.opponent ? `Against ${frame.opponent.name}` : "",

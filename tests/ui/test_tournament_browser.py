@@ -1,0 +1,84 @@
+"""A tournament on the site started as the README says (`bash scripts/run.sh`: Daphne, and a
+Celery worker whose beat runs the tournaments' sweep), in two phone-sized browsers: two
+players wait on an arena's page for its start; when the sweep starts it and pairs them, the
+notification socket takes each of them to their table (a match not opened in time is a
+no-show: they must not have to notice a toast), where each is seated against the other."""
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from tests.support.accounts import PASSWORD
+from tests.support.browser import log_in, phone_page, require_chromium
+from tests.support.servers import ROOT, run_site_env
+
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
+
+require_chromium()
+
+SETUP = f"""
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from allauth.account.models import EmailAddress
+from leaderboards.tournaments import services
+from leaderboards.tournaments.models import Format, Tournament
+users = {{}}
+for name in ("tara", "tomo", "torg"):
+    u = get_user_model().objects.create_user(name, name + "@example.com", "{PASSWORD}",
+                                             is_staff=name == "torg")
+    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
+    users[name] = u
+t = services.tournament_create(user=users["torg"], name="Quick Arena", format=Format.ARENA,
+                               duration_minutes=10, capacity=10, target=50,
+                               starts_at=timezone.now() + timedelta(minutes=2))
+for name in ("tara", "tomo"):
+    services.tournament_enter(tournament_id=t.pk, user=users[name])
+print("TOURNAMENT", t.pk)
+"""
+
+DUE = """
+from datetime import timedelta
+from django.utils import timezone
+from leaderboards.tournaments.models import Tournament
+Tournament.objects.filter(pk={pk}).update(starts_at=timezone.now() + timedelta(seconds=3))
+"""
+
+
+def _shell(site, code: str) -> str:
+    return subprocess.run(
+        [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code], cwd=ROOT,
+        env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
+    ).stdout
+
+
+def test_players_waiting_on_an_arena_page_are_taken_to_their_match(site, chromium):
+    base = site["base"]
+    pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, SETUP)).group(1))
+    players = {}
+    for name in ("tara", "tomo"):
+        ctx, page, errors = phone_page(chromium)
+        # the notification socket's first frame, hello, says it is open on the page
+        ctx.add_init_script(
+            "document.addEventListener('notify:hello', () => { window.__hello = true; });")
+        log_in(page, base, name, PASSWORD, tap=True)
+        page.goto(f"{base}/tournaments/{pk}/")
+        page.wait_for_selector("#tournament-live")
+        page.wait_for_function("() => window.__hello === true", timeout=15000)
+        players[name] = (ctx, page, errors)
+    try:
+        _shell(site, DUE.format(pk=pk))  # the sweep (every 5 s) starts it and pairs them
+        tables = set()
+        for name, (_, page, _) in players.items():
+            page.wait_for_url(re.compile(r".*/tables/\d+/$"), timeout=45000)
+            tables.add(page.url)
+            page.wait_for_selector(".tbl-conn[data-state=open]")
+            assert page.evaluate("window.ginTable.mySeat") in (0, 1), name
+        assert len(tables) == 1  # one match: the two of them
+        for name, (_, _, errors) in players.items():
+            assert not errors, (name, errors)
+    finally:
+        for ctx, _, _ in players.values():
+            ctx.close()
