@@ -211,15 +211,23 @@ def _hold(user_id: int, conn: str, now: float) -> bool:
 
 def presence_connect(user_id: int, conn: str) -> bool:
     """Register a new connection. Returns True when this made the user come online."""
-    return _hold(user_id, conn, time.time())
+    now = time.time()
+    came_online = _hold(user_id, conn, now)
+    _seen(user_id, now)  # (a process that cannot see the connections reads this)
+    return came_online
+
+
+def _seen(user_id: int, now: float) -> None:
+    """Write "last seen" at most every ``LAST_SEEN_WRITE_EVERY`` seconds per user."""
+    if cache.add(_SEEN_GUARD.format(user_id), 1, conf.get("LAST_SEEN_WRITE_EVERY")):
+        _persist_last_seen(user_id, now)
 
 
 def presence_heartbeat(user_id: int, conn: str) -> bool:
     """Refresh a connection. Returns True if the user had lapsed and is online again."""
     now = time.time()
     came_online = _hold(user_id, conn, now)
-    if cache.add(_SEEN_GUARD.format(user_id), 1, conf.get("LAST_SEEN_WRITE_EVERY")):
-        _persist_last_seen(user_id, now)
+    _seen(user_id, now)
     return came_online
 
 

@@ -20,8 +20,10 @@ from leaderboards.tournaments.models import (
     Status,
     Tournament,
 )
+from tests.support.tournaments import away as _away
 from tests.support.tournaments import create_tournament as _create
 from tests.support.tournaments import enter_and_start
+from tests.support.tournaments import here as _here
 from tests.support.tournaments import make_due as _due
 from tests.support.tournaments import rated_players as _players
 from tests.support.tournaments import resign_match as _resign
@@ -116,6 +118,25 @@ def test_arena_pairs_again_at_once_and_ends(make_user, staff):
     t.refresh_from_db()
     assert t.status == Status.FINISHED
     assert Match.objects.filter(tournament=t).count() == 4  # nothing paired after the end
+
+
+def test_an_arena_pairs_only_players_on_the_site(make_user, staff):
+    a, b, c, d = _players(make_user, 4)
+    _away(c)
+    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=10, target=50)
+    enter_and_start(t, (a, b, c, d))
+    # c entered and left the site: two of the three others play, c is not paired
+    playing = list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING))
+    assert len(playing) == 1 and c.pk not in (playing[0].player_a_id, playing[0].player_b_id)
+    idle = ({a.pk, b.pk, d.pk} - {playing[0].player_a_id, playing[0].player_b_id}).pop()
+    S.tournament_tick(tournament_id=t.pk)  # the sweep's pass: still nobody for the idle one
+    assert Match.objects.filter(tournament=t).count() == 1
+    # c comes back: the sweep's next pass pairs c with the one left waiting
+    _here(c)
+    S.tournament_tick(tournament_id=t.pk)
+    second = Match.objects.filter(tournament=t).exclude(pk=playing[0].pk).get()
+    assert {second.player_a_id, second.player_b_id} == {c.pk, idle}
+    assert not Entry.objects.get(tournament=t, user=c).withdrawn
 
 
 def test_no_shows_forfeit_after_the_grace(make_user, staff):

@@ -2,6 +2,7 @@
 import pytest
 
 from social import presence
+from social.models import LastSeen
 
 pytestmark = pytest.mark.django_db
 
@@ -122,11 +123,13 @@ def test_reachable_is_who_has_a_page_open_seen_from_any_process(alice, bob, caro
     from social import conf
     from tests.support.accounts import clear_social_cache
 
-    presence.presence_connect(alice.pk, "tab")
-    presence.presence_heartbeat(bob.pk, "tab")  # writes bob's "last seen"
+    presence.presence_connect(alice.pk, "tab")  # a new connection writes "last seen" too
+    presence.presence_heartbeat(bob.pk, "tab")  # and so does a heartbeat
     assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {alice.pk, bob.pk}
     assert hooks.reachable([alice.pk, carol.pk]) == {alice.pk}
     clear_social_cache()  # the worker's view: no connection at all, only the database
+    assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {alice.pk, bob.pk}
+    LastSeen.objects.filter(user=alice).delete()  # seen only in the cache (another process)
     assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {bob.pk}
     clock.advance(conf.get("LAST_SEEN_WRITE_EVERY") + conf.get("PRESENCE_TTL") + 1)
     assert presence.presence_reachable([bob.pk]) == set()

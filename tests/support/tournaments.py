@@ -1,5 +1,5 @@
-"""Tournaments for the tournament services' tests: one created to start soon, rated players,
-its start made due, a match resigned, an arena under way."""
+"""Tournaments for the tournament services' tests: one created to start soon, rated players
+(here, or away from the site), its start made due, a match resigned, an arena under way."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -10,6 +10,7 @@ from games import services as games_services
 from leaderboards.models import Rating
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Format, Match, Tournament
+from social.models import LastSeen
 
 
 def soon(minutes=5):
@@ -23,11 +24,25 @@ def create_tournament(user, **kw):
 
 
 def rated_players(make_user, n, ratings=None):
+    """``n`` players with classic ratings, each with a page of the site open (an arena pairs
+    only those: ``here``)."""
     users = [make_user(f"p{i}") for i in range(n)]
     for i, u in enumerate(users):
         Rating.objects.create(user=u, mode="classic",
                               rating=(ratings[i] if ratings else 1500 + 10 * i))
+    here(*users)
     return users
+
+
+def here(*users) -> None:
+    """``users`` have a page of the site open now (their "last seen" is now)."""
+    for u in users:
+        LastSeen.objects.update_or_create(user=u, defaults={"at": timezone.now()})
+
+
+def away(*users) -> None:
+    """``users`` left the site ten minutes ago."""
+    LastSeen.objects.filter(user__in=users).update(at=timezone.now() - timedelta(minutes=10))
 
 
 def make_due(t: Tournament) -> None:

@@ -1,4 +1,5 @@
-"""Arena: for a set time, whoever is free is paired again at once (``pairing.arena``);
+"""Arena: for a set time, whoever is free (and has a page of the site open) is paired again at
+once (``pairing.arena``);
 points with the streak bonus, then performance, then games played."""
 from __future__ import annotations
 
@@ -67,6 +68,10 @@ class Arena(TournamentFormat):
             for e in Entry.objects.filter(tournament=t, withdrawn=False, seed__isnull=False)
             if e.user_id not in busy
         ]
+        # only players with a page of the site open: one who entered and went away waits
+        # unpaired (0 points) until they come back, instead of costing someone a no-show
+        here = desk.present([p.id for p in free]) if len(free) >= 2 else set()
+        free = [p for p in free if p.id in here]
         if len(free) < 2:
             return False
         number = Match.objects.filter(tournament=t).count()

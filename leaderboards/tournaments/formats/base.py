@@ -33,6 +33,9 @@ class MatchDesk(Protocol):
     def bye(self, t: Tournament, *, key: str, round: int, player: int) -> None:
         """A bye: a point for ``player`` in a points format."""
 
+    def present(self, user_ids: list[int]) -> set[int]:
+        """Those of ``user_ids`` with a page of the site open (an arena pairs only them)."""
+
 
 class TournamentFormat(abc.ABC):
     """Pairings for a round, advancing, standings and tie-breaks of one format. A format must

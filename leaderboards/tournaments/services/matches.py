@@ -11,6 +11,7 @@ from django.utils import timezone
 from games import services as games_services
 from games.exceptions import GameServiceError
 from games.models import Ending, Game, GamePlayer, Seat
+from social.presence import presence_reachable
 
 from .. import frames, ratings
 from ..formats import format_for
@@ -114,6 +115,9 @@ class ServicesDesk:
 
     def bye(self, t: Tournament, *, key: str, round: int, player: int) -> None:
         match_bye(t, key=key, round=round, player=player)
+
+    def present(self, user_ids: list[int]) -> set[int]:
+        return presence_reachable(user_ids)
 
 
 DESK = ServicesDesk()
