@@ -140,6 +140,8 @@ class Bot:
                     self.listen(ws, modes, games)
             except (OSError, WebSocketException) as error:  # the site restarted: join again
                 print("notification socket:", repr(error), flush=True)
+                if getattr(getattr(error, "rcvd", None), "code", 0) in (4401, 4403):
+                    raise SystemExit("the site refused the token (revoked?)") from None
                 time.sleep(2)
         time.sleep(0.5)  # let the last game's thread print
 
