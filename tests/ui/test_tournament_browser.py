@@ -2,7 +2,8 @@
 Celery worker whose beat runs the tournaments' sweep), in two phone-sized browsers: two
 players wait on an arena's page for its start; when the sweep starts it and pairs them, the
 notification socket takes each of them to their table (a match not opened in time is a
-no-show: they must not have to notice a toast), where each is seated against the other."""
+no-show: they must not have to notice a toast), where each is seated against the other;
+when the game is over its panel leads back to the tournament, not to a rematch."""
 from __future__ import annotations
 
 import re
@@ -77,6 +78,18 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_match(site, chromiu
             page.wait_for_selector(".tbl-conn[data-state=open]")
             assert page.evaluate("window.ginTable.mySeat") in (0, 1), name
         assert len(tables) == 1  # one match: the two of them
+        # the game over, its panel leads back to the tournament (no rematch, no room)
+        _, tara, _ = players["tara"]
+        tara.click(".tbl-tool-danger")
+        tara.click(".tbl-dialog .button-danger")
+        for name, (_, page, _) in players.items():
+            page.wait_for_selector(".tbl-panel[data-kind=game-over]", timeout=15000)
+            panel = page.inner_text(".tbl-panel")
+            assert "Back to the tournament" in panel, (name, panel)
+            assert "rematch" not in panel.lower() and "Back to the room" not in panel, panel
+        tomo = players["tomo"][1]
+        tomo.click(".tbl-panel >> text=Back to the tournament")
+        tomo.wait_for_url(f"**/tournaments/{pk}/")
         for name, (_, _, errors) in players.items():
             assert not errors, (name, errors)
     finally:

@@ -21,6 +21,9 @@ function boot() {
   if (invite && invite.value) data.invite_link = invite.value;
   const inviteContacts = document.getElementById("invite-contacts");
   if (inviteContacts) data.invite_contacts = inviteContacts.getAttribute("href");
+  // a tournament's match: the game-over panel leads back to the tournament, not to a rematch
+  const tournament = document.querySelector("[data-tournament-url]");
+  if (tournament) data.tournament_url = tournament.dataset.tournamentUrl;
   window.ginTable = new TableApp(root, data);
 }
 

@@ -195,7 +195,8 @@ function gameOverContent(ctrl) {
   if (rating) kids.push(h("p", { class: rc.length ? "rating-changes" : "rating-changes rating-unrated", text: rating }));
   const actions = h("div", { class: "tbl-actions" });
   const rm = f.table.rematch || { offers: [] };
-  if (ctrl.mySeat !== null) {
+  const tournament = ctrl.data.tournament_url; // a tournament's match: its next is there
+  if (ctrl.mySeat !== null && !tournament) {
     const me = f.you && f.you.username;
     const mine = (rm.offers || []).some((o) => o === me || o === ctrl.mySeat);
     const others = (rm.offers || []).filter((o) => o !== me && o !== ctrl.mySeat);
@@ -207,9 +208,10 @@ function gameOverContent(ctrl) {
       actions.append(h("button", { class: "button", text: f.table.offline ? "Play again" : others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }));
     }
   }
-  if (rm.url) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));
+  if (tournament) actions.append(h("a", { class: "button", text: "Back to the tournament", attrs: { href: tournament } }));
+  if (rm.url && !tournament) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));
   if (fin.url) actions.append(h("a", { class: "button button-secondary", text: "Game record", attrs: { href: fin.url } }));
-  actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: ctrl.data.room_url } }));
+  if (!tournament) actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: ctrl.data.room_url } }));
   if (v) actions.append(h("button", { class: "button button-secondary", text: "Look at the table", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(false) } }));
   kids.push(actions);
   return kids;
