@@ -11,12 +11,11 @@ from __future__ import annotations
 from allauth.account.models import EmailAddress
 from django.db import transaction
 
-from core.channels import TOKEN_REVOKED, send_after_commit, token_group
-
 from ..closing import closing_obstacles, closing_steps_run
 from ..models import ApiToken, User
 from ..timezones import DEFAULT_TIME_ZONE
 from .profile import avatar_file_delete
+from .tokens import api_token_revoke
 
 
 class ClosingError(ValueError):
@@ -36,7 +35,7 @@ def account_close(*, user: User) -> None:
         closing_steps_run(locked)
         tokens = ApiToken.objects.filter(user=locked)
         for token_id in tokens.filter(revoked_at__isnull=True).values_list("pk", flat=True):
-            send_after_commit(token_group(token_id), TOKEN_REVOKED)  # its sockets close
+            api_token_revoke(user=locked, token_id=token_id)  # its open sockets close
         tokens.delete()
         EmailAddress.objects.filter(user=locked).delete()
         avatar = locked.avatar.name if locked.avatar else ""
