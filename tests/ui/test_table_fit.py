@@ -84,6 +84,12 @@ MEASURE = """() => {
   const info = document.querySelector('.tbl-me-info');
   if (info && info.scrollWidth > info.clientWidth + 1)
     out.push(`your seat's line cut: ${info.textContent}`);
+  const count = info && info.querySelector('.deadwood-count');
+  if (count) {
+    const c = count.getBoundingClientRect(), i = info.getBoundingClientRect();
+    if (c.left < i.left - 1 || c.right > i.right + 1 || count.scrollWidth > count.clientWidth + 1)
+      out.push(`the deadwood count cut: ${count.textContent}`);
+  }
   const myName = info && info.querySelector(':scope > strong');
   const myRating = info && info.querySelector(':scope > .seat-rating');
   if (myName && myRating && myRating.textContent && myName.getBoundingClientRect().width <= 1
@@ -155,11 +161,13 @@ RUMMY_DEALS = {
 }
 
 
-def _deal(server, table_id, mode, hands, upcard, stock):
+def _deal(server, table_id, mode, hands, upcard, stock, dealer=False, seconds=0):
     """The table's state replaced by a new game of ``mode`` whose first deal is ``hands`` (the
     player's first, then the seats after it), ``upcard`` and the top of the stock; the player
-    sits after the dealer, so acts first."""
+    sits after the dealer, so acts first (or, with ``dealer``, deals). ``seconds`` gives the
+    table a turn timer."""
     n = len(hands)
+    first = "me" if dealer else f"(me - 1) % {n}"
     env = server_env(server["tmp"])
     out = manage(env, "shell", "-c", (
         "from games.models import Table\n"
@@ -168,10 +176,15 @@ def _deal(server, table_id, mode, hands, upcard, stock):
         f"t = Table.objects.get(pk={table_id})\n"
         "me = next(s.index for s in t.seats.all() if s.user_id)\n"
         f"deal = {[h.split() for h in hands]!r}\n"
-        f"s = new_game({mode!r}, t.seed, {n}, dealer=(me - 1) % {n}, deals=[Deal.make("
+        f"s = new_game({mode!r}, t.seed, {n}, dealer={first}, deals=[Deal.make("
         f"[deal[(i - me) % {n}] for i in range({n})], {upcard!r}, {tuple(stock)!r})])\n"
         "t.state = states.dump(s); t.version += 1\n"
-        "t.save(update_fields=['state', 'version'])\n"
+        f"t.seconds_per_turn = {seconds}\n"
+        "t.save(update_fields=['state', 'version', 'seconds_per_turn'])\n"
+        # the computers to act first play up to the player's turn (no move woke them)
+        "from games.services.moves import table_bot_move\n"
+        "while table_bot_move(table_id=t.pk, version=Table.objects.get(pk=t.pk).version):\n"
+        "    pass\n"
         "print('dealt', me, t.version)\n"
     ), capture_output=True, text=True)
     assert "dealt" in out.stdout, out.stdout + out.stderr
@@ -198,9 +211,21 @@ def test_rummy_table_with_melds_fits_every_screen(server, chromium, seats):
         ctx.close()
 
 
+# The widest line your seat can show in a gin discard: the dealer's chip and a hand of tens
+# and faces, whose every discard leaves a two-digit deadwood (a random deal overflowed a
+# phone on its side only now and then).
+WIDE_HAND = "TS TC KH QH KS QD JS JD 9C 8H"
+WIDE_OTHER = "2C 4C 6C 8C 3D 5D 7D 9D AH 6H"  # no meld: nobody knocks
+
+
 def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
     ctx, page = _start(chromium, server["base"], "classic")
     try:
+        table_id = int(page.get_attribute("#table-app", "data-table-id"))
+        _deal(server, table_id, "classic", [WIDE_HAND, WIDE_OTHER], "AS",
+              ("2D", "4S", "6D", "2S", "4D"), dealer=True, seconds=90)
+        page.reload()
+        page.wait_for_selector(".tbl-conn[data-state=open]")
         for _ in range(6):
             # The phase is the table's: read it on the player's own turn (while the computer
             # holds the upcard it took, the table is in the computer's discard phase).
@@ -211,6 +236,7 @@ def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
         page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)",
                                timeout=15000)
         assert page.eval_on_selector_all(".hand-card", "els => els.length") == 11
+        assert page.locator(".tbl-me-info .chip-dealer").count() == 1
         failures = _check_sizes(page, server["tmp"], "gin")
         assert not failures, "\n".join(failures)
     finally:

@@ -9,15 +9,22 @@ import { avatar, seatScore, seatTimer } from "./seats.js";
 
 /**
  * The deadwood pill: while discarding in a gin mode, what the selected card (or the best
- * discard) leaves; otherwise the hand's deadwood.
+ * discard) leaves; otherwise the hand's deadwood. Two parts: the ``lead`` may be shortened
+ * where the seat's line is narrow (a phone on its side), the ``count`` is always shown.
  */
-export function deadwoodText({ hand, selected, discarding, deadwood }) {
-  if (!discarding) return `Deadwood ${deadwood}`;
+export function deadwoodParts({ hand, selected, discarding, deadwood }) {
+  if (!discarding) return { lead: "Deadwood", count: `${deadwood}` };
   const one = selected.length === 1 ? selected[0] : null;
-  if (one) return `Discarding ${cardLabel(one)} leaves ${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood`;
+  if (one) return { lead: `Discarding ${cardLabel(one)} leaves`, count: `${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood` };
   let best = Infinity;
   for (const c of hand) best = Math.min(best, bestMelds(hand.filter((x) => x !== c)).deadwood);
-  return `Best discard leaves ${best} deadwood`;
+  return { lead: "Best discard leaves", count: `${best} deadwood` };
+}
+
+/** The deadwood pill's whole text. */
+export function deadwoodText(args) {
+  const { lead, count } = deadwoodParts(args);
+  return `${lead} ${count}`;
 }
 
 /**
@@ -94,7 +101,7 @@ export function renderMe(ctrl) {
   if (v.dealer === me) info.push(h("span", { class: "chip chip-dealer", text: "Dealer" }));
   const playing = ctrl.frame.table.status === "playing" && !v.is_over;
   const discarding = playing && myTurn && v.mode !== "rummy" && hand.length === 11 && v.phase === "discard";
-  const dwText = deadwoodText({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood });
+  const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood });
   // no cards left (the hand went onto the table at the end): no empty hand, no count
   ctrl.el.hand.hidden = !hand.length;
   ctrl.el.sort.hidden = !hand.length;
@@ -103,7 +110,10 @@ export function renderMe(ctrl) {
   const you = ctrl.frame.you;
   ctrl.el.hintBtn.hidden = !(playing && hand.length && you && you.can_hint);
   ctrl.el.hintBtn.disabled = ctrl.busy || !myTurn;
-  if (hand.length) info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, text: dwText, attrs: { "aria-live": "off" } }));
+  if (hand.length) {
+    info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, attrs: { "aria-live": "off", title: `${dw.lead} ${dw.count}` } },
+      h("span", { class: "deadwood-lead", text: dw.lead }), " ", h("span", { class: "deadwood-count", text: dw.count })));
+  }
   info.push(seatTimer(me, "seat-timer seat-timer-me"));
   setChildren(ctrl.el.meInfo, info);
   // show the new timer at once: born hidden, it blinked out until the clock's next tick

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deadwoodText, handLayout, shownOrder } from "../handview.js";
+import { deadwoodParts, deadwoodText, handLayout, shownOrder } from "../handview.js";
 
 test("the hand fits one row on a wide screen, overlapping when it must", () => {
   assert.deepEqual(handLayout(10, 1000, 86, 40), { rows: 1, w: 86, overlap: 6 });
@@ -25,6 +25,9 @@ test("the deadwood pill while discarding", () => {
   assert.equal(deadwoodText({ hand, selected: [], discarding: false, deadwood: 24 }), "Deadwood 24");
   assert.equal(deadwoodText({ hand, selected: ["KS"], discarding: true, deadwood: 24 }), "Discarding K\u2660 leaves 5 deadwood");
   assert.equal(deadwoodText({ hand, selected: [], discarding: true, deadwood: 24 }), "Best discard leaves 5 deadwood");
+  // the part a narrow line may shorten, and the count it always shows
+  assert.deepEqual(deadwoodParts({ hand, selected: ["TS"], discarding: true, deadwood: 24 }), { lead: "Discarding 10\u2660 leaves", count: "34 deadwood" });
+  assert.deepEqual(deadwoodParts({ hand, selected: [], discarding: false, deadwood: 24 }), { lead: "Deadwood", count: "24" });
 });
 
 test("while a card of the hand is dragged, the cards keep the places the drag gave them", () => {
