@@ -67,6 +67,14 @@ class NoHint(GameServiceError):
     default_message = "Hints are only for casual games against the computer."
 
 
+class RematchRefused(GameServiceError):
+    """``games.hooks.rematch_refusal`` said no (a tournament match: the next game is the
+    tournament's)."""
+
+    code = "no_rematch"
+    default_message = "There is no rematch at this table."
+
+
 class InvalidAction(GameServiceError):
     code = "invalid_action"
     default_message = "That is not a move."

@@ -49,9 +49,36 @@ def register_hidden_senders(fn: HiddenSenders) -> HiddenSenders:
     return fn
 
 
+RematchCheck = Callable[[Any], "str | None"]
+_rematch_checks: list[RematchCheck] = []
+
+
+def register_rematch_check(fn: RematchCheck) -> RematchCheck:
+    """Add a rematch check ``fn(table) -> str | None``, asked before a rematch is offered or
+    accepted at the finished ``table``: a non-empty string refuses, and is shown to the player
+    (tournaments: a match's next game is the tournament's, not a rematch)."""
+    if fn not in _rematch_checks:
+        _rematch_checks.append(fn)
+    return fn
+
+
+def rematch_refusal(table) -> str | None:
+    """Why no rematch may be offered at ``table``, or None. A check that raises refuses (fail
+    closed): a rematch is worth less than a tournament's order."""
+    for check in list(_rematch_checks):
+        try:
+            reason = check(table)
+        except Exception:
+            log.exception("rematch check %r failed: refusing", check)
+            return "A rematch is not available right now; try again in a moment."
+        if reason:
+            return str(reason)
+    return None
+
+
 def unregister(fn: Callable) -> None:
-    """Remove ``fn`` from both registries (tests)."""
-    for registry in (_seat_checks, _hidden_senders):
+    """Remove ``fn`` from the seat, chat and rematch registries (tests)."""
+    for registry in (_seat_checks, _hidden_senders, _rematch_checks):
         while fn in registry:
             registry.remove(fn)
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from core.channels import Outbox
 
-from ..exceptions import NotPlaying
+from .. import hooks
+from ..exceptions import NotPlaying, RematchRefused
 from ..models import Seat, Table, TableStatus
 from .locking import load_seats, lock_table_in, require_seat
 from .publish import announce_seated, save_and_publish
@@ -32,6 +33,9 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
             return table.rematch_table
         offers = set(table.rematch_offers or [])
         if accept:
+            reason = hooks.rematch_refusal(table)
+            if reason:
+                raise RematchRefused(reason)
             rated_seat_check(table, user)  # a playban also bars a rated rematch
             offers.add(mine.index)
         else:

@@ -147,3 +147,12 @@ def user_results(user, limit: int = 10) -> list[Entry]:
         .select_related("tournament").order_by("-tournament__finished_at")[:limit]
     )
 
+
+def match_rematch_refusal(table) -> str | None:
+    """``games.hooks`` rematch check: a tournament match has no rematch (its players' next
+    game is the tournament's, and a rematch would keep them from it)."""
+    match = Match.objects.filter(table_id=table.pk).select_related("tournament").first()
+    if match is None:
+        return None
+    return (f"This was a match of {match.tournament.name}: there is no rematch. Your next "
+            "match is on the tournament's page.")

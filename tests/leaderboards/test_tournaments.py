@@ -218,3 +218,48 @@ def test_the_sweep_starts_a_tournament_whose_start_task_was_lost(make_user, staf
     assert S.tournaments_sweep()["started"] == 1
     assert S.tournaments_sweep()["started"] == 0
     assert Match.objects.filter(tournament=t).count() == 1
+
+
+def test_a_match_table_offers_no_rematch_even_over_the_socket(make_user, staff):
+    """The page offers no rematch after a match, and the server refuses one sent anyway (a
+    rematch would keep both players from the tournament's next game); a table of no
+    tournament still has its rematch."""
+    from asgiref.sync import async_to_sync
+
+    from games import services as games_services
+    from games.exceptions import RematchRefused
+    from tests.support.sockets import connect, recv, send
+    from tests.support.tables import start_table
+
+    a, b = _players(make_user, 2)
+    t = _create(staff, capacity=2)
+    enter_and_start(t, (a, b))
+    m = Match.objects.get(tournament=t)
+    _resign(m, m.player_b_id)
+    table = Table.objects.get(pk=m.table_id)
+    assert table.status == TableStatus.FINISHED
+    with pytest.raises(RematchRefused, match="no rematch"):
+        games_services.table_rematch(table_id=table.pk, user=a)
+
+    async def over_the_socket():
+        comm = await connect(table.pk, b)
+        try:
+            await recv(comm, "snapshot")
+            await send(comm, {"type": "rematch", "accept": True, "id": "r1"})
+            return await recv(comm, "error")
+        finally:
+            await comm.disconnect()
+
+    err = async_to_sync(over_the_socket)()
+    assert err["code"] == "no_rematch" and t.name in err["message"]
+    table.refresh_from_db()
+    assert table.rematch_offers == [] and table.rematch_table_id is None
+    # withdrawing (nothing to withdraw) stays allowed: it changes nothing anyway
+    games_services.table_rematch(table_id=table.pk, user=a, accept=False)
+
+    from games.models import Room
+
+    other = start_table(Room.objects.get(slug="classic"), [a, b])
+    games_services.table_resign(table_id=other.pk, user=b)
+    assert games_services.table_rematch(table_id=other.pk, user=a).rematch_offers == [
+        s.index for s in other.seats.all() if s.user_id == a.pk]
