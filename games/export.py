@@ -5,8 +5,8 @@ JSON, one stored record (``ginsite-game/1``, docs/records.md) a line, streamed
 Public games for anyone, without a token (limited per address); private tables' games too
 with the player's own token of scope ``games:read``. Filters: ``mode``, ``since``, ``until``
 (a day ``2026-11-30`` or a time ``2026-11-30T18:00:00Z``; ``until`` a day is inclusive),
-``max`` (at most that many games). A bad filter answers 400, an unknown player 404, both
-as the API's JSON errors (``accounts.api``).
+``max`` (at most that many games), each at most once. A bad filter answers 400, an
+unknown player 404, both as the API's JSON errors (``accounts.api``).
 
 The games are read in batches of ``BATCH`` down the player's index and written as they
 come: under Daphne (ASGI) through an asynchronous iterator, each batch read in a thread, so
@@ -79,6 +79,9 @@ def export_query(request: HttpRequest, player: User) -> ExportQuery:
     if unknown:
         raise _bad(f"Unknown parameter: {', '.join(unknown)[:100]}. "
                    f"Known: {', '.join(sorted(PARAMETERS))}.")
+    repeated = sorted(k for k in request.GET if len(request.GET.getlist(k)) > 1)
+    if repeated:  # (one mode per export: the last of two was taken silently)
+        raise _bad(f"Give each filter once: {', '.join(repeated)} came more than once.")
     mode = request.GET.get("mode", "")
     if mode and mode not in Mode.values:
         raise _bad(f"'mode' must be one of {', '.join(Mode.values)}.")

@@ -123,7 +123,7 @@ def test_filters(client, games, query, expected):
 @pytest.mark.parametrize("query", [
     "mode=chess", "since=yesterday", "until=2026-13-01", "max=0", "max=-1", "max=abc",
     "max=99999999", "since=2026-11-20&until=2026-11-10", "colour=red",
-    "since=" + "9" * 200,
+    "since=" + "9" * 200, "mode=classic&mode=rummy", "max=1&max=2",
 ])
 def test_bad_filters_are_400(client, games, query):
     response = client.get(f"{URL.format('alice')}?{query}")
