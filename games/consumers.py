@@ -72,7 +72,8 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         if opened is None or not opened.allowed:
             # Accept, then close with a code the page shows (a refusal gives it only 1006).
             await self.accept()
-            await self.close(code=4404 if opened is None else 4403)
+            # (a private table without its link is closed as a missing one: 4404)
+            await self.close(code=4404)
             return
         self.seat, self.hidden, self.opened = opened.seat, opened.hidden, True
         await self.accept()

@@ -32,6 +32,8 @@ from typing import Any
 
 from channels.layers import InMemoryChannelLayer
 
+from core.secrets_compare import same_secret
+
 from . import runtime
 
 log = logging.getLogger(__name__)
@@ -54,7 +56,7 @@ def sign(body: bytes) -> str:
 
 
 def verify(body: bytes, signature: str) -> bool:
-    return hmac.compare_digest(sign(body), signature or "")
+    return same_secret(signature, sign(body))
 
 
 class RelayError(ConnectionError):

@@ -56,8 +56,10 @@ def test_a_signed_message_reaches_the_group_and_nothing_else_does():
                 _body(stamp=time.time() - 300))),  # too old (stamps differ: also unsigned)
             await _call(None, b"not json", _signed(b"not json")),
             await _call(None, b"x" * (relay.MAX_BODY + 1), []),
+            # a signature outside ASCII is refused too (compare_digest raised: a 500)
+            await _call(None, body, [(relay.SIGNATURE_HEADER.encode(), "ü".encode("latin-1"))]),
         ]
-        assert refusals == [403] * 5
+        assert refusals == [403] * 6
         assert await _call(None, body, _signed(body), method="GET") == 405
         # every other path goes on to the site
         assert await _call(None, body, _signed(body), path="/play/") == 299

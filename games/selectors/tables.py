@@ -2,7 +2,6 @@
 sheets."""
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +11,7 @@ from django.db import connection
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
+from core.secrets_compare import same_secret
 from games import engine as E
 
 from .. import frames, hooks
@@ -29,7 +29,8 @@ CHAT_HISTORY = 50
 
 
 def room_online(room: Room) -> list[dict[str, str]]:
-    """Users seen on the room page or connected at one of its tables in the last 30 s."""
+    """Users seen on the room page or connected at one of its public tables in the last 30 s
+    (a private table's players are not shown: the list would tell who plays whom there)."""
     now = timezone.now()
     people: dict[str, str] = {}
     for username, name, ts in (cache.get(f"games:room-online:{room.slug}") or {}).values():
@@ -37,7 +38,8 @@ def room_online(room: Room) -> list[dict[str, str]]:
             people[username] = name
     seated = Seat.objects.filter(
         table__room=room, table__status__in=(TableStatus.OPEN, TableStatus.PLAYING),
-        connected=True, last_seen__gte=now - timedelta(seconds=60), user__isnull=False,
+        table__private=False, connected=True, last_seen__gte=now - timedelta(seconds=60),
+        user__isnull=False,
     ).select_related("user")
     for seat in seated:
         people[seat.user.username] = seat.user.public_name
@@ -200,9 +202,7 @@ def table_access(table: Table, user, invite: str | None,
         return True, None
     if user is not None and user.is_authenticated and user.pk == table.created_by_id:
         return True, None
-    ok = bool(invite) and isinstance(invite, str) and secrets.compare_digest(
-        invite, table.invite_token
-    )
+    ok = same_secret(invite, table.invite_token)
     if ok and hooks.seat_refusal(table, user, _people_at(table, seats)):
         ok = False  # blocked either way by someone there: refused like a wrong invite link
     return ok, None

@@ -17,7 +17,7 @@ from .. import conf, hooks, states
 from ..exceptions import Forbidden, NotPlaying, TableNotFound
 from ..models import Ending, Seat, Table, TableStatus
 from .endings import finish_game, table_resign
-from .locking import load_seats, lock_table
+from .locking import load_seats, lock_table, may_know_of
 from .tables import table_leave, vacate_seats
 
 if TYPE_CHECKING:
@@ -31,7 +31,9 @@ def table_close(*, table_id: int, user: User, resign: bool = False) -> Table:
     """A player's Close on one of their tables: a waiting table is left (and cancelled when
     nobody else is seated, ``table_leave``); a game in progress is resigned, only with
     ``resign`` (the page asks first), through the one finishing path."""
-    status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+    table = Table.objects.filter(pk=table_id).only(
+        "status", "private", "created_by_id", "invite_token").first()
+    status = table.status if table is not None and may_know_of(table, user) else None
     if status == TableStatus.OPEN:
         return table_leave(table_id=table_id, user=user)
     if status == TableStatus.PLAYING:

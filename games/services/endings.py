@@ -153,7 +153,7 @@ def game_finish(*, table_id: int, ending: str, loser_seat: int | None = None) ->
 
 def table_resign(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying(), user=user)
         seats = load_seats(table)
         mine = require_seat(seats, user)
         table.version += 1
@@ -165,7 +165,7 @@ def table_resign(*, table_id: int, user: User, outbox: Outbox | None = None) -> 
 def table_claim(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     """End the game when an opponent has been gone longer than the grace period."""
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying())
+        table = lock_table_in(table_id, TableStatus.PLAYING, NotPlaying(), user=user)
         seats = load_seats(table)
         mine = require_seat(seats, user)
         now = timezone.now()

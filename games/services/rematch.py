@@ -26,7 +26,8 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
     ``accept=False`` withdraws or declines: the offers are cleared."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.FINISHED,
-                         NotPlaying("A rematch is offered once the game is over."))
+                              NotPlaying("A rematch is offered once the game is over."),
+                              user=user)
         seats = load_seats(table)
         mine = require_seat(seats, user)
         if table.rematch_table is not None:  # (no query while rematch_table_id is None)

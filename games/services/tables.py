@@ -27,6 +27,7 @@ from ..exceptions import (
     SeatRefused,
     SeatTaken,
     TableFull,
+    TableNotFound,
     TooManyTables,
 )
 from ..models import Room, Seat, Table, TableStatus
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 TURN_SECONDS = (0, 15, 30, 60)
-PRIVATE_REFUSAL = "This table is private: you need its invite link."
 
 
 def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
@@ -186,19 +186,16 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
     if user.is_bot:
         raise BotAccountRefused()
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen())
+        # (a private table is missing without its link, whatever its state)
+        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen(), user=user, invite=invite)
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
-        if table.private and user.pk != table.created_by_id and not (
-            invite and secrets.compare_digest(str(invite), table.invite_token)
-        ):
-            raise Forbidden(PRIVATE_REFUSAL)
         seats = load_seats(table)
         if table.private and user.pk != table.created_by_id and hooks.seat_refusal(
             table, user, [table.created_by_id, *(s.user_id for s in seats)]
         ):
-            # Blocked either way by someone there: the same words as a wrong invite link.
-            raise Forbidden(PRIVATE_REFUSAL)
+            # Blocked either way by someone there: the same answer as a wrong invite link.
+            raise TableNotFound()
         if seat_of(seats, user):
             raise AlreadySeated()
         rated_seat_check(table, user)
@@ -234,7 +231,7 @@ def table_leave(*, table_id: int, user: User, outbox: Outbox | None = None) -> T
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.OPEN,
-                         NotOpen("The game has started: resign instead."))
+                              NotOpen("The game has started: resign instead."), user=user)
         seats = load_seats(table)
         vacate_seats(table, seats, [require_seat(seats, user)], outbox=outbox)
     return table
@@ -269,7 +266,7 @@ def table_add_bot(*, table_id: int, user: User, seat: int, level: int,
     if level not in LEVEL_BY_NUMBER:
         raise InvalidSettings("Computer levels are 1 to 4.")
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen())
+        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen(), user=user)
         seats = load_seats(table)
         require_seat(seats, user, "Only a player at this table may add a computer player.")
         if table.rated:

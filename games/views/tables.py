@@ -114,12 +114,12 @@ def play_computer(request):
 @require_GET
 def table(request, table_id):
     table = selectors.table_with_seats(table_id)
-    if table is None:
-        raise Http404("No such table.")
     invite = request.GET.get("invite", "")
-    allowed, seat = selectors.table_access(table, request.user, invite)
+    allowed, seat = selectors.table_access(table, request.user, invite) if table else (False, None)
     if not allowed:
-        return render(request, "games/table_private.html", {"table": table}, status=403)
+        # a private table without its link answers exactly as a table that never was: the
+        # page must not tell strangers which private tables exist or how many
+        return render(request, "games/table_missing.html", status=404)
     snapshot = selectors.table_snapshot(table.pk, request.user, seat)
     data = {
         "table_id": table.pk,

@@ -13,14 +13,14 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import hooks, selectors, services
-from games.exceptions import Forbidden
+from games.exceptions import TableNotFound
 from games.models import ChatMessage, Seat, Table, TableStatus
 from social import services as social_services
 from tests.support.sockets import connect, recv, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WRONG_INVITE = "This table is private: you need its invite link."
+WRONG_INVITE = "There is no such table."
 
 
 @pytest.fixture
@@ -34,9 +34,9 @@ def _private_table(room, creator, seats=2):
 
 def _refused_like_a_wrong_invite(table, user, invite):
     before = Table.objects.get(pk=table.pk).version
-    with pytest.raises(Forbidden) as wrong:
+    with pytest.raises(TableNotFound) as wrong:
         services.table_sit(table_id=table.pk, user=user, invite="not-the-token")
-    with pytest.raises(Forbidden) as blocked:
+    with pytest.raises(TableNotFound) as blocked:
         services.table_sit(table_id=table.pk, user=user, invite=invite)
     assert blocked.value.message == wrong.value.message == WRONG_INVITE
     assert blocked.value.code == wrong.value.code
@@ -102,7 +102,7 @@ def test_blocked_user_cannot_watch_a_private_table_page(rooms, people):
     client.force_login(carol)
     blocked = client.get(url)
     wrong = client.get(f"{table.get_absolute_url()}?invite=nope")
-    assert blocked.status_code == wrong.status_code == 403
+    assert blocked.status_code == wrong.status_code == 404
 
     def main(response):
         html = response.content.decode()
@@ -119,7 +119,7 @@ async def test_blocked_user_socket_is_closed_like_a_wrong_invite(rooms, people):
     table = await database_sync_to_async(_private_table)(rooms["classic"], alice)
     await database_sync_to_async(social_services.block_add)(user=carol, target=alice)
     comm = await connect(table.pk, carol, query=f"invite={table.invite_token}")
-    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4403}
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
     await comm.disconnect()
 
 
@@ -257,7 +257,7 @@ def test_a_failing_seat_check_refuses_and_a_failing_chat_filter_hides_nothing(
     hooks.register_hidden_senders(broken)
     assert hooks._seat_checks == [broken] and hooks._hidden_senders == [broken]
     table = _private_table(rooms["classic"], alice)
-    with pytest.raises(Forbidden):
+    with pytest.raises(TableNotFound):
         services.table_sit(table_id=table.pk, user=carol, invite=table.invite_token)
     assert hooks.hidden_senders(alice) == frozenset()
     hooks.unregister(broken)

@@ -237,8 +237,8 @@ def test_refusals_over_the_socket_change_nothing(server, make_user, tmp_path):
         assert await closed_with(f"/ws/table/{table_id}/", bearer(revoked)) == 4401
         assert await closed_with(f"/ws/table/{table_id}/", bearer("gin_unknown")) == 4401
         assert await closed_with("/ws/notify/", bearer(read_only)) == 4403
-        # someone else's private game: refused like anybody without the invite
-        assert await closed_with(f"/ws/table/{private.pk}/", bearer(token)) == 4403
+        # someone else's private game: missing, as for anybody without the invite
+        assert await closed_with(f"/ws/table/{private.pk}/", bearer(token)) == 4404
         # someone else's public game: a spectator, no hand, and no move taken
         ws = await ws_connect(url, additional_headers=bearer(other_token))
         watcher = TableClient("obot", ws)

@@ -107,7 +107,16 @@ def test_private_table_page(alice_client, client, rooms, make_user):
     assert table.invite_token.encode() in owner_page.content
     bob = make_user("bob")
     client.force_login(bob)
-    assert client.get(table.get_absolute_url()).status_code == 403
+    # a stranger gets the very page of a table that never was: nothing tells it exists
+    def main(response):
+        html = response.content.decode()
+        return html[html.index("<main"):html.index("</main>")]
+
+    hidden, missing = client.get(table.get_absolute_url()), client.get("/tables/999999/")
+    assert hidden.status_code == missing.status_code == 404
+    assert main(hidden) == main(missing)
+    odd = client.get(f"{table.get_absolute_url()}?invite=%C3%BC")  # (no 500 for non-ASCII)
+    assert odd.status_code == 404 and main(odd) == main(missing)
     ok = client.get(f"{table.get_absolute_url()}?invite={table.invite_token}")
     assert ok.status_code == 200
 

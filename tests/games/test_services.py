@@ -13,7 +13,6 @@ from games import services, signals, states, tasks
 from games.exceptions import (
     AlreadySeated,
     DuplicateAction,
-    Forbidden,
     IllegalAction,
     InvalidAction,
     InvalidSettings,
@@ -22,6 +21,7 @@ from games.exceptions import (
     NotYourTurn,
     StaleVersion,
     TableFull,
+    TableNotFound,
 )
 from games.models import ActionSource, Ending, Game, Seat, Table, TableAction, TableStatus
 from tests.support.tables import play_one, start_table, state_of
@@ -83,10 +83,12 @@ def test_leave_before_start_and_full_table(rooms, make_user):
 def test_private_table_needs_invite(rooms, two_players):
     alice, bob = two_players
     table = services.table_create(user=alice, room=rooms["classic"], private=True)
-    with pytest.raises(Forbidden):
+    with pytest.raises(TableNotFound):  # as if there were no such table
         services.table_sit(table_id=table.pk, user=bob)
-    with pytest.raises(Forbidden):
+    with pytest.raises(TableNotFound):
         services.table_sit(table_id=table.pk, user=bob, invite="wrong")
+    with pytest.raises(TableNotFound):  # (no 500 for a character outside ASCII)
+        services.table_sit(table_id=table.pk, user=bob, invite="\u00fc")
     services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
     assert Seat.objects.filter(table=table, user=bob).exists()
 

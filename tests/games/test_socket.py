@@ -160,7 +160,10 @@ async def test_private_table_refuses_strangers(rooms, two_players, make_user):
     stranger = await database_sync_to_async(make_user)("mallory")
     comm = await connect(table.pk, stranger)
     closed = await comm.receive_output(timeout=3)
-    assert closed == {"type": "websocket.close", "code": 4403}
+    assert closed == {"type": "websocket.close", "code": 4404}  # as if there were no table
+    await comm.disconnect()
+    comm = await connect(table.pk, stranger, query="invite=%C3%BC")  # (was a 500 handshake)
+    assert (await comm.receive_output(timeout=3))["code"] == 4404
     await comm.disconnect()
     comm = await connect(table.pk, stranger, query=f"invite={table.invite_token}")
     try:

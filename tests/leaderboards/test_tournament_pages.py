@@ -44,6 +44,17 @@ def test_list_shows_upcoming_running_finished(client, staff, make_user):
     assert client.get(S.invite_url(hidden)).status_code == 200
 
 
+def test_a_private_tournament_refuses_an_invite_outside_ascii(client, staff, make_user):
+    """The page's link checked out but the form's invite is "ünï": refused, not a 500 (the
+    comparison of secrets raised on a character outside ASCII)."""
+    hidden = _create(staff, name="Secret Cup", private=True)
+    _login(client, make_user("guest"))
+    answer = client.post(f"/tournaments/{hidden.pk}/enter/?invite={hidden.invite_token}",
+                         {"invite": "\u00fcn\u00ef"})
+    assert answer.status_code < 500
+    assert not Entry.objects.filter(tournament=hidden).exists()
+
+
 def test_create_form(client, make_user):
     user = make_user("maker")
     _login(client, user)

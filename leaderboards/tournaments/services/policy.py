@@ -1,11 +1,12 @@
 """Who may create and enter, and the link a private tournament is seen through."""
 from __future__ import annotations
 
-import secrets
 from typing import TYPE_CHECKING
 
 from django.urls import reverse
 from django.utils import timezone
+
+from core.secrets_compare import same_secret
 
 from .. import conf, ratings
 from ..models import Status, Tournament
@@ -48,7 +49,7 @@ def entry_refusal(
     if now < t.entry_opens_at:
         return f"Entries open at {timezone.localtime(t.entry_opens_at):%H:%M, %d %b}."
     if t.private and user.pk != t.created_by_id and not (
-        invite and secrets.compare_digest(str(invite), t.invite_token)
+        same_secret(invite, t.invite_token)
     ):
         return "This tournament is private: you need its invite link."
     ban = ratings.playban_until(user)
