@@ -4,11 +4,17 @@
 // Lost frames are found, not waited out: every pong carries the table's version, and while
 // the page waits for another seat to move it pings after WAIT_PING_MS of silence, so a frame
 // the server could not deliver is replaced by a snapshot within seconds.
+//
+// A dead socket is found too: the server answers every ping at once, so a ping unanswered for
+// DEAD_MS (a network that went away without closing the socket: a phone changing networks, a
+// laptop's Wi-Fi off) drops the socket and reconnects, saying "offline" on the page instead of
+// "Live"; so does the browser's own "offline" event.
 
 import { ActionIds, Backoff, PendingMove, VersionTracker } from "./sync.js";
 
 export const PING_MS = 10000;
 export const WAIT_PING_MS = 4000;
+export const DEAD_MS = 10000;
 const TICK_MS = 1000;
 const MOVE_TIMEOUT_MS = 10000;
 // A move refused as "unavailable" (the server could not store it) is sent again with the same
@@ -37,6 +43,7 @@ export class TableSocket {
     // Set by the page: true while it waits for another seat's move (pings come sooner).
     this.waiting = false;
     this.lastFrameAt = 0;
+    this.unansweredSince = null;
     this.lastPingAt = 0;
   }
 
@@ -55,6 +62,7 @@ export class TableSocket {
       }
     });
     window.addEventListener("online", () => this.reconnectNow());
+    window.addEventListener("offline", () => this.drop());
   }
 
   stop() {
@@ -86,6 +94,7 @@ export class TableSocket {
       this.setStatus("open");
       clearInterval(this.pingTimer);
       this.lastFrameAt = this.lastPingAt = Date.now();
+      this.unansweredSince = null;
       this.pingTimer = setInterval(() => this.tick(Date.now()), TICK_MS);
     });
     ws.addEventListener("message", (e) => {
@@ -105,15 +114,20 @@ export class TableSocket {
       if (this.h.closed) this.h.closed(e.code);
       if (this.stopped) return;
       if (e.code === 4403 || e.code === 4404) {
-        this.setStatus("refused", e.code === 4404 ? "This table does not exist." : "You may not open this table.");
+        this.setStatus("refused", e.code === 4404 ? "There is no such table (a private table opens only from its invite link)." : "You may not open this table.");
         return;
       }
       this.scheduleReconnect();
     });
   }
 
-  /** Ping every PING_MS, and after WAIT_PING_MS of silence while waiting for a move. */
+  /** Ping every PING_MS, and after WAIT_PING_MS of silence while waiting for a move; a ping
+   * unanswered for DEAD_MS drops the socket. */
   tick(now) {
+    if (this.unansweredSince !== null && now - this.unansweredSince >= DEAD_MS) {
+      this.drop();
+      return;
+    }
     const sincePing = now - this.lastPingAt;
     const silent = now - this.lastFrameAt >= WAIT_PING_MS;
     if (sincePing >= PING_MS || (this.waiting && silent && sincePing >= WAIT_PING_MS)) {
@@ -122,7 +136,33 @@ export class TableSocket {
   }
 
   ping(now = Date.now()) {
-    if (this.send({ type: "ping", t: now })) this.lastPingAt = now;
+    if (this.send({ type: "ping", t: now })) {
+      this.lastPingAt = now;
+      if (this.unansweredSince === null) this.unansweredSince = now;
+    }
+  }
+
+  /** The socket is gone though it never closed: let it go, give up the move it carried (the
+   * snapshot after the reconnect says whether it was applied) and reconnect with backoff. */
+  drop() {
+    const ws = this.ws;
+    if (!ws || this.stopped) return;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    this.unansweredSince = null;
+    try {
+      ws.close(4000);
+    } catch (err) {
+      // closing already
+    }
+    if (this.pending.busy) {
+      clearTimeout(this.moveTimer);
+      clearTimeout(this.retryMoveTimer);
+      this.pending.clear();
+      if (this.h.settled) this.h.settled();
+    }
+    if (this.h.closed) this.h.closed(1006);
+    this.scheduleReconnect();
   }
 
   scheduleReconnect() {
@@ -188,6 +228,7 @@ export class TableSocket {
 
   onFrame(frame) {
     this.lastFrameAt = Date.now();
+    this.unansweredSince = null;
     switch (frame.type) {
       case "snapshot":
       case "state": {

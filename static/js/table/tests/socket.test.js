@@ -34,7 +34,12 @@ class FakeSocket {
 }
 globalThis.WebSocket = FakeSocket;
 globalThis.document = { addEventListener() {}, visibilityState: "visible" };
-globalThis.window = { addEventListener() {} };
+globalThis.window = {
+  listeners: {},
+  addEventListener(type, fn) {
+    (this.listeners[type] ||= []).push(fn);
+  },
+};
 
 const { TableSocket, socketUrl } = await import("../socket.js");
 
@@ -159,6 +164,49 @@ test("pings every 10 s, and after 4 s of silence while waiting for another seat"
   ws.receive({ type: "state", version: 2 });
   t.mock.timers.tick(3000);
   assert.equal(pings(), 2, "a frame came: no need yet");
+  s.stop();
+});
+
+test("a socket that stops answering pings is dropped, says offline and reconnects", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  const { s, seen } = setup();
+  let settled = 0;
+  s.h.settled = () => settled++;
+  s.backoff.random = () => 0.5;
+  s.start();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.receive({ type: "snapshot", version: 1 });
+  t.mock.timers.tick(10000); // the ping goes out; the network is gone: no pong, no close
+  assert.equal(ws.sent.filter((m) => m.type === "ping").length, 1);
+  s.act("pass");
+  assert.ok(s.pending.busy);
+  t.mock.timers.tick(9000);
+  assert.equal(seen.statuses.at(-1), "open", "not yet: a pong may be slow");
+  t.mock.timers.tick(1000);
+  assert.equal(seen.statuses.at(-1), "offline", "10 s without a pong: shown offline");
+  assert.ok(!s.pending.busy && settled === 1, "the move it carried is given up, not 'Sending...'");
+  t.mock.timers.tick(500);
+  assert.equal(FakeSocket.all.length, 2, "and it reconnects");
+  FakeSocket.all[1].open();
+  FakeSocket.all[1].receive({ type: "snapshot", version: 2 });
+  t.mock.timers.tick(15000);
+  FakeSocket.all[1].receive({ type: "pong", t: 1, version: 2 });
+  t.mock.timers.tick(15000);
+  assert.equal(FakeSocket.all.length, 2, "answered pings keep the socket");
+  s.stop();
+});
+
+test("the browser going offline drops the socket at once; online reconnects", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  const { s, seen } = setup();
+  s.backoff.random = () => 0.5;
+  s.start();
+  FakeSocket.all[0].open();
+  window.listeners.offline.at(-1)();
+  assert.equal(seen.statuses.at(-1), "offline");
+  window.listeners.online.at(-1)();
+  assert.equal(FakeSocket.all.length, 2);
   s.stop();
 });
 
