@@ -95,7 +95,6 @@ class PolicyBot(BaseBot):
     """A bot made of a gin policy and a rummy policy."""
 
     name = "policy"
-    layoff_miss = 0.0
 
     def __init__(self, rng: random.Random | None = None, **options: Any) -> None:
         super().__init__(rng, **options)
@@ -130,8 +129,8 @@ class PolicyBot(BaseBot):
                 return kinds["draw:discard"][0]
             return (kinds.get("draw:stock") or kinds["draw:discard"])[0]
         if "accept_layoffs" in kinds:
-            if self.layoff_miss and self.rng.random() < self.layoff_miss:
-                return kinds["done"][0]
+            # every level: the rule book's defender lays off for the lowest deadwood (a skipped
+            # lay-off read as a mis-scored hand, not as a beginner's mistake)
             return kinds["accept_layoffs"][0]
         if "discard" in kinds:
             kind, b = self.decide_discard(view, know, legal)
@@ -208,7 +207,6 @@ class GinWaiterBot(PolicyBot):
 
 class EasyBot(PolicyBot):
     name = "easy"
-    layoff_miss = 0.3
 
     def make_gin_policy(self) -> GinPolicy:
         return EasyPolicy(self.rng)
