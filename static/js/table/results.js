@@ -6,7 +6,7 @@ import { describeHandResult, plural, seatName } from "./announce.js";
 import { cardLabel, cardsValue, createCard } from "./cards.js";
 import { clear, h, reveal, store, updateChildren } from "./dom.js";
 import { seatScore } from "./seats.js";
-import { finalTables, openSheet } from "./sheet.js";
+import { finalTables, openSheet, sheetLabels } from "./sheet.js";
 
 const ENDING_TEXT = {
   normal: "",
@@ -34,7 +34,12 @@ export function scoreText(hr, ctx, view) {
   else if (hr.outcome === "big_gin") score += ` (${s.big_gin_bonus} big gin bonus + deadwood)`;
   if (hr.multiplier > 1) score += `, doubled: the upcard was a spade`;
   const columns = (view.score_sheet && view.score_sheet.columns) || [];
-  if (hr.columns && hr.columns.length && columns.length > 1) score += `. Scored in game${hr.columns.length > 1 ? "s" : ""} ${hr.columns.map((c) => c + 1).join(", ")}`;
+  if (hr.columns && columns.length > 1) {
+    // (Hollywood: a win counts in the games its winner's earlier wins reached; when those are
+    // all over it counts in none, and "scores 59" alone read as points that went somewhere)
+    if (hr.columns.length) score += `. Scored in game${hr.columns.length > 1 ? "s" : ""} ${hr.columns.map((c) => c + 1).join(", ")}`;
+    else score += `, but ${who === "You" ? "your" : "this"} win counts in no game: the games it would score in are over`;
+  }
   return `${score}.`;
 }
 
@@ -135,7 +140,7 @@ function handResultContent(ctrl, hr, closable) {
   } else if (hr.remaining && hr.remaining.length) {
     const list = h("div", { class: "show-grid" });
     hr.remaining.forEach((cards, i) => {
-      list.append(h("div", { class: "show-side" }, h("h3", { text: `${seatName(i, ctx)}${i === hr.winner ? " (out)" : ""}` }), cards.length ? cardRow(cards) : h("p", { class: "muted", text: "No cards left" }), h("p", { class: "show-dw", text: cards.length ? `${cardsValue(cards)} points in hand` : "" })));
+      list.append(h("div", { class: "show-side" }, h("h3", { text: `${seatName(i, ctx)}${i === hr.winner ? " (out)" : ""}` }), cards.length ? cardRow(cards) : h("p", { class: "muted", text: "No cards left" }), h("p", { class: "show-dw", text: cards.length ? `${plural(cardsValue(cards), "point")} in hand` : "" })));
     });
     kids.push(list);
     if (hr.winner !== null && hr.winner !== undefined) {
@@ -179,7 +184,7 @@ function gameOverContent(ctrl) {
     kids.push(d);
   }
   const seats = f.seats || [];
-  if (res && res.columns && res.columns.length) kids.push(...finalTables(res, seats.map((s, i) => seatName(i, ctx))));
+  if (res && res.columns && res.columns.length) kids.push(...finalTables(res, sheetLabels(seats, seats.map((s, i) => seatName(i, ctx)), ctx.mySeat)));
   const totals = res ? res.totals : fin.scores;
   if (totals) {
     const grand = h("p", { class: "score-line score-grand" });

@@ -4,6 +4,7 @@
 
 import { plural, seatName } from "./announce.js";
 import { h, openDialog, setChildren } from "./dom.js";
+import { shortNames } from "./seats.js";
 
 const OUTCOME_SHORT = {
   knock: "Knock",
@@ -48,11 +49,20 @@ export function nameParts(name) {
   return String(name).split(/(?<=[_.\-])(?=.)/);
 }
 
-function sheetName(name) {
+/** The columns' names: the short label of a narrow seat box ("Easy 2" for "Computer 2
+ * (Easy)", a person's own name) where it differs, the whole name as its abbreviation's title
+ * (three games side by side left "Computer (Easy)" a column 45 px wide: "Co/mp/ut/er"). */
+export function sheetLabels(seats, names, mySeat) {
+  const shorts = shortNames(seats, names);
+  return names.map((full, i) => ({ full, label: i === mySeat ? full : shorts[i] || full }));
+}
+
+function sheetName({ full, label }) {
   const th = h("th", { class: "sheet-name", attrs: { scope: "col" } });
-  nameParts(name).forEach((part, i) => {
-    if (i) th.append(document.createElement("wbr"));
-    th.append(part);
+  const into = label === full ? th : th.appendChild(h("abbr", { attrs: { title: full } }));
+  nameParts(label).forEach((part, i) => {
+    if (i) into.append(document.createElement("wbr"));
+    into.append(part);
   });
   return th;
 }
@@ -64,6 +74,7 @@ export function openSheet(ctrl) {
   const ctx = ctrl.ctx();
   const seats = ctrl.frame.seats || [];
   const names = seats.map((s, i) => seatName(i, ctx));
+  const labels = sheetLabels(seats, names, ctx.mySeat);
   const sheet = v.score_sheet || { columns: [], hands: [] };
   const cols = sheet.columns || [];
   const hands = sheet.hands || [];
@@ -71,7 +82,7 @@ export function openSheet(ctrl) {
   const tables = cols.map((col, ci) => {
     const tbl = h("table", { class: "sheet" });
     if (cols.length > 1) tbl.append(h("caption", { text: `Game ${ci + 1}${col.over ? " (over)" : ""}` }));
-    tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), names.map(sheetName))));
+    tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), labels.map(sheetName))));
     const body = h("tbody");
     const rows = sheetRows(hands, ci, seats.length);
     for (const row of rows) {
@@ -95,13 +106,14 @@ export function openSheet(ctrl) {
   openDialog(d);
 }
 
-/** The final tables of a finished game: hand points, bonuses and totals, one per game. */
-export function finalTables(result, names) {
+/** The final tables of a finished game: hand points, bonuses and totals, one per game
+ * (``labels``: ``sheetLabels``). */
+export function finalTables(result, labels) {
   return result.columns.map((col) => {
     const tbl = h("table", { class: "sheet sheet-final" });
     const cap = result.columns.length > 1 ? `Game ${col.column + 1}` : "Final score";
     tbl.append(h("caption", { text: cap + (col.shutout ? " (shutout!)" : "") }));
-    tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), names.map(sheetName))));
+    tbl.append(h("thead", {}, h("tr", {}, h("td", { class: "sheet-corner" }), labels.map(sheetName))));
     const body = h("tbody");
     const cell = (x) => (x instanceof Node ? h("td", {}, x) : h("td", { text: String(x) }));
     const row = (label, vals, cls = "") => body.append(h("tr", { class: cls }, h("th", { text: label, attrs: { scope: "row" } }), vals.map(cell)));

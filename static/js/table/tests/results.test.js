@@ -17,6 +17,8 @@ test("Hollywood says which games a hand was scored in", () => {
   const three = { settings, score_sheet: { columns: [{}, {}, {}] } };
   assert.equal(scoreText({ winner: 0, points: 5, outcome: "knock", multiplier: 1, columns: [0, 1] }, ctx, three), "You score 5. Scored in games 1, 2.");
   assert.equal(scoreText({ winner: 0, points: 5, outcome: "knock", multiplier: 1, columns: [2] }, ctx, three), "You score 5. Scored in game 3.");
+  // every game this win would count in is over: said, not left as points gone nowhere
+  assert.equal(scoreText({ winner: 1, points: 59, outcome: "knock", multiplier: 1, columns: [] }, ctx, three), "ann scores 59, but this win counts in no game: the games it would score in are over.");
   assert.equal(scoreText({ winner: 0, points: 5, outcome: "knock", multiplier: 1, columns: [0] }, ctx, view), "You score 5.");
 });
 

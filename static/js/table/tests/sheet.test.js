@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nameParts, outcomeShort, sheetNote, sheetRows } from "../sheet.js";
+import { nameParts, outcomeShort, sheetLabels, sheetNote, sheetRows } from "../sheet.js";
 
 // Hollywood-like: hand 1 scored in game 1, hand 2 drawn, hand 3 (a second win) in games 1 and 2
 const hands = [
@@ -34,4 +34,13 @@ test("outcome abbreviations and where a long name may wrap", () => {
   assert.equal(outcomeShort("something_new"), "something_new");
   assert.deepEqual(nameParts("jean_luc.picard"), ["jean_", "luc.", "picard"]);
   assert.deepEqual(nameParts("ann"), ["ann"]);
+  // columns are labelled as narrow seat boxes are ("Easy 2"), the whole name as the title;
+  // your own column says "You"; a short label two seats share is not used
+  const seats = [{ short_name: "ann" }, { short_name: "Easy" }, { short_name: "Easy 2" }];
+  assert.deepEqual(sheetLabels(seats, ["You", "Computer (Easy)", "Computer 2 (Easy)"], 0), [
+    { full: "You", label: "You" }, { full: "Computer (Easy)", label: "Easy" },
+    { full: "Computer 2 (Easy)", label: "Easy 2" }]);
+  const twins = [{ short_name: "Easy" }, { short_name: "Easy" }];
+  assert.deepEqual(sheetLabels(twins, ["Computer (Easy) #1", "Computer (Easy) #2"], null).map((x) => x.label),
+    ["Computer (Easy) #1", "Computer (Easy) #2"]);
 });
