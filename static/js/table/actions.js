@@ -63,8 +63,18 @@ export function bestGinCard(legal) {
 /**
  * Buttons: [{label, action, primary, id}] for ``view`` with ``legal`` moves and the
  * ``selected`` cards (in the order they were picked). ``action`` is always one of ``legal``.
+ * ``hinted``, the move a hint just gave, is the primary button when one of them makes it
+ * (the hint said "pass" while "Take" stayed the one highlighted).
  */
-export function actionButtons(view, legal, selected, hand) {
+export function actionButtons(view, legal, selected, hand, hinted = null) {
+  const out = buttonsFor(view, legal, selected, hand);
+  if (hinted && out.some((b) => b.action === hinted)) {
+    for (const b of out) b.primary = b.action === hinted;
+  }
+  return out;
+}
+
+function buttonsFor(view, legal, selected, hand) {
   const L = new Set(legal);
   const out = [];
   if (!view || !legal.length) return out;

@@ -292,8 +292,8 @@ export class TableApp {
       this.selected = cards.filter((c) => this.handCards().includes(c));
       this.focusCard = this.selected[0] || this.focusCard;
       renderMe(this);
-      renderPrompt(this);
     }
+    renderPrompt(this); // the hinted move's button is the one highlighted
     renderFelt(this); // the selected card's targets, or the pile a draw is hinted from
     this.notices.toast(text, "info", "hint"); // (a status: read out once; the last hint only)
     this.notices.logLine(text);

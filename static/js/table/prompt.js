@@ -46,7 +46,8 @@ export function renderPrompt(ctrl) {
     if (ctrl.gameOverClosed) buttons.push(h("button", { class: "button button-small", text: "Show the result", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(true) } }));
   } else if (ctrl.myTurn) {
     text.textContent = ctrl.busy ? "Sending…" : turnPrompt(v, ctrl.legal);
-    for (const b of actionButtons(v, ctrl.legal, ctrl.selected, ctrl.handCards())) {
+    const hinted = ctrl.hint && ctrl.hint.version === ctrl.socket.version ? ctrl.hint.action : null;
+    for (const b of actionButtons(v, ctrl.legal, ctrl.selected, ctrl.handCards(), hinted)) {
       buttons.push(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: ctrl.busy }, on: { click: () => ctrl.send(b.action) } }));
     }
     // the buttons say what can be done: on a short screen they take the instructions' place

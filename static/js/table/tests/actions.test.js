@@ -11,6 +11,10 @@ test("offer and draw phases", () => {
   assert.equal(b[0].label, "Take 7\u2665");
   const d = actionButtons({ phase: "draw", discard_pile: ["7H"] }, ["draw:stock"], [], []);
   assert.deepEqual(actions(d), ["draw:stock"]);
+  // a hint to pass makes Pass the highlighted button; a hint no button makes changes nothing
+  const hinted = actionButtons(view, ["take_upcard", "pass"], [], [], "pass");
+  assert.deepEqual(hinted.map((x) => x.primary), [false, true]);
+  assert.deepEqual(actionButtons(view, ["take_upcard", "pass"], [], [], "discard:KS").map((x) => x.primary), [true, false]);
 });
 
 test("discard phase: buttons only for legal moves of the selected card", () => {
