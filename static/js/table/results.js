@@ -6,7 +6,7 @@ import { describeHandResult, plural, seatName } from "./announce.js";
 import { cardLabel, cardsValue, createCard } from "./cards.js";
 import { clear, h, reveal, store, updateChildren } from "./dom.js";
 import { seatScore } from "./seats.js";
-import { finalTables, openSheet, sheetLabels } from "./sheet.js";
+import { finalTables, fitSheetNames, openSheet, sheetLabels } from "./sheet.js";
 
 const ENDING_TEXT = {
   normal: "",
@@ -84,6 +84,7 @@ export function renderPanel(ctrl) {
     return;
   }
   p.dataset.shown = key;
+  if (p.dataset.kind === "game-over") fitSheetNames(p); // (on screen now: measurable)
   if (p.dataset.kind === "hand") store(`gin.result.${ctrl.data.table_id}`, String(v.last_hand.hand_number));
   // a phone shows only part of the table: a result that just appeared is brought into view
   if (shown !== key) reveal(p);

@@ -3,7 +3,7 @@
 // from the server (``score_sheet.hands[].running``); the bonuses from the mode's settings.
 
 import { plural, seatName } from "./announce.js";
-import { h, openDialog, setChildren } from "./dom.js";
+import { clear, h, openDialog, setChildren } from "./dom.js";
 import { shortNames } from "./seats.js";
 
 const OUTCOME_SHORT = {
@@ -49,22 +49,45 @@ export function nameParts(name) {
   return String(name).split(/(?<=[_.\-])(?=.)/);
 }
 
-/** The columns' names: the short label of a narrow seat box ("Easy 2" for "Computer 2
- * (Easy)", a person's own name) where it differs, the whole name as its abbreviation's title
- * (three games side by side left "Computer (Easy)" a column 45 px wide: "Co/mp/ut/er"). */
+/** The columns' names: each seat's whole name, and the short label of a narrow seat box
+ * ("Easy 2" for "Computer 2 (Easy)", a person's own name) for a sheet too narrow for them
+ * (``fitSheetNames``). Your own column says "You". */
 export function sheetLabels(seats, names, mySeat) {
   const shorts = shortNames(seats, names);
   return names.map((full, i) => ({ full, label: i === mySeat ? full : shorts[i] || full }));
 }
 
-function sheetName({ full, label }) {
-  const th = h("th", { class: "sheet-name", attrs: { scope: "col" } });
-  const into = label === full ? th : th.appendChild(h("abbr", { attrs: { title: full } }));
-  nameParts(label).forEach((part, i) => {
+function fillName(th, text, abbreviated) {
+  clear(th);
+  const into = abbreviated ? th.appendChild(h("abbr", { attrs: { title: th.dataset.full } })) : th;
+  nameParts(text).forEach((part, i) => {
     if (i) into.append(document.createElement("wbr"));
     into.append(part);
   });
+}
+
+function sheetName({ full, label }) {
+  const th = h("th", { class: "sheet-name", attrs: { scope: "col" } });
+  if (label !== full) Object.assign(th.dataset, { full, short: label });
+  fillName(th, full, false);
   return th;
+}
+
+/**
+ * Each sheet under ``root`` whose whole names do not fit its box (three games side by side,
+ * four players on a phone: a name never breaks mid-word, so the table grew wider than its
+ * box) shows the short labels instead, the whole name as each one's title. Measured: call it
+ * once the sheets are on screen.
+ */
+export function fitSheetNames(root) {
+  for (const tbl of root.querySelectorAll(".sheet")) {
+    const heads = [...tbl.querySelectorAll("th.sheet-name[data-short]")];
+    if (!heads.length) continue;
+    for (const th of heads) fillName(th, th.dataset.full, false);
+    if (tbl.offsetWidth > tbl.parentElement.clientWidth + 1) {
+      for (const th of heads) fillName(th, th.dataset.short, true);
+    }
+  }
 }
 
 export function openSheet(ctrl) {
@@ -104,6 +127,7 @@ export function openSheet(ctrl) {
     h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),
   );
   openDialog(d);
+  fitSheetNames(d);
 }
 
 /** The final tables of a finished game: hand points, bonuses and totals, one per game

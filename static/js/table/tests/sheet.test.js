@@ -34,7 +34,7 @@ test("outcome abbreviations and where a long name may wrap", () => {
   assert.equal(outcomeShort("something_new"), "something_new");
   assert.deepEqual(nameParts("jean_luc.picard"), ["jean_", "luc.", "picard"]);
   assert.deepEqual(nameParts("ann"), ["ann"]);
-  // columns are labelled as narrow seat boxes are ("Easy 2"), the whole name as the title;
+  // a sheet too narrow for the whole names uses the labels of narrow seat boxes ("Easy 2");
   // your own column says "You"; a short label two seats share is not used
   const seats = [{ short_name: "ann" }, { short_name: "Easy" }, { short_name: "Easy 2" }];
   assert.deepEqual(sheetLabels(seats, ["You", "Computer (Easy)", "Computer 2 (Easy)"], 0), [
