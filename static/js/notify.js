@@ -336,19 +336,59 @@ function send(frame) {
   return false;
 }
 
+// A ping the server has not answered by the next one (it answers at once) means the
+// connection went away without closing (a phone that changed networks): drop it and reconnect,
+// as on the browser's own "offline" event, so messages and presence come live again.
+let unansweredSince = null;
+
 function startPing() {
   clearInterval(pingTimer);
-  pingTimer = setInterval(() => send({ type: "ping" }), heartbeat * 1000);
+  unansweredSince = null;
+  pingTimer = setInterval(() => {
+    if (unansweredSince !== null && Date.now() - unansweredSince >= 10000) {
+      drop();
+      return;
+    }
+    if (send({ type: "ping" }) && unansweredSince === null) unansweredSince = Date.now();
+  }, heartbeat * 1000);
+}
+
+function drop() {
+  const gone = socket;
+  if (!gone) return;
+  socket = null;
+  try {
+    gone.close(4000);
+  } catch {
+    // closing already
+  }
+  closed(1006);
+}
+
+function closed(code) {
+  clearInterval(pingTimer);
+  document.dispatchEvent(new CustomEvent("notify:closed"));
+  if (code === 4401) {
+    stopped = true; // signed out: nothing to reconnect to
+    return;
+  }
+  attempts += 1;
+  const delay = Math.min(30000, 1000 * 2 ** Math.min(attempts, 5)) * (0.75 + Math.random() / 2);
+  clearTimeout(reconnectTimer);
+  reconnectTimer = setTimeout(connect, delay);
 }
 
 function connect() {
   if (stopped || socket) return;
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${window.location.host}/ws/notify/`);
-  socket.addEventListener("open", () => {
+  const ws = new WebSocket(`${scheme}//${window.location.host}/ws/notify/`);
+  socket = ws;
+  ws.addEventListener("open", () => {
     attempts = 0;
   });
-  socket.addEventListener("message", (event) => {
+  ws.addEventListener("message", (event) => {
+    if (ws !== socket) return;
+    unansweredSince = null;
     let frame;
     try {
       frame = JSON.parse(event.data);
@@ -357,18 +397,10 @@ function connect() {
     }
     if (frame && typeof frame.type === "string") onFrame(frame);
   });
-  socket.addEventListener("close", (event) => {
-    clearInterval(pingTimer);
+  ws.addEventListener("close", (event) => {
+    if (ws !== socket) return; // (dropped already)
     socket = null;
-    document.dispatchEvent(new CustomEvent("notify:closed"));
-    if (event.code === 4401) {
-      stopped = true; // signed out: nothing to reconnect to
-      return;
-    }
-    attempts += 1;
-    const delay = Math.min(30000, 1000 * 2 ** Math.min(attempts, 5)) * (0.75 + Math.random() / 2);
-    clearTimeout(reconnectTimer);
-    reconnectTimer = setTimeout(connect, delay);
+    closed(event.code);
   });
 }
 
@@ -382,6 +414,13 @@ document.addEventListener("notify:send", (event) => {
 });
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !socket && !stopped) {
+    clearTimeout(reconnectTimer);
+    connect();
+  }
+});
+window.addEventListener("offline", drop);
+window.addEventListener("online", () => {
+  if (!socket && !stopped) {
     clearTimeout(reconnectTimer);
     connect();
   }
