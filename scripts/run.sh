@@ -20,6 +20,10 @@ case "$HOST" in
   * ) RELAY_HOST="$HOST" ;;
 esac
 export GINSITE_RELAY_URL="${GINSITE_RELAY_URL:-http://$RELAY_HOST:$PORT/internal/relay/}"
+# ... and without Redis the processes share one cache in files (VAR_DIR/cache), started
+# empty: a mark ("playing", a socket) from a run that ended is not taken for a live one.
+export GINSITE_SHARED_CACHE=1
+if [ -z "${REDIS_URL:-}" ]; then rm -rf "$VAR_DIR/cache"; fi
 
 STOP_FLAG="$VAR_DIR/run.stopping.$$"
 WORKER_PID_FILE="$VAR_DIR/run.worker.$$"

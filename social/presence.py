@@ -12,7 +12,8 @@ last connection lapsed and records their "last seen".
 With Redis as the cache (production, several Daphne processes) the connections of a user are a
 Redis hash updated in MULTI transactions, so two tabs opening or closing at the same moment in
 two processes agree on whether the user came online or went offline. Without Redis (the
-embedded default, one process) the same logic runs under a process lock on the local cache.
+embedded default: one Daphne process, whose workers share its file cache) the same logic runs
+under a process lock on that cache.
 
 "Last seen" is persisted in :class:`social.models.LastSeen` when the last connection closes and,
 at most every ``SOCIAL_LAST_SEEN_WRITE_EVERY`` seconds, on heartbeats.
@@ -134,7 +135,8 @@ class _RedisConnections:
 class _LocalConnections:
     """The same operations on any Django cache, serialised by a process lock.
 
-    Used with the local-memory cache of the embedded default, which is per process anyway.
+    Used with the embedded default's cache: one Daphne process writes the connections (the
+    workers' presence sweep only drops lapsed ones).
     """
 
     _lock = threading.Lock()

@@ -117,7 +117,22 @@ if REDIS_URL:
         "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "30")),
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    if env_bool("GINSITE_SHARED_CACHE", False):
+        # The run command's processes (Daphne, the Celery worker with beat, the analysis
+        # worker) share one cache in files: what one writes the others read. A local-memory
+        # cache per process lost what the worker wrote (a finished game's "playing" mark was
+        # cleared in the worker's memory, so contacts saw "Playing" for six hours; a
+        # tournament's matches were marked only there; the presence sweep saw no sockets).
+        CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                "LOCATION": str(VAR_DIR / "cache"),
+                # (past this many files a third are dropped: rate-limit windows pile up)
+                "OPTIONS": {"MAX_ENTRIES": 20000},
+            }
+        }
+    else:  # one process (tests, manage.py commands): its own memory
+        CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # In-memory in the web process; the worker's frames are relayed to it over HTTP
     # (GINSITE_RELAY_URL, set by scripts/run.sh): see ginsite/relay.py.
     CHANNEL_LAYERS = {

@@ -204,7 +204,8 @@ def run_site_env(site) -> dict[str, str]:
            if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
                         "GINSITE_RELAY_URL")}
     env.update({"GINSITE_VAR_DIR": str(site["tmp"] / "var"),
-                "DJANGO_SETTINGS_MODULE": "ginsite.settings"})
+                "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+                "GINSITE_SHARED_CACHE": "1"})  # (the site's processes share its cache)
     return env
 
 
