@@ -239,10 +239,16 @@ def _message_verdict(sender, recipient, facts: _Facts, *, hit: bool) -> Verdict:
     return ALLOWED
 
 
-def can_request(sender, recipient, *, hit: bool = False) -> Verdict:
-    """May ``sender`` send ``recipient`` a contact request?"""
+def blocks(blocker, blocked) -> bool:
+    """``blocker`` blocks ``blocked`` (one way)."""
+    return Block.objects.filter(blocker_id=blocker.pk, blocked_id=blocked.pk).exists()
+
+
+def can_request(sender, recipient, *, hit: bool = False, unseen: bool = False) -> Verdict:
+    """May ``sender`` send ``recipient`` a contact request? ``unseen``: ``recipient`` blocks
+    the sender, and the request goes all the same, never shown to them."""
     verdict = _common(sender, recipient, "request", _facts(sender.pk, recipient.pk))
-    if verdict is not None:
+    if verdict is not None and not (unseen and verdict.reason == Reason.BLOCKED):
         return verdict
     retry = rate_limit("request", sender.pk, conf.get("REQUEST_RATE"), 3600, hit=hit)
     if retry:

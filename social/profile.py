@@ -4,8 +4,9 @@ stands), Invite to a table, Block/Unblock. Registered with ``accounts.profile_ac
 
 What is offered follows the same verdicts as the endpoints (``policy``), asked without
 counting against the rate limits, so a button never leads to a refusal the page could have
-known about. A block either way hides Message, Add contact and Invite; the person blocked
-sees the same page as for someone who accepts nothing, so they cannot tell they are blocked.
+known about. Your own block hides Message, Add contact and Invite. The person blocked sees the
+page anybody sees of someone who takes no messages: Add contact stays (their request is kept
+unseen: ``services.contact_request_send``), so they cannot tell they are blocked.
 """
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ def profile_actions(*, viewer, person, next_url: str = "") -> dict[str, Any] | N
     blocking = blocked_either_way and Block.objects.filter(blocker=viewer,
                                                            blocked=person).exists()
     rel = Relation(contact, requests.get(viewer.pk), requests.get(person.pk), blocking)
-    blocked = blocked_either_way
+    # (blocked by ``person``: message and challenge verdicts refuse as for someone who takes
+    # none; the rest of the page is what anybody sees)
+    blocked = blocking
     # a rate limit passes: it is only a wait, and the conversation page says how long
     can_message = message.allowed or message.reason == policy.Reason.RATE_LIMITED
     invite_tables: list[tables.TableInfo] = []

@@ -54,7 +54,11 @@ def contact_list(user) -> list[ContactRow]:
 
 
 def requests_incoming(user):
-    return ContactRequest.objects.filter(to_user=user).select_related("from_user")
+    """The requests ``user`` is asked to answer: none from people they block (a blocked
+    person's request is kept unseen, so that they cannot tell)."""
+    return (ContactRequest.objects.filter(to_user=user)
+            .exclude(from_user__in=Block.objects.filter(blocker=user).values("blocked_id"))
+            .select_related("from_user"))
 
 
 def requests_outgoing(user):
@@ -113,18 +117,17 @@ def relations_with(viewer, user_ids) -> dict[int, Relation]:
 def people_search(viewer, query: str, limit: int = 20):
     """Active users whose username starts with, or display name contains, ``query``.
 
-    People who block ``viewer`` never appear; neither does the viewer.
+    The viewer does not appear. People who block ``viewer`` do, as for anybody: leaving
+    them out told the blocked person of the block.
     """
     query = (query or "").strip()[:40]
     if len(query) < 2:
         return []
     User = get_user_model()
-    blockers = Block.objects.filter(blocked=viewer).values("blocker_id")
     users = list(
         User.objects.filter(is_active=True)
         .filter(Q(username__istartswith=query) | Q(display_name__icontains=query))
         .exclude(pk=viewer.pk)
-        .exclude(pk__in=blockers)
         .order_by("username")
         .only("id", "username", "display_name", "avatar")[:limit]
     )

@@ -36,7 +36,10 @@ def contact_request_send(*, sender: User, recipient: User) -> ContactRequest | N
     existing = ContactRequest.objects.filter(from_user=sender, to_user=recipient).first()
     if existing:
         return existing
-    policy_check(policy.can_request(sender, recipient, hit=True))
+    # Someone who blocks the sender: the request is kept but never shown to them nor told
+    # (``selectors.requests_incoming``), so the sender cannot tell a block from silence.
+    unseen = policy.blocks(recipient, sender) and not policy.blocks(sender, recipient)
+    policy_check(policy.can_request(sender, recipient, hit=True, unseen=unseen))
     with transaction.atomic():
         reverse = (
             ContactRequest.objects.select_for_update()
@@ -52,8 +55,9 @@ def contact_request_send(*, sender: User, recipient: User) -> ContactRequest | N
                 request = ContactRequest.objects.create(from_user=sender, to_user=recipient)
         except IntegrityError:  # the same request sent twice at once
             return ContactRequest.objects.get(from_user=sender, to_user=recipient)
-        notify_after_commit([recipient.pk],
-                            frames.contact_request_added("received", request.pk, sender))
+        if not unseen:
+            notify_after_commit([recipient.pk],
+                                frames.contact_request_added("received", request.pk, sender))
         notify_after_commit([sender.pk],
                             frames.contact_request_added("sent", request.pk, recipient))
     return request

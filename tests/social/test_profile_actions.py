@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Room, Seat
-from social import services
+from social import selectors, services
 from social.models import Invitation, MessagePolicy
 
 pytestmark = pytest.mark.django_db
@@ -78,15 +78,27 @@ def test_a_contact_is_invited_to_your_open_table(contacts, client_for):
     assert f'href="{reverse("social:invitations")}?to=bob#new-table"' in _profile(c, bob)
 
 
-def test_blocks_either_way_hide_message_add_and_invite(contacts, carol, client_for):
+def test_a_block_hides_the_blockers_buttons_and_tells_the_blocked_nothing(contacts, carol,
+                                                                           client_for):
     alice, bob = contacts
     services.block_add(user=alice, target=carol)
     # alice blocks carol: only Unblock on carol's profile
     assert _buttons(_profile(client_for(alice), carol)) == ["Unblock"]
-    # carol, blocked, sees nothing she could use (and no word of the block)
+    # carol, blocked, sees alice's page as that of anybody who takes no messages: Add contact
+    # and Block (a page with Block alone told her of the block: seen from outside)
+    services.message_policy_set(user=bob, policy=MessagePolicy.NOBODY)
     block = _profile(client_for(carol), alice)
-    assert _buttons(block) == ["Block"]
+    assert _buttons(block) == _buttons(_profile(client_for(carol), bob)) == ["Add contact",
+                                                                             "Block"]
     assert "You block" not in block and "blocked" not in block.lower()
+    # her request "goes": kept, but alice is never shown it nor told
+    request = services.contact_request_send(sender=carol, recipient=alice)
+    assert request is not None and "Contact request sent" in _profile(client_for(carol), alice)
+    assert not list(selectors.requests_incoming(alice))
+    assert "carol" not in client_for(alice).get(reverse("social:contacts")).content.decode()
+    # and she finds alice by name, as anybody would
+    assert [u.username for u, _ in selectors.people_search(carol, "ali")] == ["alice"]
+    services.message_policy_set(user=bob, policy=MessagePolicy.EVERYONE)
     # contacts-only messages: no Message button for a stranger, said plainly
     services.message_policy_set(user=bob, policy=MessagePolicy.CONTACTS)
     block = _profile(client_for(carol), bob)

@@ -93,10 +93,16 @@ def test_block_removes_contact_and_requests_and_stops_everything_both_ways(conta
             assert not verdict and verdict.reason == Reason.BLOCKED
         with pytest.raises(services.PolicyDenied):
             services.message_send(sender=a, recipient=b, body="hi")
-        with pytest.raises(services.PolicyDenied):
+        if a == alice:  # the blocker's own request is refused: she knows
+            with pytest.raises(services.PolicyDenied):
+                services.contact_request_send(sender=a, recipient=b)
+        else:  # the blocked one's goes, unseen: a refusal would tell them of the block
             services.contact_request_send(sender=a, recipient=b)
+            assert not selectors.requests_incoming(b).filter(from_user=a).exists()
     assert not Message.objects.exists()
-    assert not ContactRequest.objects.exists()
+    assert set(ContactRequest.objects.values_list("from_user", "to_user")) == {
+        (bob.pk, alice.pk), (carol.pk, alice.pk)}
+    ContactRequest.objects.all().delete()
     services.block_remove(user=alice, target=bob)
     assert policy.can_message(bob, alice)
     with pytest.raises(services.NotFound):
@@ -245,13 +251,13 @@ def test_conversation_list_and_unread_total_query_counts(alice, bob, make_user,
         assert selectors.unread_total(alice.pk) == 0
 
 
-def test_people_search_hides_those_who_block_you(alice, bob, carol, make_user):
+def test_people_search_finds_those_who_block_you_as_anybody(alice, bob, carol, make_user):
     make_user(username="bobby", display_name="Robert")
     found = [u.username for u, _ in selectors.people_search(alice, "bo")]
     assert found == ["bob", "bobby"]
     services.block_add(user=bob, target=alice)
     found = [u.username for u, _ in selectors.people_search(alice, "bo")]
-    assert found == ["bobby"]
+    assert found == ["bob", "bobby"]  # (leaving bob out told alice of his block)
     assert [u.username for u, _ in selectors.people_search(alice, "rober")] == ["bobby"]
     assert selectors.people_search(alice, "a") == []  # too short
     assert [u.username for u, _ in selectors.people_search(alice, "ali")] == []  # not yourself
