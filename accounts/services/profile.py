@@ -23,6 +23,19 @@ def avatar_file_delete(storage: Storage, name: str) -> None:
         logger.warning("could not delete avatar file %s", name, exc_info=True)
 
 
+def display_name_taken(user: User, name: str) -> str:
+    """Why ``user`` may not show ``name``, or "": another account's username (a message from
+    "alice" that was carol's, seen from outside), or a name of the site's computer players."""
+    if not name:
+        return ""
+    bare = name.removeprefix("@").strip()
+    if bare.casefold().startswith("computer"):
+        return "Names beginning with “Computer” are the site's computer players'."
+    if User.objects.filter(username__iexact=bare).exclude(pk=user.pk).exists():
+        return "That is another player's username: choose a name of your own."
+    return ""
+
+
 def profile_update(
     *,
     user: User,
@@ -56,6 +69,9 @@ def profile_update(
         candidate.clean_fields(exclude=[f.name for f in User._meta.fields if f.name not in values])
     except ValidationError as exc:
         errors.update(exc.message_dict)
+    taken = display_name_taken(user, values["display_name"])
+    if taken:
+        errors.setdefault("display_name", []).append(taken)
     new_avatar = None
     if avatar is not None:
         try:

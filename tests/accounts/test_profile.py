@@ -216,3 +216,21 @@ def test_admin_edits_profiles_with_the_same_choices(client, make_user, user):
     html = response.content.decode()
     assert '<option value="Europe/Paris">' in html
     assert '<option value="FR">France</option>' in html
+
+
+def test_a_display_name_cannot_be_another_players_username_or_the_computers(
+        alice_client, user, make_user):
+    """Carol named herself "alice": her messages then read "New message from alice" (seen
+    from outside). Another account's username (any case, with or without @) and the computer
+    players' names are refused, with the form's error, and nothing is saved."""
+    make_user(username="bobby")
+    for name in ("bobby", "BOBBY", "@Bobby", "Computer (Expert)", "computer"):
+        response = alice_client.post(reverse("accounts:edit"), edit_data(display_name=name))
+        assert response.status_code == 400, name
+        assert "display_name" in response.context["form"].errors, name
+        user.refresh_from_db()
+        assert user.display_name != name
+    # your own username, in any case, is yours
+    ok = alice_client.post(reverse("accounts:edit"),
+                           edit_data(display_name=user.username.upper()))
+    assert ok.status_code == 302
