@@ -74,10 +74,13 @@ def avatar_normalise(upload) -> ContentFile:
             image.load()
         except ValidationError:
             raise
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+            # (Pillow refuses a huge picture while opening it, before its size is read here:
+            # a real 20000×20000 PNG was told it was "not a picture")
+            raise _error("The picture has too many pixels. Use one under 30 megapixels.",
+                         "too_many_pixels") from exc
         except (
             UnidentifiedImageError,
-            Image.DecompressionBombError,
-            Image.DecompressionBombWarning,
             OSError,
             SyntaxError,
             ValueError,

@@ -157,6 +157,13 @@ def test_decompression_bomb_is_refused(alice_client, user, media_root):
     assert response.status_code == 400
     assert b"too many pixels" in response.content
     assert_nothing_saved(user, before, media_root)
+    # one past what Pillow even opens (20000 x 20000): the same words, not "not a picture"
+    huge = image_bytes("PNG", size=(20000, 20000), color=1, mode="1")
+    assert len(huge) < MAX_AVATAR_BYTES
+    response = post_edit(alice_client, avatar=upload(huge))
+    assert response.status_code == 400
+    assert b"too many pixels" in response.content and b"not a picture" not in response.content
+    assert_nothing_saved(user, before, media_root)
 
 
 def test_empty_file_is_refused(alice_client, user, media_root):
