@@ -177,6 +177,7 @@ function renderMessage(message, meId) {
   meta.append(author, " ", time);
   const body = document.createElement("p");
   body.className = "chat-body";
+  body.dir = "auto"; // (a line in Arabic or Hebrew reads in its own direction)
   body.append(linkify(message.body));
   li.append(meta, body);
   return li;

@@ -34,7 +34,7 @@ export class Chat {
     const E = ctrl.el;
     if (!m || this.lines.some((x) => x.id === m.id)) return;
     this.lines.push(m);
-    const li = h("li", { class: "chat-line" }, h("span", { class: `chat-name${m.seat === null || m.seat === undefined ? " is-spectator" : ""}`, text: m.name || m.username }), h("span", { class: "chat-text", text: m.text }));
+    const li = h("li", { class: "chat-line" }, h("span", { class: `chat-name${m.seat === null || m.seat === undefined ? " is-spectator" : ""}`, text: m.name || m.username }), h("span", { class: "chat-text", text: m.text, attrs: { dir: "auto" } }));
     E.chatList.append(li);
     while (E.chatList.children.length > CHAT_KEEP) E.chatList.firstChild.remove();
     if (!scroll) return;
