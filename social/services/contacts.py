@@ -83,14 +83,17 @@ def contact_request_accept(*, user: User, request_id: int) -> None:
         if policy.is_blocked_either_way(user.pk, other.pk):
             return
         _contact_pair_create(user, other)
-        notify_after_commit([user.pk], frames.contact_request_removed(request_id))
+        # both sides' lists drop the request (the sender's "Requests you sent" kept it, and
+        # its Cancel then answered 404)
+        notify_after_commit([user.pk, other.pk], frames.contact_request_removed(request_id))
 
 
 def contact_request_decline(*, user: User, request_id: int) -> None:
     with transaction.atomic():
         request = _request_for(user, request_id, incoming=True)
         request.delete()
-        notify_after_commit([user.pk], frames.contact_request_removed(request_id))
+        notify_after_commit([user.pk, request.from_user_id],
+                            frames.contact_request_removed(request_id))
 
 
 def contact_request_cancel(*, user: User, request_id: int) -> None:

@@ -197,6 +197,23 @@ async def test_contact_request_arrives_live(alice, bob, carol):
         await carol_tab.disconnect()
 
 
+@pytest.mark.parametrize("answer", ["request_accept", "request_decline"])
+async def test_an_answered_request_leaves_the_senders_list_live(alice, bob, answer):
+    """The sender's "Requests you sent" lost the row only on a reload (its Cancel then
+    answered 404): accepting or declining tells the sender's tabs too."""
+    request = await sync_to_async(services.contact_request_send)(sender=alice, recipient=bob)
+    alice_tab, _ = await open_ready(alice)
+    try:
+        response = await sync_to_async(_post)(bob, reverse(f"social:{answer}",
+                                                           args=[request.pk]), {})
+        assert response.status_code == 200
+        frame = await next_of(alice_tab, "contact_request")
+        assert frame == {"type": "contact_request", "event": "removed",
+                         "request": {"id": request.pk}}
+    finally:
+        await alice_tab.disconnect()
+
+
 async def test_blocked_sender_reaches_no_tab(alice, bob):
     await sync_to_async(services.block_add)(user=bob, target=alice)
     bob_tab, _ = await open_ready(bob)
