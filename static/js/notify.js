@@ -183,9 +183,11 @@ function onFrame(frame) {
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
       else if (frame.event === "accepted") invitationAccepted(frame.invitation);
+      else answerClosed("invitation", frame.event, frame.invitation);
       break;
     case "challenge":
       if (frame.event === "received") challengeToast(frame.challenge);
+      else if (frame.event !== "sent") answerClosed("challenge", frame.event, frame.challenge);
       break;
     case "game_start":
       gameStart(frame);
@@ -202,12 +204,30 @@ function onFrame(frame) {
   document.dispatchEvent(new CustomEvent(`notify:${frame.type}`, { detail: frame }));
 }
 
+// An invitation or a challenge closed by the other side: its Accept/Decline toast goes (its
+// Accept only answered "already cancelled"), and a sender learns that theirs was declined.
+const CLOSED_WORDS = { cancelled: "cancelled", expired: "expired", declined: "declined" };
+
+function answerClosed(kind, event, item) {
+  if (!item || !CLOSED_WORDS[event]) return;
+  const key = `${kind}-${item.id}`;
+  const shown = [...toasts().querySelectorAll(".notify-toast")].some((t) => t.dataset.key === key);
+  const mine = item.from && item.from.username === document.documentElement.dataset.username;
+  if (shown && !mine) {
+    toast({ title: `${item.from.name}'s ${kind} was ${CLOSED_WORDS[event]}`, key });
+  } else if (mine && event === "declined") {
+    toast({ title: `${(item.to && item.to.name) || "They"} declined your ${kind}`, key });
+  }
+}
+
 // A toast with Accept (to the table) and Decline for something addressed to you: an
-// invitation to a table or a challenge. ``base`` is its endpoint ("/invitations/12").
-function answerToast({ title, text, base, gone }) {
+// invitation to a table or a challenge. ``base`` is its endpoint ("/invitations/12"), ``key``
+// names it ("invitation-12"), so that its closing replaces it.
+function answerToast({ title, text, base, gone, key }) {
   toast({
     title,
     text,
+    key,
     timeout: 0,
     actions: [
       {
@@ -239,6 +259,7 @@ function invitationToast(invitation) {
     title: `${invitation.from.name} invites you to a table`,
     text: invitation.table.name,
     base: `/invitations/${invitation.id}`,
+    key: `invitation-${invitation.id}`,
     gone: "This invitation is no longer valid.",
   });
 }
@@ -276,6 +297,7 @@ function challengeToast(challenge) {
     title: `${challenge.from.name} challenges you`,
     text: `${challenge.mode}, ${challenge.seconds_per_turn} s a turn, ${challenge.rated ? "rated" : "casual"}`,
     base: `/challenges/${challenge.id}`,
+    key: `challenge-${challenge.id}`,
     gone: "This challenge is no longer open.",
   });
 }
