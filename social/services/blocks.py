@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 def block_add(*, user: User, target: User) -> Block:
     """Block ``target``: also ends the contact, pending requests and invitations both ways.
 
-    ``target`` is not told; their pages simply stop showing ``user`` as a contact.
+    ``target`` is not told: their pages stop showing ``user`` as a contact, live, with the
+    very frames of a plain Remove (and of a request withdrawn or declined), so a block reads
+    like one of those (their open Contacts page kept ``user`` listed, online, with Message).
     """
     if user.pk == target.pk:
         raise SocialError("You cannot block yourself.", "self")
@@ -48,8 +50,9 @@ def block_add(*, user: User, target: User) -> Block:
         ).update(status=InvitationStatus.CANCELLED, responded_at=timezone.now())
         if was_contact:
             notify_after_commit([user.pk], frames.contact_removed(target))
+            notify_after_commit([target.pk], frames.contact_removed(user))
         for rid in requests:
-            notify_after_commit([user.pk], frames.contact_request_removed(rid))
+            notify_after_commit([user.pk, target.pk], frames.contact_request_removed(rid))
     return block
 
 

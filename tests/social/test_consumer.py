@@ -275,3 +275,24 @@ async def test_a_handshake_while_redis_is_down_closes_with_4503(alice, monkeypat
     assert (await comm.receive_output(timeout=WAIT)) == {"type": "websocket.close",
                                                          "code": 4503}
     await comm.disconnect()
+
+
+async def test_a_block_reaches_the_blocked_as_a_plain_remove(contacts):
+    """The blocked contact's open pages drop the blocker live, with the very frame a Remove
+    sends (their Contacts page kept the blocker, online, with Message): nothing tells the two
+    apart."""
+    alice, bob = contacts
+    bob_tab, _ = await open_ready(bob)
+    try:
+        await sync_to_async(services.block_add)(user=alice, target=bob)
+        blocked = await next_of(bob_tab, "contact")
+        await sync_to_async(services.block_remove)(user=alice, target=bob)
+        await sync_to_async(services.contact_request_send)(sender=alice, recipient=bob)
+        request = await sync_to_async(selectors.requests_incoming(bob).get)()
+        await sync_to_async(services.contact_request_accept)(user=bob, request_id=request.pk)
+        await sync_to_async(services.contact_remove)(user=alice, other=bob)
+        while (removed := await next_of(bob_tab, "contact"))["event"] != "removed":
+            pass
+        assert blocked == removed and blocked["event"] == "removed"
+    finally:
+        await bob_tab.disconnect()
