@@ -24,5 +24,11 @@ def min_rated_games() -> int:
     return int(setting("MIN_RATED_GAMES"))
 
 
-def no_show_seconds() -> int:
-    return int(setting("NO_SHOW_SECONDS"))
+def no_show_seconds(seconds_per_turn: int = 0) -> int:
+    """How long a match's players have to come to its table: ``NO_SHOW_SECONDS``, and at a
+    table of ``seconds_per_turn`` at most two turns, so that the no-show rule (the higher
+    placed player goes through) decides before the table's clock could forfeit an absent
+    player after three timed-out turns (it did, at 15 s a turn, after 45 to 98 s; and gave
+    each absentee a fair-play strike for a game never played)."""
+    grace = int(setting("NO_SHOW_SECONDS"))
+    return min(grace, 2 * seconds_per_turn) if seconds_per_turn > 0 else grace

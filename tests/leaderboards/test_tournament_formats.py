@@ -139,6 +139,16 @@ def test_an_arena_pairs_only_players_on_the_site(make_user, staff):
     assert not Entry.objects.get(tournament=t, user=c).withdrawn
 
 
+def test_the_no_show_grace_ends_before_the_clock_could_forfeit_anyone(settings):
+    """Three timed-out turns forfeit a game: the no-show rule must decide first (it never
+    did at 15 s a turn, where the clock forfeited the absent at 45 to 98 s)."""
+    settings.TOURNAMENTS_NO_SHOW_SECONDS = 120
+    assert S.no_show_seconds(15) == 30 and S.no_show_seconds(30) == 60
+    assert S.no_show_seconds(60) == 120 and S.no_show_seconds(0) == 120
+    for turn in (15, 30, 60):
+        assert S.no_show_seconds(turn) < 3 * turn
+
+
 def test_no_shows_forfeit_after_the_grace(make_user, staff):
     a, b, c, d = _players(make_user, 4)
     t = _create(staff, capacity=4)

@@ -35,7 +35,7 @@ def tournament_tick(*, tournament_id: int) -> dict[str, int]:
         for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
                                           table__game__isnull=False):
             done["recorded"] += match_record_game(t, match)
-        cutoff = timezone.now() - timedelta(seconds=conf.no_show_seconds())
+        cutoff = timezone.now() - timedelta(seconds=conf.no_show_seconds(t.seconds_per_turn))
         for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
                                           created_at__lt=cutoff, table__isnull=False):
             absent = absent_players(match)
