@@ -333,16 +333,20 @@ def presence_of(user_ids) -> dict[int, Presence]:
 
 def presence_reachable(user_ids) -> set[int]:
     """Those of ``user_ids`` with a page of the site open (``games.hooks.reachable``: a
-    waiting table can call them to it). A live connection in the cache, or a "last seen"
-    recent enough that the user was connected then: open sockets write it at least every
-    ``LAST_SEEN_WRITE_EVERY`` seconds, so the answer holds in a process whose cache does not
-    see the sockets' connections (the embedded default's worker keeps its own memory)."""
+    waiting table can call them to it, an arena pairs them). A live connection in the cache.
+    Only a process whose cache sees no connection at all (a cache of its own: a ``manage.py``
+    command, or a restart) goes by a "last seen" recent enough that the user was connected
+    then (open sockets write it at least every ``LAST_SEEN_WRITE_EVERY`` seconds): that
+    window also took in players who had left up to two minutes before, and an arena paired
+    them (seen from outside)."""
     from .models import LastSeen
 
     user_ids = list(dict.fromkeys(int(u) for u in user_ids))
     if not user_ids:
         return set()
     found = _connected(user_ids)
+    if _store().index_members():  # this process sees the sockets: they are the answer
+        return found
     recent = datetime.fromtimestamp(
         time.time() - conf.get("LAST_SEEN_WRITE_EVERY") - conf.get("PRESENCE_TTL"), tz=UTC)
     rest = [uid for uid in user_ids if uid not in found]

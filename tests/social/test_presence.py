@@ -134,3 +134,15 @@ def test_reachable_is_who_has_a_page_open_seen_from_any_process(alice, bob, caro
     clock.advance(conf.get("LAST_SEEN_WRITE_EVERY") + conf.get("PRESENCE_TTL") + 1)
     assert presence.presence_reachable([bob.pk]) == set()
     assert presence.presence_reachable([]) == set()
+
+
+def test_a_process_that_sees_the_sockets_counts_only_live_ones(alice, bob, carol, clock):
+    """Where the cache shows connections (Redis, the run command's shared cache), someone who
+    left a minute ago is not on the site, though their "last seen" is recent: an arena paired
+    players who had closed the page up to two minutes before (seen from outside)."""
+    presence.presence_connect(alice.pk, "tab")
+    presence.presence_connect(bob.pk, "tab")
+    clock.advance(30)
+    presence.presence_disconnect(bob.pk, "tab")  # bob leaves: "last seen" is now
+    assert LastSeen.objects.filter(user=bob).exists()
+    assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {alice.pk}

@@ -11,6 +11,7 @@ from leaderboards.models import Rating
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Format, Match, Tournament
 from social.models import LastSeen
+from social.presence import presence_connect, presence_disconnect
 
 
 def soon(minutes=5):
@@ -35,13 +36,18 @@ def rated_players(make_user, n, ratings=None):
 
 
 def here(*users) -> None:
-    """``users`` have a page of the site open now (their "last seen" is now)."""
+    """``users`` have a page of the site open now: a live connection in the cache (what a
+    process that sees the sockets goes by) and "last seen" now (what one that sees none,
+    such as a cache left empty by another test, goes by)."""
     for u in users:
+        presence_connect(u.pk, "tournament-test")
         LastSeen.objects.update_or_create(user=u, defaults={"at": timezone.now()})
 
 
 def away(*users) -> None:
     """``users`` left the site ten minutes ago."""
+    for u in users:
+        presence_disconnect(u.pk, "tournament-test")
     LastSeen.objects.filter(user__in=users).update(at=timezone.now() - timedelta(minutes=10))
 
 
