@@ -131,6 +131,9 @@ class _RedisConnections:
     def index_members(self) -> list[int]:
         return [int(m) for m in self._client().smembers(self._key(_INDEX))]
 
+    def index_any(self) -> bool:
+        return bool(self._client().scard(self._key(_INDEX)))
+
 
 class _LocalConnections:
     """The same operations on any Django cache, serialised by a process lock.
@@ -182,6 +185,9 @@ class _LocalConnections:
 
     def index_members(self) -> list[int]:
         return sorted(cache.get(_INDEX) or set())
+
+    def index_any(self) -> bool:
+        return bool(cache.get(_INDEX))
 
 
 def _store():
@@ -345,7 +351,7 @@ def presence_reachable(user_ids) -> set[int]:
     if not user_ids:
         return set()
     found = _connected(user_ids)
-    if _store().index_members():  # this process sees the sockets: they are the answer
+    if _store().index_any():  # this process sees the sockets: they are the answer
         return found
     recent = datetime.fromtimestamp(
         time.time() - conf.get("LAST_SEEN_WRITE_EVERY") - conf.get("PRESENCE_TTL"), tz=UTC)
