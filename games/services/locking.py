@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from core import wire
 from core.prepared import prepared_cursor
-from core.secrets_compare import same_secret
 
 from ..exceptions import NotSeated, TableNotFound
 from ..models import Room, Seat, Table, TableAction
+from ..selectors.tables import table_access
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -266,20 +266,15 @@ def seat_of(seats: list[Seat], user: User | AnonymousUser | None) -> Seat | None
     return next((s for s in seats if s.user_id == user.pk), None)
 
 
-def may_know_of(table: Table, user: User | AnonymousUser | None, invite: object = "") -> bool:
-    """Whether ``user`` may learn that ``table`` exists: any public table; a private one for
-    its creator, its players and whoever holds its invite link."""
-    if not table.private:
-        return True
-    uid = user.pk if user is not None and user.is_authenticated else None
-    if uid is not None and (uid == table.created_by_id
-                            or Seat.objects.filter(table=table, user_id=uid).exists()):
-        return True
-    return same_secret(invite, table.invite_token)
+def may_know_of(table: Table, user: User | AnonymousUser | None, invite: str = "") -> bool:
+    """Whether ``user`` may learn that ``table`` exists: the table page's and socket's own rule
+    (``selectors.table_access``: a public table, or a private one's creator and players, and
+    whoever holds its link unless someone there blocks them or is blocked by them)."""
+    return table_access(table, user, invite)[0]
 
 
 def lock_table_in(table_id: int, status: str, refusal: Exception, *,
-                  user: User | AnonymousUser | None = None, invite: object = "") -> Table:
+                  user: User | AnonymousUser | None = None, invite: str = "") -> Table:
     """The locked table (``lock_table``) if it is in ``status``; otherwise ``refusal`` is raised.
     With ``user`` (a person's request), a private table they may not know of is
     ``TableNotFound`` first, before any refusal that would tell its state."""

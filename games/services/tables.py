@@ -27,7 +27,6 @@ from ..exceptions import (
     SeatRefused,
     SeatTaken,
     TableFull,
-    TableNotFound,
     TooManyTables,
 )
 from ..models import Room, Seat, Table, TableStatus
@@ -186,16 +185,12 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
     if user.is_bot:
         raise BotAccountRefused()
     with transaction.atomic():
-        # (a private table is missing without its link, whatever its state)
+        # (a private table is missing without its link, whatever its state, and to someone
+        # who blocks, or is blocked by, a person there: the answer of a wrong link)
         table = lock_table_in(table_id, TableStatus.OPEN, NotOpen(), user=user, invite=invite)
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
         seats = load_seats(table)
-        if table.private and user.pk != table.created_by_id and hooks.seat_refusal(
-            table, user, [table.created_by_id, *(s.user_id for s in seats)]
-        ):
-            # Blocked either way by someone there: the same answer as a wrong invite link.
-            raise TableNotFound()
         if seat_of(seats, user):
             raise AlreadySeated()
         rated_seat_check(table, user)

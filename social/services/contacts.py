@@ -38,7 +38,7 @@ def contact_request_send(*, sender: User, recipient: User) -> ContactRequest | N
         return existing
     # Someone who blocks the sender: the request is kept but never shown to them nor told
     # (``selectors.requests_incoming``), so the sender cannot tell a block from silence.
-    unseen = policy.blocks(recipient, sender) and not policy.blocks(sender, recipient)
+    unseen = policy.blockers_between(sender.pk, recipient.pk) == {recipient.pk}
     policy_check(policy.can_request(sender, recipient, hit=True, unseen=unseen))
     with transaction.atomic():
         reverse = (

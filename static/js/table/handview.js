@@ -21,9 +21,8 @@ export function deadwoodParts({ hand, selected, discarding, deadwood }) {
   return { lead: "Best discard leaves", count: `${best} deadwood` };
 }
 
-/** The deadwood pill's whole text. */
-export function deadwoodText(args) {
-  const { lead, count } = deadwoodParts(args);
+/** The deadwood pill's whole text, from its ``deadwoodParts``. */
+export function deadwoodLine({ lead, count }) {
   return `${lead} ${count}`;
 }
 
@@ -111,7 +110,7 @@ export function renderMe(ctrl) {
   ctrl.el.hintBtn.hidden = !(playing && hand.length && you && you.can_hint);
   ctrl.el.hintBtn.disabled = ctrl.busy || !myTurn;
   if (hand.length) {
-    info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, attrs: { "aria-live": "off", title: `${dw.lead} ${dw.count}` } },
+    info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, attrs: { "aria-live": "off", title: deadwoodLine(dw) } },
       h("span", { class: "deadwood-lead", text: dw.lead }), " ", h("span", { class: "deadwood-count", text: dw.count })));
   }
   info.push(seatTimer(me, "seat-timer seat-timer-me"));

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deadwoodParts, deadwoodText, handLayout, shownOrder } from "../handview.js";
+import { deadwoodLine, deadwoodParts, handLayout, shownOrder } from "../handview.js";
+
+const deadwoodText = (args) => deadwoodLine(deadwoodParts(args));
 
 test("the hand fits one row on a wide screen, overlapping when it must", () => {
   assert.deepEqual(handLayout(10, 1000, 86, 40), { rows: 1, w: 86, overlap: 6 });
