@@ -12,6 +12,7 @@
 // Frames: docs/protocol.md, "Notifications socket".
 
 import { attention } from "./attention.js";
+import { Liveness } from "./table/liveness.js";
 
 // Created at once: the first click or key press on any page lets a later alert make a sound.
 attention();
@@ -361,17 +362,17 @@ function send(frame) {
 // A ping the server has not answered by the next one (it answers at once) means the
 // connection went away without closing (a phone that changed networks): drop it and reconnect,
 // as on the browser's own "offline" event, so messages and presence come live again.
-let unansweredSince = null;
+const liveness = new Liveness();
 
 function startPing() {
   clearInterval(pingTimer);
-  unansweredSince = null;
+  liveness.heard();
   pingTimer = setInterval(() => {
-    if (unansweredSince !== null && Date.now() - unansweredSince >= 10000) {
+    if (liveness.dead(Date.now())) {
       drop();
       return;
     }
-    if (send({ type: "ping" }) && unansweredSince === null) unansweredSince = Date.now();
+    if (send({ type: "ping" })) liveness.pinged(Date.now());
   }, heartbeat * 1000);
 }
 
@@ -410,7 +411,7 @@ function connect() {
   });
   ws.addEventListener("message", (event) => {
     if (ws !== socket) return;
-    unansweredSince = null;
+    liveness.heard();
     let frame;
     try {
       frame = JSON.parse(event.data);

@@ -10,11 +10,12 @@
 // laptop's Wi-Fi off) drops the socket and reconnects, saying "offline" on the page instead of
 // "Live"; so does the browser's own "offline" event.
 
+import { Liveness } from "./liveness.js";
 import { ActionIds, Backoff, PendingMove, VersionTracker } from "./sync.js";
 
 export const PING_MS = 10000;
 export const WAIT_PING_MS = 4000;
-export const DEAD_MS = 10000;
+export { DEAD_MS } from "./liveness.js";
 const TICK_MS = 1000;
 const MOVE_TIMEOUT_MS = 10000;
 // A move refused as "unavailable" (the server could not store it) is sent again with the same
@@ -43,7 +44,7 @@ export class TableSocket {
     // Set by the page: true while it waits for another seat's move (pings come sooner).
     this.waiting = false;
     this.lastFrameAt = 0;
-    this.unansweredSince = null;
+    this.liveness = new Liveness();
     this.lastPingAt = 0;
   }
 
@@ -94,7 +95,7 @@ export class TableSocket {
       this.setStatus("open");
       clearInterval(this.pingTimer);
       this.lastFrameAt = this.lastPingAt = Date.now();
-      this.unansweredSince = null;
+      this.liveness.heard();
       this.pingTimer = setInterval(() => this.tick(Date.now()), TICK_MS);
     });
     ws.addEventListener("message", (e) => {
@@ -124,7 +125,7 @@ export class TableSocket {
   /** Ping every PING_MS, and after WAIT_PING_MS of silence while waiting for a move; a ping
    * unanswered for DEAD_MS drops the socket. */
   tick(now) {
-    if (this.unansweredSince !== null && now - this.unansweredSince >= DEAD_MS) {
+    if (this.liveness.dead(now)) {
       this.drop();
       return;
     }
@@ -138,7 +139,7 @@ export class TableSocket {
   ping(now = Date.now()) {
     if (this.send({ type: "ping", t: now })) {
       this.lastPingAt = now;
-      if (this.unansweredSince === null) this.unansweredSince = now;
+      this.liveness.pinged(now);
     }
   }
 
@@ -149,7 +150,7 @@ export class TableSocket {
     if (!ws || this.stopped) return;
     this.ws = null;
     clearInterval(this.pingTimer);
-    this.unansweredSince = null;
+    this.liveness.heard();
     try {
       ws.close(4000);
     } catch (err) {
@@ -228,7 +229,7 @@ export class TableSocket {
 
   onFrame(frame) {
     this.lastFrameAt = Date.now();
-    this.unansweredSince = null;
+    this.liveness.heard();
     switch (frame.type) {
       case "snapshot":
       case "state": {
