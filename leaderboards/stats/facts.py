@@ -152,7 +152,9 @@ def accumulate(row, f: PlayerFacts) -> None:
     if f.result == Result.WIN:
         row.current_streak += 1
         row.longest_streak = max(row.longest_streak, row.current_streak)
-        if row.best_margin is None or f.margin > row.best_margin:
+        # a win by resignation or timeout at level scores (or from behind) has no margin
+        # to show: "Best game" is the widest win on points
+        if f.margin > 0 and (row.best_margin is None or f.margin > row.best_margin):
             row.best_margin = f.margin
             row.best_game_id = f.game_id
     else:

@@ -59,7 +59,7 @@ def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
                 ("Stalemates (lost hands)", str(s.stalemates), None)]
     best, link = "–", None
     if s.best_margin is not None:
-        best = f"won by {s.best_margin}"
+        best = f"won by {s.best_margin} point{'' if s.best_margin == 1 else 's'}"
         game = s.best_game
         if game is not None and (own or not getattr(s, "best_private", True)):
             link = game.get_absolute_url()

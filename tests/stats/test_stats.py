@@ -127,6 +127,26 @@ def test_ending_counters(people):
     assert (b.timeouts, b.abandonments, b.wins, b.current_streak) == (0, 0, 3, 3)
 
 
+def test_best_game_is_the_widest_win_on_points(people):
+    """A win by resignation at level scores, or from behind, has no margin to boast of: the
+    profile said "Best game: won by 0" (or by a negative number)."""
+    from leaderboards.stats.selectors import figures
+
+    ann, bob, *_ = people
+    for scores in ([0, 0], [10, 40]):
+        g = store_game([ann, bob], scores=scores, winner=0, ending=Ending.RESIGNATION,
+                       loser_seat=1)
+        services.stats_game_record(game_id=g.pk)
+    a = row(ann)
+    assert a.wins == 2 and a.best_margin is None and a.best_game_id is None
+    assert ("Best game", "–", None) in figures(a, own=True)
+    g = store_game([ann, bob], scores=[101, 100], winner=0)
+    services.stats_game_record(game_id=g.pk)
+    a = row(ann)
+    assert a.best_margin == 1 and a.best_game_id == g.pk
+    assert ("Best game", "won by 1 point", g.get_absolute_url()) in figures(a, own=True)
+
+
 def test_a_game_counts_once(people):
     ann, bob, *_ = people
     g = store_game([ann, bob], scores=[100, 0], winner=0, hands=[hand(1, "gin", 0, 100)])
