@@ -214,7 +214,7 @@ def test_double_elimination_needs_two_losses(make_user, staff):
     assert places == [1, 2, 3, 4]
 
 
-def test_an_absent_arena_player_is_not_paired_again(make_user, staff):
+def test_an_absent_arena_player_is_not_paired_again(make_user, staff, client):
     users = _players(make_user, 4)
     t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
     enter_and_start(t, users)
@@ -227,6 +227,11 @@ def test_an_absent_arena_player_is_not_paired_again(make_user, staff):
         created_at=timezone.now() - timedelta(seconds=S.no_show_seconds() + 5))
     assert S.tournament_tick(tournament_id=t.pk)["no_shows"] == 1
     assert Entry.objects.get(tournament=t, user_id=m1.player_b_id).withdrawn
+    # they did not withdraw: the page says they are out, without claiming why
+    client.force_login(m1.player_b)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "You are out of this tournament" in page and "(withdrawn)" in page
+    assert "withdrew" not in page
     _resign(m2, m2.player_b_id)
     playing = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
     assert all(m1.player_b_id not in (m.player_a_id, m.player_b_id) for m in playing)
