@@ -74,13 +74,17 @@ function toasts() {
   return toastBox;
 }
 
+function dropToast(key) {
+  for (const old of toasts().querySelectorAll(".notify-toast")) if (old.dataset.key === key) old.remove();
+}
+
 // ``key``: a toast of the same key already shown is replaced (one toast per table).
 function toast({ title, text, href, linkText, actions = [], timeout = 8000, key = "" }) {
   const box = document.createElement("div");
   box.className = "notify-toast";
   if (key) {
     box.dataset.key = key;
-    for (const old of toasts().querySelectorAll(".notify-toast")) if (old.dataset.key === key) old.remove();
+    dropToast(key);
   }
   const head = document.createElement("p");
   head.className = "notify-toast-title";
@@ -149,6 +153,8 @@ function onFrame(frame) {
       break;
     case "unread":
       setBadge(frame.total);
+      // read in another tab (or deleted): its "New message" toast here is old news
+      if (frame.count === 0) dropToast(`message-${frame.conversation}`);
       break;
     case "message":
       if (frame.unread) setBadge(frame.unread.total);
@@ -169,6 +175,7 @@ function onFrame(frame) {
           text: body.length > 140 ? `${body.slice(0, 140)}…` : body,
           href: `/messages/with/${encodeURIComponent(frame.with.username)}/`,
           linkText: "Reply",
+          key: `message-${frame.message.conversation}`,
         });
       }
       break;

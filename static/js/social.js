@@ -417,15 +417,22 @@ function contactRow(frame) {
   line.className = "social-presence-line";
   renderPresence(line, frame);
   name.append(link, " ", handle, " ", line);
-  const actions = document.createElement("span");
-  actions.className = "person-actions";
-  const message = document.createElement("a");
-  message.className = "button button-small";
-  message.href = `/messages/with/${encodeURIComponent(frame.user.username)}/`;
-  message.textContent = "Message";
-  actions.append(message);
-  row.append(name, actions);
+  row.append(name, contactActions(frame.user));
   return row;
+}
+
+// A contact's Message, Invite, Remove and Block, as the page's rows have them: the page's
+// <template> holds them for the user "__username__" named "__name__".
+function contactActions(user) {
+  const template = document.getElementById("contact-actions-template");
+  const actions = template.content.firstElementChild.cloneNode(true);
+  const username = encodeURIComponent(user.username);
+  for (const el of actions.querySelectorAll("[href], [action], [data-confirm]")) {
+    if (el.hasAttribute("href")) el.setAttribute("href", el.getAttribute("href").replace("__username__", username));
+    if (el.hasAttribute("action")) el.setAttribute("action", el.getAttribute("action").replace("__username__", username));
+    if (el.dataset.confirm) el.dataset.confirm = el.dataset.confirm.replace("__name__", user.name);
+  }
+  return actions;
 }
 
 function initContacts() {

@@ -170,7 +170,15 @@ def test_contact_requests_and_older_messages(site, browser):
         added.wait_for(timeout=WAIT)
         assert added.locator(".person-name .muted").inner_text() == "@ben"
         assert added.locator(".social-presence-line [data-presence]").count() == 1
-        assert added.locator(".person-actions a").get_attribute("href") == "/messages/with/ben/"
+        # the same buttons as a row the page was served with (they came only on a reload)
+        links = added.locator(".person-actions a")
+        assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+            "/messages/with/ben/", "/invitations/?to=ben"]
+        forms = added.locator(".person-actions form")
+        assert [forms.nth(i).get_attribute("action") for i in range(forms.count())] == [
+            "/contacts/remove/ben/", "/contacts/block/ben/"]
+        assert forms.nth(1).get_attribute("data-confirm") == "Block Ben? They will not be told."
+        assert forms.nth(0).locator("input[name=csrfmiddlewaretoken]").count() == 1
         assert cleo.locator("#contacts-live-note").inner_text() == (
             "Ben is now one of your contacts.")
 
@@ -225,3 +233,35 @@ def test_an_invitation_opened_from_the_contact_list_and_accepted(site, browser):
     finally:
         anna_ctx.close()
         ben_ctx.close()
+
+
+def test_a_message_read_in_one_tab_leaves_no_toast_in_another(site, browser):
+    """Ben has the contacts page open in one tab and his conversation with Anna in another:
+    Anna's message toasts in the first, and goes away from it once the second has read it
+    (it stayed, announcing a message he had read)."""
+    base, sessions = site
+    errors: list[str] = []
+    anna_ctx, anna = _page(browser, base, sessions["anna"], errors)
+    ben_ctx, ben = _page(browser, base, sessions["ben"], errors)
+    ben_chat = ben_ctx.new_page()
+    try:
+        ben.goto(f"{base}/contacts/")
+        anna.goto(f"{base}/messages/with/ben/")
+        anna.locator("#composer").wait_for(timeout=WAIT)
+        # the conversation tab is opened once the message is there: it reads it as it loads
+        anna.fill("#message-body", "read me elsewhere")
+        anna.press("#message-body", "Enter")
+        toast = ben.locator(".notify-toast", has_text="New message from Anna")
+        toast.wait_for(timeout=WAIT)
+        ben_chat.goto(f"{base}/messages/with/anna/")
+        ben_chat.locator("#messages-list li", has_text="read me elsewhere").wait_for(timeout=WAIT)
+        # the frame that says it was read sets the badge and drops the toast in one go (the
+        # toast would go by itself only after 8 s)
+        ben.wait_for_function(
+            "document.querySelector('#unread-badge').dataset.count === '0'", timeout=WAIT)
+        assert toast.count() == 0
+        assert not errors, errors
+    finally:
+        anna_ctx.close()
+        ben_ctx.close()
+
