@@ -430,3 +430,34 @@ def test_the_game_over_buttons_are_on_screen_on_a_phone_on_its_side(server, chro
             assert not off, f"{w}x{h} ({shot}): {off}"
     finally:
         ctx.close()
+
+
+# Every control on screen that a toast lies over (the toast's own close button aside).
+COVERED = """() => {
+  const t = document.querySelector('.toast[data-key=hint]').getBoundingClientRect();
+  const over = (r) => r.width > 0 && r.height > 0 && r.left < t.right && r.right > t.left
+    && r.top < t.bottom && r.bottom > t.top;
+  return [...document.querySelectorAll('a, button, select, input, [role=button], .hand-card')]
+    .filter((e) => !e.closest('.toast') && e.checkVisibility() && over(e.getBoundingClientRect()))
+    .map((e) => e.className || e.tagName);
+}"""
+
+
+def test_a_hint_toast_covers_no_control(server, chromium):
+    """The hint's toast stood over the site's Menu button (and the table bar's buttons) on a
+    phone: it now stands under the table's bar, over the opponents' names."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy) .tbl-hint")
+        for size in ({"width": 390, "height": 844}, {"width": 360, "height": 640},
+                     {"width": 844, "height": 390}, {"width": 1366, "height": 768}):
+            page.set_viewport_size(size)
+            _settle(page)
+            page.evaluate("document.querySelector('.toast[data-key=hint]')?.remove()")
+            page.click(".tbl-hint")
+            page.wait_for_selector(".toast[data-key=hint]")
+            shot = server["tmp"] / f"hint-{size['width']}x{size['height']}.png"
+            page.screenshot(path=str(shot))
+            assert page.evaluate(COVERED) == [], (size, shot)
+    finally:
+        ctx.close()

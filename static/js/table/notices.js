@@ -36,10 +36,22 @@ export class Notices {
    * (a hint replaces the last hint) and ``dropToast(key)`` takes it away earlier. */
   toast(text, kind = "info", key = null) {
     if (key) this.dropToast(key);
+    this.placeToasts();
     const t = h("div", { class: `toast toast-${kind}`, data: key ? { key } : {}, attrs: { role: kind === "error" ? "alert" : "status" } }, h("span", { text }), h("button", { class: "toast-close", text: "×", attrs: { type: "button", "aria-label": "Dismiss" }, on: { click: () => t.remove() } }));
     this.el.toasts.append(t);
     trimTo(this.el.toasts, TOASTS_KEEP);
     setTimeout(() => t.remove(), prefersReducedMotion() ? 7000 : 5000);
+  }
+
+  /** Toasts stand just under the table's own bar (over the opponents' names, where nothing
+   * is pressed), not over the site's menu or the bar's buttons; at the window's top when the
+   * bar is scrolled away. */
+  placeToasts() {
+    const bar = this.el.bar;
+    if (!bar || !bar.getBoundingClientRect) return;
+    const bottom = bar.getBoundingClientRect().bottom;
+    const top = bottom > 0 && bottom < window.innerHeight / 2 ? bottom + 6 : 12;
+    this.el.toasts.style.setProperty("--toasts-top", `${Math.round(top)}px`);
   }
 
   dropToast(key) {
