@@ -3,6 +3,7 @@ checks one message's fields and raises ``BadMessage`` with the error the client 
 the consumer's handlers only ever see checked messages. docs/protocol.md lists them."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Self
 
@@ -98,5 +99,8 @@ class Ping(Message):
 
     @classmethod
     def parse(cls, data: dict) -> Self:
+        # echoed as sent: a number the answer can carry (not an integer past 64 bits, which
+        # the frame encoder refuses, nor NaN or infinity), else none
         t = data.get("t")
-        return cls(t=t if isinstance(t, int | float) else None)
+        ok = is_int(t) or (type(t) is float and math.isfinite(t))
+        return cls(t=t if ok else None)

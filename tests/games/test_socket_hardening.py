@@ -73,6 +73,29 @@ async def test_deeply_nested_json_is_bad_json_and_changes_nothing(rooms, two_pla
         await comm.disconnect()
 
 
+async def test_a_ping_with_a_number_no_frame_can_carry_is_answered_without_it(
+        rooms, two_players):
+    """A ``t`` past 64 bits went unanswered alone and closed the socket with 1011 after a
+    ping (the frame encoder refuses it): now the pong comes, without the ``t``."""
+    from channels.db import database_sync_to_async
+
+    alice, bob = two_players
+    table = await database_sync_to_async(start_table)(rooms["classic"], [alice, bob])
+    comm = await connect(table.pk, alice)
+    try:
+        await recv(comm, "snapshot")
+        for t, echoed in ((1, 1), (2 ** 64, None), (-(2 ** 70), None), (True, None),
+                          (1.5, 1.5)):
+            await send(comm, {"type": "ping", "t": t})
+            pong = await recv(comm, "pong")
+            assert pong["t"] == echoed and type(pong["t"]) is type(echoed), t
+            assert pong["version"] == table.version
+        await comm.send_to(text_data='{"type": "ping", "t": NaN}')
+        assert (await recv(comm, "pong"))["t"] is None
+    finally:
+        await comm.disconnect()
+
+
 async def test_a_database_failure_answers_unavailable_and_keeps_the_socket(
     rooms, two_players, monkeypatch
 ):
