@@ -108,6 +108,13 @@ BAD_CHARACTER = ("The file holds a NUL character or half of a surrogate pair (\\
                  "not a game record.")
 
 
+def _short(exc: Exception, most: int = 300) -> str:
+    """An error's text for the page, cut short: the engine quotes what it refused, and a
+    record's field can be a megabyte long."""
+    text = str(exc)
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     """Read an uploaded record and check it by replaying it through the engine.
 
@@ -142,6 +149,8 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
             # its headers are JSON too, read by the engine (the JSON form was checked above)
             if "\x00" in text or jsonlimits.has_bad_character(record.to_dict()):
                 raise RecordImportError(BAD_CHARACTER)
+    except RecordImportError:
+        raise
     except json.JSONDecodeError as exc:
         raise RecordImportError(f"The file is not valid JSON (line {exc.lineno}).") from None
     except jsonlimits.JSONBadCharacter:
@@ -149,18 +158,18 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     except jsonlimits.JSONTooDeep:
         raise RecordImportError(f"The JSON is nested more than {MAX_IMPORT_DEPTH} levels "
                                 "deep: not a game record.") from None
-    except E.RecordError as exc:
-        raise RecordImportError(f"The record is not valid: {exc}") from None
-    except E.EngineError as exc:
-        raise RecordImportError(f"The record is not valid: {exc}") from None
+    except E.EngineError as exc:  # (a RecordError is one)
+        raise RecordImportError(f"The record is not valid: {_short(exc)}") from None
+    except ValueError:  # a JSON integer of over 4,300 digits (after the engine's errors,
+        # which are ValueErrors too)
+        raise RecordImportError("The file holds a number far too long for a game record.") \
+            from None
     if len(record.moves) > MAX_IMPORT_MOVES:
         raise RecordImportError(f"The record has more than {MAX_IMPORT_MOVES} moves.")
     try:
         final = E.replay(record, verify=True)
-    except E.RecordError as exc:
-        raise RecordImportError(f"The record does not replay: {exc}") from None
-    except E.EngineError as exc:
-        raise RecordImportError(f"The record does not replay: {exc}") from None
+    except E.EngineError as exc:  # (a RecordError is one)
+        raise RecordImportError(f"The record does not replay: {_short(exc)}") from None
     if site is not None:
         result = final.result.to_dict() if final.result else None
         if site.get("result") is not None and site.get("result") != result:

@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 from .cards import Card
 from .errors import EngineError
 
+DECK_SIZE = 52
+
 __all__ = [
     "Mode",
     "GinMode",
@@ -237,7 +239,20 @@ def get_mode(name: str | Mode, **overrides: Any) -> Mode:
         elif isinstance(default, int):
             if type(value) is not int or not 0 <= value <= SETTING_MAX:
                 raise EngineError(f"setting {key} must be a whole number from 0 to {SETTING_MAX}")
-    return dataclasses.replace(base, **overrides)
+    mode = dataclasses.replace(base, **overrides)
+    _check_deal(mode)
+    return mode
+
+
+def _check_deal(mode: Mode) -> None:
+    """Every player count of ``mode`` gets at least a card each and leaves the upcard: a hand
+    size past the deck failed at the deal (an IndexError from an imported record)."""
+    for n in range(mode.max_players, mode.min_players - 1, -1):  # most players first
+        size = mode.hand_size_for(n)
+        if size < 1 or n * size + 1 > DECK_SIZE:
+            most = (DECK_SIZE - 1) // n
+            raise EngineError(
+                f"a hand of {size} cards cannot be dealt to {n} players: from 1 to {most}")
 
 
 SETTING_MAX = 10_000  # no setting of any mode (targets, bonuses, sizes) comes near it

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,18 @@ from .state import GameState
 __all__ = ["GameRecord", "Move", "replay", "iter_replay", "RecordError"]
 
 FORMAT = "gin-record/1"
+# a move line's seat and timestamp (ms since the epoch) in the text form
+_SEAT = re.compile(r"[0-9]{1,3}")
+_MS = re.compile(r"[0-9]{1,18}")
+
+
+def _whole(text: str, name: str) -> int:
+    """A header's whole number (int() would take "²", or fail on 4,301 digits with a note
+    about Python's limits)."""
+    text = text.strip()
+    if not re.fullmatch(r"-?[0-9]{1,30}", text):
+        raise ValueError(f"{name} must be a whole number")
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -227,15 +240,16 @@ class GameRecord:
                     headers[key] = value.strip()
                 continue
             parts = line.split()
-            if len(parts) not in (2, 3) or not parts[0].isdigit():
+            # ASCII digits, and few of them ("²".isdigit(), and int() refuses 4,301 digits)
+            if len(parts) not in (2, 3) or not _SEAT.fullmatch(parts[0]):
                 raise RecordError(
-                    f"line {lineno}: expected 'SEAT ACTION [@MS]', got {raw.strip()!r}"
+                    f"line {lineno}: expected 'SEAT ACTION [@MS]', got {raw.strip()[:80]!r}"
                 )
             ts = 0
             if len(parts) == 3:
                 t = parts[2].lstrip("@")
-                if not t.isdigit():
-                    raise RecordError(f"line {lineno}: bad timestamp {parts[2]!r}")
+                if not _MS.fullmatch(t):
+                    raise RecordError(f"line {lineno}: bad timestamp {parts[2][:40]!r}")
                 ts = int(t)
             moves.append(Move(int(parts[0]), parts[1], ts, lineno))
         for key in ("mode", "players", "seed"):
@@ -246,12 +260,12 @@ class GameRecord:
             players = json.loads(headers["players"])
             if not isinstance(players, list):
                 raise ValueError("Players must be a JSON list")
-            seed = int(headers["seed"])
+            seed = _whole(headers["seed"], "Seed")
             changed = json.loads(headers["settings"]) if "settings" in headers else {}
             if not isinstance(changed, dict):
                 raise ValueError("Settings must be a JSON object")
             settings = get_mode(mode, **changed).to_dict()
-            dealer = int(headers["dealer"]) if "dealer" in headers else None
+            dealer = _whole(headers["dealer"], "Dealer") if "dealer" in headers else None
         except (ValueError, EngineError) as exc:
             raise RecordError(f"record header is not valid: {exc}") from None
         except RecursionError:

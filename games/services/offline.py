@@ -18,7 +18,7 @@ from games import engine as E
 
 from .. import records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
-from ..local.table import computer_move, standing
+from ..local.table import TARGET_RANGE, computer_move, new_state, standing
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
 from .endings import game_record
 from .locking import after_commit
@@ -83,6 +83,7 @@ def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameStat
     if record.mode != payload["mode"] or record.num_players != len(players):
         raise OfflineUploadError("tampered", "The record's mode or players differ from its moves.")
     state = E.replay(record, verify=True)
+    _check_rules(record, state)
     _check_computer_moves(record, levels)
     if ending == Ending.NORMAL and not state.is_over:
         raise OfflineUploadError("tampered", "The game is not over: its moves stop before the end.")
@@ -92,6 +93,20 @@ def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameStat
         if state.is_over:
             raise OfflineUploadError("tampered", "The game ended by the rules, not by resignation.")
     return offline_id, record, state, levels
+
+
+def _check_rules(record: E.GameRecord, state: E.GameState) -> None:
+    """The mode's own rules, as the offline page starts a game: only the target may differ
+    (50 to 500). A record with rules of its own (a knock limit of 1,000, a hand of one card)
+    made wins against the computer that counted in the player's statistics."""
+    n, target = record.num_players, state.target
+    default = E.get_mode(record.mode).target_for(n)
+    standard = new_state(record.mode, record.seed, n, target).mode.to_dict()
+    if (target != default and not TARGET_RANGE[0] <= target <= TARGET_RANGE[1]) \
+            or state.mode.to_dict() != standard:
+        raise OfflineUploadError(
+            "tampered", "The record's rules are not the mode's own: an offline game changes "
+            f"only its target ({TARGET_RANGE[0]} to {TARGET_RANGE[1]} points).")
 
 
 # The levels whose every move the server plays again to compare (the Expert's search costs

@@ -267,3 +267,24 @@ def test_plain_knock_of_a_gin_hand_is_refused_with_a_hint():
     s = play(game(deals=[deal]), "pass", "pass", "draw:stock")
     assert "gin:KD" in legal(s) and "knock:KD" not in legal(s)
     assert_unchanged_on_error(s, "knock:KD", IllegalActionError)
+
+
+# ------------------------------------------------------------------ settings
+
+
+@pytest.mark.parametrize(("mode", "setting", "size", "most"), [
+    ("classic", "hand_size", 26, 25), ("classic", "hand_size", 0, 25),
+    ("hollywood", "hand_size", 30, 25), ("rummy", "hand_size_two", 26, 25),
+    ("rummy", "hand_size_more", 13, 12), ("rummy", "hand_size_more", 0, 12),
+])
+def test_a_hand_must_fit_the_deck_for_every_player_count(mode, setting, size, most):
+    """Every player count gets a card at least and leaves the upcard (a hand of 26 failed at
+    the deal with an IndexError)."""
+    from games.engine import EngineError, new_game
+
+    with pytest.raises(EngineError, match=f"from 1 to {most}"):
+        get_mode(mode, **{setting: size})
+    largest = get_mode(mode, **{setting: most})
+    for n in range(largest.min_players, largest.max_players + 1):
+        s = new_game(largest, 1, n)
+        assert all(len(h) == largest.hand_size_for(n) for h in s.hands)

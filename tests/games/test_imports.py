@@ -277,6 +277,20 @@ def test_bad_requests_are_refused_and_change_nothing(people, frames):
     # a broken or oversized file: 400, nothing kept
     assert _upload(client, "1 what is this").status_code == 400
     assert _upload(client, "x" * 1_000_001).status_code == 400
+    # numbers Python will not read (over 4,300 digits), Unicode digits, and a hand bigger
+    # than the deck: each was a 500
+    head = 'Format: gin-record/1\nMode: classic\nPlayers: ["a", "b"]\n'
+    for text in ('{"seed": ' + "9" * 4301 + "}",
+                 head + "Seed: 1\n\n1 pass @" + "9" * 4301,
+                 head + "Seed: 1\n\n" + "1" * 4400 + " pass",
+                 head + "Seed: " + "1" * 4400 + "\n",
+                 head + "Seed: 1\n\n\u00b2 pass",
+                 head + 'Settings: {"hand_size": 26}\nSeed: 1\n',
+                 '{"format": "gin-record/1", "mode": "classic", "settings": {"hand_size": 26},'
+                 ' "players": ["a", "b"], "seed": 1, "moves": []}'):
+        r = _upload(client, text)
+        assert r.status_code == 400, text[:80]
+        assert len(r.content) < 50_000  # the refusal does not quote 4,000 digits back
     assert ImportedRecord.objects.count() == 1 and not AnalysisJob.objects.exists()
 
 

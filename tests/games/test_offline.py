@@ -245,6 +245,27 @@ def test_upload_of_another_accounts_game_and_resignation(ann_client, make_user):
     assert _post(ann_client, fake).status_code == 400
 
 
+@pytest.mark.django_db
+def test_an_upload_with_rules_of_its_own_is_refused(ann_client):
+    """Only the target may differ from the mode's rules (50 to 500, as the page offers). A
+    resigned game has scored no hand, so its replay holds whatever rules the file claims:
+    those wins counted in the statistics against the computer. A hand bigger than the deck
+    was a 500 (IndexError at the deal)."""
+    _doc, _f, resigned = _play(level=1, seed=23, resign_after=4)
+    for change in ({"undercut_bonus": 5000}, {"knock_limit": 1000}, {"target": 1000},
+                   {"target": 10}, {"hand_size": 26}, {"hand_size": 11}):
+        fake = copy.deepcopy(resigned)
+        fake["offline_id"] = str(uuid.uuid4())
+        fake["engine"]["settings"].update(change)
+        r = _post(ann_client, fake)
+        assert r.status_code == 400, (change, r.content)
+        assert r.json()["error"]["code"] == "tampered", change
+    assert not Game.objects.exists()
+    fine = copy.deepcopy(resigned)
+    fine["engine"]["settings"]["target"] = 500
+    assert _post(ann_client, fine).status_code == 201
+
+
 # ------------------------------------------------------------------ the app shell
 
 
