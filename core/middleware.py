@@ -1,12 +1,14 @@
-"""Middleware every app's pages pass through: NUL characters refused, pages compressed, the
-API's 404s and 405s in JSON."""
+"""Middleware every app's pages pass through: NUL characters and unreadable forms refused,
+pages compressed, the API's 404s and 405s in JSON."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.middleware.gzip import GZipMiddleware
 from django.utils.deprecation import MiddlewareMixin
 
@@ -17,7 +19,8 @@ NUL_MESSAGE = "The request holds a NUL character, which nothing on this site acc
 def has_nul(request: HttpRequest) -> bool:
     """Is there a NUL character in the path, a query parameter or a form field (names
     included)? No field of the site takes one, and PostgreSQL refuses it in any text column,
-    so a view that looked one up would fail with a 500 instead of a refusal."""
+    so a view that looked one up would fail with a 500 instead of a refusal. (Reading the
+    form can raise what :func:`unreadable` names.)"""
     if NUL in request.path_info:
         return True
     fields = [request.GET]
@@ -27,15 +30,37 @@ def has_nul(request: HttpRequest) -> bool:
                for data in fields for key, values in data.lists())
 
 
-def _refusal(request: HttpRequest) -> HttpResponse:
-    """400 in the shape the asker reads: the bot API's errors, the site's JSON answers, or
-    text."""
+def unreadable(exc: Exception) -> tuple[int, str, str]:
+    """``(status, code, message)`` for a request Django would not read: a form over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many fields, or a broken multipart upload. Django's
+    own answer was a bare "Bad Request (400)", with a traceback in the log each time."""
+    if isinstance(exc, RequestDataTooBig):
+        return 413, "too_large", "The request is too large."
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return 400, "bad_request", "The form has too many fields."
+    return 400, "bad_request", "The form could not be read."
+
+
+UNREADABLE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError)
+
+
+def _refusal(request: HttpRequest, status: int = 400, code: str = "bad_request",
+             message: str = NUL_MESSAGE) -> HttpResponse:
+    """A refusal in the shape the asker reads: the bot API's errors, the site's JSON answers,
+    or text."""
     if request.path_info.startswith("/api/"):
-        return JsonResponse({"error": "bad_request", "detail": NUL_MESSAGE}, status=400)
+        return JsonResponse({"error": code, "detail": message}, status=status)
     if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"ok": False, "error": {"code": "bad_request",
-                                                    "message": NUL_MESSAGE}}, status=400)
-    return HttpResponseBadRequest(NUL_MESSAGE, content_type="text/plain; charset=utf-8")
+        return JsonResponse({"ok": False, "error": {"code": code, "message": message}},
+                            status=status)
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+def _check(request: HttpRequest) -> HttpResponse | None:
+    try:
+        return _refusal(request) if has_nul(request) else None
+    except UNREADABLE as exc:
+        return _refusal(request, *unreadable(exc))
 
 
 class RefuseNulCharacters:
@@ -54,13 +79,15 @@ class RefuseNulCharacters:
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:
             return self._acall(request)
-        if has_nul(request):
-            return _refusal(request)
+        refusal = _check(request)
+        if refusal is not None:
+            return refusal
         return self.get_response(request)
 
     async def _acall(self, request: HttpRequest) -> HttpResponse:
-        if has_nul(request):
-            return _refusal(request)
+        refusal = _check(request)
+        if refusal is not None:
+            return refusal
         response: Awaitable[HttpResponse] = self.get_response(request)
         return await response
 

@@ -69,3 +69,15 @@ class QuietPeriodicTasks(logging.Filter):
         if "return_value" in data:  # "succeeded in 0.01s: {...}"
             return not did_nothing(_result(data["return_value"]))
         return "received" not in msg  # "received": the result will tell
+
+
+class OneLineSecurityNotes(logging.Filter):
+    """``django.security`` notes (a path outside the media folder, a bad Host header) as one
+    line each, without the traceback Django attaches: a visitor's odd request is expected, not
+    a fault of the site, and anyone could fill the log with 30-line tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("django.security."):
+            record.exc_info = None
+            record.exc_text = None
+        return True

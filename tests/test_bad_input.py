@@ -215,6 +215,61 @@ def test_a_nul_character_is_refused_before_any_view(make_user):
 
 
 @pytest.mark.django_db
+def test_a_form_django_will_not_read_is_refused_in_the_askers_shape(make_user, settings,
+                                                                      caplog):
+    """Over DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields, a broken multipart upload: Django's
+    own answer was a bare "Bad Request (400)" (the bot API promises 413 too_large), with a
+    traceback in the log each time."""
+    import logging
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
+    user = make_user("bigform")
+    token = api_token(make_bot(make_user("bigbot")), ApiToken.SCOPE_BOT_PLAY)
+    client = Client()
+    client.force_login(user)
+    big = "a=" + "x" * 20_000
+    form = "application/x-www-form-urlencoded"
+    caplog.set_level(logging.WARNING)
+    api = client.post("/api/bot/challenges/", big, content_type=form, **bearer(token))
+    assert api.status_code == 413 and api.json()["error"] == "too_large"
+    page = client.post("/messages/with/bigform/", big, content_type=form,
+                       HTTP_ACCEPT="application/json")
+    assert page.status_code == 413 and page.json()["error"]["code"] == "too_large"
+    text = client.post("/messages/with/bigform/", big, content_type=form)
+    assert text.status_code == 413 and "too large" in text.content.decode()
+    many = "&".join(f"f{i}=1" for i in range(60))
+    fields = client.post("/contacts/add/x/", many, content_type=form,
+                         HTTP_ACCEPT="application/json")
+    assert fields.status_code == 400 and "too many fields" in fields.json()["error"]["message"]
+    broken = client.post("/games/import/", b"--zz\r\nContent-Disposition: form-data",
+                         content_type="multipart/form-data; boundary=")
+    assert broken.status_code == 400 and "could not be read" in broken.content.decode()
+    assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_security_notes_are_logged_on_one_line():
+    """A path outside the media folder is a one-line note, not a traceback."""
+    import logging
+
+    from ginsite.logfilters import OneLineSecurityNotes
+
+    try:
+        raise ValueError("x")
+    except ValueError:
+        import sys
+        info = sys.exc_info()
+    note = logging.LogRecord("django.security.SuspiciousFileOperation", logging.ERROR, "f", 1,
+                             "Detected path traversal attempt", (), info)
+    other = logging.LogRecord("django.request", logging.ERROR, "f", 1, "boom", (), info)
+    keep = OneLineSecurityNotes()
+    assert keep.filter(note) and note.exc_info is None
+    assert keep.filter(other) and other.exc_info is info  # a real fault keeps its traceback
+    handler = logging.getLogger().handlers[0]
+    assert any(isinstance(f, OneLineSecurityNotes) for f in handler.filters)
+
+
+@pytest.mark.django_db
 def test_a_date_at_the_end_of_the_calendar_is_no_bound(make_user):
     """The archive's "to" is a day inclusive (its next day's start is the bound) and the
     export's ``until`` the same: on 31 Dec 9999 that next day does not exist, and 1 Jan 1

@@ -161,10 +161,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # (a logger's filter does not see its children's records: the handler's does)
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # The periodic tasks (the games sweep every 2 s...) log only runs that did something.
-    "filters": {"quiet_periodic": {"()": "ginsite.logfilters.QuietPeriodicTasks"}},
+    "filters": {"quiet_periodic": {"()": "ginsite.logfilters.QuietPeriodicTasks"},
+                "one_line": {"()": "ginsite.logfilters.OneLineSecurityNotes"}},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         **{name: {"filters": ["quiet_periodic"]}
