@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from .middleware import device_time_zone
 
 SITE_NAME = "Gin Rummy"
+EMAIL_MAX_LENGTH = 254
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -33,6 +34,17 @@ class AccountAdapter(DefaultAccountAdapter):
             if getattr(exc, "code", None) == "too_many_login_attempts":
                 raise ImmediateHttpResponse(respond_429(request)) from exc
             raise
+
+    def clean_email(self, email: str) -> str:
+        """At most 254 characters (the column's size and RFC 5321's limit). allauth fitted a
+        longer address to the column by cutting it, so an account was made for an address
+        without its "@", whose confirmation could never arrive."""
+        email = super().clean_email(email)
+        if len(email) > EMAIL_MAX_LENGTH:
+            raise ValidationError(
+                f"An email address has at most {EMAIL_MAX_LENGTH} characters.",
+                code="email_too_long")
+        return email
 
     def save_user(self, request, user, form, commit=True):
         """A new account starts in the device's time zone (``site.js``'s cookie), so its

@@ -116,6 +116,21 @@ def test_signup_rejects_mismatched_passwords(client):
     assert not User.objects.filter(username="bob").exists()
 
 
+def test_an_email_address_too_long_is_refused_not_cut(client, user):
+    """allauth cut an address to the column's 254 characters: the account was made for
+    "eee…e" without its "@", and its confirmation could never arrive."""
+    long = "e" * 300 + "@example.com"
+    response = client.post(reverse("account_signup"), {
+        "username": "eve", "email": long, "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 200
+    assert b"at most 254 characters" in response.content
+    assert not User.objects.filter(username="eve").exists() and mail.outbox == []
+    client.force_login(user)
+    response = client.post(reverse("account_email"), {"action_add": "", "email": long})
+    assert response.status_code == 200 and b"at most 254 characters" in response.content
+    assert EmailAddress.objects.filter(user=user).count() == 1 and mail.outbox == []
+
+
 def test_log_in_by_username(client, user):
     response = login(client, "alice")
     assert response.status_code == 302
