@@ -266,6 +266,8 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     when = (timezone.now() - timedelta(days=3)).replace(hour=4, minute=37)
     Game.objects.filter(pk=game.pk).update(finished_at=when)
     GamePlayer.objects.filter(game=game).update(finished_at=when, private=True)
+    # Zelda led by 30 when the other resigned (a win at 0-0 is nobody's best game)
+    GamePlayer.objects.filter(game=game, user=a).update(score=30)
     game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
         for callback in callbacks:

@@ -126,8 +126,14 @@ def _act(request, tournament_id: int, write, done: str, **fields):
     """A player's or host's write on a tournament they can see,
     ``write(tournament_id=, user=, **fields)``, answered the one way every form here is: JSON
     ``{"ok": true}`` or the message ``done`` (``{name}``: the tournament's) and the way back;
-    a refusal through ``_error``."""
-    t = _visible(request, tournament_id)
+    a refusal through ``_error`` (a tournament missing, or private without its invite, is
+    ``not_found`` in JSON too)."""
+    try:
+        t = _visible(request, tournament_id)
+    except Http404:
+        if not _wants_json(request):
+            raise
+        return _error(request, None, services.NotFound("There is no such tournament."))
     try:
         write(tournament_id=t.pk, user=request.user, **fields)
     except services.TournamentError as exc:

@@ -94,6 +94,11 @@ def test_enter_from_the_lobby_and_withdraw_from_the_page(client, staff, make_use
     assert out.status_code == 302 and out["Location"] == t.get_absolute_url()
     assert not Entry.objects.filter(tournament=t).exists()
     assert client.get(f"/tournaments/{t.pk}/enter/").status_code == 405
+    # a missing tournament answers in JSON too when JSON is asked for
+    for verb in ("enter", "withdraw", "cancel"):
+        gone = client.post(f"/tournaments/999999/{verb}/", HTTP_ACCEPT="application/json")
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_found", verb
+    assert client.post("/tournaments/999999/enter/").status_code == 404
 
 
 def test_anonymous_cannot_enter(client, staff):
