@@ -172,11 +172,19 @@ def chat_data(message, seat_by_user: dict[int, int]) -> dict[str, Any]:
 # ------------------------------------------------------------------ what a seat may see
 
 
-def view(state: E.GameState, seat: int | None) -> dict[str, Any]:
-    """The view a seat (or a spectator, ``None``) may see."""
-    if seat is None:
-        return E.spectator_view(state)
-    return E.view_for(state, seat)
+def view(state: E.GameState, seat: int | None, *, closed: bool = False) -> dict[str, Any]:
+    """The view a seat (or a spectator, ``None``) may see. ``closed``: the table's game has
+    ended although its state is not over (a resignation, a timeout, an abandonment): nobody
+    is to act and there is no move to make (the engine's view still offered the draw)."""
+    shown = E.spectator_view(state) if seat is None else E.view_for(state, seat)
+    if closed and not state.is_over:
+        shown["to_act"] = None
+        shown["legal_actions"] = []
+    return shown
+
+
+def _closed(status: str | None) -> bool:
+    return status in (TableStatus.FINISHED, TableStatus.ABANDONED)
 
 
 def visible_events(events: Sequence[E.Event], seat: int | None) -> list[dict[str, Any]]:
@@ -224,7 +232,9 @@ def state_frame(*, version: int, table: dict[str, Any], seats: list[dict[str, An
     per-connection parts (``for_connection``). ``ratings`` None: the version changed none
     (the key is left out; ``table_state_frames``)."""
     frame = {"type": "state", "version": version, "table": table, "seats": seats,
-             "clock": clock, "view": view(state, seat) if state is not None else None,
+             "clock": clock,
+             "view": view(state, seat, closed=_closed(table.get("status")))
+             if state is not None else None,
              "events": visible_events(events, seat)}
     if ratings is not None:
         frame["ratings"] = ratings
@@ -324,7 +334,7 @@ def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
     seats_d = seats_data(seats)
     shown = None
     if table.state:
-        shown = view(states.load(table.state), seat)
+        shown = view(states.load(table.state), seat, closed=_closed(table.status))
         if table.status == TableStatus.FINISHED:
             shown.setdefault("seed", table.seed)
     return {

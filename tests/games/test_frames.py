@@ -45,6 +45,21 @@ def test_the_snapshot_and_the_state_frame_of_a_seat_agree(rooms, two_players):
     assert hands[0] and hands[1] and hands[0] != hands[1] and hands[2] is None
 
 
+def test_a_game_ended_before_its_rules_end_it_offers_no_move(rooms, two_players):
+    """After a resignation (a timeout, an abandonment) the engine's state is not over, and the
+    view still offered the player to act the draw: nobody acts at a finished table."""
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    services.table_resign(table_id=table.pk, user=bob)
+    table.refresh_from_db()
+    for user, seat in ((alice, 0), (bob, 1), (AnonymousUser(), None)):
+        snapshot = selectors.table_snapshot(table.pk, user, seat, hidden=frozenset())
+        state = _state_frame_for(table, user, seat)
+        for frame in (snapshot, state):
+            assert frame["table"]["status"] == "finished"
+            assert frame["view"]["to_act"] is None and frame["view"]["legal_actions"] == []
+
+
 def test_a_seat_no_longer_a_humans_gets_the_spectators_frame(rooms, two_players):
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob])
