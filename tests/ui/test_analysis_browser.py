@@ -154,6 +154,13 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
         assert "mistake" in rows.nth(i).text_content()
     # The graph: one line per player.
     assert page.locator(".loss-graph polyline").count() == 2
+    # its scale is page text, at the page's size and colour (an SVG label was 32 px and black
+    # on the dark theme's background)
+    scale = page.locator(".loss-scale")
+    assert scale.text_content().startswith("Points lost, added up move by move (top of the")
+    assert page.locator(".loss-graph text").count() == 0
+    size = page.evaluate("getComputedStyle(document.querySelector('.loss-scale')).fontSize")
+    assert float(size.removesuffix("px")) <= 16
 
     # Step through everyone's marked moves with "Next mistake".
     page.select_option("[data-analysis-whose]", "")

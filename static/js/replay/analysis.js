@@ -333,10 +333,7 @@ export class AnalysisPanel {
       viewBox: `0 0 ${W} ${H}`, class: "loss-graph", role: "img",
       "aria-label": `Points lost move by move, cumulative: ${totals} by the end.`,
     });
-    box.append(svg("line", { x1: 4, y1: H - 4, x2: W - 4, y2: H - 4, class: "chart-axis" }));
-    const label = svg("text", { x: 6, y: 12, class: "chart-label" });
-    label.textContent = `${top.toFixed(1)} points`;
-    box.append(label);
+    box.append(svg("line", { x1: 4, y1: H - 4, x2: W - 4, y2: H - 4, class: "loss-axis" }));
     lines.forEach((pts, seat) => box.append(svg("polyline", { points: pts, class: `loss-line loss-series-${seat % SERIES}` })));
     for (const d of this.decisions) {
       if (!MARKED.includes(d.judgement)) continue;
@@ -360,7 +357,10 @@ export class AnalysisPanel {
       this.viewer.stop();
       this.viewer.go(ply);
     });
-    graph.replaceChildren(box);
+    // the scale as text of the page (an SVG label grew with the chart, to 32 px, and stayed
+    // black in the dark theme)
+    const scale = el("p", { class: "loss-scale muted", text: `Points lost, added up move by move (top of the chart: ${top.toFixed(1)})` });
+    graph.replaceChildren(scale, box);
   }
 
   /** The move list's markers (the list is the viewer's; each move item has data-ply). */
