@@ -461,3 +461,21 @@ def test_a_hint_toast_covers_no_control(server, chromium):
             assert page.evaluate(COVERED) == [], (size, shot)
     finally:
         ctx.close()
+
+
+def test_a_result_panel_takes_the_keyboard(server, chromium):
+    """The panel over the table gets the focus when it opens, and A goes to its buttons: A
+    went to the next hand's move buttons under it, and Enter played one unseen."""
+    # 76 deadwood: the gin ends the game, so the panel stays (a hand's result closes once the
+    # player's next turn begins)
+    ctx, page = _gin_hand(server, chromium, other="2C 5C 9C JC QC 3D 8D TD 9H JH")
+    try:
+        page.wait_for_selector(".tbl-panel[data-kind=game-over]")
+        in_panel = ("() => !!document.activeElement.closest('.tbl-panel')"
+                    " && document.activeElement.matches('button, a.button')")
+        assert page.evaluate(in_panel)
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("a")
+        assert page.evaluate(in_panel)
+    finally:
+        ctx.close()

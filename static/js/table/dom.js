@@ -87,6 +87,18 @@ export function reveal(el, block = "start") {
   el.scrollIntoView({ block, behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
+/** Focus the first button of ``box``, unless the player is typing (the chat) or in a dialog;
+ * true when it did. */
+export function focusFirstButton(box) {
+  const a = document.activeElement;
+  if (a && (a.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName))) return false;
+  if (document.querySelector("dialog[open]")) return false;
+  const b = box.querySelector("button:not([disabled]), a.button");
+  if (!b) return false;
+  b.focus({ preventScroll: true });
+  return true;
+}
+
 export function openDialog(dlg) {
   if (typeof dlg.showModal === "function") {
     if (!dlg.open) dlg.showModal();

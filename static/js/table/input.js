@@ -5,6 +5,7 @@
 
 import { layoffTargets } from "./actions.js";
 import { cardLabel } from "./cards.js";
+import { focusFirstButton } from "./dom.js";
 import { DragController, insertionIndex } from "./drag.js";
 import { moveCard } from "./hand.js";
 
@@ -155,8 +156,10 @@ export class Input {
     const key = shortcutOf(e);
     if (!key || document.querySelector("dialog[open]")) return;
     if (key === "a") {
-      const b = ctrl.el.actions.querySelector("button:not([disabled])");
       e.preventDefault();
+      // a result panel over the table: its buttons are the moves to make now
+      if (!ctrl.el.panel.hidden && focusFirstButton(ctrl.el.panel)) return;
+      const b = ctrl.el.actions.querySelector("button:not([disabled])");
       (b || ctrl.el.actions).focus();
     } else if (ctrl.el.hand.children.length) {
       e.preventDefault();

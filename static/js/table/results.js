@@ -4,7 +4,7 @@
 
 import { describeHandResult, plural, seatName } from "./announce.js";
 import { cardLabel, cardsValue, createCard } from "./cards.js";
-import { clear, h, reveal, store, updateChildren } from "./dom.js";
+import { clear, focusFirstButton, h, reveal, store, updateChildren } from "./dom.js";
 import { seatScore } from "./seats.js";
 import { finalTables, fitSheetNames, openSheet, sheetLabels } from "./sheet.js";
 
@@ -86,8 +86,13 @@ export function renderPanel(ctrl) {
   p.dataset.shown = key;
   if (p.dataset.kind === "game-over") fitSheetNames(p); // (on screen now: measurable)
   if (p.dataset.kind === "hand") store(`gin.result.${ctrl.data.table_id}`, String(v.last_hand.hand_number));
-  // a phone shows only part of the table: a result that just appeared is brought into view
-  if (shown !== key) reveal(p);
+  // a phone shows only part of the table: a result that just appeared is brought into view,
+  // and a keyboard player lands on its first button (Continue), not on the move buttons it
+  // covers
+  if (shown !== key) {
+    reveal(p);
+    focusFirstButton(p);
+  }
 }
 
 function cardRow(cards, cls = "") {
