@@ -57,9 +57,10 @@ DEFAULTS: dict[str, Any] = {
     # bot API starts one per POST).
     "MAX_COMPUTER_TABLES": 10,
     # A game against the computer whose people have all been away this long (seconds: no
-    # socket ping, no page) is closed by the sweep as an abandonment by the player, so it
-    # does not stay under "Playing now" for ever (untimed games never time out).
-    "COMPUTER_TABLE_LEFT": 600,
+    # socket ping, no page) is closed by the sweep as an abandonment by the player (untimed
+    # games never time out). Until then it waits under "Your tables" to be resumed: ten
+    # minutes ended (as a loss) the games of players who had only closed the laptop.
+    "COMPUTER_TABLE_LEFT": 7 * 24 * 3600,
     # Table socket frames a connection may send: at most this many per this many seconds.
     "WS_FLOOD": (100, 20.0),
     # An analysis (docs/analysis.md) queued or running that has given no sign of life for

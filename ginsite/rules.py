@@ -82,6 +82,7 @@ def _context() -> dict:
         "first_turn_extra": games_conf.get("FIRST_TURN_EXTRA"),
         "grace": games_conf.get("DISCONNECT_GRACE"),
         "open_table_hours": games_conf.get("OPEN_TABLE_TTL") // 3600,
+        "computer_left_days": games_conf.get("COMPUTER_TABLE_LEFT") // 86400,
         "provisional_games": skill.PROVISIONAL_GAMES,
         "provisional_deviation": int(skill.PROVISIONAL_SIGMA),
         "start_rating": int(skill.MU),

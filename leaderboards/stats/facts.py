@@ -105,13 +105,38 @@ def _hand_facts(f: PlayerFacts, hands: list[dict], seat: int) -> None:
             f.rummies += 1
 
 
+# A pause longer than this between two moves counts as this long in "Time played": a game
+# against the computer waits for its player, who may leave it and come back days later.
+PAUSE_SECONDS = 300
+
+
+def playing_seconds(game: Game) -> int:
+    """The game's playing time: from its start through each move's time to its end, every
+    gap counted up to ``PAUSE_SECONDS`` (a game stored without move times: start to end)."""
+    if not (game.started_at and game.finished_at):
+        return 0
+    times = [game.started_at]
+    for a in game.actions or []:
+        at = a.get("at") if isinstance(a, dict) else None
+        if isinstance(at, str):
+            try:
+                times.append(datetime.fromisoformat(at))
+            except ValueError:
+                continue
+    if len(times) == 1:
+        return max(0, int((game.finished_at - game.started_at).total_seconds()))
+    times.append(game.finished_at)
+    total = 0.0
+    for earlier, later in zip(times, times[1:], strict=False):
+        total += min(PAUSE_SECONDS, max(0.0, (later - earlier).total_seconds()))
+    return int(total)
+
+
 def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
     """One ``PlayerFacts`` per seat held by a (still existing) user."""
     players = sorted(players, key=lambda p: p.seat)
     private = any(p.private for p in players)
-    seconds = 0
-    if game.started_at and game.finished_at:
-        seconds = max(0, int((game.finished_at - game.started_at).total_seconds()))
+    seconds = playing_seconds(game)
     out = []
     for p in players:
         if p.user_id is None:

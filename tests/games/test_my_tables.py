@@ -152,6 +152,10 @@ def test_a_computer_game_its_player_left_leaves_playing_now_then_the_sweep_close
     assert playing_now() == [] and overview()["playing_tables"] == 0
     assert services.tables_sweep()["left"] == 0
     assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+    _away(table, 2 * 24 * 3600)  # two days away: it waits for them (ten minutes ended it)
+    assert services.tables_sweep()["left"] == 0
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+    assert [t["id"] for t in selectors.user_live_tables(alice)] == [table.pk]
     _away(table, conf.get("COMPUTER_TABLE_LEFT") + 5)
     assert services.tables_sweep()["left"] == 1
     table.refresh_from_db()

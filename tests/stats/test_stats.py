@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.forms.models import model_to_dict
 
-from games.models import Ending, Room
+from games.models import Ending, Game, Room
 from games.rooms import ensure_default_rooms
 from leaderboards.stats import services
 from leaderboards.stats.models import GameFacts, Opponent, PlayerStats
@@ -145,6 +145,20 @@ def test_best_game_is_the_widest_win_on_points(people):
     a = row(ann)
     assert a.best_margin == 1 and a.best_game_id == g.pk
     assert ("Best game", "won by 1 point", g.get_absolute_url()) in figures(a, own=True)
+
+
+def test_time_played_leaves_out_long_pauses(people):
+    """A game left for a day and finished later counts its play: each gap between moves up
+    to five minutes (the helper's games showed 41 minutes for a few moves and the wait)."""
+    ann, bob, *_ = people
+    start = T0 - timedelta(days=1)
+    at = [start + timedelta(seconds=s) for s in (20, 50, 50 + 86_400, 50 + 86_400 + 30)]
+    g = store_game([ann, bob], scores=[10, 0], winner=0, at=at[-1] + timedelta(seconds=10),
+                   minutes=1, actions=[{"seat": 0, "action": "x", "at": t.isoformat()}
+                                       for t in at])
+    Game.objects.filter(pk=g.pk).update(started_at=start)
+    services.stats_game_record(game_id=g.pk)
+    assert row(ann).seconds_played == 20 + 30 + 300 + 30 + 10
 
 
 def test_a_game_counts_once(people):
