@@ -65,6 +65,7 @@ def table_meta(table: Table) -> dict[str, Any]:
                 "game_id": game.pk, "url": game.get_absolute_url(), "ending": game.ending,
                 "winner_seat": game.winner_seat, "loser_seat": game.loser_seat,
                 "scores": [p.score for p in players],
+                "places": [p.place for p in players],
                 # public once the game is over, however it ended (a forfeit's view has none)
                 "seed": game.seed,
             }

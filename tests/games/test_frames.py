@@ -58,6 +58,7 @@ def test_a_game_ended_before_its_rules_end_it_offers_no_move(rooms, two_players)
         for frame in (snapshot, state):
             assert frame["table"]["status"] == "finished"
             assert frame["view"]["to_act"] is None and frame["view"]["legal_actions"] == []
+            assert frame["table"]["finish"]["places"] == [1, 2]  # who resigned is last
 
 
 def test_a_seat_no_longer_a_humans_gets_the_spectators_frame(rooms, two_players):

@@ -59,8 +59,8 @@ def test_the_harness_reports_an_injected_leak(monkeypatch):
     real_view, real_events = frames.view, frames.visible_events
     injected: Counter = Counter()
 
-    def leaky_view(state, seat):
-        view = real_view(state, seat)
+    def leaky_view(state, seat, *, closed=False):
+        view = real_view(state, seat, closed=closed)
         if state.is_over or state.phase not in (E.Phase.DRAW, E.Phase.PLAY):
             return view
         if seat == 0 and not injected["opponent"]:

@@ -177,7 +177,9 @@ def check_views(client: TableClient, seat: int | None, truth: Truth) -> int:
         if frame["type"] not in ("state", "snapshot"):
             continue
         state = truth.at(frame["version"])
-        expected = None if state is None else json.loads(json.dumps(frames.view(state, seat)))
+        closed = frame["table"]["status"] in ("finished", "abandoned")
+        expected = None if state is None else json.loads(json.dumps(
+            frames.view(state, seat, closed=closed)))
         assert frame["view"] == expected, (
             f"{client.name}: the view at version {frame['version']} is not the true view"
         )

@@ -49,6 +49,17 @@ export function gameOverTitle(winner, hasResult, ctx) {
   return hasResult ? "The game is a tie" : "Game over";
 }
 
+const ORDINALS = ["1st", "2nd", "3rd", "4th"];
+
+/** "Places: 1st Computer 2 (Medium) · 2nd Computer (Medium) · 3rd you" at a table of three or
+ * four (two players have the winner's title), in place order; "" without places. */
+export function placesText(fin, ctx) {
+  const places = fin && fin.places;
+  if (!Array.isArray(places) || places.length < 3) return "";
+  const order = places.map((p, seat) => [p, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return `Places: ${order.map(([p, seat]) => `${ORDINALS[p - 1] || `${p}th`} ${seatName(seat, ctx) === "You" ? "you" : seatName(seat, ctx)}`).join(" · ")}`;
+}
+
 /** "Ended by resignation: you." or "" for a normal end. */
 export function endingText(fin, ctx) {
   const how = ENDING_TEXT[fin.ending] || "";
@@ -201,6 +212,8 @@ function gameOverContent(ctrl) {
     kids.push(grand);
     if (res && res.margin) kids.push(h("p", { class: "muted", text: `Margin ${res.margin} · ${plural(res.hands_played, "hand")} played` }));
   }
+  const places = placesText(fin, ctx);
+  if (places) kids.push(h("p", { class: "score-places", text: places }));
   const rc = ctrl.ratings.changeList();
   const rating = ratingText(fin, rc, ctx);
   if (rating) kids.push(h("p", { class: rc.length ? "rating-changes" : "rating-changes rating-unrated", text: rating }));

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from games import frames, states
-from games.models import ActionSource, Seat, Table, TableAction
+from games.models import ActionSource, Seat, Table, TableAction, TableStatus
 from tests.support.faults.players import Crowd, Notifier, Player
 from tests.support.faults.site import Site
 from tests.support.protocol import PASSWORD, Http, make_player
@@ -183,8 +183,9 @@ def settle_and_check(crowd: Crowd, games: list[Game]) -> dict[str, int]:
         assert len(ids) == len(set(ids)), f"table {t.pk}: a move stored twice: {ids}"
         truth = Truth(t.pk)  # the replay of the stored moves is the stored state
         for p in g.players:
-            assert p.latest["view"] == json.loads(json.dumps(frames.view(truth.at(t.version),
-                                                                         p.seat)))
+            closed = t.status in (TableStatus.FINISHED, TableStatus.ABANDONED)
+            assert p.latest["view"] == json.loads(json.dumps(
+                frames.view(truth.at(t.version), p.seat, closed=closed)))
             assert p.latest["table"]["status"] == t.status
             assert not p.unexpected, f"{p.name}: unexpected refusals {p.unexpected}"
             totals["connections"] += len(p.connections)

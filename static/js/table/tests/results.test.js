@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, panelKey, ratingText, scoreText } from "../results.js";
+import { endingText, gameOverTitle, panelKey, placesText, ratingText, scoreText } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -50,4 +50,12 @@ test("the rating line: the changes, or why a rated game is not rated", () => {
   assert.equal(ratingText({}, [[0, "+12"], [1, "\u221212"]], ctx), "Rating: You +12 · ann \u221212");
   assert.equal(ratingText({}, [], ctx), "");
   assert.equal(ratingText(null, [], ctx), "");
+});
+
+test("a table of three or four says its places, the one who left last", () => {
+  const three = { mySeat: 0, names: ["me", "ann", "bob"] };
+  assert.equal(placesText({ places: [3, 1, 2] }, three), "Places: 1st ann · 2nd bob · 3rd you");
+  assert.equal(placesText({ places: [3, 1, 1] }, three), "Places: 1st ann · 1st bob · 3rd you");
+  assert.equal(placesText({ places: [1, 2] }, ctx), "");
+  assert.equal(placesText({}, ctx), "");
 });
