@@ -1,18 +1,24 @@
 // The player's own corner: the name line (score, deadwood, timer), the sort buttons and the
 // hand, fitted to the screen. View functions take the table controller (app.js).
 
-import { cardLabel, cardName, createCard } from "./cards.js";
+import { cardLabel, cardName, cardsValue, createCard } from "./cards.js";
 import { h, placeInOrder, setChildren } from "./dom.js";
 import { arrange, meldMembership } from "./hand.js";
 import { bestLayoffs, bestMelds, meldKind } from "./melds.js";
-import { avatar, seatScore, seatTimer } from "./seats.js";
+import { avatar, seatScoreSpan, seatTimer } from "./seats.js";
 
 /**
  * The deadwood pill: while discarding in a gin mode, what the selected card (or the best
- * discard) leaves; otherwise the hand's deadwood. Two parts: the ``lead`` may be shortened
+ * discard) leaves; otherwise the hand's deadwood (in Rummy, the points of every card held). Two parts: the ``lead`` may be shortened
  * where the seat's line is narrow (a phone on its side), the ``count`` is always shown.
  */
-export function deadwoodParts({ hand, selected, discarding, deadwood }) {
+export function deadwoodParts({ hand, selected, discarding, deadwood, rummy = false }) {
+  // Rummy has no deadwood: whoever goes out scores every card left in the other hands,
+  // melds held back included
+  if (rummy) {
+    const points = cardsValue(hand);
+    return { lead: "In hand", count: `${points} point${points === 1 ? "" : "s"}` };
+  }
   if (!discarding) return { lead: "Deadwood", count: `${deadwood}` };
   const one = selected.length === 1 ? selected[0] : null;
   if (one) return { lead: `Discarding ${cardLabel(one)} leaves`, count: `${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood` };
@@ -96,11 +102,11 @@ export function renderMe(ctrl) {
   const suggested = v.phase === "layoff" && myTurn ? new Set(bestLayoffs(hand, v.table || []).layoffs.map(([c]) => c)) : new Set();
   // info line
   const s = ctrl.frame.seats[me];
-  const info = [avatar(s, me), h("strong", { text: s.name || "You" }), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { text: `Score ${seatScore(v, me)}` })];
+  const info = [avatar(s, me), h("strong", { text: s.name || "You" }), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), seatScoreSpan(v, me)];
   if (v.dealer === me) info.push(h("span", { class: "chip chip-dealer", text: "Dealer" }));
   const playing = ctrl.frame.table.status === "playing" && !v.is_over;
   const discarding = playing && myTurn && v.mode !== "rummy" && hand.length === 11 && v.phase === "discard";
-  const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood });
+  const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood, rummy: v.mode === "rummy" });
   // no cards left (the hand went onto the table at the end): no empty hand, no count
   ctrl.el.hand.hidden = !hand.length;
   ctrl.el.sort.hidden = !hand.length;
@@ -110,7 +116,7 @@ export function renderMe(ctrl) {
   ctrl.el.hintBtn.hidden = !(playing && hand.length && you && you.can_hint);
   ctrl.el.hintBtn.disabled = ctrl.busy || !myTurn;
   if (hand.length) {
-    info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 ? " is-zero" : ""}`, attrs: { "aria-live": "off", title: deadwoodLine(dw) } },
+    info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 && v.mode !== "rummy" ? " is-zero" : ""}`, attrs: { "aria-live": "off", title: deadwoodLine(dw) } },
       h("span", { class: "deadwood-lead", text: dw.lead }), " ", h("span", { class: "deadwood-count", text: dw.count })));
   }
   info.push(seatTimer(me, "seat-timer seat-timer-me"));

@@ -51,8 +51,19 @@ export function seatOrder(seats, me) {
 export function seatScore(view, i) {
   if (!view) return null;
   const cols = view.score_sheet && view.score_sheet.columns;
-  if (cols && cols.length > 1) return cols.map((c) => c.points[i]).join(" · ");
+  // Hollywood's three games: "/" between them, so that "You: 0 / 5 / 0 · ann: 7 / 7 / 0"
+  // reads as two players (the "·" between games read as six)
+  if (cols && cols.length > 1) return cols.map((c) => c.points[i]).join(" / ");
   return String((view.scores || [])[i] ?? 0);
+}
+
+/** A seat's "Score …" with, for Hollywood, what the three numbers are (its title). */
+export function seatScoreSpan(view, i) {
+  const cols = view && view.score_sheet && view.score_sheet.columns;
+  const title = cols && cols.length > 1
+    ? `Score in games ${cols.map((_c, n) => n + 1).join(", ")}: ${cols.map((c) => c.points[i]).join(", ")}`
+    : null;
+  return h("span", { class: "seat-score", text: `Score ${seatScore(view, i)}`, attrs: title ? { title, "aria-label": title } : {} });
 }
 
 export function seatStatus(s) {
@@ -150,7 +161,7 @@ function seatBox(ctrl, s) {
   const name = h("div", { class: "seat-name" }, nameText, ...[botBadge(s)].filter(Boolean), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
   const meta = h("div", { class: "seat-meta" });
   if (v) {
-    meta.append(h("span", { text: `Score ${seatScore(v, i)}` }));
+    meta.append(seatScoreSpan(v, i));
     if (v.dealer === i) meta.append(h("span", { class: "chip chip-dealer", text: "Dealer", attrs: { title: "Dealer" } }));
     meta.append(h("span", { text: plural((v.card_counts || [])[i] || 0, "card") }));
   }

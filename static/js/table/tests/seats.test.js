@@ -22,7 +22,7 @@ test("a seat's score: one number, or one per Hollywood game", () => {
   assert.equal(seatScore({ scores: [12, 30] }, 1), "30");
   assert.equal(seatScore({ scores: [] }, 1), "0");
   const v = { scores: [0, 0], score_sheet: { columns: [{ points: [5, 7] }, { points: [0, 7] }] } };
-  assert.equal(seatScore(v, 1), "7 · 7");
+  assert.equal(seatScore(v, 1), "7 / 7");
 });
 
 test("seat status, title chips and the connection line", () => {
