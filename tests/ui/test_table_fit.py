@@ -400,6 +400,8 @@ def test_computers_have_whole_distinct_labels_on_a_phone(server, chromium, seats
             page.screenshot(path=str(shot))
             assert not [x for x in labels if x["cut"]], (size, shot, labels)
             assert all("Easy" in t for t in texts), (size, texts)
+            # one form at the table: all whole or all short ("Easy" beside "Computer 2 (Easy)")
+            assert len({t.startswith("Computer") for t in texts}) == 1, (size, texts)
             # the whole name stays for screen readers
             assert all(x["label"].startswith("Computer") for x in labels), labels
         page.set_viewport_size({"width": 1280, "height": 800})

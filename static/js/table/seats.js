@@ -29,12 +29,14 @@ export function shortNames(seats, names) {
   return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? names[i] : n));
 }
 
-/** Each seat name under ``root`` that is cut off shows its short label instead (and its
- * whole name again once there is room); the box's label keeps the whole name. */
+/** When a seat name under ``root`` is cut off, every seat that has a short label shows it
+ * (the whole names again once there is room): one form at the table, not "Medium" beside
+ * "Computer 2 (Medium)". The box's label keeps the whole name. */
 export function fitNames(root) {
-  for (const el of root.querySelectorAll(".seat-name-text[data-short]")) {
-    if (el.textContent !== el.dataset.full) el.textContent = el.dataset.full;
-    if (el.scrollWidth > el.clientWidth + 1) el.textContent = el.dataset.short;
+  const els = [...root.querySelectorAll(".seat-name-text[data-short]")];
+  for (const el of els) if (el.textContent !== el.dataset.full) el.textContent = el.dataset.full;
+  if (els.some((el) => el.scrollWidth > el.clientWidth + 1)) {
+    for (const el of els) el.textContent = el.dataset.short;
   }
 }
 

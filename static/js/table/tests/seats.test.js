@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { colourIndex, connectionText, displayNames, initials, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
+import { colourIndex, connectionText, displayNames, fitNames, initials, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -53,4 +53,17 @@ test("narrow seat boxes show a computer's level and number; shared labels keep t
   assert.deepEqual(shortNames(seats.slice(0, 3), names), ["Ann", "Easy", "Easy 2"]);
   // a frame without short names (an older server) shows the names
   assert.deepEqual(shortNames([{ index: 0, kind: "bot", name: "X" }], ["X"]), ["X"]);
+});
+
+test("one name cut off puts every seat in its short form", () => {
+  // a box is as wide as 10 characters here; a name's width is its length
+  const name = (full, short) => ({ dataset: { full, short }, textContent: full, clientWidth: 10,
+    get scrollWidth() { return this.textContent.length; } });
+  const seats = [name("Computer (Medium)", "Medium"), name("Computer 2 (Medium)", "Medium 2")];
+  seats[0].clientWidth = 30; // the first fits whole, the second does not
+  fitNames({ querySelectorAll: () => seats });
+  assert.deepEqual(seats.map((s) => s.textContent), ["Medium", "Medium 2"]);
+  for (const s of seats) s.clientWidth = 30; // room again: both whole
+  fitNames({ querySelectorAll: () => seats });
+  assert.deepEqual(seats.map((s) => s.textContent), ["Computer (Medium)", "Computer 2 (Medium)"]);
 });
