@@ -230,21 +230,72 @@ async def report() -> tuple[int, dict]:
     return (503 if required else 200), body
 
 
+# The status page's words for each check (``/status/``: the footer's "Service status").
+CHECK_NAMES = {
+    "database": "Database (accounts, games, records)",
+    "cache": "Cache (presence, limits)",
+    "channel_layer": "Live play (moves, chat and notices as they happen)",
+    "broker": "Task queue (computer moves, timers, ratings)",
+    "worker": "Background worker (turn timers, statistics, tournaments)",
+}
+STATUS_WORDS = {
+    "ok": "Everything is working.",
+    "degraded": "The site is up, but background work may be late: timers, computer moves "
+                "or statistics can lag.",
+    "unavailable": "The site is having trouble: some pages or moves may fail. It is being "
+                   "looked at; please try again in a few minutes.",
+}
+
+
+def status_page(body: dict) -> str:
+    """``/status/``: the health report in words, for people (``/healthz`` is the JSON for
+    monitors). A page of its own, served before Django like ``/healthz``: it must show while
+    the database is down, so it reads no session and no user."""
+    from html import escape
+
+    from django.templatetags.static import static
+
+    rows = []
+    for name, check in body["checks"].items():
+        state = "working" if check["ok"] else escape(str(check.get("error", "not answering")))
+        rows.append(f'<tr><th scope="row">{escape(CHECK_NAMES.get(name, name))}</th>'
+                    f'<td class="{"status-ok" if check["ok"] else "status-down"}">{state}</td>'
+                    "</tr>")
+    checked = timezone.now().strftime("%Y-%m-%d %H:%M:%S UTC")
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<title>Service status · Gin Rummy</title>\n"
+        f'<link rel="stylesheet" href="{escape(static("css/site.css"))}">\n'
+        '</head>\n<body class="page-status">\n<main id="main" class="container">\n'
+        "<h1>Service status</h1>\n"
+        f'<p class="status-summary status-{escape(body["status"])}">'
+        f'{escape(STATUS_WORDS.get(body["status"], body["status"]))}</p>\n'
+        '<div class="table-scroll"><table class="status-table">\n<tbody>\n'
+        + "\n".join(rows) +
+        f'\n</tbody>\n</table></div>\n<p class="muted">Checked {checked}. '
+        '<a href="/">Back to the site</a> · <a href="/healthz">JSON for monitors</a></p>\n'
+        "</main>\n</body>\n</html>\n")
+
+
 class HealthEndpoint:
-    """ASGI: ``GET``/``HEAD /healthz`` answered here (``report``); everything else goes to
-    ``app``."""
+    """ASGI: ``GET``/``HEAD /healthz`` (JSON, ``report``) and ``/status/`` (its page,
+    ``status_page``) answered here; everything else goes to ``app``."""
+
+    PATHS = ("/healthz", "/status/")
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        if (scope["type"] != "http" or scope["path"] != "/healthz"
+        if (scope["type"] != "http" or scope["path"] not in self.PATHS
                 or scope["method"] not in ("GET", "HEAD")):
             return await self.app(scope, receive, send)
         status, body = await report()
-        data = json.dumps(body).encode()
+        page = scope["path"] == "/status/"
+        data = (status_page(body) if page else json.dumps(body)).encode()
         await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"),
+            (b"content-type", b"text/html; charset=utf-8" if page else b"application/json"),
             (b"content-length", str(len(data)).encode()),
             (b"cache-control", b"max-age=0, no-cache, no-store, must-revalidate, private"),
         ]})

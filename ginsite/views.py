@@ -1,4 +1,4 @@
-from django.http import HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -29,6 +29,15 @@ async def healthz(request):
     on what an outage fills; both give the same answer (``health.report``)."""
     status, body = await health.report()
     return JsonResponse(body, status=status)
+
+
+@never_cache
+@require_GET
+async def service_status(request):
+    """``/status/`` through Django (the test client); Daphne answers it before Django, as
+    ``/healthz`` (``health.HealthEndpoint``)."""
+    status, body = await health.report()
+    return HttpResponse(health.status_page(body), status=status)
 
 
 @require_GET

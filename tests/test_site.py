@@ -49,6 +49,21 @@ def test_healthz_all_up(client):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_footers_service_status_is_a_page_for_people(client):
+    """The footer's "Service status" opened the monitors' JSON: it is a page in words now."""
+    _worker_heard(seconds_ago=120)
+    home = client.get("/").content.decode()
+    assert 'href="/status/">Service status</a>' in home
+    response = client.get("/status/")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert "background work may be late" in page
+    assert "Live play (moves, chat and notices as they happen)" in page
+    assert "120 s" in page and page.count("working") >= 4
+    assert client.post("/status/").status_code == 405
+
+
+@pytest.mark.django_db(transaction=True)
 def test_healthz_reports_a_silent_worker_but_still_serves(client):
     _worker_heard(seconds_ago=120)
     response = client.get(reverse("healthz"))

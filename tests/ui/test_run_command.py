@@ -76,6 +76,30 @@ def test_the_console_shows_the_signup_link_and_not_every_sweep(site, chromium):
             assert any(result.values()), line
 
 
+def test_the_service_status_page_is_answered_before_django(site, chromium):
+    """The footer's "Service status" on the run command: Daphne answers ``/status/`` itself
+    (as ``/healthz``), a page in words with the site's style, and no console error (CSP)."""
+    base = site["base"]
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    try:
+        page.goto(base + "/")
+        page.click("text=Service status")
+        page.wait_for_url("**/status/")
+        assert page.locator("h1").inner_text() == "Service status"
+        assert page.locator(".status-summary").inner_text() == "Everything is working."
+        assert page.locator(".status-table tr").count() == 5
+        # styled by the site's sheet (the summary is bold), not the browser's defaults
+        weight = page.evaluate(
+            "getComputedStyle(document.querySelector('.status-summary')).fontWeight")
+        assert weight == "600"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_ctrl_c_stops_the_site_and_the_worker(site):
     """(The session's run command, started again for any later test that needs it. Its
     console holds every start of the session: only what this stop printed counts.)"""
