@@ -18,7 +18,7 @@ import { Clock } from "./clock.js";
 import { reveal, store } from "./dom.js";
 import { renderFelt } from "./felt.js";
 import { arrange } from "./hand.js";
-import { renderMe } from "./handview.js";
+import { initialSort, renderMe } from "./handview.js";
 import { Input } from "./input.js";
 import { buildLayout } from "./layout.js";
 import { Notices } from "./notices.js";
@@ -41,7 +41,7 @@ export class TableApp {
     this.selected = [];
     this.focusCard = null;
     this.newCard = null;
-    this.sortMode = store("gin.sort") || "melds";
+    this.sortMode = initialSort(this.data.table_id, store("gin.sort"));
     this.fourColour = store("gin.fourColour") === "1";
     this.resultHand = null; // hand number whose result panel is open
     this.resultDismissed = null;
@@ -360,7 +360,7 @@ export class TableApp {
 
   setSort(mode, rerender = true) {
     this.sortMode = mode;
-    store("gin.sort", mode);
+    if (mode !== "custom") store("gin.sort", mode); // (a dragged order is the table's own)
     if (rerender) {
       this.order = arrange(this.order, this.handCards(), mode);
       renderMe(this);

@@ -3,7 +3,7 @@
 
 import { cardLabel, cardName, cardsValue, createCard } from "./cards.js";
 import { h, placeInOrder, setChildren } from "./dom.js";
-import { arrange, meldMembership } from "./hand.js";
+import { SORT_MODES, arrange, meldMembership } from "./hand.js";
 import { bestLayoffs, bestMelds, meldKind } from "./melds.js";
 import { avatar, seatScoreSpan, seatTimer } from "./seats.js";
 
@@ -64,6 +64,14 @@ function savedOrder(tableId) {
   } catch (err) {
     return [];
   }
+}
+
+/** The sort a table opens with: the player's own order of this table's hand if they made
+ * one (dragged cards), else the last sort they chose ("custom" is a table's own: a game after
+ * a drag came up in the deal's order with no sort button pressed). */
+export function initialSort(tableId, stored) {
+  if (savedOrder(tableId).length) return "custom";
+  return SORT_MODES.includes(stored) && stored !== "custom" ? stored : "melds";
 }
 
 function saveOrder(tableId, order) {

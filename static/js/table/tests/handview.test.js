@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deadwoodLine, deadwoodParts, handLayout, shownOrder } from "../handview.js";
+import { deadwoodLine, deadwoodParts, handLayout, initialSort, shownOrder } from "../handview.js";
 
 const deadwoodText = (args) => deadwoodLine(deadwoodParts(args));
 
@@ -41,4 +41,20 @@ test("while a card of the hand is dragged, the cards keep the places the drag ga
   // dragging: the screen's order wins; a card that left goes, a new card joins at its place
   // in the player's order (the end here)
   assert.deepEqual(shownOrder(["AC", "2C", "KS", "9H"], ["2C", "AC", "KS", "3C"], true), ["2C", "AC", "KS", "9H"]);
+});
+
+test("a table opens with the last sort chosen, or its own dragged order", () => {
+  // a drag at one table made every later table open in the deal's order, no sort pressed
+  assert.equal(initialSort(7, "custom"), "melds");
+  assert.equal(initialSort(7, "rank"), "rank");
+  assert.equal(initialSort(7, null), "melds");
+  assert.equal(initialSort(7, "nonsense"), "melds");
+  const saved = { "gin.order.7": JSON.stringify(["AC", "2C"]) };
+  globalThis.window = { sessionStorage: { getItem: (k) => saved[k] ?? null } };
+  try {
+    assert.equal(initialSort(7, "suit"), "custom");
+    assert.equal(initialSort(8, "suit"), "suit");
+  } finally {
+    delete globalThis.window;
+  }
 });
