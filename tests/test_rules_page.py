@@ -64,6 +64,17 @@ def test_help_leads_to_the_rules_and_every_page_links_them(client, make_user):
 
 
 @pytest.mark.django_db
+def test_the_rules_say_how_to_play_with_the_keyboard(client):
+    """The keys the table answers (tests/ui/test_table_fit.py checks them), where a player
+    looks for how to play."""
+    page = client.get("/rules/").content.decode()
+    assert 'href="#keyboard"' in page and 'id="keyboard"' in page
+    for key in ("<kbd>A</kbd>", "<kbd>H</kbd>", "<kbd>Shift</kbd>", "<kbd>Space</kbd>",
+                "<kbd>Enter</kbd>"):
+        assert key in page, key
+
+
+@pytest.mark.django_db
 def test_the_table_links_the_rules_of_its_mode(client, make_user):
     from games import services
     from games.models import Room
