@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core.http import redirect_back
 from games.bots.levels import LEVEL_TABLE
 
-from .. import selectors, services
+from .. import conf, selectors, services
 from ..exceptions import GameServiceError
 from ..forms import (
     AddBotForm,
@@ -133,6 +133,8 @@ def table(request, table_id):
         # The computer levels, as the server names them (the add-computer menu lists these).
         "bot_levels": [[level.number, level.name] for level in LEVEL_TABLE],
         "room_url": table.room.get_absolute_url(),
+        # timeouts in a row that lose the game (the table warns before the last)
+        "max_timeouts": conf.get("MAX_TIMEOUTS"),
         # the rules of the table's mode, linked from the score sheet (open during play)
         "rules_url": f"{reverse('rules')}#{table.mode}",
     }

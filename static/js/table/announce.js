@@ -106,7 +106,16 @@ export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** The line that says a seat's clock ran out and a safe move was played for it. */
-export function timeoutNotice(who) {
-  return who === "You" ? "Your time ran out: a safe move was played for you." : `${who}'s time ran out: a safe move was played for them.`;
+/** The line that says a seat's clock ran out and a safe move was played for it; with the
+ * seat's ``count`` of timeouts in a row and the ``max`` that loses the game, how many that
+ * is, and a warning before the last (the forfeit came without one). */
+export function timeoutNotice(who, count = 0, max = 0) {
+  const you = who === "You";
+  let line = you ? "Your time ran out" : `${who}'s time ran out`;
+  if (count > 0 && max > 0 && count < max) line += ` (${count} of ${max} in a row)`;
+  line += `: a safe move was played for ${you ? "you" : "them"}.`;
+  if (count > 0 && max > 0 && count === max - 1) {
+    line += you ? " One more and you lose the game: make a move to reset the count." : ` One more and ${who} loses the game.`;
+  }
+  return line;
 }

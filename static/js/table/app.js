@@ -184,13 +184,21 @@ export class TableApp {
       }
     }
     if (frame.type === "state" && frame.last && frame.last.source === "timeout") {
-      this.notices.announce(timeoutNotice(seatName(frame.last.seat, this.ctx(frame))));
+      const timed = (frame.seats || [])[frame.last.seat] || {};
+      const notice = timeoutNotice(seatName(frame.last.seat, this.ctx(frame)), timed.timeouts || 0, this.data.max_timeouts || 0);
+      this.notices.announce(notice);
+      // your own warning is also a toast: the log is folded away on a phone
+      if (frame.last.seat === this.mySeat) this.notices.toast(notice, "error", "timeout");
     }
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {
+      // your own draw from the stock comes twice, public and with its card: one line
+      const mine = (ev) => ev.data && ev.data.seat === this.mySeat;
+      const drewMine = frame.events.some((ev) => ev.kind === "drew" && mine(ev));
       for (const ev of frame.events) {
         const d = ev.data;
+        if (drewMine && ev.kind === "draw" && mine(ev) && d.source !== "discard") continue;
         if ((ev.kind === "drew" || ev.kind === "take_upcard") && d && d.seat === this.mySeat) this.newCard = d.card;
         if (ev.kind === "draw" && d && d.seat === this.mySeat && d.card) this.newCard = d.card;
         const text = describeEvent(ev, this.ctx(frame));

@@ -11,7 +11,7 @@ import { finalTables, fitSheetNames, openSheet, sheetLabels } from "./sheet.js";
 const ENDING_TEXT = {
   normal: "",
   resignation: "by resignation",
-  timeout: "on time (three timeouts in a row)",
+  timeout: "on time",
   abandonment: "by abandonment",
 };
 
@@ -65,6 +65,10 @@ export function endingText(fin, ctx) {
   const how = ENDING_TEXT[fin.ending] || "";
   if (!how) return "";
   const loser = fin.loser_seat !== null && fin.loser_seat !== undefined ? seatName(fin.loser_seat, ctx) : "";
+  if (fin.ending === "timeout") {
+    const whose = !loser ? "a clock" : loser === "You" ? "your clock" : `${loser}'s clock`;
+    return `Ended on time: ${whose} ran out three turns in a row.`;
+  }
   return `Ended ${how}${loser ? `: ${loser === "You" ? "you" : loser}` : ""}.`;
 }
 

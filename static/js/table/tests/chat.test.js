@@ -26,4 +26,8 @@ test("plain-language helpers", () => {
   assert.equal(plural(0, "card"), "0 cards");
   assert.equal(timeoutNotice("You"), "Your time ran out: a safe move was played for you.");
   assert.equal(timeoutNotice("ann"), "ann's time ran out: a safe move was played for them.");
+  // the count in a row, and a warning before the one that loses the game
+  assert.equal(timeoutNotice("You", 1, 3), "Your time ran out (1 of 3 in a row): a safe move was played for you.");
+  assert.equal(timeoutNotice("You", 2, 3), "Your time ran out (2 of 3 in a row): a safe move was played for you. One more and you lose the game: make a move to reset the count.");
+  assert.equal(timeoutNotice("ann", 2, 3), "ann's time ran out (2 of 3 in a row): a safe move was played for them. One more and ann loses the game.");
 });

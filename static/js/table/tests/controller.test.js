@@ -50,3 +50,37 @@ test("a request that cannot leave says so", () => {
   assert.equal(ctrl.sendChat("hi"), false);
   assert.deepEqual(toasts, [["Not connected: reconnecting…", "error"], ["Not connected: your message was not sent.", "error"]]);
 });
+
+function announcer() {
+  const said = [];
+  const toasts = [];
+  const ctrl = Object.create(TableApp.prototype);
+  Object.assign(ctrl, {
+    frame: { you: { seat: 0 } }, view: { history: [] }, data: { max_timeouts: 3 }, newCard: null,
+    notices: { announce: (t) => said.push(t), logLine: (t) => said.push(t), toast: (t, kind, key) => toasts.push([t, kind, key]) },
+  });
+  ctrl.ctx = () => ({ mySeat: 0, names: ["me", "ann"] });
+  return { ctrl, said, toasts };
+}
+
+test("your own draw from the stock is one line, with its card", () => {
+  const { ctrl, said } = announcer();
+  const frame = { type: "state", seats: [{}, {}], last: { seat: 0, source: "player" }, events: [
+    { kind: "draw", data: { seat: 0, source: "stock" } }, { kind: "drew", data: { seat: 0, card: "AC" } }] };
+  ctrl.announceFrame(frame, { view: {} }, false);
+  assert.deepEqual(said, ["You drew A\u2663."]);
+  assert.equal(ctrl.newCard, "AC");
+  // another seat's draw stays public
+  const { ctrl: other, said: heard } = announcer();
+  other.announceFrame({ type: "state", seats: [{}, {}], last: { seat: 1 }, events: [{ kind: "draw", data: { seat: 1, source: "stock" } }] }, { view: {} }, false);
+  assert.deepEqual(heard, ["ann drew from the stock."]);
+});
+
+test("a timeout says how many in a row, and warns before the one that loses", () => {
+  const { ctrl, said, toasts } = announcer();
+  const frame = { type: "state", seats: [{ timeouts: 2 }, {}], last: { seat: 0, source: "timeout" }, events: [] };
+  ctrl.announceFrame(frame, { view: {} }, false);
+  const warning = "Your time ran out (2 of 3 in a row): a safe move was played for you. One more and you lose the game: make a move to reset the count.";
+  assert.deepEqual(said, [warning]);
+  assert.deepEqual(toasts, [[warning, "error", "timeout"]]);
+});
