@@ -119,7 +119,22 @@ function toast({ title, text, href, linkText, actions = [], timeout = 8000, key 
   close.addEventListener("click", () => box.remove());
   row.append(close);
   box.append(row);
-  toasts().append(box);
+  const list = toasts();
+  // At a table in play the corner is the player's hand: the toast stands under the table's
+  // bar instead (over the opponents' names), and one that waits for an answer goes after
+  // 20 s (an invitation also waits on the home page). It covered half the hand of a timed
+  // game on a phone, for good.
+  const playing = document.querySelector(".tbl[data-status=playing] .tbl-bar");
+  if (playing) {
+    const bottom = playing.getBoundingClientRect().bottom;
+    list.style.top = `${Math.round(bottom > 0 && bottom < window.innerHeight / 2 ? bottom + 6 : 12)}px`;
+    list.style.bottom = "auto";
+    if (!timeout) timeout = 20000;
+  } else {
+    list.style.top = "";
+    list.style.bottom = "";
+  }
+  list.append(box);
   if (timeout) setTimeout(() => box.remove(), timeout);
   return box;
 }

@@ -57,7 +57,8 @@ def browser():
 
 
 def _page(browser, base, session, errors, **options):
-    context = browser.new_context(viewport={"width": 360, "height": 740}, **options)
+    options.setdefault("viewport", {"width": 360, "height": 740})
+    context = browser.new_context(**options)
     context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
     page = context.new_page()
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -260,6 +261,41 @@ def test_a_message_read_in_one_tab_leaves_no_toast_in_another(site, browser):
         ben.wait_for_function(
             "document.querySelector('#unread-badge').dataset.count === '0'", timeout=WAIT)
         assert toast.count() == 0
+        assert not errors, errors
+    finally:
+        anna_ctx.close()
+        ben_ctx.close()
+
+
+def test_an_invitation_during_a_game_leaves_the_hand_free(site, browser):
+    """Ben plays the computer on his phone when Anna invites him: the toast stands under the
+    table's bar, over the opponent, not over his hand and his move (it covered half the hand
+    of a timed game, for good)."""
+    base, sessions = site
+    errors: list[str] = []
+    anna_ctx, anna = _page(browser, base, sessions["anna"], errors)
+    ben_ctx, ben = _page(browser, base, sessions["ben"], errors,
+                         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        ben.goto(f"{base}/play/")
+        ben.select_option("select[name=mode]", "classic")
+        ben.select_option("select[name=level]", "1")
+        ben.click(".computer-form button[type=submit]")
+        ben.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card")
+        anna.goto(f"{base}/contacts/")
+        anna.locator("#contact-list li", has_text="Ben").locator("a", has_text="Invite").click()
+        anna.click("#new-table button[type=submit]")
+        anna.wait_for_url("**/tables/*/")
+        toast = ben.locator(".notify-toast", has_text="Anna")
+        toast.wait_for(timeout=WAIT)
+        box = toast.bounding_box()
+        covered = ben.evaluate("""(t) => [...document.querySelectorAll(
+            '.hand-card, .tbl-actions .button, .pile')].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width && r.top < t.y + t.height && r.bottom > t.y
+                && r.left < t.x + t.width && r.right > t.x;
+            }).map((e) => e.className)""", box)
+        assert covered == [], (box, covered)
         assert not errors, errors
     finally:
         anna_ctx.close()
