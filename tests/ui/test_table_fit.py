@@ -481,3 +481,35 @@ def test_a_result_panel_takes_the_keyboard(server, chromium):
         assert page.evaluate(in_panel)
     finally:
         ctx.close()
+
+
+def test_an_offline_players_name_stays_readable_on_a_phone(server, chromium):
+    """A table for three on a phone, two people gone: their boxes read "a." and "c." beside
+    "1500? offline". The word now stands under the name (the dot stays beside it)."""
+    ctx, page = _start(chromium, server["base"], "rummy", 3)
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        _settle(page)
+        # the two computers' seats shown as people who went offline (as a presence frame)
+        page.evaluate("""() => {
+          const t = window.ginTable;
+          const seats = t.frame.seats.map((s, i) => i === t.mySeat ? s : {
+            ...s, kind: "user", bot_level: null, short_name: null, connected: false,
+            name: i === 1 ? "alice" : "carol", username: i === 1 ? "alice" : "carol" });
+          t.ratings.fromFrame({ ratings: seats.filter((s) => s.index !== t.mySeat)
+            .map((s) => ({ seat: s.index, label: "1500?" })) });
+          t.onPresence({ seats });
+        }""")
+        _settle(page)
+        boxes = page.evaluate("""() => [...document.querySelectorAll('.tbl-opps .seat-box')]
+          .map((b) => { const n = b.querySelector('.seat-name-text');
+            return { text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1,
+                     word: b.querySelector('.seat-meta .seat-presence-word')?.textContent,
+                     dot: b.querySelector('.seat-name .seat-presence')?.getAttribute('title') }; })""")
+        shot = server["tmp"] / "offline-names.png"
+        page.screenshot(path=str(shot))
+        assert sorted(b["text"] for b in boxes) == ["alice", "carol"], boxes
+        assert not [b for b in boxes if b["cut"]], (shot, boxes)
+        assert all(b["word"] == "offline" and b["dot"] == "offline" for b in boxes), boxes
+    finally:
+        ctx.close()

@@ -160,8 +160,10 @@ function seatBox(ctrl, s) {
   const short = shortNames(ctrl.frame.seats || [], ctrl.ctx().names)[i];
   const nameText = h("span", { class: "seat-name-text", text: full, attrs: { title: full } });
   if (short && short !== full) Object.assign(nameText.dataset, { full, short });
-  const name = h("div", { class: "seat-name" }, nameText, ...[botBadge(s)].filter(Boolean), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status }, text: status === "online" || status === "computer" ? "" : status }));
+  const name = h("div", { class: "seat-name" }, nameText, ...[botBadge(s)].filter(Boolean), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status, "aria-label": status, role: "img" } }));
   const meta = h("div", { class: "seat-meta" });
+  // the word under the name, where the line wraps: beside it, "offline" left "a." of "alice"
+  if (status === "offline" || status === "left") meta.append(h("span", { class: `seat-presence-word seat-presence-${status}`, text: status }));
   if (v) {
     meta.append(seatScoreSpan(v, i));
     if (v.dealer === i) meta.append(h("span", { class: "chip chip-dealer", text: "Dealer", attrs: { title: "Dealer" } }));
