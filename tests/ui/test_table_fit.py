@@ -513,3 +513,20 @@ def test_an_offline_players_name_stays_readable_on_a_phone(server, chromium):
         assert all(b["word"] == "offline" and b["dot"] == "offline" for b in boxes), boxes
     finally:
         ctx.close()
+
+
+def test_a_playban_banner_stays_off_a_table_in_play(server, chromium):
+    """The five-line "Rated play paused" banner stood over a table in play on a phone and
+    squeezed the felt until the piles' labels were cut (the banner is for sitting down)."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        page.wait_for_selector(".tbl[data-status=playing]")
+        shown = ("(where) => { const b = document.createElement('div');"
+                 " b.className = 'playban-banner message message-warning'; b.textContent = 'x';"
+                 " document.querySelector(where).before(b);"
+                 " return getComputedStyle(b).display !== 'none'; }")
+        assert not page.evaluate(shown, "main")
+        page.goto(server["base"] + "/play/")
+        assert page.evaluate(shown, "main")  # elsewhere it stays
+    finally:
+        ctx.close()
