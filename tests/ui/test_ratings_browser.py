@@ -52,6 +52,12 @@ def test_rating_changes_appear_on_the_game_over_panel(tmp_path, chromium):
         gain = re.search(r"ben \+(\d+)", text)
         loss = re.search(r"You \u2212(\d+)", text)
         assert gain and loss, text
+        # under the title, on screen without scrolling the panel (below the score sheet it
+        # was under the panel's buttons on a phone)
+        title = page.locator(".tbl-panel .panel-title").bounding_box()
+        line = page.locator(".rating-changes").bounding_box()
+        scores = page.locator(".tbl-panel .score-grand").bounding_box()
+        assert title["y"] < line["y"] < scores["y"], (title, line, scores)
         labels = page.eval_on_selector_all(".seat-rating", "els => els.map(e => e.textContent)")
         assert sorted(labels) == sorted([f"{1500 + int(gain.group(1))}?",
                                          f"{1500 - int(loss.group(1))}?"])

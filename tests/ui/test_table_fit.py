@@ -505,7 +505,7 @@ def test_an_offline_players_name_stays_readable_on_a_phone(server, chromium):
           .map((b) => { const n = b.querySelector('.seat-name-text');
             return { text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1,
                      word: b.querySelector('.seat-meta .seat-presence-word')?.textContent,
-                     dot: b.querySelector('.seat-name .seat-presence')?.getAttribute('title') }; })""")
+                     dot: b.querySelector('.seat-name .seat-presence')?.title }; })""")
         shot = server["tmp"] / "offline-names.png"
         page.screenshot(path=str(shot))
         assert sorted(b["text"] for b in boxes) == ["alice", "carol"], boxes

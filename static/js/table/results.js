@@ -199,6 +199,11 @@ function gameOverContent(ctrl) {
   kids.push(h("h2", { class: "panel-title", text: gameOverTitle(winner, Boolean(res), ctx) }));
   const ended = endingText(fin, ctx);
   if (ended) kids.push(h("p", { class: "muted", text: ended }));
+  // the rating change under the title: below the score sheet it was under the buttons on a
+  // phone, to be found by scrolling the panel
+  const rc = ctrl.ratings.changeList();
+  const rating = ratingText(fin, rc, ctx);
+  if (rating) kids.push(h("p", { class: rc.length ? "rating-changes" : "rating-changes rating-unrated", text: rating }));
   if (v && v.last_hand && (!ended || fin.ending === "normal")) {
     const d = h("details", { class: "tbl-last-hand" }, h("summary", { text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
     d.append(...handResultContent(ctrl, v.last_hand, false));
@@ -218,9 +223,6 @@ function gameOverContent(ctrl) {
   }
   const places = placesText(fin, ctx);
   if (places) kids.push(h("p", { class: "score-places", text: places }));
-  const rc = ctrl.ratings.changeList();
-  const rating = ratingText(fin, rc, ctx);
-  if (rating) kids.push(h("p", { class: rc.length ? "rating-changes" : "rating-changes rating-unrated", text: rating }));
   const actions = h("div", { class: "tbl-actions" });
   const rm = f.table.rematch || { offers: [] };
   const tournament = ctrl.data.tournament_url; // a tournament's match: its next is there
