@@ -129,9 +129,18 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     b.wait_for_url(f"**/tables/{table_id}/")
     b.wait_for_selector(".tbl-conn[data-state=open]")
     assert b.locator(".tbl-invite-contacts").count() == 0  # watching: nobody to invite to
+    # the button says it was pressed at once (the last seat starts the game, which can take
+    # seconds to come back; it did nothing visible meanwhile)
+    b.evaluate("""() => { const btn = [...document.querySelectorAll('.tbl-waiting button')]
+        .find((x) => x.textContent === 'Take a seat');
+      window.__sitTexts = [];
+      new MutationObserver(() => window.__sitTexts.push([btn.textContent, btn.disabled]))
+        .observe(btn, { childList: true, characterData: true, subtree: true }); }""")
     _tap(b, ".tbl-waiting button:has-text('Take a seat')")
     for p in (a, b):
         p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
+    assert ["Sitting down…", True] in b.evaluate("window.__sitTexts")
+    for p in (a, b):
         assert p.locator("#table-seating").is_hidden()
         assert p.locator("[data-watching]").is_hidden()  # Ben sat down after loading
         assert p.locator(".button-hint").is_hidden()  # hints: never against a person

@@ -126,7 +126,15 @@ function waitingPanel(ctrl) {
     box.append(h("ol", { class: "tbl-seat-list" }, f.seats.map((s, i) => h("li", { class: `tbl-seat-item${s.kind === "empty" ? " is-empty" : ""}`, text: `${names[i]}${s.kind === "user" && s.is_bot ? " (BOT)" : ""}${i === ctrl.mySeat ? " (you)" : ""}` }))));
     const actions = h("div", { class: "tbl-actions" });
     if (f.you && f.you.can_sit) {
-      actions.append(h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => ctrl.sit() } }));
+      // said at once: the last seat starts the game, which can take a few seconds to come
+      // back (the button did nothing visible meanwhile); the next frame redraws the panel
+      const sit = h("button", { class: "button", text: "Take a seat", attrs: { type: "button" }, on: { click: () => {
+        if (!ctrl.sit()) return;
+        sit.disabled = true;
+        sit.textContent = "Sitting down…";
+        setTimeout(() => { sit.disabled = false; sit.textContent = "Take a seat"; }, 8000);
+      } } });
+      actions.append(sit);
     }
     if (free && ctrl.data.sign_in) { // the server sends sign_in to visitors at an open table
       // a visitor (from an invite link, say): an account first, then back here to sit
