@@ -52,15 +52,18 @@ def _settings(config: dict[str, Any]) -> tuple[str, int, int, int | None]:
     return mode, level, computers, target
 
 
+def target_settings(mode: str, num_players: int, target: int | None) -> dict[str, Any]:
+    """The settings that give ``mode`` the game's ``target`` (none when it is the mode's own);
+    every other rule is the mode's."""
+    if not target or target == E.get_mode(mode).target_for(num_players):
+        return {}
+    return {"targets": ((num_players, target),)} if mode == "rummy" else {"target": target}
+
+
 def new_state(mode: str, seed: int, num_players: int, target: int | None) -> E.GameState:
     """A fresh game; ``target`` replaces the mode's own target when it differs (online
     tables start theirs here too: ``games.states.new_state``)."""
-    settings: dict[str, Any] = {}
-    if target and target != E.get_mode(mode).target_for(num_players):
-        if mode == "rummy":
-            settings["targets"] = ((num_players, target),)
-        else:
-            settings["target"] = target
+    settings = target_settings(mode, num_players, target)
     return E.new_game(mode, seed, num_players, settings=settings or None)
 
 

@@ -18,7 +18,7 @@ from games import engine as E
 
 from .. import records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
-from ..local.table import TARGET_RANGE, computer_move, new_state, standing
+from ..local.table import TARGET_RANGE, computer_move, standing, target_settings
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
 from .endings import game_record
 from .locking import after_commit
@@ -101,7 +101,7 @@ def _check_rules(record: E.GameRecord, state: E.GameState) -> None:
     made wins against the computer that counted in the player's statistics."""
     n, target = record.num_players, state.target
     default = E.get_mode(record.mode).target_for(n)
-    standard = new_state(record.mode, record.seed, n, target).mode.to_dict()
+    standard = E.get_mode(record.mode, **target_settings(record.mode, n, target)).to_dict()
     if (target != default and not TARGET_RANGE[0] <= target <= TARGET_RANGE[1]) \
             or state.mode.to_dict() != standard:
         raise OfflineUploadError(

@@ -12,6 +12,7 @@
 // Frames: docs/protocol.md, "Notifications socket".
 
 import { attention } from "./attention.js";
+import { topBelow } from "./table/dom.js";
 import { Liveness } from "./table/liveness.js";
 
 // Created at once: the first click or key press on any page lets a later alert make a sound.
@@ -126,8 +127,7 @@ function toast({ title, text, href, linkText, actions = [], timeout = 8000, key 
   // game on a phone, for good.
   const playing = document.querySelector(".tbl[data-status=playing] .tbl-bar");
   if (playing) {
-    const bottom = playing.getBoundingClientRect().bottom;
-    list.style.top = `${Math.round(bottom > 0 && bottom < window.innerHeight / 2 ? bottom + 6 : 12)}px`;
+    list.style.top = `${topBelow(playing)}px`;
     list.style.bottom = "auto";
     if (!timeout) timeout = 20000;
   } else {

@@ -92,7 +92,7 @@ export class TableApp {
   }
 
   ctx(frame = this.frame) {
-    return { mySeat: this.mySeat, names: displayNames(frame && frame.seats ? frame.seats : []) };
+    return { mySeat: this.mySeat, names: displayNames(frame && frame.seats ? frame.seats : []), maxTimeouts: this.data.max_timeouts };
   }
 
   nameOf(i) {
@@ -185,7 +185,7 @@ export class TableApp {
     }
     if (frame.type === "state" && frame.last && frame.last.source === "timeout") {
       const timed = (frame.seats || [])[frame.last.seat] || {};
-      const notice = timeoutNotice(seatName(frame.last.seat, this.ctx(frame)), timed.timeouts || 0, this.data.max_timeouts || 0);
+      const notice = timeoutNotice(seatName(frame.last.seat, this.ctx(frame)), timed.timeouts || 0, this.ctx(frame).maxTimeouts || 0);
       this.notices.announce(notice);
       // your own warning is also a toast: the log is folded away on a phone
       if (frame.last.seat === this.mySeat) this.notices.toast(notice, "error", "timeout");

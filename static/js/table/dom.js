@@ -87,11 +87,22 @@ export function reveal(el, block = "start") {
   el.scrollIntoView({ block, behavior: prefersReducedMotion() ? "auto" : "smooth" });
 }
 
+/** Whether ``el`` takes typing (a field, or editable text): keys there are not shortcuts. */
+export function isTyping(el) {
+  return Boolean(el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)));
+}
+
+/** Where toasts stand at a table (px from the window's top): just under its ``bar``, over the
+ * opponents' names where nothing is pressed, or near the top when the bar is scrolled away. */
+export function topBelow(bar) {
+  const bottom = bar.getBoundingClientRect().bottom;
+  return Math.round(bottom > 0 && bottom < window.innerHeight / 2 ? bottom + 6 : 12);
+}
+
 /** Focus the first button of ``box``, unless the player is typing (the chat) or in a dialog;
  * true when it did. */
 export function focusFirstButton(box) {
-  const a = document.activeElement;
-  if (a && (a.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(a.tagName))) return false;
+  if (isTyping(document.activeElement)) return false;
   if (document.querySelector("dialog[open]")) return false;
   const b = box.querySelector("button:not([disabled]), a.button");
   if (!b) return false;

@@ -5,7 +5,7 @@
 
 import { layoffTargets } from "./actions.js";
 import { cardLabel } from "./cards.js";
-import { focusFirstButton } from "./dom.js";
+import { focusFirstButton, isTyping } from "./dom.js";
 import { DragController, insertionIndex } from "./drag.js";
 import { moveCard } from "./hand.js";
 
@@ -59,8 +59,7 @@ export function dropAction(kind, target, { card, meld, legal }) {
 /** The page-wide shortcut of a key press: "a" (the moves), "h" (the hand) or null. */
 export function shortcutOf(e) {
   if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return null;
-  const t = e.target;
-  if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return null;
+  if (isTyping(e.target)) return null;
   const key = e.key.toLowerCase();
   return key === "a" || key === "h" ? key : null;
 }

@@ -1,7 +1,7 @@
 // What the table tells the player besides the board: the screen reader's live region, the
 // move log in the side panel, and the toasts (refusals, rematch, copied link).
 
-import { h, prefersReducedMotion } from "./dom.js";
+import { h, prefersReducedMotion, topBelow } from "./dom.js";
 
 const LIVE_KEEP = 5;
 const LOG_KEEP = 40;
@@ -49,9 +49,7 @@ export class Notices {
   placeToasts() {
     const bar = this.el.bar;
     if (!bar || !bar.getBoundingClientRect) return;
-    const bottom = bar.getBoundingClientRect().bottom;
-    const top = bottom > 0 && bottom < window.innerHeight / 2 ? bottom + 6 : 12;
-    this.el.toasts.style.setProperty("--toasts-top", `${Math.round(top)}px`);
+    this.el.toasts.style.setProperty("--toasts-top", `${topBelow(bar)}px`);
   }
 
   dropToast(key) {

@@ -67,7 +67,9 @@ export function endingText(fin, ctx) {
   const loser = fin.loser_seat !== null && fin.loser_seat !== undefined ? seatName(fin.loser_seat, ctx) : "";
   if (fin.ending === "timeout") {
     const whose = !loser ? "a clock" : loser === "You" ? "your clock" : `${loser}'s clock`;
-    return `Ended on time: ${whose} ran out three turns in a row.`;
+    // (the table's own number, from the page: GAMES_MAX_TIMEOUTS)
+    const turns = ctx.maxTimeouts ? `${ctx.maxTimeouts} turns` : "turns";
+    return `Ended on time: ${whose} ran out ${turns} in a row.`;
   }
   return `Ended ${how}${loser ? `: ${loser === "You" ? "you" : loser}` : ""}.`;
 }

@@ -63,7 +63,7 @@ export function seatScore(view, i) {
 export function seatScoreSpan(view, i) {
   const cols = view && view.score_sheet && view.score_sheet.columns;
   const title = cols && cols.length > 1
-    ? `Score in games ${cols.map((_c, n) => n + 1).join(", ")}: ${cols.map((c) => c.points[i]).join(", ")}`
+    ? `Score in games ${cols.map((_c, n) => n + 1).join(" / ")}: ${seatScore(view, i)}`
     : null;
   return h("span", { class: "seat-score", text: `Score ${seatScore(view, i)}`, attrs: title ? { title, "aria-label": title } : {} });
 }

@@ -59,7 +59,7 @@ function announcer() {
     frame: { you: { seat: 0 } }, view: { history: [] }, data: { max_timeouts: 3 }, newCard: null,
     notices: { announce: (t) => said.push(t), logLine: (t) => said.push(t), toast: (t, kind, key) => toasts.push([t, kind, key]) },
   });
-  ctrl.ctx = () => ({ mySeat: 0, names: ["me", "ann"] });
+  ctrl.ctx = () => ({ mySeat: 0, names: ["me", "ann"], maxTimeouts: 3 });
   return { ctrl, said, toasts };
 }
 

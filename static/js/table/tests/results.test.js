@@ -42,9 +42,10 @@ test("the game-over title and how the game ended", () => {
   assert.equal(endingText({ ending: "normal" }, ctx), "");
   assert.equal(endingText({ ending: "resignation", loser_seat: 0 }, ctx), "Ended by resignation: you.");
   assert.equal(endingText({ ending: "abandonment", loser_seat: 1 }, ctx), "Ended by abandonment: ann.");
-  assert.equal(endingText({ ending: "timeout", loser_seat: null }, ctx), "Ended on time: a clock ran out three turns in a row.");
-  assert.equal(endingText({ ending: "timeout", loser_seat: 0 }, ctx), "Ended on time: your clock ran out three turns in a row.");
-  assert.equal(endingText({ ending: "timeout", loser_seat: 1 }, ctx), "Ended on time: ann's clock ran out three turns in a row.");
+  const timed = { ...ctx, maxTimeouts: 3 };
+  assert.equal(endingText({ ending: "timeout", loser_seat: null }, timed), "Ended on time: a clock ran out 3 turns in a row.");
+  assert.equal(endingText({ ending: "timeout", loser_seat: 0 }, timed), "Ended on time: your clock ran out 3 turns in a row.");
+  assert.equal(endingText({ ending: "timeout", loser_seat: 1 }, { ...ctx, maxTimeouts: 5 }), "Ended on time: ann's clock ran out 5 turns in a row.");
 });
 
 test("the rating line: the changes, or why a rated game is not rated", () => {
