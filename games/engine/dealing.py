@@ -82,6 +82,7 @@ def new_game(
     s._hist = []
     s._hist_len = 0
     s._hand_hist_start = 0
+    s._drawn = ()
     s._compact = False
     events: list[Event] = []
     deal_hand(s, events)
@@ -146,6 +147,7 @@ def deal_hand(s: GameState, events: list[Event]) -> None:
     s.phase = Phase.OFFER if m.offers_upcard else Phase.DRAW
     s.turn = (s.dealer + 1) % s.num_players
     s._hand_hist_start = s._hist_len
+    s._drawn = ()
     ev = Event(
         "deal",
         {

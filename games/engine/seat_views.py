@@ -86,10 +86,8 @@ def _base_view(s: GameState, seat: int | None, history: str) -> dict[str, Any]:
     if mode.melds_in_play:
         v["placed"] = list(s.placed)
         v["reshuffles"] = s.reshuffles
-    if history == "game":
-        v["history"] = s.history
-    elif history == "hand":
-        v["history"] = s.hand_history
+    if history in ("game", "hand"):
+        v["history"] = s.history_seen_by(seat, whole_game=history == "game")
     if s.is_over:
         v["seed"] = s.seed
     return v

@@ -102,7 +102,8 @@ def check_state(s: GameState) -> None:
 
 
 def check_views(s: GameState, public: set[str] | None = None) -> None:
-    """Each seat's view shows its own hand and, of other cards, only ``public`` ones.
+    """Each seat's view shows its own hand and, of other cards, only ``public`` ones (and the
+    knocker's own face-down card to the knocker: its history names the card it drew).
 
     ``public`` is the caller's independent model of what has been shown this hand (upcard,
     discards, melds, lay-offs, showdowns); without it only the basic checks run.
@@ -121,6 +122,8 @@ def check_views(s: GameState, public: set[str] | None = None) -> None:
             v.pop(k, None)
         seen = set(_CARD_RE.findall(json.dumps(v)))
         hidden = {c.text for c in full_deck()} - {c.text for c in s.hands[seat]} - public
+        if s.showdown is not None and s.showdown.knocker == seat:
+            hidden -= {c.text for c in s.face_down}  # the knocker's own card, face down
         leak = seen & hidden
         if leak:
             raise InvariantError(f"view for seat {seat} leaks {sorted(leak)} in {s!r}")

@@ -81,6 +81,7 @@ _FIELDS = (
     "_hist",
     "_hist_len",
     "_hand_hist_start",
+    "_drawn",
     "_compact",
 )
 
@@ -125,6 +126,9 @@ class GameState:
     _hist: list[dict[str, Any]]  # likewise shared, read up to _hist_len
     _hist_len: int
     _hand_hist_start: int
+    # this hand's draws from the stock, each (its place in the hand's history, seat, card):
+    # the card is the drawer's alone, so it is kept apart from the public history
+    _drawn: tuple[tuple[int, int, str], ...]
     _compact: bool
 
     # -------------------------------------------------------------- read-only helpers
@@ -176,6 +180,31 @@ class GameState:
     @property
     def hand_history(self) -> list[dict[str, Any]]:
         return self._hist[self._hand_hist_start : self._hist_len]
+
+    def history_seen_by(
+        self, seat: int | None, *, whole_game: bool = False
+    ) -> list[dict[str, Any]]:
+        """The public history of this hand (``whole_game``: of the game) as ``seat`` knows it:
+        its own draws from the stock in this hand name the card it drew. A spectator (None)
+        gets the public history as it is."""
+        if whole_game:
+            events, start = self.history, self._hand_hist_start
+        else:
+            events, start = self.hand_history, 0
+        mine = [(i, card) for i, who, card in self._drawn if who == seat]
+        if not mine:
+            return events
+        events = list(events)
+        for i, card in mine:
+            ev = events[start + i]
+            events[start + i] = {"kind": ev["kind"], "data": {**ev["data"], "card": card}}
+        return events
+
+    def note_stock_draw(self, seat: int, card: Card) -> None:
+        """Remember the card ``seat`` just drew from the stock (the public ``draw`` event was
+        the last one logged) for ``history_seen_by``."""
+        place = self._hist_len - 1 - self._hand_hist_start
+        self._drawn = (*self._drawn, (place, seat, card.text))
 
     def card_count(self) -> int:
         n = len(self.stock) + len(self.discard) + len(self.face_down)
@@ -286,6 +315,7 @@ class GameState:
             "moves": [] if compact else [list(m) for m in self.moves],
             "history": self.hand_history if compact else self.history,
             "hand_history_start": 0 if compact else self._hand_hist_start,
+            "drawn": [list(x) for x in self._drawn],
         }
         if compact:
             d["compact"] = True
@@ -338,6 +368,10 @@ class GameState:
             s._hist = list(d["history"])
             s._hist_len = len(s._hist)
             s._hand_hist_start = d["hand_history_start"]
+            # states stored before the key existed knew no drawn cards
+            s._drawn = tuple(
+                (int(i), int(who), Card.parse(card).text) for i, who, card in d.get("drawn", ())
+            )
             s._compact = bool(d.get("compact", False))
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError(f"state dict is not valid: {exc!r}") from None

@@ -50,6 +50,7 @@ def draw(s: GameState, act: Action, events: list[Event], next_phase: Phase) -> N
         s.taken = None
         s.stock_only = False
         emit(s, events, Event("draw", {"seat": seat, "source": "stock", "stock": len(s.stock)}))
+        s.note_stock_draw(seat, card)
         events.append(Event("drew", {"seat": seat, "card": card.text}, SEAT, seat))
     else:
         if s.stock_only:

@@ -3,6 +3,7 @@
 import ast
 import json
 import pathlib
+import random
 import subprocess
 import sys
 
@@ -11,9 +12,11 @@ import pytest
 from games.engine import (
     Deal,
     EngineError,
+    GameState,
     InvalidActionError,
     Visibility,
     apply,
+    legal_actions,
     new_game,
     spectator_view,
     view_for,
@@ -71,6 +74,54 @@ def test_stock_draw_is_private_discard_pickup_is_public():
     s, events = apply(s, "draw:discard", seat=0)
     assert events[0].data == {"seat": 0, "source": "discard", "card": "3C"}
     assert view_for(s, 1)["known_cards"][0] == ["3C"]
+
+
+def test_a_seats_history_names_the_cards_it_drew_from_the_stock_and_nobody_elses():
+    """A reload rebuilds the log from the view's history: the drawer's own history names its
+    stock draws (it saw them), the other seat's and a spectator's do not."""
+    deal = Deal.make(
+        (("9C 9D 9S 2D 3D 4D QS JS 8C TC").split(), ("AS 2S 3S 4H 5H 6H 7C 7D 7H 3C").split()),
+        "KC",
+        ["KD", "QD"],
+    )
+    s = new_game("classic", seed=1, dealer=0, deals=[deal])
+    for action, seat in (("pass", 1), ("pass", 0), ("draw:stock", 1), ("discard:3C", 1),
+                         ("draw:stock", 0)):
+        s, _ = apply(s, action, seat=seat)
+    draws = [e["data"] for e in view_for(s, 1)["history"] if e["kind"] == "draw"]
+    assert draws == [{"seat": 1, "source": "stock", "stock": 30, "card": "KD"},
+                     {"seat": 0, "source": "stock", "stock": 29}]
+    draws = [e["data"] for e in view_for(s, 0)["history"] if e["kind"] == "draw"]
+    assert draws == [{"seat": 1, "source": "stock", "stock": 30},
+                     {"seat": 0, "source": "stock", "stock": 29, "card": "QD"}]
+    assert "KD" not in json.dumps(spectator_view(s)) and "QD" not in json.dumps(spectator_view(s))
+    # the game's own (public) history is untouched
+    assert all("card" not in e["data"] for e in s.history if e["kind"] == "draw")
+    # the whole game's history names them too (this hand's part)
+    assert view_for(s, 1, history="game")["history"] == view_for(s, 1)["history"]
+    # stored and loaded (also by a server that stored the state before "drawn" existed)
+    d = json.loads(json.dumps(s.to_dict(compact=True)))
+    assert view_for(GameState.from_dict(d), 1) == view_for(s, 1)
+    del d["drawn"]
+    assert "KD" not in json.dumps(view_for(GameState.from_dict(d), 1)["history"])
+    d["drawn"] = [[2, 1, "Zz"]]
+    with pytest.raises(EngineError, match="state dict is not valid"):
+        GameState.from_dict(d)
+
+
+def test_the_drawn_cards_are_forgotten_at_the_next_deal():
+    state = new_game("classic", seed=8)
+    rng = random.Random(8)
+    saw_card = False
+    while state.hand_number == 1 and not state.is_over:
+        seat = state.to_act
+        state, _ = apply(state, str(rng.choice(legal_actions(state))), seat)
+        saw_card |= any("card" in e["data"] for e in view_for(state, seat)["history"]
+                        if e["kind"] == "draw" and e["data"]["source"] == "stock")
+    assert saw_card and state.hand_number == 2
+    for seat in (0, 1):
+        assert all("card" not in e["data"] for e in view_for(state, seat)["history"]
+                   if e["kind"] == "draw" and e["data"]["source"] == "stock")
 
 
 def test_seed_revealed_once_over_and_showdown_shown():

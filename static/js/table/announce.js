@@ -36,9 +36,11 @@ export function describeEvent(ev, ctx) {
       return `${who} passed on the upcard.`;
     case "draw":
       if (d.source === "discard") return `${who} took ${cardLabel(d.card)} from the discard pile.`;
+      // a seat's own history names the card it drew (the live frame sends it as "drew")
+      if (you && d.card) return `You drew ${cardLabel(d.card)} from the stock.`;
       return `${who} drew from the stock.`;
     case "drew":
-      return you ? `You drew ${cardLabel(d.card)}.` : null;
+      return you ? `You drew ${cardLabel(d.card)} from the stock.` : null;
     case "discard":
       return `${who} discarded ${cardLabel(d.card)}.`;
     case "knock":

@@ -68,12 +68,28 @@ test("your own draw from the stock is one line, with its card", () => {
   const frame = { type: "state", seats: [{}, {}], last: { seat: 0, source: "player" }, events: [
     { kind: "draw", data: { seat: 0, source: "stock" } }, { kind: "drew", data: { seat: 0, card: "AC" } }] };
   ctrl.announceFrame(frame, { view: {} }, false);
-  assert.deepEqual(said, ["You drew A\u2663."]);
+  assert.deepEqual(said, ["You drew A\u2663 from the stock."]);
   assert.equal(ctrl.newCard, "AC");
   // another seat's draw stays public
   const { ctrl: other, said: heard } = announcer();
   other.announceFrame({ type: "state", seats: [{}, {}], last: { seat: 1 }, events: [{ kind: "draw", data: { seat: 1, source: "stock" } }] }, { view: {} }, false);
   assert.deepEqual(heard, ["ann drew from the stock."]);
+});
+
+test("after a reload the log still names the cards you drew from the stock", () => {
+  const { ctrl, said } = announcer();
+  // a fresh page: the seat's own history names its stock draws (engine history_seen_by)
+  ctrl.view = { history: [
+    { kind: "deal", data: { hand: 1, dealer: 1, upcard: "5D" } },
+    { kind: "draw", data: { seat: 0, source: "stock", stock: 30, card: "KH" } },
+    { kind: "discard", data: { seat: 0, card: "2S" } },
+    { kind: "draw", data: { seat: 1, source: "stock", stock: 29 } },
+  ] };
+  ctrl.announceFrame({ type: "snapshot", seats: [{}, {}], events: [] }, null, false);
+  assert.deepEqual(said, [
+    "Hand 1: ann deals. The upcard is 5\u2666.", "You drew K\u2665 from the stock.",
+    "You discarded 2\u2660.", "ann drew from the stock.",
+  ]);
 });
 
 test("a timeout says how many in a row, and warns before the one that loses", () => {

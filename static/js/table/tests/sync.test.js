@@ -62,7 +62,7 @@ test("announcements name the player and the card", () => {
   assert.equal(describeEvent({ kind: "draw", data: { seat: 1, source: "stock" } }, ctx), "Anna drew from the stock.");
   assert.equal(describeEvent({ kind: "discard", data: { seat: 1, card: "7H" } }, ctx), "Anna discarded 7\u2665.");
   assert.equal(describeEvent({ kind: "draw", data: { seat: 0, source: "discard", card: "TS" } }, ctx), "You took 10\u2660 from the discard pile.");
-  assert.equal(describeEvent({ kind: "drew", data: { seat: 0, card: "2C" } }, ctx), "You drew 2\u2663.");
+  assert.equal(describeEvent({ kind: "drew", data: { seat: 0, card: "2C" } }, ctx), "You drew 2\u2663 from the stock.");
   assert.equal(describeEvent({ kind: "drew", data: { seat: 1, card: "2C" } }, ctx), null);
   assert.equal(describeEvent({ kind: "mystery", data: {} }, ctx), null);
   assert.equal(describeHandResult({ outcome: "gin", winner: 1, points: 37 }, ctx), "Anna went gin: 37 points.");
