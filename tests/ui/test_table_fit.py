@@ -553,3 +553,30 @@ def test_a_playban_banner_stays_off_a_table_in_play(server, chromium):
         assert page.evaluate(shown, "main")  # elsewhere it stays
     finally:
         _close(ctx, page)
+
+
+def test_a_phone_says_offline_in_a_word_beside_retry_now(server, chromium):
+    """On a phone the bar showed only "● Retry now" when the connection was lost (the state's
+    text was hidden with the live state's). It now says "Offline"; a desktop keeps the long
+    text with its countdown."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        _settle(page)
+        # the words that take room on screen (a live bar sets its text in a font of size 0)
+        visible = ("() => [...document.querySelectorAll('.tbl-conn > :not(.dot)')]"
+                   ".filter((e) => e.getBoundingClientRect().width > 1)"
+                   ".map((e) => e.textContent).join(' ')")
+        assert page.evaluate(visible) == ""  # live: the dot alone
+        ctx.set_offline(True)
+        page.wait_for_selector(".tbl-conn[data-state=offline]", timeout=20000)
+        shot = server["tmp"] / "offline-bar.png"
+        page.screenshot(path=str(shot))
+        assert page.evaluate(visible) == "Offline Retry now", shot
+        page.set_viewport_size({"width": 1280, "height": 800})
+        assert page.evaluate(visible).startswith("Connection lost: retrying in ")
+        assert page.evaluate(visible).endswith("Retry now")
+        ctx.set_offline(False)  # (the browser's "online" event reconnects at once)
+        page.wait_for_selector(".tbl-conn[data-state=open]", timeout=20000)
+    finally:
+        _close(ctx, page)

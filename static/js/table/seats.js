@@ -109,8 +109,10 @@ export function renderTitle(ctrl) {
 export function renderConnection(ctrl, state, detail) {
   const c = ctrl.el.conn;
   c.dataset.state = state;
-  const kids = [h("span", { class: "dot", attrs: { "aria-hidden": "true" } }), h("span", { text: connectionText(state, detail) })];
+  const kids = [h("span", { class: "dot", attrs: { "aria-hidden": "true" } }), h("span", { class: "conn-text", text: connectionText(state, detail) })];
   if (state === "offline") {
+    // a phone's bar has room for one word beside "Retry now" (table.css)
+    kids.push(h("span", { class: "conn-short", text: "Offline" }));
     kids.push(h("button", { class: "link-button", text: "Retry now", attrs: { type: "button" }, on: { click: () => ctrl.reconnect() } }));
   }
   updateChildren(c, kids);
