@@ -433,25 +433,43 @@ def test_computers_have_whole_distinct_labels_on_a_phone(server, chromium, seats
         _close(ctx, page)
 
 
+def _panel_buttons_on_screen(page, tmp, kind):
+    """Each size where a button of the ``kind`` result panel lies off the screen."""
+    failures = []
+    for w, h in ((844, 390), (640, 360), (390, 844), (360, 640)):
+        page.set_viewport_size({"width": w, "height": h})
+        _settle(page)
+        out = page.evaluate("""(kind) => [...document.querySelectorAll(
+            `.tbl-panel[data-kind=${kind}] .button`)]
+          .filter((b) => b.offsetParent !== null)
+          .map((b) => { const r = b.getBoundingClientRect();
+            return {text: b.textContent.trim(), top: r.top, bottom: r.bottom,
+                    left: r.left, right: r.right}; })""", kind)
+        off = [b for b in out if b["top"] < -1 or b["bottom"] > h + 1
+               or b["left"] < -1 or b["right"] > w + 1]
+        if not out or off:
+            shot = tmp / f"{kind}-{w}x{h}.png"
+            page.screenshot(path=str(shot))
+            failures.append(f"{w}x{h} ({shot}): {off or 'no buttons'}")
+    return failures
+
+
 def test_the_game_over_buttons_are_on_screen_on_a_phone_on_its_side(server, chromium):
     ctx, page = _gin_hand(server, chromium, other="2C 5C 9C JC QC 3D 8D TD 9H JH")
     try:
         page.wait_for_selector(".tbl-panel[data-kind=game-over] .button")
-        for w, h in ((844, 390), (640, 360), (390, 844), (360, 640)):
-            page.set_viewport_size({"width": w, "height": h})
-            _settle(page)
-            out = page.evaluate("""() => [...document.querySelectorAll(
-                '.tbl-panel[data-kind=game-over] .button')]
-              .filter((b) => b.offsetParent !== null)
-              .map((b) => { const r = b.getBoundingClientRect();
-                return {text: b.textContent.trim(), top: r.top, bottom: r.bottom,
-                        left: r.left, right: r.right}; })""")
-            assert out, f"{w}x{h}: no buttons"
-            off = [b for b in out if b["top"] < -1 or b["bottom"] > h + 1
-                   or b["left"] < -1 or b["right"] > w + 1]
-            shot = server["tmp"] / f"gameover-{w}x{h}.png"
-            page.screenshot(path=str(shot))
-            assert not off, f"{w}x{h} ({shot}): {off}"
+        assert _panel_buttons_on_screen(page, server["tmp"], "game-over") == []
+    finally:
+        _close(ctx, page)
+
+
+def test_a_hands_result_keeps_its_buttons_on_a_small_phone(server, chromium):
+    """On a 360 x 640 phone a gin hand's result (both hands shown) was taller than the felt:
+    Continue lay under the screen's edge until the panel was scrolled. The buttons now stay
+    at the panel's foot, as the game-over buttons did."""
+    ctx, page = _gin_hand(server, chromium)
+    try:
+        assert _panel_buttons_on_screen(page, server["tmp"], "hand") == []
     finally:
         _close(ctx, page)
 
