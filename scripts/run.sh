@@ -34,15 +34,23 @@ rm -f "$STOP_FLAG"
 # moves, the sweeps, ratings, statistics) and one for post-game analyses, which take a
 # process for a minute or more each and must never hold up the computer's moves
 # (docs/analysis.md: games.analyse goes to the queue "<default queue>.analysis").
+# Each worker runs in a process group of its own (setsid, where the system has it): a worker
+# killed outright (out of memory, kill -9) leaves its pool and its embedded beat behind, and
+# an orphaned beat went on scheduling the sweeps, beside the next worker's, even after the
+# site was stopped. Its group goes with it.
+SETSID=""
+if command -v setsid >/dev/null 2>&1; then SETSID=setsid; fi
 supervise() {
   local pid_file="$1"; shift
   (
-    trap '' INT  # Ctrl-C reaches the worker itself; this loop stops on the flag
+    trap '' INT  # Ctrl-C stops the site through stop_all; this loop stops on the flag
     while [ ! -e "$STOP_FLAG" ]; do
-      .venv/bin/celery -A ginsite worker "$@" --without-mingle --without-gossip &
-      echo $! > "$pid_file"
+      $SETSID .venv/bin/celery -A ginsite worker "$@" --without-mingle --without-gossip &
+      pid=$!
+      echo "$pid" > "$pid_file"
       code=0
-      wait $! || code=$?
+      wait "$pid" || code=$?
+      if [ -n "$SETSID" ]; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
       [ -e "$STOP_FLAG" ] && break
       echo "run.sh: a Celery worker exited (status $code); starting it again in 2 s" >&2
       sleep 2

@@ -100,15 +100,58 @@ def test_the_service_status_page_is_answered_before_django(site, chromium):
         ctx.close()
 
 
+def _worker_pid(site) -> int:
+    files = sorted((site["tmp"] / "var").glob("run.worker.*"))
+    assert len(files) == 1, files
+    return int(files[0].read_text())
+
+
+def _group(pgid: int) -> list[str]:
+    return subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True,
+                          text=True).stdout.split()
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(x) for x in out.split()]
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie is not: it waits only for its parent to read its status)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_worker_killed_outright_takes_its_beat_with_it(site):
+    """run.sh starts the worker again when it dies; a worker killed outright (kill -9, out
+    of memory) had left its embedded beat behind, which went on scheduling the sweeps beside
+    the next worker's beat, even after the site was stopped."""
+    old = _worker_pid(site)
+    deadline = time.monotonic() + 30
+    while len(children := _children(old)) < 3:  # its pool of two and its beat
+        assert time.monotonic() < deadline, children
+        time.sleep(0.5)
+    os.kill(old, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while (left := [pid for pid in children if _alive(pid)]) or _worker_pid(site) == old:
+        assert time.monotonic() < deadline, f"left behind: {left}"
+        time.sleep(0.5)
+    assert "a Celery worker exited (status 137)" in site["log"].read_text()
+
+
 def test_ctrl_c_stops_the_site_and_the_worker(site):
     """(The session's run command, started again for any later test that needs it. Its
     console holds every start of the session: only what this stop printed counts.)"""
     proc = site["proc"]
     assert proc is not None and proc.poll() is None, "the run command is not running"
     printed_before = len(site["log"].read_text())
+    worker = _worker_pid(site)  # (in a process group of its own)
     os.killpg(proc.pid, signal.SIGINT)
     proc.wait(timeout=30)
     time.sleep(0.5)
-    left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True)
-    assert left.stdout.strip() == "", f"still running: {left.stdout}"
+    left = _group(proc.pid) + _group(worker)
+    assert left == [], f"still running: {left}"
     assert "Stopped." in site["log"].read_text()[printed_before:]
