@@ -33,9 +33,13 @@ DEFAULTS: dict[str, Any] = {
     "OUTAGE_GAP": 4,
     # ... and the turns running then get that time back, at most this much (seconds) ...
     "OUTAGE_GIVE_BACK_MAX": 300,
-    # ... and at least this long from the end of the gap (seconds), so that a move refused
-    # as unavailable during the outage can be sent again (clients retry after 1, 2 and 4 s).
-    "OUTAGE_RESUME": 10,
+    # ... and at least this long from the end of the gap (seconds): time for every player to be
+    # back. After a restart the worker's sweep can see the gap before Daphne listens again
+    # (up to 13 s seen on a loaded machine), and a page that lost its socket tries again at
+    # most 9.6 s apart (static/js/table/sync.js Backoff); a move refused as unavailable is
+    # sent again after 1, 2 and 4 s. With 10 s a restart charged timeouts to players whose
+    # page had not yet reconnected.
+    "OUTAGE_RESUME": 30,
     # The give-back goes through the playing tables this many at a time, each batch in its own
     # short transaction (one UPDATE of 100,000 tables held every row lock for about 20 s).
     "OUTAGE_BATCH": 1000,

@@ -81,6 +81,7 @@ def _context() -> dict:
         "max_timeouts": games_conf.get("MAX_TIMEOUTS"),
         "first_turn_extra": games_conf.get("FIRST_TURN_EXTRA"),
         "grace": games_conf.get("DISCONNECT_GRACE"),
+        "outage_resume": games_conf.get("OUTAGE_RESUME"),
         "open_table_hours": games_conf.get("OPEN_TABLE_TTL") // 3600,
         "computer_left_days": games_conf.get("COMPUTER_TABLE_LEFT") // 86400,
         "provisional_games": skill.PROVISIONAL_GAMES,

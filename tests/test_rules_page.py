@@ -39,6 +39,11 @@ def test_rules_page_states_the_engine_numbers(client):
         assert re.search(rf"<td>{players}</td><td>\d+</td><td>{target}</td>", html)
     assert f"After {games_conf.get('MAX_TIMEOUTS')} timeouts in a row" in text
     assert f"more than {games_conf.get('DISCONNECT_GRACE')} seconds" in text
+    # a connection lost at a timed table: the turns run out before the claim
+    assert (f"away for {games_conf.get('MAX_TIMEOUTS')} of your turns in a row, you lose on "
+            "time") in text
+    assert (f"at least {games_conf.get('OUTAGE_RESUME')} seconds from when it is back, time "
+            "for your page to reconnect") in text
     assert "15, 30 or 60 seconds" in text
     assert "ended before both players moved" in text
     assert "2 strikes, 15 minutes; 3 strikes, 1 hour; 4 strikes, 3 hours; 5 or more strikes, " \

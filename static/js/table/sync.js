@@ -52,7 +52,9 @@ export class ActionIds {
 
 /** Exponential reconnect delays with jitter: 0.5 s, 1 s, 2 s, ... up to ``max``. */
 export class Backoff {
-  constructor({ base = 500, max = 15000, random = Math.random } = {}) {
+  // (at most 8 s +-20 %: a site back from a restart gives every running turn 30 s,
+  // games/conf.py OUTAGE_RESUME, and a page must be back within it)
+  constructor({ base = 500, max = 8000, random = Math.random } = {}) {
     this.base = base;
     this.max = max;
     this.random = random;
