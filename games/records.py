@@ -10,7 +10,7 @@ from core import jsonlimits
 from games import engine as E
 
 from .bots.levels import LEVEL_TABLE, computer_name
-from .models import Game
+from .models import ActionSource, Game
 
 # Records written before computers were named alike in both formats called them "bot-easy"
 # in the engine record (the text form's Players header): read as "Computer (Easy)".
@@ -71,6 +71,21 @@ def engine_record(game: Game) -> E.GameRecord | None:
         return _named(E.GameRecord.from_dict(data), _computer_seats(game))
     except E.EngineError:
         return None
+
+
+def timed_out_moves(game: Game, record: E.GameRecord) -> frozenset[int]:
+    """The indices in ``record``'s moves of those the site played for a player whose time ran
+    out (the game's stored sources; none when they do not line up with the record)."""
+    actions = game.actions or []
+    if len(actions) != len(record.moves):
+        return frozenset()
+    out = set()
+    for i, (stored, move) in enumerate(zip(actions, record.moves, strict=True)):
+        if stored.get("seat") != move.seat:
+            return frozenset()
+        if stored.get("source") == ActionSource.TIMEOUT:
+            out.add(i)
+    return frozenset(out)
 
 
 def record_text(game: Game) -> str:

@@ -289,8 +289,10 @@ def analysis_run(*, job_id: int) -> bool:
     seed = (import_seed(subject) if isinstance(subject, ImportedRecord)
             else analysis_seed(subject))
     begun = time.monotonic()
+    timed_out = (frozenset() if isinstance(subject, ImportedRecord)
+                 else records.timed_out_moves(subject, record))
     try:
-        result = analyse(record, seed=seed, progress=_Progress(job))
+        result = analyse(record, seed=seed, progress=_Progress(job), timed_out=timed_out)
     except _Gone:
         return False
     except E.RecordError:

@@ -208,6 +208,27 @@ def test_every_move_is_a_decision_and_forced_ones_are_not_judged(short_game):
     assert {d.kind for d in a.decisions} >= {"upcard", "draw", "discard"}
 
 
+def test_moves_the_site_played_on_a_timeout_are_not_judged(short_game):
+    """A move played for a player whose time ran out is not their decision: reported as
+    "timeout", no loss, out of their accuracy (bob, who never moved, read 99.4 %)."""
+    judged = analyse(short_game, seed=1)
+    site = frozenset(d.index for d in judged.decisions
+                     if d.seat == 0 and d.judgement != "forced")
+    assert site
+    a = analyse(short_game, seed=1, timed_out=site)
+    for d, before in zip(a.decisions, judged.decisions, strict=True):
+        if d.index in site:
+            assert (d.judgement, d.loss, d.played, d.best) == ("timeout", 0.0, before.played,
+                                                                before.played)
+            assert d.kind == before.kind
+        else:
+            assert d == before
+    assert a.summaries[0].decisions == judged.summaries[0].decisions - len(site) == 0
+    assert a.summaries[0].accuracy == 100.0 and a.summaries[0].total_loss == 0
+    assert a.summaries[1] == judged.summaries[1]
+    assert GameAnalysis.from_json(a.to_json()) == a
+
+
 def test_rummy_three_players_is_judged():
     rec = _bot_game("rummy", players=3, target=20, seed=4)
     a = analyse(rec, seed=2)

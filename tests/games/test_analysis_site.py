@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from core import channels as core_channels
 from games import conf as games_conf
-from games import services
+from games import records, services
 from games.bots.analysis import ANALYSER_VERSION
 from games.exceptions import AnalysisBusy, AnalysisNotFound, AnalysisSignIn
 from games.models import Analysis, AnalysisJob, AnalysisSeat, AnalysisStatus
@@ -286,6 +286,33 @@ def test_accuracy_per_mode_and_its_trend(people, frames, django_capture_on_commi
     client.force_login(cleo)
     profile = client.get(f"/u/{ann.username}/").content.decode()
     assert "Average accuracy over analysed games" in profile and f"{expected}%" in profile
+
+
+def test_moves_played_on_a_timeout_stay_out_of_the_players_accuracy(
+        people, frames, django_capture_on_commit_callbacks):
+    """The game's stored sources say which moves the site played for a player whose time
+    ran out: those are shown as such and counted in no accuracy (a player who never moved
+    read 99.4 %)."""
+    ann, bob, _ = people
+    game = short([ann, bob])
+    moves = records.engine_record(game).moves
+    game.actions = [{"version": i + 1, "seat": m.seat, "action": m.action,
+                     "source": "timeout" if m.seat == 1 else "player"}
+                    for i, m in enumerate(moves)]
+    game.save(update_fields=["actions"])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.analysis_request(game_id=game.pk, user=ann)
+    stored = Analysis.objects.get(game=game)
+    for d in stored.data["decisions"]:
+        assert (d["judgement"] == "timeout") == (d["seat"] == 1), d
+    seats = {s.seat: s for s in AnalysisSeat.objects.filter(analysis=stored)}
+    assert seats[1].decisions == 0 and seats[0].decisions > 0
+    # bob's statistics have no analysed game (a seat with no decision counts in none)
+    assert stats_selectors.accuracy_summary(user=bob, viewer=bob) is None
+    assert stats_selectors.accuracy_summary(user=ann, viewer=ann)["games"] == 1
+    # (stored sources that do not line up with the record are not trusted)
+    game.actions = game.actions[:-1]
+    assert records.timed_out_moves(game, records.engine_record(game)) == frozenset()
 
 
 def test_tournament_finals_are_analysed_by_themselves(people, frames, monkeypatch,

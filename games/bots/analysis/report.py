@@ -14,6 +14,7 @@ __all__ = [
     "ANALYSER_VERSION",
     "JUDGEMENTS",
     "FORCED",
+    "TIMED_OUT",
     "THRESHOLDS",
     "ACCURACY_SCALE",
     "Option",
@@ -29,6 +30,9 @@ __all__ = [
 ANALYSER_VERSION = 3
 JUDGEMENTS = ("best", "good", "inaccuracy", "mistake", "blunder")
 FORCED = "forced"
+# a move the site played for a player whose time ran out: not the player's decision, so not
+# judged (no loss, not in the accuracy); the record's sources say which (``analyse``)
+TIMED_OUT = "timeout"
 
 # A decision losing less than THRESHOLDS[0] points is "best" (within the evaluator's noise of
 # the best option); below THRESHOLDS[1] "good", below [2] an inaccuracy, below [3] a mistake,
@@ -166,11 +170,13 @@ class GameAnalysis:
 
 
 def summarise(decisions: Sequence[Decision], players: Sequence[str]) -> tuple[SeatSummary, ...]:
-    """One summary per seat: judged decisions, accuracy (mean per-decision accuracy; 100
-    with none judged), counts per judgement and the total loss."""
+    """One summary per seat: judged decisions (neither forced nor played by the site on a
+    timeout), accuracy (mean per-decision accuracy; 100 with none judged), counts per
+    judgement and the total loss."""
     out = []
     for seat, player in enumerate(players):
-        mine = [d for d in decisions if d.seat == seat and d.judgement != FORCED]
+        mine = [d for d in decisions
+                if d.seat == seat and d.judgement not in (FORCED, TIMED_OUT)]
         counts = {j: 0 for j in JUDGEMENTS}
         for d in mine:
             counts[d.judgement] += 1

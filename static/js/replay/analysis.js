@@ -13,7 +13,7 @@ import { el } from "./dom.js";
 export const MARKED = ["inaccuracy", "mistake", "blunder"];
 export const CLASS_NAMES = {
   best: "best", good: "good", inaccuracy: "inaccuracy", mistake: "mistake",
-  blunder: "blunder", forced: "only move",
+  blunder: "blunder", forced: "only move", timeout: "played on a timeout",
 };
 // Chess's marks, read out by their names (the mark itself is aria-hidden).
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -62,6 +62,7 @@ export function judgementText(d, names) {
   if (!d) return "";
   const who = names[d.seat] ?? `Seat ${d.seat + 1}`;
   if (d.judgement === "forced") return `${who} had only this move.`;
+  if (d.judgement === "timeout") return `${who}: time ran out, the site played this move (not judged).`;
   if (d.played === d.best || d.loss <= 0) return `${who}: best move.`;
   return `${who}: ${CLASS_NAMES[d.judgement] || d.judgement}; best was ${actionLabel(d.best)} (${minus(d.loss)} points).`;
 }

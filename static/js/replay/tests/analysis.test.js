@@ -40,6 +40,8 @@ test("the judgement of a move says what was best and what it cost", () => {
   assert.equal(judgementText(DECISIONS[2], names), "bob: mistake; best was 7♠ (−4.2 points).");
   assert.equal(judgementText(DECISIONS[1], names), "ann: best move.");
   assert.equal(judgementText(DECISIONS[0], names), "ann had only this move.");
+  assert.equal(judgementText({ ...DECISIONS[2], judgement: "timeout", loss: 0 }, names),
+    "bob: time ran out, the site played this move (not judged).");
   assert.equal(judgementText(DECISIONS[4], names), "ann: blunder; best was knocking with 3♣ (−11.0 points).");
   assert.equal(judgementText(undefined, names), "");
 });
