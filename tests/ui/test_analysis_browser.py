@@ -145,6 +145,8 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
     seen = page.evaluate("window.__progress")
     assert any(t.startswith(("Queued", "Judging decision", "Starting")) for t in seen), seen
     assert not button.is_visible()
+    # the intro that asked for it goes with the button
+    assert not page.get_by_text("The Expert judges every decision").is_visible()
 
     # The summary: one row per player with an accuracy in %.
     rows = page.locator("[data-analysis-summary] li")
@@ -203,6 +205,22 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
     page.reload()
     page.wait_for_selector("[data-analysis-result]:not([hidden])")
     assert page.get_by_role("button", name="Analyse this game").count() == 0
+    # The page ends at its footer: the marks' hidden labels in the move list had stretched
+    # it to 11,000 px of blank on a phone.
+    page.wait_for_selector("[data-replay-moves] .move-mark.visually-hidden", state="attached")
+    end, height = page.evaluate("""() => [
+      document.querySelector('body > footer, footer').getBoundingClientRect().bottom + scrollY,
+      document.documentElement.scrollHeight]""")
+    assert height <= end + 2, (end, height)
+    # The board stands right under the controls and the jumps that move it; the summary and
+    # the graph come after it (the board was 700 px below the buttons on a phone).
+    gap, summary_below = page.evaluate("""() => {
+      const top = (s) => document.querySelector(s).getBoundingClientRect().top;
+      const jumps = document.querySelector('[data-analysis-next]').getBoundingClientRect();
+      return [top('[data-replay-board]') - jumps.bottom,
+              top('[data-analysis-summary]') > top('[data-replay-board]')]; }""")
+    assert 0 <= gap < 120 and summary_below, (gap, summary_below)
+    assert not page.locator(".replay-hint").is_visible()  # no keys on a touch screen
     ctx.close()
 
 

@@ -164,11 +164,15 @@ export class AnalysisPanel {
     this.data = null;
     this.pollTimer = null;
     this.lastFrame = 0;
-    const q = (name) => root.querySelector(`[data-analysis-${name}]`);
+    // (the judgement of the move shown and the jumps stand under the replay's controls,
+    // outside ``root``: looked up in the whole replay)
+    const q = (name) => (root.querySelector(`[data-analysis-${name}]`)
+      || viewer.root.querySelector(`[data-analysis-${name}]`));
     this.dom = {
       form: q("form"), button: q("button"), reason: q("reason"), progress: q("progress"),
       bar: q("bar"), result: q("result"), summary: q("summary"), graph: q("graph"),
-      ply: q("ply"), whose: q("whose"), prev: q("prev"), next: q("next"),
+      ply: q("ply"), whose: q("whose"), prev: q("prev"), next: q("next"), nav: q("nav"),
+      intro: q("intro"), keys: q("keys"),
       moves: viewer.root.querySelector("[data-replay-moves]"), count: q("count"),
     };
   }
@@ -286,6 +290,8 @@ export class AnalysisPanel {
     this.plies = byPly(this.decisions);
     this.series = cumulativeLoss(this.decisions, names.length, this.viewer.last);
     this.dom.result.hidden = false;
+    for (const part of [this.dom.nav, this.dom.keys]) if (part) part.hidden = false;
+    if (this.dom.intro) this.dom.intro.hidden = true;
     this.renderSummary(data.summaries || []);
     this.renderWhose();
     this.renderGraph();
