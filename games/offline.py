@@ -88,6 +88,8 @@ def offline_page(request):
     data = {
         **_static_urls(),
         "signed_in": request.user.is_authenticated,
+        # whose games the device's are (static/js/offline/stats.js ``mine``): "" signed out
+        "owner": str(request.user.pk) if request.user.is_authenticated else "",
         "name": request.user.public_name if request.user.is_authenticated else "You",
     }
     return render(request, "games/offline.html", {

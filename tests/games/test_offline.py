@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 import uuid
 import zipfile
 from pathlib import Path
@@ -308,6 +309,22 @@ def test_service_worker_precaches_the_offline_game(client):
     for u in urls:  # every one answers, or the install would fail
         assert client.get(u).status_code == 200, u
     assert "__BUILD__" not in body and "caches.delete" in body
+
+
+@pytest.mark.django_db
+def test_the_offline_page_names_whose_games_the_device_keeps(client, ann, ann_client):
+    """The page's data names the account (its id, "" signed out): a shared device's games
+    are each kept for the account that started them (static/js/offline/stats.js ``mine``),
+    and a wide statistics table scrolls on a phone instead of widening the page."""
+    def data(c):
+        html = c.get("/play/offline/").content.decode()
+        raw = re.search(r'<script id="offline-data" type="application/json">(.*?)</script>',
+                        html, re.S).group(1)
+        return json.loads(raw), html
+    mine, html = data(ann_client)
+    assert mine["owner"] == str(ann.pk) and mine["signed_in"] is True
+    assert data(client)[0]["owner"] == ""
+    assert re.search(r'<div class="table-scroll"[^>]*>\s*<table id="offline-stats-table"', html)
 
 
 @pytest.mark.django_db

@@ -6,7 +6,7 @@
 import { TableApp } from "../table/app.js";
 import { LocalEngine } from "./engine.js";
 import { LocalTransport } from "./local.js";
-import { LEVEL_NAMES, MODE_NAMES, offlineStats } from "./stats.js";
+import { LEVEL_NAMES, MODE_NAMES, mine, offlineStats } from "./stats.js";
 import { allGames, currentGame, deleteGame, getGame, saveGame } from "./store.js";
 import { syncPending } from "./sync.js";
 
@@ -60,7 +60,7 @@ function forcedSeed() {
 async function newGame(config) {
   const r = await startEngine().call("new", { config: { ...config, ...forcedSeed(), id: uuid(), name: urls.name || "You" } });
   if (!r.ok) throw new Error(r.error);
-  const doc = { ...r.doc, updated_at: Date.now(), synced: false };
+  const doc = { ...r.doc, updated_at: Date.now(), synced: false, owner: urls.owner || null };
   await saveGame(doc);
   return doc;
 }
@@ -88,7 +88,7 @@ function openTable(doc) {
     transport: (handlers) => {
       const t = new LocalTransport(engine, doc, handlers, {
         rematch,
-        onSaved: (d) => { if (d.status === "finished" && urls.signed_in) syncPending(); },
+        onSaved: (d) => { if (d.status === "finished" && urls.signed_in) syncPending(urls.owner); },
       });
       window.ginOffline.transport = t;
       return t;
@@ -97,7 +97,7 @@ function openTable(doc) {
 }
 
 async function renderResume() {
-  const doc = await currentGame();
+  const doc = await currentGame(urls.owner);
   const box = $("offline-resume");
   box.hidden = !doc;
   if (!doc) return;
@@ -110,7 +110,7 @@ async function renderResume() {
 }
 
 async function renderStats() {
-  const docs = await allGames();
+  const docs = mine(await allGames(), urls.owner);
   const rows = offlineStats(docs);
   const body = $("offline-stats-body");
   body.replaceChildren();
@@ -135,7 +135,11 @@ async function renderStats() {
   const parts = [];
   if (!urls.signed_in) parts.push("Sign in to keep your finished offline games in your archive and statistics.");
   else if (waiting) parts.push(`${waiting} finished game${waiting > 1 ? "s" : ""} will be added to your archive when the site is reachable.`);
-  else if (finished.length) parts.push("Every finished offline game is in your archive.");
+  else if (finished.length && !refused.length) parts.push("Every finished offline game is in your archive.");
+  else if (finished.length > refused.length) {
+    const kept = finished.length - refused.length;
+    parts.push(`${kept} finished offline game${kept > 1 ? "s are" : " is"} in your archive.`);
+  }
   for (const d of refused) parts.push(`A game could not be stored: ${d.refused}`);
   sync.textContent = parts.join(" ");
 }
@@ -192,7 +196,7 @@ async function boot() {
     history.replaceState(null, "", window.location.pathname);
   }
   await renderResume();
-  if (urls.signed_in && navigator.onLine) await syncPending();
+  if (urls.signed_in && navigator.onLine) await syncPending(urls.owner);
   await renderStats();
 }
 

@@ -6,6 +6,14 @@ export const MODE_NAMES = {
 };
 export const LEVEL_NAMES = { 1: "Easy", 2: "Medium", 3: "Hard", 4: "Expert" };
 
+/** The games of this device that are ``owner``'s (the signed-in account's id, "" signed
+    out): those started under that account and those played signed out (they go to the
+    archive of whoever signs in). Another account's games on a shared device are neither
+    shown, resumed nor uploaded: they once went to the next account signed in. */
+export function mine(docs, owner) {
+  return docs.filter((d) => !d.owner || d.owner === owner);
+}
+
 /** "win", "loss" or "tie" for the person (seat 0) of a finished saved game. */
 export function outcome(doc) {
   const fin = doc.summary || {};

@@ -1,6 +1,8 @@
 // Offline games in IndexedDB: one record per game, keyed by its UUID, holding the engine's
 // own serialised state (games/local/table.py's saved game) and whether it was uploaded.
 
+import { mine } from "./stats.js";
+
 const DB = "gin-offline";
 const STORE = "games";
 
@@ -37,8 +39,8 @@ export const allGames = () => run("readonly", (s) => s.getAll());
 export const deleteGame = (id) => run("readwrite", (s) => s.delete(id));
 
 /** The game in progress most recently played, or null. */
-export async function currentGame() {
-  const games = (await allGames()).filter((g) => g.status === "playing");
+export async function currentGame(owner) {
+  const games = mine(await allGames(), owner).filter((g) => g.status === "playing");
   games.sort((a, b) => (b.updated_at || 0) - (a.updated_at || 0));
   return games[0] || null;
 }

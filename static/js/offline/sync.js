@@ -2,6 +2,7 @@
 // each is uploaded once (POST /play/offline/upload/, CSRF-protected), replayed by the
 // server's engine and stored as "offline, against the computer" (docs/offline.md).
 
+import { mine } from "./stats.js";
 import { allGames, saveGame } from "./store.js";
 
 export const UPLOAD_URL = "/play/offline/upload/";
@@ -13,18 +14,20 @@ function csrfToken() {
 
 let running = null;
 
-/** Upload every finished game not yet stored; returns {sent, refused, pending, signedOut}. */
-export function syncPending() {
-  if (!running) running = doSync().finally(() => { running = null; });
+/** Upload every finished game of ``owner`` (stats.js ``mine``) not yet stored; returns
+    {sent, refused, pending, signedOut}. */
+export function syncPending(owner) {
+  if (!running) running = doSync(owner).finally(() => { running = null; });
   return running;
 }
 
-async function doSync() {
+async function doSync(owner) {
   const out = { sent: 0, refused: 0, pending: 0, signedOut: false };
   if (!("indexedDB" in window)) return out;
   let games;
   try {
-    games = (await allGames()).filter((g) => g.status === "finished" && g.record && !g.synced && !g.refused);
+    games = mine(await allGames(), owner)
+      .filter((g) => g.status === "finished" && g.record && !g.synced && !g.refused);
   } catch (err) {
     return out;
   }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { offlineStats, outcome } from "../stats.js";
+import { mine, offlineStats, outcome } from "../stats.js";
 
 const game = (mode, level, places, winner, scores, status = "finished") => ({
   mode, level, status, summary: { places, winner_seat: winner, scores },
@@ -26,4 +26,12 @@ test("statistics per mode and level, games in progress left out", () => {
   assert.equal(rows[0].best, 80);
   assert.equal(rows[2].best, 60);
   assert.equal(rows[0].points, 160);
+});
+
+test("a shared device shows, resumes and uploads only the signed-in account's games", () => {
+  const docs = [{ id: "a", owner: "7" }, { id: "b", owner: "9" }, { id: "c", owner: null }, { id: "d" }];
+  // the account's own and those played signed out (the archive of whoever signs in)
+  assert.deepEqual(mine(docs, "7").map((d) => d.id), ["a", "c", "d"]);
+  assert.deepEqual(mine(docs, "9").map((d) => d.id), ["b", "c", "d"]);
+  assert.deepEqual(mine(docs, "").map((d) => d.id), ["c", "d"]);
 });
