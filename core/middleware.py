@@ -114,7 +114,7 @@ class CompressPages(GZipMiddleware):
         return super().process_response(request, response)
 
 
-API_NOT_FOUND = "No such API endpoint: see docs/bot-api.md for the paths."
+API_NOT_FOUND = "No such API endpoint: see /api/docs/ for the paths."
 
 
 class ApiErrorsAsJson(MiddlewareMixin):

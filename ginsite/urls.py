@@ -15,6 +15,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("rules/", rules_page.rules, name="rules"),
     path("help/", rules_page.help_page, name="help"),
+    path("api/docs/", views.api_docs, name="api_docs"),
+    path("api/docs/gin_bot.py", views.api_docs, {"name": "gin_bot.py"}, name="api_docs_bot"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -91,6 +92,24 @@ def manifest(request):
     }
     response = JsonResponse(data)
     response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+# The API's documentation, served by the site itself (the settings page and the API's 404
+# point here): the Markdown as plain text, which reads as it is written, and the example bot
+# that it runs verbatim.
+API_DOCS = {
+    "api/docs/": "docs/bot-api.md",
+    "api/docs/gin_bot.py": "docs/examples/gin_bot.py",
+}
+
+
+@require_GET
+def api_docs(request, name: str = ""):
+    path = settings.BASE_DIR / API_DOCS[f"api/docs/{name}"]
+    response = HttpResponse(path.read_text(encoding="utf-8"),
+                            content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=3600"
     return response
 
 

@@ -50,3 +50,23 @@ def test_the_example_policy_finishes_a_game_of_every_mode(mode):
             seat = state.to_act
             state, _ = E.apply(state, choose(E.view_for(state, seat)), seat)
         assert state.is_over, (mode, seed, state)
+
+
+@pytest.mark.django_db
+def test_the_site_serves_its_api_docs_where_the_settings_and_the_api_point(client,
+                                                                          make_user):
+    """The settings page named a repository path, docs/bot-api.md, that the site did not
+    serve: the docs and the example bot are now at /api/docs/, linked from there and from
+    the API's 404."""
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200 and docs["Content-Type"] == "text/plain; charset=utf-8"
+    assert docs.content.decode() == DOC.read_text()
+    bot = client.get("/api/docs/gin_bot.py")
+    assert bot.status_code == 200 and bot.content.decode() == EXAMPLE.read_text()
+    assert client.post("/api/docs/").status_code == 405
+    missing = client.get("/api/nowhere/").json()
+    assert missing["error"] == "not_found" and "/api/docs/" in missing["detail"]
+    client.force_login(make_user("dev"))
+    page = client.get("/settings/api/").content.decode()
+    assert 'href="/api/docs/"' in page and 'href="/api/docs/gin_bot.py"' in page
+    assert "docs/bot-api.md" not in page
