@@ -20,7 +20,13 @@ from typing import Any
 
 from games import engine as E
 from games.bots import get_bot
-from games.bots.levels import HINT_LEVEL, LEVEL_BY_NUMBER, LEVEL_KEYS, computer_name
+from games.bots.levels import (
+    HINT_LEVEL,
+    LEVEL_BY_NUMBER,
+    LEVEL_KEYS,
+    computer_name,
+    computer_short_name,
+)
 
 MODE_NAMES = {
     "classic": "Classic Gin", "straight": "Straight Gin", "oklahoma": "Oklahoma Gin",
@@ -93,14 +99,18 @@ def _state(doc: dict[str, Any]) -> E.GameState:
 
 def _seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
     count = doc["computers"]
-    seats = [{"index": PLAYER, "kind": "user", "name": doc.get("name") or "You",
+    you = doc.get("name") or "You"
+    seats = [{"index": PLAYER, "kind": "user", "name": you, "short_name": you,
               "username": None, "bot_level": None, "is_bot": False, "connected": True,
               "gone": False, "timeouts": 0}]
     for i in range(1, count + 1):
-        name = computer_name(doc["level"], i if count > 1 else 1)
-        seats.append({"index": i, "kind": "bot", "name": name, "username": None,
-                      "bot_level": doc["level"], "is_bot": False, "connected": True,
-                      "gone": False, "timeouts": 0})
+        # (the short label, as online: a phone's seat boxes for three or four showed
+        # "Compute…" three times)
+        number = i if count > 1 else 1
+        seats.append({"index": i, "kind": "bot", "name": computer_name(doc["level"], number),
+                      "short_name": computer_short_name(doc["level"], number),
+                      "username": None, "bot_level": doc["level"], "is_bot": False,
+                      "connected": True, "gone": False, "timeouts": 0})
     return seats
 
 

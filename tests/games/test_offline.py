@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import engine as E
 from games import frames, offline_package, records
 from games.local import table as T
-from games.models import Game, GamePlayer
+from games.models import Game, GamePlayer, Seat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,6 +111,12 @@ def test_local_game_plays_to_the_end_with_the_frames_of_online_play(mode, comput
     assert set(online) <= set(last) | {"you"}
     assert set(last["view"]) == set(E.view_for(state, 0)) | {"seed"}
     assert [s["kind"] for s in last["seats"]] == ["user"] + ["bot"] * computers
+    # each seat with the keys of the server's (a short label too: a phone's boxes for three
+    # or four showed "Compute…" for every computer), every label its own
+    bot = frames.seat_data(Seat(index=1, bot_level=2), timezone.now())
+    assert all(set(s) == set(bot) for s in last["seats"]), last["seats"]
+    shorts = [s["short_name"] for s in last["seats"]]
+    assert len(set(shorts)) == len(shorts) and all(len(s) <= 9 for s in shorts[1:]), shorts
     # never another seat's cards
     for f in seen:
         for ev in f.get("events", []):
