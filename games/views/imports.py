@@ -14,6 +14,7 @@ from games.bots.analysis import ANALYSER_VERSION
 from .. import conf, records, replay, selectors, services
 from ..exceptions import ImportNotFound, ImportNotKept
 from ..forms import RECORD_MAX_BYTES, RecordImportForm
+from ..models import Mode
 from .analysis import analysis_answer
 
 
@@ -63,6 +64,7 @@ def game_import(request):
     return render(request, "games/game_imported.html", {
         "record": record, "names": names, "replay": replay.replay_data(record, names),
         "filename": filename, "not_kept": not_kept,
+        "mode_name": dict(Mode.choices).get(record.mode, record.mode),
     })
 
 

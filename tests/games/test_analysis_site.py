@@ -249,7 +249,7 @@ def test_a_failing_analysis_is_told_and_may_be_asked_again(
     ann, bob, _ = people
     game = short([ann, bob])
 
-    def broken(record, *, seed=0, progress=None):
+    def broken(record, *, seed=0, progress=None, timed_out=frozenset()):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(analysis_service, "analyse", broken)

@@ -87,6 +87,8 @@ def test_a_signed_out_import_is_shown_and_not_kept(people):
     assert answer.status_code == 200
     page = answer.content.decode()
     assert 'id="replay-data"' in page and "Sign in</a> to keep it" in page
+    # the mode by its name, as on a kept record's page (it read "classic")
+    assert "through the engine: Classic Gin, ann, bob" in page
     assert "analysis-data" not in page and "Analyse this game" not in page
     assert ImportedRecord.objects.count() == 0
     assert "Sign in</a> to keep your imported records" in Client().get(
@@ -213,12 +215,12 @@ def test_deleting_a_record_drops_its_analysis_and_frees_the_turn(
     settings.GAMES_ANALYSIS_PROGRESS_EVERY = 0
     real = analysis_service.analyse
 
-    def deleting(record, *, seed, progress):
+    def deleting(record, *, seed, progress, timed_out=frozenset()):
         def report(done, total):
             if done == 2:
                 ImportedRecord.objects.filter(pk=kept.pk).delete()
             progress(done, total)
-        return real(record, seed=seed, progress=report)
+        return real(record, seed=seed, progress=report, timed_out=timed_out)
 
     monkeypatch.setattr(analysis_service, "analyse", deleting)
     assert services.analysis_run(job_id=job.pk) is False

@@ -75,6 +75,11 @@ def test_tokens_export_and_a_bot_account_on_the_run_command(site, chromium):
         secret = page.text_content("[data-new-token]").strip()
         assert secret.startswith("gin_")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # one tap copies it whole (a long press on a phone selected it up to a hyphen)
+        ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+        page.get_by_role("button", name="Copy the token").click()
+        page.wait_for_selector("[data-copy-note]:has-text('Copied.')")
+        assert page.evaluate("() => navigator.clipboard.readText()") == secret
         page.reload()
         assert page.locator("[data-new-token]").count() == 0
         assert secret not in page.content() and secret[:10] in page.content()

@@ -219,6 +219,13 @@ def test_installable_and_accessible_in_chromium(server, tmp_path, chromium):
     _new_game(page, "rummy", computers=3)
     _poll(page, "() => window.ginTable.myTurn")
     assert serious_violations(page) == []
+    # a phone's seat boxes tell the three computers apart (each read "Compute…"), and the
+    # drawer has no chat: nobody is there to read it
+    labels = page.evaluate("""() => [...document.querySelectorAll('.tbl-opps .seat-name-text')]
+      .map((n) => ({text: n.textContent, cut: n.scrollWidth > n.clientWidth + 1}))""")
+    assert len({x["text"] for x in labels}) == 3 and not any(x["cut"] for x in labels), labels
+    assert page.locator(".tbl-side-toggle").text_content() == "Moves"
+    assert page.locator(".tbl-chat").is_hidden()
     ctx.close()
 
 

@@ -30,8 +30,10 @@ export function buildLayout(ctrl) {
   E.colourToggle2 = h("input", { attrs: { type: "checkbox", id: "tbl-four-colour-2" }, on: { change: (e) => ctrl.setFourColour(e.target.checked) } });
   E.colourToggle2.checked = ctrl.fourColour;
   E.sideColour = h("label", { class: "tbl-tool tbl-check tbl-side-colour", attrs: { for: "tbl-four-colour-2" } }, E.colourToggle2, " Four-colour cards");
-  // narrow screens: moves and chat open over the table (the stylesheet shows this button)
-  E.sideBtn = h("button", { class: "tbl-tool tbl-side-toggle", text: "Moves & chat", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "tbl-side" }, on: { click: () => ctrl.toggleSide() } });
+  // narrow screens: moves and chat open over the table (the stylesheet shows this button);
+  // a game offline (its own transport, offline/local.js) has nobody to chat with
+  const chats = !ctrl.data.transport;
+  E.sideBtn = h("button", { class: "tbl-tool tbl-side-toggle", text: chats ? "Moves & chat" : "Moves", attrs: { type: "button", "aria-expanded": "false", "aria-controls": "tbl-side" }, on: { click: () => ctrl.toggleSide() } });
   E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.sideBtn, E.resignBtn));
   E.banner = h("div", { class: "tbl-banner", attrs: { hidden: true, role: "status" } });
   E.opps = h("section", { class: "tbl-opps", attrs: { "aria-label": "Opponents" } });
@@ -76,10 +78,10 @@ export function buildLayout(ctrl) {
   E.chatNote = h("p", { class: "tbl-chat-note muted", attrs: { hidden: true } });
   E.side = h(
     "aside",
-    { class: "tbl-side", attrs: { id: "tbl-side", "aria-label": "Moves and chat" } },
+    { class: "tbl-side", attrs: { id: "tbl-side", "aria-label": chats ? "Moves and chat" : "Moves" } },
     E.sideColour,
     h("details", { class: "tbl-box", attrs: { open: true } }, h("summary", { text: "Moves" }), E.logList),
-    h("details", { class: "tbl-box tbl-chat", attrs: { open: true } }, h("summary", { text: "Chat" }), E.chatList, E.chatForm, E.chatNote),
+    h("details", { class: "tbl-box tbl-chat", attrs: { open: true, hidden: !chats } }, h("summary", { text: "Chat" }), E.chatList, E.chatForm, E.chatNote),
   );
   E.sheetDialog = h("dialog", { class: "tbl-dialog", attrs: { "aria-labelledby": "tbl-sheet-title" } });
   E.confirmDialog = h("dialog", { class: "tbl-dialog tbl-dialog-small", attrs: { "aria-labelledby": "tbl-confirm-title" } });
