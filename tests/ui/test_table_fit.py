@@ -598,3 +598,23 @@ def test_a_phone_says_offline_in_a_word_beside_retry_now(server, chromium):
         page.wait_for_selector(".tbl-conn[data-state=open]", timeout=20000)
     finally:
         _close(ctx, page)
+
+
+def test_the_update_offer_waits_for_the_end_of_the_game(server, chromium):
+    """"A new version of the site is available" (the service worker's offer, at the foot of
+    the screen) lay over a phone's hand during a game, where a tap on a card hit it. It now
+    waits for the game's end."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        shown = ("() => { let b = document.getElementById('sw-update'); if (!b) {"
+                 " b = document.createElement('div'); b.id = 'sw-update';"
+                 " b.className = 'sw-update'; b.textContent = 'A new version';"
+                 " document.body.append(b); }"
+                 " return getComputedStyle(b).display !== 'none'; }")
+        page.wait_for_selector(".tbl[data-status=playing]")
+        assert not page.evaluate(shown)
+        _resign(page)
+        assert page.evaluate(shown)
+    finally:
+        _close(ctx, page)

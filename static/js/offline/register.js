@@ -4,6 +4,7 @@
 
 const el = document.querySelector("script[data-offline-register]");
 const signedIn = el && el.dataset.signedIn === "1";
+const owner = (el && el.dataset.owner) || ""; // whose offline games to upload (stats.js mine)
 
 function showUpdate(reg) {
   if (document.getElementById("sw-update")) return;
@@ -21,7 +22,12 @@ function showUpdate(reg) {
     if (reg.waiting) reg.waiting.postMessage({ type: "skip-waiting" });
     btn.disabled = true;
   });
-  bar.append(text, " ", btn);
+  const later = document.createElement("button");
+  later.type = "button";
+  later.className = "button button-small button-secondary";
+  later.textContent = "Later";
+  later.addEventListener("click", () => bar.remove());
+  bar.append(text, " ", btn, " ", later);
   document.body.append(bar);
 }
 
@@ -53,7 +59,7 @@ async function register() {
 register();
 if (signedIn) {
   import("./sync.js").then((m) => {
-    m.syncPending();
-    window.addEventListener("online", () => m.syncPending());
+    m.syncPending(owner);
+    window.addEventListener("online", () => m.syncPending(owner));
   });
 }
