@@ -183,12 +183,22 @@ export class TableApp {
         else if (text) this.notices.logLine(text);
       }
     }
-    if (frame.type === "state" && frame.last && frame.last.source === "timeout") {
+    const timedOut = frame.type === "state" && frame.last && frame.last.source === "timeout";
+    if (timedOut) {
       const timed = (frame.seats || [])[frame.last.seat] || {};
       const notice = timeoutNotice(seatName(frame.last.seat, this.ctx(frame)), timed.timeouts || 0, this.ctx(frame).maxTimeouts || 0);
       this.notices.announce(notice);
       // your own warning is also a toast: the log is folded away on a phone
       if (frame.last.seat === this.mySeat) this.notices.toast(notice, "error", "timeout");
+    } else if (prev && this.mySeat !== null && this.mySeat !== undefined && frame.table?.status === "playing") {
+      // back after a gap (a snapshot): your turns that ran out meanwhile came in no frame
+      // (a game lost on time says so in its result)
+      const count = (f) => (((f && f.seats) || [])[this.mySeat] || {}).timeouts || 0;
+      if (count(frame) > count(prev)) {
+        const notice = timeoutNotice(seatName(this.mySeat, this.ctx(frame)), count(frame), this.ctx(frame).maxTimeouts || 0);
+        this.notices.announce(notice);
+        this.notices.toast(notice, "error", "timeout");
+      }
     }
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;

@@ -92,6 +92,22 @@ test("after a reload the log still names the cards you drew from the stock", () 
   ]);
 });
 
+test("back after a gap, your turns that ran out meanwhile are told", () => {
+  const { ctrl, said, toasts } = announcer();
+  const prev = { view: {}, seats: [{ timeouts: 0 }, {}] };
+  // the snapshot after a reconnect: no "last", the count went up while away
+  ctrl.announceFrame({ type: "snapshot", table: { status: "playing" }, seats: [{ timeouts: 1 }, {}], events: [] }, prev, true);
+  const notice = "Your time ran out (1 of 3 in a row): a safe move was played for you.";
+  assert.ok(said[0].startsWith(notice), said);
+  assert.deepEqual(toasts.map((t) => t[2]), ["timeout"]);
+  // a move of your own reset it: nothing to tell
+  const quiet = announcer();
+  quiet.ctrl.announceFrame({ type: "snapshot", table: { status: "playing" }, seats: [{ timeouts: 0 }, {}], events: [] }, { view: {}, seats: [{ timeouts: 2 }, {}] }, true);
+  // nor a game already over (its result says it ended on time)
+  quiet.ctrl.announceFrame({ type: "snapshot", table: { status: "finished" }, seats: [{ timeouts: 3 }, {}], events: [] }, prev, true);
+  assert.deepEqual(quiet.said, []);
+});
+
 test("a timeout says how many in a row, and warns before the one that loses", () => {
   const { ctrl, said, toasts } = announcer();
   const frame = { type: "state", seats: [{ timeouts: 2 }, {}], last: { seat: 0, source: "timeout" }, events: [] };
