@@ -20,6 +20,9 @@ DEFAULTS: dict[str, int] = {
     # ping every HEARTBEAT seconds, so one or two lost pings do not flip anybody offline.
     "PRESENCE_TTL": 70,
     "HEARTBEAT": 25,
+    # A closed connection counts this many seconds more: going from page to page closes one
+    # socket and opens the next, and contacts saw "offline" then "online" at every click.
+    "PRESENCE_LEAVE_GRACE": 3,
     # "Last seen" is written to the database at most this often per user while online.
     "LAST_SEEN_WRITE_EVERY": 60,
     # Incoming notification-socket frames: size limit and a per-connection rate limit. A

@@ -13,6 +13,7 @@ client's ``client_id``.
 """
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Self
 
@@ -36,6 +37,10 @@ CLOSE_UNAUTHENTICATED = 4401
 # reconnects with its usual backoff.
 CLOSE_UNAVAILABLE = 4503
 CLIENT_ID_MAX = 64
+
+# The closed connections waiting out their grace before they count as gone (a reference, so
+# that a pending task is not collected).
+_LEAVING: set[asyncio.Task] = set()
 
 
 # --- client messages -----------------------------------------------------------------------
@@ -135,11 +140,30 @@ class NotifyConsumer(FramedConsumer):
             return
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            went_offline = await database_sync_to_async(presence.presence_disconnect)(
+            grace = await database_sync_to_async(presence.presence_leaving)(
                 self.user.pk, self.channel_name
             )
         except INFRASTRUCTURE_ERRORS:
             return  # the connection's entry expires with its heartbeat (presence sweep)
+        if grace <= 0:
+            await self._leave()
+            return
+        # the next page's socket may come meanwhile: then the user never went offline
+        task = asyncio.get_running_loop().create_task(self._leave(after=grace))
+        _LEAVING.add(task)
+        task.add_done_callback(_LEAVING.discard)
+
+    async def _leave(self, after: float = 0.0):
+        """Drop the closed connection (after ``after`` seconds); tell the contacts if it was
+        the user's last."""
+        if after:
+            await asyncio.sleep(after)
+        try:
+            went_offline = await database_sync_to_async(presence.presence_disconnect)(
+                self.user.pk, self.channel_name
+            )
+        except INFRASTRUCTURE_ERRORS:
+            return  # the entry lapses by itself (presence sweep)
         if went_offline:
             await self._broadcast_presence()
 

@@ -239,6 +239,18 @@ def presence_heartbeat(user_id: int, conn: str) -> bool:
     return came_online
 
 
+def presence_leaving(user_id: int, conn: str) -> float:
+    """A connection closed: hold it ``PRESENCE_LEAVE_GRACE`` seconds more, so a page change
+    (one socket closed, the next page's opened) leaves the user online and tells their
+    contacts nothing. Returns the grace: call ``presence_disconnect`` once it has passed (a
+    process that stops before then leaves the entry to lapse: ``presence_sweep``)."""
+    grace = float(conf.get("PRESENCE_LEAVE_GRACE"))
+    if grace > 0:
+        now = time.time()
+        _store().add(user_id, conn, now + grace, now)
+    return grace
+
+
 def presence_disconnect(user_id: int, conn: str) -> bool:
     """Drop a connection. Returns True when this was the user's last one (now offline)."""
     now = time.time()

@@ -147,7 +147,8 @@ async def test_flooding_closes_the_socket(alice, settings):
         await tab.disconnect()
 
 
-async def test_presence_follows_two_tabs(contacts):
+async def test_presence_follows_two_tabs(contacts, settings):
+    settings.SOCIAL_PRESENCE_LEAVE_GRACE = 0.3
     alice, bob = contacts
     watcher, _ = await open_ready(bob)
     try:
@@ -161,11 +162,36 @@ async def test_presence_follows_two_tabs(contacts):
         states = await sync_to_async(presence.presence_of)([alice.pk])
         assert states[alice.pk].state == "online"
         await tab2.disconnect()
-        frame = await next_of(watcher, "presence")
+        frame = await watcher.receive_json_from(timeout=5)  # (after the leave grace)
+        assert frame["type"] == "presence"
         assert frame["state"] == "offline" and frame["last_seen"]
         states = await sync_to_async(presence.presence_of)([alice.pk])
         assert states[alice.pk].state == "offline" and states[alice.pk].last_seen
         assert await sync_to_async(LastSeen.objects.filter(user=alice).exists)()
+    finally:
+        await watcher.disconnect()
+
+
+async def test_a_page_change_is_no_absence(contacts, settings):
+    """Going from page to page closes the notification socket and opens the next page's: the
+    contacts saw "offline" then "online" at every click. A closed connection now counts for
+    ``SOCIAL_PRESENCE_LEAVE_GRACE`` more seconds; only a real absence is told."""
+    settings.SOCIAL_PRESENCE_LEAVE_GRACE = 1.0
+    alice, bob = contacts
+    watcher, _ = await open_ready(bob)
+    try:
+        page, _ = await open_ready(alice)
+        assert (await next_of(watcher, "presence"))["state"] == "online"
+        for _ in range(3):  # three clicks
+            await page.disconnect()
+            page, _ = await open_ready(alice)
+        assert await watcher.receive_nothing(timeout=1.5)  # past the grace: no news
+        states = await sync_to_async(presence.presence_of)([alice.pk])
+        assert states[alice.pk].state == "online"
+        await page.disconnect()  # she leaves the site
+        assert await watcher.receive_nothing(timeout=0.6)  # not at once ...
+        frame = await watcher.receive_json_from(timeout=5)  # ... once the grace has passed
+        assert frame["type"] == "presence" and frame["state"] == "offline"
     finally:
         await watcher.disconnect()
 
