@@ -244,8 +244,13 @@ function initComposer(conv, form) {
   };
   textarea.addEventListener("input", count);
   count();
+  // Enter sends where there is a keyboard with Shift; on a touch screen (no Shift+Enter)
+  // Return starts a new line and the Send button sends
+  const touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+  const keys = form.querySelector("[data-enter-help]");
+  if (touch && keys) keys.hidden = true;
   textarea.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !touch) {
       event.preventDefault();
       form.requestSubmit();
     }
@@ -330,6 +335,13 @@ function initConversation(root) {
   const older = document.getElementById("load-older");
   if (older) initLoadOlder(conv, older);
   scrollDown(conv.log);
+  // a phone's keyboard opening shrinks the screen: the newest messages stay in view if they
+  // were (they were left under the keyboard)
+  let stuck = true;
+  conv.log.addEventListener("scroll", () => { stuck = nearBottom(conv.log); }, { passive: true });
+  const resized = () => { if (stuck) scrollDown(conv.log); };
+  window.addEventListener("resize", resized);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", resized);
 }
 
 // --- Inbox -----------------------------------------------------------------------------------
@@ -366,7 +378,10 @@ function initInbox(listEl) {
     const time = item.querySelector("[data-time]");
     time.dateTime = frame.message.created_at;
     time.textContent = "now";
+    // (a new row of your own message, from your other tab, is read: the template's row is
+    // unread until told)
     if (frame.unread) setUnread(item, frame.unread.count);
+    else if (frame.mine && !item.isConnected) setUnread(item, 0);
     listEl.prepend(item);
     if (empty) empty.hidden = true;
   });

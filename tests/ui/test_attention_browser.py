@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import site_with_users
+from tests.support.servers import manage, server_env, site_with_users
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -60,7 +60,7 @@ STUBS = """
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("attention")
-    with site_with_users(tmp, ('alice', 'bob', 'quiet'), PASSWORD) as base:
+    with site_with_users(tmp, ('alice', 'bob', 'quiet', 'dora'), PASSWORD) as base:
         yield {"base": base, "tmp": tmp}
 
 
@@ -176,3 +176,63 @@ def test_a_message_reaches_a_background_tab_and_turned_off_alerts_stay_off(serve
     finally:
         for c in (alice, quiet, bob):
             c.close()
+
+
+def test_your_own_new_conversation_is_read_in_your_other_tab(server, chromium):
+    """bob writes to dora for the first time in one tab; his inbox in another tab adds the
+    conversation live, and as read (it came bold, with an empty unread badge)."""
+    bob, inbox = _login(chromium, server["base"], "bob")
+    try:
+        inbox.goto(server["base"] + "/messages/")
+        inbox.wait_for_timeout(500)  # the notification socket connects
+        writer = bob.new_page()
+        writer.goto(f"{server['base']}/messages/with/dora/")
+        writer.fill("textarea[name=body]", "Hello dora, a game?")
+        writer.click("#composer button[type=submit]")
+        row = inbox.locator(".conversation-item", has_text="@dora")
+        row.wait_for(timeout=15000)
+        assert "You: Hello dora" in row.text_content()
+        assert "is-unread" not in (row.get_attribute("class") or "")
+        assert row.locator("[data-unread]").is_hidden()
+    finally:
+        bob.close()
+
+
+def test_a_phone_conversation_keeps_its_box_and_the_newest_messages_in_view(server, chromium):
+    """On a phone a long conversation pushed the message box's Send under the screen's edge;
+    a keyboard opening (the screen shrinking) left the newest messages under it; the inbox's
+    unread count stood on a line of its own; the help spoke of Shift+Enter, which a phone's
+    keyboard has not (Return there starts a new line, Send sends)."""
+    out = manage(server_env(server["tmp"]), "shell", "-c", (
+        "from django.test.utils import override_settings\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from social.services import messages as m\n"
+        "U = get_user_model()\n"
+        "a, q = U.objects.get(username='alice'), U.objects.get(username='quiet')\n"
+        "with override_settings(SOCIAL_MESSAGE_RATE=100, SOCIAL_MESSAGE_RATE_NEW_ACCOUNT=100):\n"
+        "    for i in range(30):\n"
+        "        m.message_send(sender=q if i % 2 else a, recipient=a if i % 2 else q,\n"
+        "                       body=f'message number {i} ' * (1 + i % 4))\n"
+        "print('sent')\n"), capture_output=True, text=True)
+    assert "sent" in out.stdout, out.stdout + out.stderr
+    ctx, page = _login(chromium, server["base"], "alice")
+    try:
+        page.goto(server["base"] + "/messages/")
+        row = page.locator(".conversation-item", has_text="@quiet")
+        name, badge = (row.locator(s).bounding_box()
+                       for s in (".conversation-name", "[data-unread]"))
+        assert abs(name["y"] - badge["y"]) < name["height"], (name, badge)
+        page.goto(server["base"] + "/messages/with/quiet/")
+        send = page.locator("#composer button[type=submit]").bounding_box()
+        assert send["y"] + send["height"] <= PHONE["height"], send
+        assert page.locator("[data-enter-help]").is_hidden()
+        page.fill("textarea[name=body]", "one")
+        page.locator("textarea[name=body]").press("Enter")  # a new line, not a send
+        assert page.input_value("textarea[name=body]") == "one\n"
+        page.set_viewport_size({"width": PHONE["width"], "height": 500})  # the keyboard
+        page.wait_for_timeout(300)
+        left = page.evaluate("() => { const l = document.querySelector('.message-log');"
+                             " return l.scrollHeight - l.scrollTop - l.clientHeight; }")
+        assert left < 5, left
+    finally:
+        ctx.close()
