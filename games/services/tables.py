@@ -284,20 +284,24 @@ def table_add_bot(*, table_id: int, user: User, seat: int, level: int,
 def table_create_for_players(
     *, room: Room, players: Iterable[User | None], target: int | None = None,
     rated: bool = False, seconds_per_turn: int = 30, created_by: User | None = None,
+    private: bool = False,
 ) -> Table:
     """Open a table with ``players`` (users, in seat order) already seated and deal at once:
     for apps that pair players themselves (tournaments; bot accounts, which never take a
     seat through ``table_create`` or ``table_sit``, come to tables only this way or through
     ``table_start_pair``, a challenge). Settings are checked as for ``table_create``; the
     players are not marked as connected, so their presence shows whether they came. Frames,
-    the first bot task and ``player_seated`` go out after commit."""
+    the first bot task and ``player_seated`` go out after commit. ``private``: a table for
+    its players alone (a private tournament's match), as a private table is everywhere."""
     return _deal_for_players(room=room, players=players, target=target, rated=rated,
-                             seconds_per_turn=seconds_per_turn, created_by=created_by)
+                             seconds_per_turn=seconds_per_turn, created_by=created_by,
+                             private=private)
 
 
 def _deal_for_players(
     *, room: Room, players: Iterable[User | None], target: int | None, rated: bool,
     seconds_per_turn: int, created_by: User | None, check_rated_seats: bool = False,
+    private: bool = False,
 ) -> Table:
     given = list(players)
     users = [u for u in given if u is not None and u.pk is not None]
@@ -311,7 +315,8 @@ def _deal_for_players(
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=len(users),
             target=target or E.get_mode(room.mode).target_for(len(users)),
-            rated=rated, seconds_per_turn=seconds_per_turn, private=False,
+            rated=rated, seconds_per_turn=seconds_per_turn, private=private,
+            invite_token=secrets.token_urlsafe(16) if private else "",
             seed=secrets.randbits(62), created_by=created_by, version=1,
         )
         if check_rated_seats:

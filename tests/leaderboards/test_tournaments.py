@@ -104,6 +104,7 @@ def test_withdrawing_mid_event_forfeits_the_rest(make_user, staff):
     t = _create(staff, capacity=4)
     enter_and_start(t, users)
     m = Match.objects.filter(tournament=t).order_by("key").first()
+    assert not Table.objects.get(pk=m.table_id).private  # a public event: anyone may watch
     quitter = m.player_a
     S.tournament_withdraw(tournament_id=t.pk, user=quitter)
     m.refresh_from_db()
@@ -263,3 +264,24 @@ def test_a_match_table_offers_no_rematch_even_over_the_socket(make_user, staff):
     games_services.table_resign(table_id=other.pk, user=b)
     assert games_services.table_rematch(table_id=other.pk, user=a).rematch_offers == [
         s.index for s in other.seats.all() if s.user_id == a.pk]
+
+
+def test_a_private_tournaments_games_are_its_players_alone(make_user, staff, client):
+    """A private tournament's matches were dealt at public tables: someone outside it could
+    open the table ("Round 1 of Secret Duel"), its game and the players' profiles showed it.
+    The tables are private now, as a private table is everywhere."""
+    users = _players(make_user, 2)
+    t = _create(staff, private=True, format=Format.SINGLE, capacity=2)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u, invite=t.invite_token)
+    _due(t)
+    S.tournament_start(tournament_id=t.pk)
+    match = Match.objects.get(tournament=t)
+    table = Table.objects.get(pk=match.table_id)
+    assert table.private and table.invite_token
+    outsider = make_user("eve")
+    client.force_login(outsider)
+    page = client.get(f"/tables/{table.pk}/")
+    assert page.status_code == 404 and b"Round 1" not in page.content
+    client.force_login(users[0])
+    assert client.get(f"/tables/{table.pk}/").status_code == 200

@@ -37,6 +37,9 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     table = games_services.table_create_for_players(
         room=room_for(t.mode), players=[users[a], users[b]], target=t.target, rated=t.rated,
         seconds_per_turn=t.seconds_per_turn, created_by=None,
+        # a private tournament's games are its players' alone: the table, its game and the
+        # players' profiles show them to nobody else
+        private=t.private,
     )
     Match.objects.create(tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
                          table=table)
