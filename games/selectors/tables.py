@@ -16,11 +16,13 @@ from games import engine as E
 
 from .. import frames, hooks
 from ..models import (
+    ActionSource,
     ChatMessage,
     Game,
     Room,
     Seat,
     Table,
+    TableAction,
     TableStatus,
     grace_seconds,
 )
@@ -176,6 +178,19 @@ def _left_by_people():
     return Q(Exists(Seat.objects.filter(table=OuterRef("pk"), bot_level__isnull=False))) & ~Q(
         Exists(people.filter(Q(last_seen__gte=since) | Q(last_seen__isnull=True)))
     )
+
+
+def seat_opened(*, table_id: int, user_id: int | None = None, index: int | None = None) -> bool:
+    """Has the player at ``table_id`` (``user_id``'s seat, or the seat ``index``) come to the
+    table: opened it (a sign of life), sat down there, or moved? Players the site seats
+    itself (a tournament's match, a challenge) have not until they open it."""
+    seats = Seat.objects.filter(table_id=table_id)
+    seats = seats.filter(index=index) if index is not None else seats.filter(user_id=user_id)
+    seat = seats.values("index", "last_seen").first()
+    if seat is None:
+        return False
+    return seat["last_seen"] is not None or TableAction.objects.filter(
+        table_id=table_id, seat=seat["index"], source=ActionSource.PLAYER).exists()
 
 
 def table_with_seats(table_id: int) -> Table | None:

@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from games import selectors as games_selectors
+
 from .formats import bracket, format_for
 from .models import Entry, Match, MatchStatus, Status, Tournament
 
@@ -91,8 +93,13 @@ def page_data(t: Tournament, user=None) -> dict:
         my_match = next(
             (m for m in matches if m.status == MatchStatus.PLAYING
              and user.pk in (m.player_a_id, m.player_b_id)), None)
+    # a match whose table the viewer has not opened yet: the page takes them there (a player
+    # back from the last game, on the page, missed the new table and lost it as absent)
+    unopened = my_match is not None and my_match.table_id is not None and not (
+        games_selectors.seat_opened(table_id=my_match.table_id, user_id=user.pk))
     data = {
         "t": t, "entries": entries, "me": me, "my_match": my_match,
+        "my_match_unopened": unopened,
         "entrants": sum(1 for e in entries if not e.withdrawn),
         "rounds": [], "bracket": None,
         "tiebreaks": format_for(t).tiebreak_labels,

@@ -30,6 +30,7 @@ async function refresh() {
       const scroller = root.querySelector(".bracket");
       const scrollLeft = scroller ? scroller.scrollLeft : 0;
       root.innerHTML = data.html;
+      toMyMatch();
       const again = root.querySelector(".bracket");
       if (again) again.scrollLeft = scrollLeft;
       if (focused) root.focus?.();
@@ -42,6 +43,13 @@ async function refresh() {
     busy = false;
     schedule();
   }
+}
+
+// A match of yours whose table you have not opened yet: go there (the live part marks its
+// button; a player back on this page from a finished game would miss it and lose as absent).
+function toMyMatch() {
+  const open = root.querySelector("a[data-match-unopened]");
+  if (open) window.location.assign(open.href);
 }
 
 function schedule() {
@@ -58,5 +66,6 @@ if (root) {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") refresh();
   });
+  toMyMatch();
   schedule();
 }

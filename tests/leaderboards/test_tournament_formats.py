@@ -8,7 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Game, Seat, Table, TableStatus
+from games.models import Ending, Game, Seat, Table, TableStatus
+from leaderboards.models import PlaybanStrike
+from leaderboards.ratings import services as ratings_services
 from leaderboards.tournaments import pairing as P
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import (
@@ -168,6 +170,18 @@ def test_no_shows_forfeit_after_the_grace(make_user, staff):
     assert Table.objects.get(pk=m1.table_id).status == TableStatus.FINISHED
     final = Match.objects.get(tournament=t, key="W2-0")
     assert {final.player_a_id, final.player_b_id} == {m1.player_a_id, m2.player_a_id}
+    # An absence loses the match, and is no fair-play strike: the strike is for leaving a
+    # game (in a bracket one absence became two strikes and a bar). Someone who came to the
+    # table and then left still gets one.
+    assert t.rated
+    for m in (m1, m2):
+        game = Game.objects.get(table_id=m.table_id)
+        assert game.ending == Ending.ABANDONMENT
+        assert ratings_services.playban_record(game_id=game.pk) is None
+    assert not PlaybanStrike.objects.exists()
+    Seat.objects.filter(table=m2.table, user_id=m2.player_b_id).update(last_seen=timezone.now())
+    ratings_services.playban_record(game_id=Game.objects.get(table_id=m2.table_id).pk)
+    assert list(PlaybanStrike.objects.values_list("user_id", flat=True)) == [m2.player_b_id]
 
 
 def test_round_robin_plays_everyone_once(make_user, staff):

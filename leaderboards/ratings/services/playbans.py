@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.db import transaction
 
+from games import selectors as games_selectors
 from games.models import Ending, Game, GamePlayer
 
 from ...models import Playban, PlaybanStrike
@@ -24,10 +25,16 @@ def playban_minutes(strikes: int) -> int:
 
 def playban_record(*, game_id: int) -> Playban | None:
     """A rated game ended because a player timed out or left: a strike for them, and a bar
-    from rated tables by the ladder. Idempotent (one strike per game and user)."""
+    from rated tables by the ladder. Idempotent (one strike per game and user). A player the
+    site seated who never came to the table (a tournament's no-show, who loses the match for
+    it) gets none: the strike is for leaving a game, and in a bracket one absence became two
+    strikes and a bar."""
     game = Game.objects.filter(pk=game_id).first()
     if (game is None or not game.rated or game.ending not in STRIKE_ENDINGS
             or game.loser_seat is None):
+        return None
+    if game.table_id is not None and not games_selectors.seat_opened(
+            table_id=game.table_id, index=game.loser_seat):
         return None
     player = GamePlayer.objects.filter(game=game, seat=game.loser_seat).first()
     if player is None or player.user_id is None:

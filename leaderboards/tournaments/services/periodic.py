@@ -7,7 +7,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Seat, TableAction
+from games import selectors as games_selectors
+from games.models import Seat
 
 from .. import conf
 from ..formats import format_for
@@ -63,10 +64,9 @@ def absent_players(match: Match) -> list[int]:
     """The match's players who neither opened their table nor moved."""
     if match.table_id is None:  # not seated yet: nobody can be absent
         return []
-    moved = set(TableAction.objects.filter(table_id=match.table_id, source="player")
-                .values_list("seat", flat=True))
     return [s.user_id for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False)
-            if s.user_id is not None and s.last_seen is None and s.index not in moved]
+            if s.user_id is not None
+            and not games_selectors.seat_opened(table_id=match.table_id, index=s.index)]
 
 
 def tournaments_sweep() -> dict[str, int]:
