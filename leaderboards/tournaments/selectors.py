@@ -81,8 +81,12 @@ def _names(ids) -> dict[int, object]:
 def page_data(t: Tournament, user=None) -> dict:
     """Everything the tournament page shows: standings, the bracket or the rounds, the
     viewer's own entry and next match."""
+    # (while a bracket runs only the players knocked out have a place: those still in come
+    # first, by seed; the knocked out had stood at the top of the standings)
+    place = (F("place").asc(nulls_first=True) if t.status == Status.RUNNING and t.is_elimination
+             else F("place").asc(nulls_last=True))
     entries = list(Entry.objects.filter(tournament=t).select_related("user")
-                   .order_by(F("place").asc(nulls_last=True), "seed", "created_at"))
+                   .order_by(place, "seed", "created_at"))
     matches = list(Match.objects.filter(tournament=t).select_related("player_a", "player_b",
                                                                     "winner", "table")
                    .order_by("round", "id"))

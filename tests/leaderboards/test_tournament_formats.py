@@ -274,3 +274,29 @@ def test_arena_performance_is_stored_exactly_and_shown_rounded(make_user, staff,
     for v in halves:
         assert f"<td>{int(v + 0.5)}</td>" in page  # shown rounded (half up)
         assert f"{v:.1f}" not in page
+
+
+def test_a_running_brackets_standings_list_the_players_still_in_first(make_user, staff):
+    """While a bracket runs only the players knocked out have a place: they stood at the top
+    of the standings, above the players still in. At the end, places in order."""
+    from leaderboards.tournaments import selectors
+
+    users = _players(make_user, 4)
+    t = _create(staff, capacity=4, format=Format.DOUBLE)
+    enter_and_start(t, users)
+    while not Entry.objects.filter(tournament=t, place__isnull=False).exists():
+        for m in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING):
+            _resign(m, m.player_b_id)
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING
+    entries = selectors.page_data(t)["entries"]
+    out = [e.place is None for e in entries]
+    assert out == sorted(out, reverse=True) and out[0] and not out[-1], [
+        (e.user.username, e.place) for e in entries]
+    while playing := list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)):
+        for m in playing:
+            _resign(m, m.player_b_id)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    places = [e.place for e in selectors.page_data(t)["entries"]]
+    assert places == sorted(places) and places[0] == 1
