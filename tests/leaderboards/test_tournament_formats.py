@@ -97,6 +97,20 @@ def test_swiss_pairs_rounds_without_repeats(make_user, staff):
     assert sum(e.score for e in rows) == 3 * 3  # two games and a bye a round
 
 
+def test_a_swiss_never_promises_more_rounds_than_it_can_play(make_user, staff):
+    """3 players and 8 rounds was accepted, shown as "Swiss (8 rounds)" and played 2: more
+    rounds than the capacity allows are refused, the default fits the capacity, and rounds
+    cut at the start (fewer came) are what the tournament says."""
+    with pytest.raises(S.TournamentError, match="at most 2 rounds"):
+        _create(staff, format=Format.SWISS, rounds=8, capacity=3)
+    assert _create(staff, format=Format.SWISS, capacity=3).rounds == 2
+    assert _create(staff, format=Format.SWISS, capacity=64).rounds == 7
+    t = _create(staff, format=Format.SWISS, rounds=5, capacity=8, target=50)
+    enter_and_start(t, _players(make_user, 3))
+    t.refresh_from_db()
+    assert t.rounds == 2
+
+
 def test_arena_pairs_again_at_once_and_ends(make_user, staff):
     t, _ = _started_arena(make_user, staff)
     first = list(Match.objects.filter(tournament=t))

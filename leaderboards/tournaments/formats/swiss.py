@@ -9,6 +9,7 @@ from .. import pairing as P
 from ..exceptions import TournamentError
 from ..models import Entry, Format, Tournament
 from . import store
+from .base import MatchDesk
 from .rounds import Pairs, RoundsFormat
 
 ROUNDS = (1, 15)
@@ -22,13 +23,27 @@ class Swiss(RoundsFormat):
                 duration_minutes: int | None) -> tuple[int | None, int | None]:
         super().options(capacity=capacity, rounds=rounds, duration_minutes=duration_minutes)
         assert capacity is not None  # checked above
-        rounds = rounds or min(ROUNDS[1], max(3, math.ceil(math.log2(capacity)) + 1))
+        most = min(ROUNDS[1], capacity - 1)  # (nobody meets the same player twice)
+        rounds = rounds or min(most, max(3, math.ceil(math.log2(capacity)) + 1))
         if not ROUNDS[0] <= rounds <= ROUNDS[1]:
             raise TournamentError(f"A Swiss has {ROUNDS[0]} to {ROUNDS[1]} rounds.")
+        if rounds > most:
+            # (3 players and 8 rounds was accepted, shown as "8 rounds", and played 2)
+            raise TournamentError(
+                f"A Swiss for at most {capacity} players has at most {most} "
+                f"round{'s' if most != 1 else ''}: nobody plays the same player twice.")
         return rounds, None
 
     def total_rounds(self, t: Tournament) -> int:
         return min(t.rounds or 1, max(1, len(store.seeds(t)) - 1))
+
+    def start(self, t: Tournament, desk: MatchDesk) -> None:
+        # fewer players came than the capacity: the page says how many rounds they play
+        total = self.total_rounds(t)
+        if total != t.rounds:
+            t.rounds = total
+            t.save(update_fields=["rounds"])
+        super().start(t, desk)
 
     def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
         pairs, bye = P.swiss_pairings(players(t, exclude=gone))
