@@ -6,10 +6,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.gzip import GZipMiddleware
+from django.shortcuts import resolve_url
 from django.utils.deprecation import MiddlewareMixin
 
 NUL = "\x00"
@@ -120,15 +122,27 @@ API_NOT_FOUND = "No such API endpoint: see /api/docs/ for the paths."
 class ApiErrorsAsJson(MiddlewareMixin):
     """The bot API answers in JSON, its 404s and 405s included: a path under ``/api/`` that
     no route takes (Django's HTML 404 page), or a method its view does not take
-    (``require_POST``'s empty HTML 405, whose ``Allow`` header stays)."""
+    (``require_POST``'s empty HTML 405, whose ``Allow`` header stays). So do the site's own
+    endpoints to a request that asks for JSON (``Accept: application/json``), in their shape
+    (``{"ok": false, "error": {"code", "message"}}``, docs/protocol.md): a 404 raised before
+    the view could answer (someone else's conversation), a 405, and a sign-in redirect, which
+    becomes 401 (a script cannot follow it to a login page)."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        if (response.status_code not in (404, 405)
-                or not request.path_info.startswith("/api/")
-                or response.get("Content-Type", "").startswith("application/json")):
+        if response.get("Content-Type", "").startswith("application/json"):
             return response
+        if request.path_info.startswith("/api/"):
+            return self._api(response)
+        if "application/json" in request.headers.get("Accept", ""):
+            return self._site(request, response)
+        return response
+
+    @staticmethod
+    def _api(response: HttpResponse) -> HttpResponse:
         if response.status_code == 404:
             return JsonResponse({"error": "not_found", "detail": API_NOT_FOUND}, status=404)
+        if response.status_code != 405:
+            return response
         allowed = response.get("Allow", "")
         answer = JsonResponse({"error": "method_not_allowed",
                                "detail": f"This endpoint takes {allowed or 'another method'}."},
@@ -136,3 +150,22 @@ class ApiErrorsAsJson(MiddlewareMixin):
         if allowed:
             answer["Allow"] = allowed
         return answer
+
+    @staticmethod
+    def _site(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        def refusal(status: int, code: str, message: str) -> JsonResponse:
+            return JsonResponse({"ok": False, "error": {"code": code, "message": message}},
+                                status=status)
+
+        if response.status_code == 404:
+            return refusal(404, "not_found", "Not found.")
+        if response.status_code == 405:
+            answer = refusal(405, "method_not_allowed", "This address takes another method.")
+            if response.get("Allow"):
+                answer["Allow"] = response["Allow"]
+            return answer
+        user = getattr(request, "user", None)
+        if (response.status_code == 302 and user is not None and not user.is_authenticated
+                and response.get("Location", "").startswith(resolve_url(settings.LOGIN_URL))):
+            return refusal(401, "sign_in", "Sign in first.")
+        return response

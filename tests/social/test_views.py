@@ -54,6 +54,14 @@ def test_anonymous_is_sent_to_login_everywhere_and_nothing_changes(client, chat,
         assert b"secret" not in response.content
     assert Message.objects.count() == 1
     assert not Block.objects.exists() and not ContactRequest.objects.exists()
+    # a script (asking for JSON) is told in JSON to sign in: it cannot follow a redirect to a
+    # login page
+    for method, url in _anonymous_endpoints(chat, alice):
+        response = getattr(client, method)(url, {"body": "x"}, **JSON)
+        assert response.status_code == 401, url
+        assert response.json() == {"ok": False, "error": {"code": "sign_in",
+                                                          "message": "Sign in first."}}, url
+    assert Message.objects.count() == 1
 
 
 def test_third_user_cannot_read_or_change_a_conversation(client_for, chat, carol):
@@ -69,6 +77,8 @@ def test_third_user_cannot_read_or_change_a_conversation(client_for, chat, carol
         response = getattr(c, method)(url, **JSON)
         assert response.status_code == 404, url
         assert b"secret" not in response.content
+        # in JSON, as protocol.md promises (it was the HTML 404 page)
+        assert response.json()["error"]["code"] == "not_found", url
     # Her own pages show nothing of it either.
     for name in ("social:inbox", "social:contacts"):
         response = c.get(reverse(name))
@@ -155,6 +165,8 @@ def test_unknown_and_inactive_users_are_404(client_for, alice, make_user):
         assert method(reverse(name, args=["nobody-here"])).status_code == 404
         assert method(reverse(name, args=[gone.username])).status_code == 404
     assert c.get(reverse("social:conversation", args=["alice"])).status_code == 404
+    answer = c.post(reverse("social:contact_remove", args=["nobody-here"]), **JSON)
+    assert answer.status_code == 404 and answer.json()["ok"] is False
 
 
 def test_script_in_a_message_renders_inert(client_for, alice, bob):
