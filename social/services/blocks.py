@@ -12,12 +12,14 @@ from ..models import (
     Block,
     Contact,
     ContactRequest,
+    ConversationMember,
     Invitation,
     InvitationStatus,
     MessagePolicy,
     SocialSettings,
 )
 from .errors import NotFound, SocialError
+from .messages import conversation_mark_read
 from .publish import notify_after_commit
 
 if TYPE_CHECKING:
@@ -53,6 +55,12 @@ def block_add(*, user: User, target: User) -> Block:
             notify_after_commit([target.pk], frames.contact_removed(user))
         for rid in requests:
             notify_after_commit([user.pk, target.pk], frames.contact_request_removed(rid))
+        # what they sent before the block is read: it no longer counts in the badge (it
+        # counted until the conversation was opened)
+        chat = (ConversationMember.objects.filter(user=user, other=target)
+                .values_list("conversation_id", flat=True).first())
+        if chat is not None:
+            conversation_mark_read(user=user, conversation_id=chat)
     return block
 
 

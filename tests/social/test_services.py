@@ -109,6 +109,20 @@ def test_block_removes_contact_and_requests_and_stops_everything_both_ways(conta
         services.block_remove(user=alice, target=bob)
 
 
+def test_a_block_reads_what_they_had_sent(contacts, carol, make_user):
+    """Messages from someone you block no longer count in your badge (they counted until the
+    conversation was opened); the other conversations keep theirs."""
+    alice, bob = contacts
+    services.message_send(sender=bob, recipient=alice, body="one")
+    services.message_send(sender=bob, recipient=alice, body="two")
+    services.message_send(sender=carol, recipient=alice, body="hello")
+    assert selectors.unread_total(alice.pk) == 3
+    services.block_add(user=alice, target=bob)
+    assert selectors.unread_total(alice.pk) == 1
+    assert selectors.unread_total(bob.pk) == 0  # (nothing changes on his side)
+    services.block_add(user=alice, target=make_user("stranger"))  # no conversation: fine
+
+
 def test_blocked_wording_is_the_same_as_preference(alice, bob, carol):
     services.block_add(user=bob, target=alice)
     services.message_policy_set(user=carol, policy=MessagePolicy.NOBODY)
