@@ -104,13 +104,13 @@ class Bot:
             threading.Thread(target=self.finish, args=(table_id,), daemon=True).start()
 
     def finish(self, table_id):
-        for attempt in range(6):  # the socket closed ("unavailable", a restart): join again
-            try:
+        for attempt in range(40):  # the socket closed ("unavailable", a restart): join again,
+            try:                    # at most 8 s apart (a turn runs on 30 s after a restart)
                 result = self.play(table_id)
                 break
             except Exception as error:
                 result = f"error {error!r}"
-                time.sleep(1 + attempt)
+                time.sleep(min(1 + attempt, 8))
         with self.lock:
             self.finished.append((table_id, result))
         print(f"table {table_id} over: {result}", flush=True)
