@@ -168,3 +168,18 @@ def test_favicon_ico_points_at_the_svg_icon(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response["Location"].endswith("icons/favicon.svg")
+
+
+def test_no_template_comment_spans_lines():
+    """Django's ``{# #}`` ends on its own line: one written over two lines is page text (an
+    analysed game's page showed "{# the judgement of the move shown…" under its controls).
+    Longer notes use ``{% comment %}``."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "templates"
+    opened = [f"{path.relative_to(root)}:{n}"
+              for path in root.rglob("*.html")
+              for n, line in enumerate(path.read_text().splitlines(), 1)
+              if re.search(r"\{#(?!.*#\})", line)]
+    assert opened == []

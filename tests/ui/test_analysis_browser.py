@@ -221,6 +221,7 @@ def test_finish_a_game_ask_for_its_analysis_and_step_through_the_mistakes(site, 
               top('[data-analysis-summary]') > top('[data-replay-board]')]; }""")
     assert 0 <= gap < 120 and summary_below, (gap, summary_below)
     assert not page.locator(".replay-hint").is_visible()  # no keys on a touch screen
+    assert "{#" not in page.inner_text("main")  # (a comment over two lines was page text)
     ctx.close()
 
 
