@@ -1,8 +1,9 @@
 """Answers every app's views give the same way."""
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views import csrf
 
 
 def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
@@ -15,3 +16,15 @@ def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
     ):
         return HttpResponseRedirect(target)
     return HttpResponseRedirect(default)
+
+
+CSRF_MESSAGE = "The page's security token was missing or old: reload the page and try again."
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a script that asks for JSON gets the site's JSON refusal (403
+    ``csrf``), as every other refusal; a form gets Django's page."""
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"ok": False, "error": {"code": "csrf", "message": CSRF_MESSAGE}},
+                            status=403)
+    return csrf.csrf_failure(request, reason=reason)

@@ -40,6 +40,8 @@ if not DEBUG and SECRET_KEY and (SECRET_KEY == DEFAULT_SECRET_KEY or len(SECRET_
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# a refused CSRF token answers a script that asks for JSON in JSON (a form gets Django's page)
+CSRF_FAILURE_VIEW = "core.http.csrf_failure"
 
 INSTALLED_APPS = [
     "daphne",

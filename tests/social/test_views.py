@@ -343,3 +343,16 @@ def test_form_answers_say_what_happened_and_to_whom(client_for, alice, bob):
     assert response.json()["error"]["message"] == "You are not blocking this person."
     assert c.post(reverse("social:block", args=["nobody"])).status_code == 404
     assert not Block.objects.exists()
+
+
+def test_a_missing_csrf_token_is_refused_in_json_to_a_script(alice, bob):
+    from django.test import Client
+
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(alice)
+    answer = c.post(reverse("social:request_send", args=["bob"]), **JSON)
+    assert answer.status_code == 403
+    assert answer.json()["error"]["code"] == "csrf"
+    assert not ContactRequest.objects.exists()
+    page = c.post(reverse("social:request_send", args=["bob"]))  # a form: Django's page
+    assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
