@@ -32,10 +32,18 @@ export function shortNames(seats, names) {
 /** When a seat name under ``root`` is cut off, every seat that has a short label shows it
  * (the whole names again once there is room): one form at the table, not "Medium" beside
  * "Computer 2 (Medium)". The box's label keeps the whole name. */
-export function fitNames(root) {
+/** Is the text of ``el`` wider than its box (cut with an ellipsis)? Measured on the text
+    itself: scrollWidth rounds, and a name a pixel too wide was cut without showing there. */
+export function cut(el) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return range.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.5;
+}
+
+export function fitNames(root, isCut = cut) {
   const els = [...root.querySelectorAll(".seat-name-text[data-short]")];
   for (const el of els) if (el.textContent !== el.dataset.full) el.textContent = el.dataset.full;
-  if (els.some((el) => el.scrollWidth > el.clientWidth + 1)) {
+  if (els.some(isCut)) {
     for (const el of els) el.textContent = el.dataset.short;
   }
 }
