@@ -184,22 +184,28 @@ export class TableApp {
       }
     }
     const timedOut = frame.type === "state" && frame.last && frame.last.source === "timeout";
+    const mine = this.mySeat !== null && this.mySeat !== undefined;
+    const count = (f) => (((f && f.seats) || [])[this.mySeat] || {}).timeouts || 0;
+    // the count of your timeouts in a row you were told of: a page opened again (a phone's
+    // browser drops a tab in the background) or back after a gap learns only of new ones
+    const toldKey = `gin.timeouts.${this.data.table_id}`;
     if (timedOut) {
       const timed = (frame.seats || [])[frame.last.seat] || {};
       const notice = timeoutNotice(seatName(frame.last.seat, this.ctx(frame)), timed.timeouts || 0, this.ctx(frame).maxTimeouts || 0);
       this.notices.announce(notice);
       // your own warning is also a toast: the log is folded away on a phone
       if (frame.last.seat === this.mySeat) this.notices.toast(notice, "error", "timeout");
-    } else if (prev && this.mySeat !== null && this.mySeat !== undefined && frame.table?.status === "playing") {
-      // back after a gap (a snapshot): your turns that ran out meanwhile came in no frame
-      // (a game lost on time says so in its result)
-      const count = (f) => (((f && f.seats) || [])[this.mySeat] || {}).timeouts || 0;
-      if (count(frame) > count(prev)) {
+    } else if (mine && frame.table?.status === "playing") {
+      // back after a gap (a snapshot), or a page opened again: your turns that ran out
+      // meanwhile came in no frame (a game lost on time says so in its result)
+      const told = prev ? count(prev) : Number(store(toldKey) || 0);
+      if (count(frame) > told) {
         const notice = timeoutNotice(seatName(this.mySeat, this.ctx(frame)), count(frame), this.ctx(frame).maxTimeouts || 0);
         this.notices.announce(notice);
         this.notices.toast(notice, "error", "timeout");
       }
     }
+    if (mine && frame.seats) store(toldKey, String(count(frame)));
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {

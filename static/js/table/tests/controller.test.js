@@ -108,6 +108,24 @@ test("back after a gap, your turns that ran out meanwhile are told", () => {
   assert.deepEqual(quiet.said, []);
 });
 
+test("a page opened again tells of the turns that ran out while it was closed, once", () => {
+  const saved = new Map();
+  globalThis.window = { localStorage: { getItem: (k) => saved.get(k) ?? null, setItem: (k, v) => saved.set(k, v) } };
+  try {
+    const frame = { type: "snapshot", table: { status: "playing" }, seats: [{ timeouts: 1 }, {}], events: [] };
+    const first = announcer();
+    first.ctrl.data.table_id = 7;
+    first.ctrl.announceFrame(frame, null, false); // a fresh page: no frame before it
+    assert.ok(first.said.some((t) => t.startsWith("Your time ran out (1 of 3 in a row)")), first.said);
+    const again = announcer(); // reloaded: told already
+    again.ctrl.data.table_id = 7;
+    again.ctrl.announceFrame(frame, null, false);
+    assert.deepEqual(again.toasts, []);
+  } finally {
+    delete globalThis.window;
+  }
+});
+
 test("a timeout says how many in a row, and warns before the one that loses", () => {
   const { ctrl, said, toasts } = announcer();
   const frame = { type: "state", seats: [{ timeouts: 2 }, {}], last: { seat: 0, source: "timeout" }, events: [] };
