@@ -173,6 +173,20 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         assert seen[p]["title"] == "Your turn - Gin Rummy"  # static/js/attention.js
         assert "Your turn" not in seen[other]["title"]
         phase = seen[p]["phase"]
+        if phase == "layoff":
+            # the knocker's melds, where the prompt says to tap, are in sight (they lay below
+            # the piles in the felt's own scroll, out of view)
+            where = p.evaluate("""() => { const m = document.querySelector('.tbl-melds');
+              const fe = document.querySelector('.tbl-felt'); const f = fe.getBoundingClientRect();
+              const r = m && m.getBoundingClientRect();
+              return r && {top: r.top, bottom: r.bottom, felt: [f.top, f.bottom],
+                           scroll: fe.scrollTop, height: innerHeight,
+                           first: fe.firstElementChild.className}; }""")
+            # (at least 80 px of them in the felt's visible part and on the screen)
+            seen_px = (min(where["bottom"], where["felt"][1], where["height"])
+                       - max(where["top"], where["felt"][0])) if where else 0
+            assert seen_px >= 80, repr(where)
+            log["layoff_seen"] = True
         if phase not in shots and phase in ("discard", "layoff"):
             shots.add(phase)
             p.screenshot(path=str(tmp / f"phase-{phase}.png"), full_page=True)

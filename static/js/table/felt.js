@@ -72,9 +72,15 @@ export function renderFelt(ctrl) {
   const piles = h("div", { class: "tbl-piles" }, h("div", { class: "pile-wrap" }, stock, h("span", { class: "pile-label", text: "Stock" })), h("div", { class: "pile-wrap" }, pile, h("span", { class: "pile-label", text: "Discard" })));
   if (v.face_down_count && v.phase === "layoff") piles.append(h("div", { class: "pile-wrap" }, createBack(), h("span", { class: "pile-label", text: "Face down" })));
   const kids = [piles];
-  // rummy: the melds on the table; gin: the knocker's melds while the defender lays off
-  if (v.table && v.table.length && (v.mode === "rummy" || v.phase === "layoff")) kids.push(tableMelds(ctrl));
+  // rummy: the melds on the table; gin: the knocker's melds while the defender lays off,
+  // before the piles then (nobody draws, and the melds are what to tap: on a phone they lay
+  // below the piles, out of sight in the felt's scroll)
+  if (v.table && v.table.length && v.mode !== "rummy" && v.phase === "layoff") kids.unshift(tableMelds(ctrl));
+  else if (v.table && v.table.length && v.mode === "rummy") kids.push(tableMelds(ctrl));
   updateChildren(felt, kids);
+  // the melds come in at the felt's top: show it (the felt kept the hand's scroll)
+  if (v.phase === "layoff" && felt.dataset.phase !== "layoff") felt.scrollTop = 0;
+  felt.dataset.phase = v.phase;
 }
 
 function tableMelds(ctrl) {

@@ -15,6 +15,15 @@ export function pileClickAction(action, legal, selected) {
   return legal.includes(action) ? action : null;
 }
 
+/** Why the selected card ``c`` cannot go on the discard pile now (a tap there did nothing
+    and said nothing: the card just taken from the pile, most often). */
+export function discardRefusal(view, legal, c) {
+  if (view && view.taken_card === c) return "You cannot discard the card you just took from the pile: choose another.";
+  // (the discard pile's own draw is what the tap plays when it may: only the stock is left)
+  if (legal.includes("draw:stock")) return "Draw from the stock first.";
+  return "That card cannot be discarded now.";
+}
+
 /** Enter on card ``c`` on this seat's turn: its discard, going out, or its one lay-off. */
 export function enterAction(legal, c) {
   if (legal.includes(`discard:${c}`)) return `discard:${c}`;
@@ -90,6 +99,7 @@ export class Input {
     if (!ctrl.myTurn || ctrl.busy) return;
     const a = pileClickAction(action, ctrl.legal, ctrl.selected);
     if (a) ctrl.send(a);
+    else if (ctrl.selected.length === 1) ctrl.notices.toast(discardRefusal(ctrl.view, ctrl.legal, ctrl.selected[0]), "info", "pile");
   }
 
   onHandClick(e) {

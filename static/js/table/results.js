@@ -60,7 +60,7 @@ export function placesText(fin, ctx) {
   return `Places: ${order.map(([p, seat]) => `${ORDINALS[p - 1] || `${p}th`} ${seatName(seat, ctx) === "You" ? "you" : seatName(seat, ctx)}`).join(" · ")}`;
 }
 
-/** "Ended by resignation: you." or "" for a normal end. */
+/** "You resigned.", "ann left the game." or "" for a normal end. */
 export function endingText(fin, ctx) {
   const how = ENDING_TEXT[fin.ending] || "";
   if (!how) return "";
@@ -71,7 +71,10 @@ export function endingText(fin, ctx) {
     const turns = ctx.maxTimeouts ? `${ctx.maxTimeouts} turns` : "turns";
     return `Ended on time: ${whose} ran out ${turns} in a row.`;
   }
-  return `Ended ${how}${loser ? `: ${loser === "You" ? "you" : loser}` : ""}.`;
+  // (it read "Ended by resignation: you.")
+  if (loser && fin.ending === "resignation") return `${loser} resigned.`;
+  if (loser && fin.ending === "abandonment") return `${loser} left the game and ${loser === "You" ? "lose" : "loses"} it by abandonment.`;
+  return `Ended ${how}.`;
 }
 
 /** The rating line of the game-over panel: each change once the game is rated, or why a game

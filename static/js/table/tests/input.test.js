@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { canDropOn, dropAction, enterAction, pileClickAction, shortcutOf } from "../input.js";
+import { canDropOn, discardRefusal, dropAction, enterAction, pileClickAction, shortcutOf } from "../input.js";
 
 test("a click on a pile discards the selected card there, else takes from it", () => {
   assert.equal(pileClickAction("draw:discard", ["discard:KS", "discard:5D"], ["KS"]), "discard:KS");
@@ -51,4 +51,12 @@ test("A and H jump, but not while typing or with a modifier", () => {
   assert.equal(shortcutOf(key("a", { defaultPrevented: true })), null);
   assert.equal(shortcutOf(key("a", { target: { tagName: "INPUT" } })), null);
   assert.equal(shortcutOf(key("a", { target: { tagName: "DIV", isContentEditable: true } })), null);
+});
+
+test("a tap on the discard pile that cannot discard says why", () => {
+  // the card just taken from the pile (the tap did nothing, and said nothing)
+  assert.equal(discardRefusal({ taken_card: "KC" }, ["discard:2H", "knock:2H"], "KC"),
+    "You cannot discard the card you just took from the pile: choose another.");
+  assert.equal(discardRefusal({ taken_card: null }, ["draw:stock"], "2H"), "Draw from the stock first.");
+  assert.equal(discardRefusal({ taken_card: null }, ["layoff:2H>0"], "9S"), "That card cannot be discarded now.");
 });

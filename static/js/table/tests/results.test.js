@@ -40,8 +40,11 @@ test("the game-over title and how the game ended", () => {
   assert.equal(gameOverTitle(null, true, ctx), "The game is a tie");
   assert.equal(gameOverTitle(null, false, ctx), "Game over");
   assert.equal(endingText({ ending: "normal" }, ctx), "");
-  assert.equal(endingText({ ending: "resignation", loser_seat: 0 }, ctx), "Ended by resignation: you.");
-  assert.equal(endingText({ ending: "abandonment", loser_seat: 1 }, ctx), "Ended by abandonment: ann.");
+  assert.equal(endingText({ ending: "resignation", loser_seat: 0 }, ctx), "You resigned.");
+  assert.equal(endingText({ ending: "resignation", loser_seat: 1 }, ctx), "ann resigned.");
+  assert.equal(endingText({ ending: "abandonment", loser_seat: 1 }, ctx), "ann left the game and loses it by abandonment.");
+  assert.equal(endingText({ ending: "abandonment", loser_seat: 0 }, ctx), "You left the game and lose it by abandonment.");
+  assert.equal(endingText({ ending: "resignation", loser_seat: null }, ctx), "Ended by resignation.");
   const timed = { ...ctx, maxTimeouts: 3 };
   assert.equal(endingText({ ending: "timeout", loser_seat: null }, timed), "Ended on time: a clock ran out 3 turns in a row.");
   assert.equal(endingText({ ending: "timeout", loser_seat: 0 }, timed), "Ended on time: your clock ran out 3 turns in a row.");
