@@ -6,6 +6,7 @@ leaves a screenshot next to the test's temporary files (its path is in the messa
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -311,11 +312,15 @@ def test_a_result_already_seen_does_not_come_back_on_reload(server, chromium):
 
 def test_the_result_closes_by_itself_when_the_next_turn_begins(server, chromium):
     ctx, page = _gin_hand(server, chromium)
+    opened = time.monotonic()
     try:
         # the computer (non-dealer now) speaks first; then it is this player's turn
         page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
         assert page.evaluate("window.ginTable.view.hand_number") == 2
-        page.wait_for_selector(".tbl-panel", state="hidden", timeout=15000)
+        # (untimed: up for 12 s at least, time to read it; a timed table's goes after 4 s)
+        assert page.is_visible(".tbl-panel")
+        page.wait_for_selector(".tbl-panel", state="hidden", timeout=25000)
+        assert time.monotonic() - opened >= 11
         assert page.query_selector(".tbl-panel [data-act=continue]") is None
     finally:
         _close(ctx, page)

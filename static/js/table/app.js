@@ -30,6 +30,9 @@ import { TableSocket, socketUrl } from "./socket.js";
 
 // The shortest time a hand's result stays up before the next turn closes it (ms).
 const RESULT_MIN_MS = 4000;
+// ... and at an untimed table, where nothing hurries anyone: a new player learning the
+// scoring saw a hand's result go after 4 s, unread
+const RESULT_MIN_UNTIMED_MS = 12000;
 
 export class TableApp {
   constructor(root, data) {
@@ -438,8 +441,9 @@ export class TableApp {
 
   /**
    * The result panel of the last hand closes by itself once this player's first turn of the
-   * next hand begins (or they move), after being up for at least RESULT_MIN_MS: a computer
-   * that moves first would otherwise take it away before it could be read.
+   * next hand begins (or they move), after being up for at least RESULT_MIN_MS (at an
+   * untimed table RESULT_MIN_UNTIMED_MS): a computer that moves first would otherwise take
+   * it away before it could be read.
    */
   closeResultOnTurn(prevView, frame) {
     const turnBegins = this.myTurn && !(prevView && prevView.to_act === this.mySeat);
@@ -452,7 +456,8 @@ export class TableApp {
       this.resultHand = null;
       renderPanel(this);
     };
-    const wait = this.resultOpened.at + RESULT_MIN_MS - Date.now();
+    const timed = Boolean(frame.table && frame.table.seconds_per_turn);
+    const wait = this.resultOpened.at + (timed ? RESULT_MIN_MS : RESULT_MIN_UNTIMED_MS) - Date.now();
     if (wait > 0 && !moved) setTimeout(close, wait);
     else close();
   }
