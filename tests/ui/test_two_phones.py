@@ -261,6 +261,11 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         grand = p.text_content(".tbl-panel .score-grand")
         for seat, t in enumerate(totals):
             assert f"{'You' if seat == me else names[seat]} {t}" in grand
+        # the final score is above the panel's buttons, not under them (it stood below the
+        # sheet, where the buttons at the panel's foot covered it until scrolled)
+        score = p.locator(".tbl-panel .score-grand").bounding_box()
+        buttons = p.locator(".tbl-panel > .tbl-actions").bounding_box()
+        assert score["y"] + score["height"] <= buttons["y"], (score, buttons)
         assert p.evaluate("document.documentElement.scrollWidth") <= 360
     a.screenshot(path=str(tmp / "over-anna.png"), full_page=True)
     b.screenshot(path=str(tmp / "over-ben.png"))  # what Ben sees on his screen

@@ -209,13 +209,8 @@ function gameOverContent(ctrl) {
   const rc = ctrl.ratings.changeList();
   const rating = ratingText(fin, rc, ctx);
   if (rating) kids.push(h("p", { class: rc.length ? "rating-changes" : "rating-changes rating-unrated", text: rating }));
-  if (v && v.last_hand && (!ended || fin.ending === "normal")) {
-    const d = h("details", { class: "tbl-last-hand" }, h("summary", { text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
-    d.append(...handResultContent(ctrl, v.last_hand, false));
-    kids.push(d);
-  }
-  const seats = f.seats || [];
-  if (res && res.columns && res.columns.length) kids.push(...finalTables(res, sheetLabels(seats, seats.map((s, i) => seatName(i, ctx)), ctx.mySeat)));
+  // the final score and the places next, where a phone shows them at once (after the last
+  // hand and the sheet they stood under the panel's buttons, to be found by scrolling)
   const totals = res ? res.totals : fin.scores;
   if (totals) {
     const grand = h("p", { class: "score-line score-grand" });
@@ -228,6 +223,13 @@ function gameOverContent(ctrl) {
   }
   const places = placesText(fin, ctx);
   if (places) kids.push(h("p", { class: "score-places", text: places }));
+  if (v && v.last_hand && (!ended || fin.ending === "normal")) {
+    const d = h("details", { class: "tbl-last-hand" }, h("summary", { text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
+    d.append(...handResultContent(ctrl, v.last_hand, false));
+    kids.push(d);
+  }
+  const seats = f.seats || [];
+  if (res && res.columns && res.columns.length) kids.push(...finalTables(res, sheetLabels(seats, seats.map((s, i) => seatName(i, ctx)), ctx.mySeat)));
   const actions = h("div", { class: "tbl-actions" });
   const rm = f.table.rematch || { offers: [] };
   const tournament = ctrl.data.tournament_url; // a tournament's match: its next is there
