@@ -296,7 +296,7 @@ def test_play_the_computer_in_the_browser(server, browser):
     page.click(".tbl-dialog .button-danger")
     page.wait_for_selector(".tbl-panel[data-kind=game-over]")
     text = page.text_content(".tbl-panel")
-    assert "resignation" in text
+    assert "You resigned." in text
     assert page.query_selector(".tbl-panel button:has-text('rematch')") is not None
     # on the phone its four buttons stand two by two, each whole and big enough to tap (once
     # the panel's entrance has finished: it grows into place)
