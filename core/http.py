@@ -21,10 +21,19 @@ def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
 CSRF_MESSAGE = "The page's security token was missing or old: reload the page and try again."
 
 
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def json_refusal(status: int, code: str, message: str) -> JsonResponse:
+    """The site's JSON refusal (docs/protocol.md): ``{"ok": false, "error": {code, message}}``."""
+    return JsonResponse({"ok": False, "error": {"code": code, "message": message}},
+                        status=status)
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a script that asks for JSON gets the site's JSON refusal (403
     ``csrf``), as every other refusal; a form gets Django's page."""
-    if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"ok": False, "error": {"code": "csrf", "message": CSRF_MESSAGE}},
-                            status=403)
+    if wants_json(request):
+        return json_refusal(403, "csrf", CSRF_MESSAGE)
     return csrf.csrf_failure(request, reason=reason)

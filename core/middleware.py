@@ -14,6 +14,8 @@ from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import resolve_url
 from django.utils.deprecation import MiddlewareMixin
 
+from .http import json_refusal, wants_json
+
 NUL = "\x00"
 NUL_MESSAGE = "The request holds a NUL character, which nothing on this site accepts."
 
@@ -52,9 +54,8 @@ def _refusal(request: HttpRequest, status: int = 400, code: str = "bad_request",
     or text."""
     if request.path_info.startswith("/api/"):
         return JsonResponse({"error": code, "detail": message}, status=status)
-    if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"ok": False, "error": {"code": code, "message": message}},
-                            status=status)
+    if wants_json(request):
+        return json_refusal(status, code, message)
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
@@ -133,7 +134,7 @@ class ApiErrorsAsJson(MiddlewareMixin):
             return response
         if request.path_info.startswith("/api/"):
             return self._api(response)
-        if "application/json" in request.headers.get("Accept", ""):
+        if wants_json(request):
             return self._site(request, response)
         return response
 
@@ -153,19 +154,15 @@ class ApiErrorsAsJson(MiddlewareMixin):
 
     @staticmethod
     def _site(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        def refusal(status: int, code: str, message: str) -> JsonResponse:
-            return JsonResponse({"ok": False, "error": {"code": code, "message": message}},
-                                status=status)
-
         if response.status_code == 404:
-            return refusal(404, "not_found", "Not found.")
+            return json_refusal(404, "not_found", "Not found.")
         if response.status_code == 405:
-            answer = refusal(405, "method_not_allowed", "This address takes another method.")
+            answer = json_refusal(405, "method_not_allowed", "This address takes another method.")
             if response.get("Allow"):
                 answer["Allow"] = response["Allow"]
             return answer
         user = getattr(request, "user", None)
         if (response.status_code == 302 and user is not None and not user.is_authenticated
                 and response.get("Location", "").startswith(resolve_url(settings.LOGIN_URL))):
-            return refusal(401, "sign_in", "Sign in first.")
+            return json_refusal(401, "sign_in", "Sign in first.")
         return response

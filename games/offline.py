@@ -40,6 +40,8 @@ UPLOAD_MAX_BYTES = 1_048_576  # a long Rummy game's record is about 200 KB
 SHELL_FILES = (
     "css/site.css", "css/dark.css", "css/lobby.css", "css/table.css", "css/offline.css",
     "js/site.js",
+    # modules outside MODULE_DIRS that the table's import (a test follows every import)
+    "js/attention.js", "js/clipboard.js",
     "icons/favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
     "icons/icon-maskable-512.png",
 )

@@ -28,13 +28,13 @@ from .archive import (
 from .imports import imported_count, imported_for_owner, imported_records
 from .tables import (
     CHAT_HISTORY,
+    players_came,
     recent_chat,
     room_online,
     room_payload,
     room_tables,
     rooms_overview,
     score_sheet,
-    seat_opened,
     snapshot_of,
     table_access,
     table_snapshot,
@@ -57,7 +57,7 @@ __all__ = [
     "snapshot_of",
     "table_snapshot",
     "score_sheet",
-    "seat_opened",
+    "players_came",
     "game_visible",
     "day_start",
     "game_for_viewer",

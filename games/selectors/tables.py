@@ -180,17 +180,15 @@ def _left_by_people():
     )
 
 
-def seat_opened(*, table_id: int, user_id: int | None = None, index: int | None = None) -> bool:
-    """Has the player at ``table_id`` (``user_id``'s seat, or the seat ``index``) come to the
-    table: opened it (a sign of life), sat down there, or moved? Players the site seats
-    itself (a tournament's match, a challenge) have not until they open it."""
-    seats = Seat.objects.filter(table_id=table_id)
-    seats = seats.filter(index=index) if index is not None else seats.filter(user_id=user_id)
-    seat = seats.values("index", "last_seen").first()
-    if seat is None:
-        return False
-    return seat["last_seen"] is not None or TableAction.objects.filter(
-        table_id=table_id, seat=seat["index"], source=ActionSource.PLAYER).exists()
+def players_came(table_id: int) -> dict[int, bool]:
+    """User id → has that player come to the table: opened it (a sign of life), sat down
+    there, or moved? Players the site seats itself (a tournament's match, a challenge) have
+    not until they open it. Two queries, whatever the number of seats."""
+    moved = set(TableAction.objects.filter(table_id=table_id, source=ActionSource.PLAYER)
+                .values_list("seat", flat=True).distinct())
+    return {user_id: last_seen is not None or index in moved
+            for index, user_id, last_seen in Seat.objects.filter(
+                table_id=table_id, user__isnull=False).values_list("index", "user_id", "last_seen")}
 
 
 def table_with_seats(table_id: int) -> Table | None:

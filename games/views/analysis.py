@@ -7,16 +7,13 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.http import wants_json
 from games.bots.analysis import ANALYSER_VERSION
 
 from .. import selectors, services
 from ..exceptions import AnalysisRefused
 
 # ------------------------------------------------------------------------- analysis
-
-
-def wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
 
 
 def analysis_answer(request, ask, *, page: str, not_found: str, signed_out: str | None = None):

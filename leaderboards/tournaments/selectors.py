@@ -100,7 +100,7 @@ def page_data(t: Tournament, user=None) -> dict:
     # a match whose table the viewer has not opened yet: the page takes them there (a player
     # back from the last game, on the page, missed the new table and lost it as absent)
     unopened = my_match is not None and my_match.table_id is not None and not (
-        games_selectors.seat_opened(table_id=my_match.table_id, user_id=user.pk))
+        games_selectors.players_came(my_match.table_id).get(user.pk, True))
     data = {
         "t": t, "entries": entries, "me": me, "my_match": my_match,
         "my_match_unopened": unopened,

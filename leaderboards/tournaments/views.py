@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.http import redirect_back
+from core.http import redirect_back, wants_json
 
 from . import frames, selectors, services
 from .forms import TournamentCreateForm
@@ -22,16 +22,12 @@ from .models import Tournament
 STATUS = {"not_found": 404, "not_allowed": 403}
 
 
-def _wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
 def _back(request, t: Tournament):
     return redirect_back(request, services.invite_url(t) if t.private else t.get_absolute_url())
 
 
 def _error(request, t: Tournament | None, exc: services.TournamentError):
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
                             status=STATUS.get(exc.code, 400))
     messages.error(request, exc.message)
@@ -131,14 +127,14 @@ def _act(request, tournament_id: int, write, done: str, **fields):
     try:
         t = _visible(request, tournament_id)
     except Http404:
-        if not _wants_json(request):
+        if not wants_json(request):
             raise
         return _error(request, None, services.NotFound("There is no such tournament."))
     try:
         write(tournament_id=t.pk, user=request.user, **fields)
     except services.TournamentError as exc:
         return _error(request, t, exc)
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse({"ok": True})
     messages.success(request, done.format(name=t.name))
     return _back(request, t)

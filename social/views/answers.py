@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from core.http import redirect_back
+from core.http import redirect_back, wants_json
 
 from .. import services
 
@@ -26,10 +26,6 @@ STATUS = {
     "not_contacts": 403,
     "self": 400,
 }
-
-
-def wants_json(request) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
 
 
 def active_user(username: str):

@@ -8,9 +8,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from core.http import wants_json
+
 from .. import selectors, services, tables
 from ..forms import NewTableInvitationForm
-from .answers import STATUS, action_view, active_user, answer, int_param, wants_json
+from .answers import STATUS, action_view, active_user, answer, int_param
 
 
 def _contact_choices(contacts) -> list[tuple[str, str]]:

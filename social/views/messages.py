@@ -9,10 +9,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core.http import wants_json
+
 from .. import frames, policy, selectors, services
 from ..models import MESSAGE_MAX_LENGTH, ConversationMember
 from ..presence import presence_of
-from .answers import STATUS, active_user, answer, int_param, wants_json
+from .answers import STATUS, active_user, answer, int_param
 
 
 @login_required

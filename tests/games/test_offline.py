@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import posixpath
 import re
 import uuid
 import zipfile
@@ -316,6 +317,16 @@ def test_service_worker_precaches_the_offline_game(client):
     for u in urls:  # every one answers, or the install would fail
         assert client.get(u).status_code == 200, u
     assert "__BUILD__" not in body and "caches.delete" in body
+    # every module the precached modules import is precached too (the table's import
+    # ../attention.js and ../clipboard.js: offline, before any online visit, they were not)
+    static = ROOT / "static"
+    names = {u.split("/static/", 1)[1] for u in urls if "/static/" in u}
+    plain = {re.sub(r"\.[0-9a-f]{12}\.js$", ".js", n) for n in names}
+    for name in sorted(n for n in plain if n.startswith("js/") and n.endswith(".js")):
+        source = (static / name).read_text()
+        for target in re.findall(r'^import .*? from "(\.[^"]+)";', source, re.M):
+            wanted = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+            assert wanted in plain, f"{name} imports {wanted}, which is not precached"
 
 
 @pytest.mark.django_db

@@ -198,6 +198,19 @@ def test_no_shows_forfeit_after_the_grace(make_user, staff):
     assert list(PlaybanStrike.objects.values_list("user_id", flat=True)) == [m2.player_b_id]
 
 
+def test_the_no_show_check_reads_a_match_in_two_queries(make_user, staff,
+                                                         django_assert_num_queries):
+    """Whether a match's players came is two queries (the seats, the moves), whatever the
+    seats: the sweep asks it of every match past its grace at every tick."""
+    from leaderboards.tournaments.services.periodic import absent_players
+
+    t = _create(staff, capacity=4)
+    enter_and_start(t, _players(make_user, 4))
+    match = Match.objects.filter(tournament=t).first()
+    with django_assert_num_queries(2):
+        assert sorted(absent_players(match)) == sorted([match.player_a_id, match.player_b_id])
+
+
 def test_round_robin_plays_everyone_once(make_user, staff):
     users = _players(make_user, 3)
     t = _create(staff, format=Format.ROBIN, capacity=4, target=50)

@@ -33,11 +33,11 @@ def playban_record(*, game_id: int) -> Playban | None:
     if (game is None or not game.rated or game.ending not in STRIKE_ENDINGS
             or game.loser_seat is None):
         return None
-    if game.table_id is not None and not games_selectors.seat_opened(
-            table_id=game.table_id, index=game.loser_seat):
-        return None
     player = GamePlayer.objects.filter(game=game, seat=game.loser_seat).first()
     if player is None or player.user_id is None:
+        return None
+    if game.table_id is not None and not games_selectors.players_came(game.table_id).get(
+            player.user_id, True):
         return None
     with transaction.atomic():
         strike, created = PlaybanStrike.objects.get_or_create(

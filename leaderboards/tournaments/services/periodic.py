@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import selectors as games_selectors
-from games.models import Seat
 
 from .. import conf
 from ..formats import format_for
@@ -64,9 +63,8 @@ def absent_players(match: Match) -> list[int]:
     """The match's players who neither opened their table nor moved."""
     if match.table_id is None:  # not seated yet: nobody can be absent
         return []
-    return [s.user_id for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False)
-            if s.user_id is not None
-            and not games_selectors.seat_opened(table_id=match.table_id, index=s.index)]
+    return [uid for uid, came in games_selectors.players_came(match.table_id).items()
+            if not came]
 
 
 def tournaments_sweep() -> dict[str, int]:

@@ -208,7 +208,8 @@ export class TableApp {
         this.notices.toast(notice, "error", "timeout");
       }
     }
-    if (mine && frame.seats) store(toldKey, String(count(frame)));
+    // (written when it changes, not at every frame)
+    if (mine && frame.seats && (!prev || count(prev) !== count(frame))) store(toldKey, String(count(frame)));
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {

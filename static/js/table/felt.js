@@ -2,6 +2,7 @@
 // waiting panel (seats, computer players, the invite link). View functions take the table
 // controller (app.js).
 
+import { copyText } from "../clipboard.js";
 import { layoffTargets } from "./actions.js";
 import { plural, seatName } from "./announce.js";
 import { cardLabel, cardName, createBack, createCard } from "./cards.js";
@@ -197,11 +198,9 @@ function inviteBox(ctrl) {
     text: "Copy",
     attrs: { type: "button" },
     on: {
-      click: () => {
+      click: async () => {
         input.select();
-        const done = () => ctrl.notices.toast("Invite link copied.", "info");
-        if (navigator.clipboard) navigator.clipboard.writeText(input.value).then(done, () => {});
-        else if (document.execCommand && document.execCommand("copy")) done();
+        if (await copyText(input.value, input)) ctrl.notices.toast("Invite link copied.", "info");
       },
     },
   });
