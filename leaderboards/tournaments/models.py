@@ -122,6 +122,7 @@ class Entry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     seed = models.PositiveIntegerField(null=True, blank=True)  # 1 = top seed
     rating = models.PositiveIntegerField(null=True, blank=True)  # at the start
+    provisional = models.BooleanField(default=False)  # the rating at the start was ("1500?")
     withdrawn = models.BooleanField(default=False)
     # Standings, refreshed after every result.
     score = models.FloatField(default=0)

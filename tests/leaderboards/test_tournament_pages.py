@@ -205,3 +205,21 @@ def test_enter_and_withdraw_from_the_list(client, staff, make_user):
     Tournament.objects.filter(pk=t.pk).update(status=Status.RUNNING)
     body = client.get("/tournaments/").content.decode()
     assert f"/tournaments/{t.pk}/withdraw/" not in body
+
+
+def test_standings_mark_a_provisional_seed_rating(client, staff, make_user):
+    """The standings show each entrant's rating at the start as everywhere else on the site:
+    "1500?" while it is provisional, "1612" once settled (it read "1500" for a new player)."""
+    from leaderboards.models import Rating
+    from tests.support.tournaments import enter_and_start
+
+    settled, new = make_user("settled"), make_user("newcomer")
+    Rating.objects.create(user=settled, mode="classic", rating=1612, provisional=False)
+    t = _create(staff, format=Format.ROBIN, capacity=4)
+    enter_and_start(t, [settled, new])
+    entries = {e.user_id: e for e in Entry.objects.filter(tournament=t)}
+    assert (entries[settled.pk].rating, entries[settled.pk].provisional) == (1612, False)
+    assert entries[new.pk].provisional is True
+    body = client.get(t.get_absolute_url()).content.decode()
+    assert ">1612<" in body
+    assert f">{entries[new.pk].rating}?<" in body

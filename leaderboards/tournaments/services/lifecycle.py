@@ -175,12 +175,13 @@ def tournament_start(*, tournament_id: int) -> bool:
             cancel(t, f"Not enough players: {len(entries)} entered, 2 are needed.")
             return True
         rating = ratings.ratings_for([e.user_id for e in entries], t.mode)
+        unsure = ratings.provisional_among([e.user_id for e in entries], t.mode)
         order = pairing.seed_order({e.user_id: rating.get(e.user_id, 0) for e in entries})
         by_user = {e.user_id: e for e in entries}
         for i, uid in enumerate(order):
             e = by_user[uid]
-            e.seed, e.rating = i + 1, rating.get(uid)
-            e.save(update_fields=["seed", "rating"])
+            e.seed, e.rating, e.provisional = i + 1, rating.get(uid), uid in unsure
+            e.save(update_fields=["seed", "rating", "provisional"])
         fmt = format_for(t)
         t.status = Status.RUNNING
         t.started_at = now
