@@ -183,3 +183,36 @@ def test_no_template_comment_spans_lines():
               for n, line in enumerate(path.read_text().splitlines(), 1)
               if re.search(r"\{#(?!.*#\})", line)]
     assert opened == []
+
+
+@pytest.mark.django_db
+def test_the_navigation_marks_the_section_the_page_belongs_to(client, make_user):
+    """One entry of the main navigation is current, and only where the page belongs to it:
+    a player's own archive of games is under Profile (it lit Play, since it lives in the
+    games app), another player's archive and a replay under none."""
+    import re
+
+    from tests.support.records import make_game
+
+    me, other = make_user("navme"), make_user("navother")
+    game = make_game([me, other])
+    client.force_login(me)
+
+    def current(url):
+        body = client.get(url).content.decode()
+        nav = body[body.index('aria-label="Main"'):body.index("</nav>")]
+        return re.findall(r'aria-current="page"[^>]*>(?:<[^>]+>)*\s*([A-Za-z]+)', nav)
+
+    assert current("/play/") == ["Play"]
+    assert current("/games/") == ["Profile"]
+    assert current("/u/navme/games/") == ["Profile"]
+    assert current("/u/navother/games/") == []
+    assert current(f"/games/{game.pk}/") == []
+    assert current("/u/navme/") == ["Profile"]
+    assert current("/u/navother/") == []
+    assert current("/settings/api/") == ["Profile"]
+    assert current("/stats/") == ["Profile"]
+    assert current("/tournaments/") == ["Tournaments"]
+    assert current("/leaderboards/") == ["Leaderboards"]
+    assert current("/contacts/") == ["Messages"]
+    assert current("/rules/") == []

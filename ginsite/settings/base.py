@@ -98,6 +98,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "social.context_processors.unread",
+                "ginsite.navigation.nav",
             ],
         },
     },
