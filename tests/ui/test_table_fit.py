@@ -368,7 +368,11 @@ def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
         link = page.locator(".games-table a.replay-link time").first
         box = link.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
-        link.click()
+        # a tap anywhere on the game's row opens its replay, not on the date alone
+        # (the row's link lies over its cells: a click at the players' line is the link's)
+        cell = page.locator(".games-table td[data-label=Players]").first.bounding_box()
+        assert cell
+        page.mouse.click(cell["x"] + cell["width"] / 2, cell["y"] + cell["height"] / 2)
         page.wait_for_selector(".score-sheet .sheet-name")
         names = page.eval_on_selector_all(".score-sheet .sheet-name",
                                           "els => els.map(e => e.textContent)")
