@@ -196,8 +196,10 @@ export class TableApp {
       const timed = (frame.seats || [])[frame.last.seat] || {};
       const notice = timeoutNotice(seatName(frame.last.seat, this.ctx(frame)), timed.timeouts || 0, this.ctx(frame).maxTimeouts || 0);
       this.notices.announce(notice);
-      // your own warning is also a toast: the log is folded away on a phone
+      // also a toast for the players: the log is folded away on a phone (an opponent's
+      // timeouts count towards their losing the game: worth seeing too)
       if (frame.last.seat === this.mySeat) this.notices.toast(notice, "error", "timeout");
+      else if (mine) this.notices.toast(notice, "info", "timeout");
     } else if (mine && frame.table?.status === "playing") {
       // back after a gap (a snapshot), or a page opened again: your turns that ran out
       // meanwhile came in no frame (a game lost on time says so in its result)
@@ -260,7 +262,7 @@ export class TableApp {
     }
     const id = this.socket.act(action);
     if (!id) {
-      this.notices.toast("Not connected: reconnecting…", "error");
+      this.notConnected("Not connected: reconnecting…");
       return;
     }
     this.setBusy(true);
@@ -274,10 +276,29 @@ export class TableApp {
   // them (docs/protocol.md "Client → server").
 
   /** Sends ``msg``; true when it left, else tells the player (``failure``) and returns false. */
-  request(msg, failure = "Not connected: reconnecting…") {
+  request(msg, failure = null) {
     if (this.socket.send(msg)) return true;
-    this.notices.toast(failure, "error");
+    if (failure) this.notices.toast(failure, "error");
+    else this.notConnected("Not connected: reconnecting…");
     return false;
+  }
+
+  /** A move or a request could not leave. Where the table's bar already says so
+   * (reconnecting, or offline with "Retry now"), the bar is flashed and the line read out:
+   * a toast would lie over the opponents' names on a phone for seconds, saying again what
+   * the bar says. Elsewhere a toast. */
+  notConnected(text) {
+    const bar = this.el && this.el.conn;
+    if (!bar || !["offline", "reconnecting"].includes(bar.dataset.state)) {
+      this.notices.toast(text, "error");
+      return;
+    }
+    bar.classList.remove("is-nudged");
+    void bar.offsetWidth; // (the flash starts again at a second tap)
+    bar.classList.add("is-nudged");
+    clearTimeout(this.nudgeTimer);
+    this.nudgeTimer = setTimeout(() => bar.classList.remove("is-nudged"), 2500);
+    this.notices.announce(text);
   }
 
   sit() {

@@ -51,6 +51,27 @@ test("a request that cannot leave says so", () => {
   assert.deepEqual(toasts, [["Not connected: reconnecting…", "error"], ["Not connected: your message was not sent.", "error"]]);
 });
 
+test("a move tried while the bar says offline flashes the bar instead of a toast", () => {
+  const { ctrl, toasts } = fakeController(false);
+  const said = [];
+  const classes = new Set();
+  const bar = { dataset: { state: "offline" }, offsetWidth: 0, classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c) } };
+  ctrl.el = { conn: bar };
+  ctrl.notices.announce = (t) => said.push(t);
+  assert.equal(ctrl.resign(), false);
+  clearTimeout(ctrl.nudgeTimer);
+  assert.ok(classes.has("is-nudged"));
+  assert.deepEqual(said, ["Not connected: reconnecting…"]);
+  assert.deepEqual(toasts, []);
+  // the chat's own failure still says the message was not sent, in a toast
+  assert.equal(ctrl.sendChat("hi"), false);
+  assert.deepEqual(toasts, [["Not connected: your message was not sent.", "error"]]);
+  // a bar that says nothing of it (live, or not drawn yet): a toast
+  bar.dataset.state = "open";
+  ctrl.resign();
+  assert.deepEqual(toasts.at(-1), ["Not connected: reconnecting…", "error"]);
+});
+
 function announcer() {
   const said = [];
   const toasts = [];
@@ -133,4 +154,17 @@ test("a timeout says how many in a row, and warns before the one that loses", ()
   const warning = "Your time ran out (2 of 3 in a row): a safe move was played for you. One more and you lose the game: make a move to reset the count.";
   assert.deepEqual(said, [warning]);
   assert.deepEqual(toasts, [[warning, "error", "timeout"]]);
+});
+
+test("an opponent's timeout is a toast for the players too, not for spectators", () => {
+  const { ctrl, toasts } = announcer();
+  const frame = { type: "state", seats: [{}, { timeouts: 2 }], last: { seat: 1, source: "timeout" }, events: [] };
+  ctrl.announceFrame(frame, { view: {} }, false);
+  const line = "ann's time ran out (2 of 3 in a row): a safe move was played for them. One more and ann loses the game.";
+  assert.deepEqual(toasts, [[line, "info", "timeout"]]);
+  const watching = announcer();
+  watching.ctrl.frame = { you: {} };
+  watching.ctrl.announceFrame(frame, { view: {} }, false);
+  assert.deepEqual(watching.toasts, []);
+  assert.deepEqual(watching.said, [line]);
 });
