@@ -605,6 +605,11 @@ def test_a_phone_says_offline_in_a_word_beside_retry_now(server, chromium):
         shot = server["tmp"] / "offline-bar.png"
         page.screenshot(path=str(shot))
         assert page.evaluate(visible) == "Offline Retry now", shot
+        # a move tried now flashes that bar: no toast over the opponent's name saying it again
+        page.evaluate("() => window.ginTable.send(window.ginTable.legal[0])")
+        assert page.evaluate("document.querySelector('.tbl-conn').classList.contains('is-nudged')")
+        page.screenshot(path=str(server["tmp"] / "offline-nudge.png"))
+        assert page.locator(".tbl-toasts .toast").count() == 0
         page.set_viewport_size({"width": 1280, "height": 800})
         assert page.evaluate(visible).startswith("Connection lost: retrying in ")
         assert page.evaluate(visible).endswith("Retry now")
