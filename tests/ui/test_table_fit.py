@@ -407,6 +407,116 @@ def test_the_move_buttons_are_one_tab_or_one_key_away(server, chromium):
         _close(ctx, page)
 
 
+FOCUS_AT = """() => { const a = document.activeElement;
+  if (!a || a === document.body) return 'body';
+  return a.matches('.tbl-actions .button') ? 'button' : a.matches('.tbl-prompt') ? 'prompt'
+    : a.matches('.hand-card') ? 'card' : a.className || a.tagName; }"""
+
+
+def test_the_keyboard_keeps_its_place_from_move_to_move(server, chromium):
+    """A move's button is drawn anew when its move leaves (disabled while in flight), and the
+    focus fell back to <body> after nearly every move: a keyboard player found the table
+    again from the top of the page. The focus now waits on the prompt and comes back to the
+    first move button at the player's next turn."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        seen, last = [], []
+        moves = returned = 0
+        while moves < 6:  # five moves of ours, each by the keyboard
+            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)")
+            version = page.evaluate("window.ginTable.socket.version")
+            if page.evaluate("window.ginTable.view.phase") == "discard":
+                # a discard: a card of the hand (not the one just taken), by Enter on the
+                # card the first time, then by Space on it and Enter on its Discard button
+                page.keyboard.press("h")
+                while page.evaluate("document.activeElement.matches('.is-taken')"):
+                    page.keyboard.press("ArrowRight")
+                if moves > 2:
+                    page.keyboard.press(" ")
+                    page.wait_for_selector(".tbl-actions .button[data-act^='discard:']")
+                    page.keyboard.press("a")
+                    while not page.evaluate("document.activeElement.dataset.act || ''"
+                                            ).startswith("discard:"):
+                        page.keyboard.press("Tab")
+            else:
+                page.wait_for_selector(".tbl-actions .button")
+                now = page.evaluate(FOCUS_AT)
+                if last and "prompt" in last and "card" not in last:
+                    # it waited there since our last move: back on the buttons by itself
+                    assert now == "button", seen[-5:]
+                    returned += 1
+                elif now != "button":
+                    page.keyboard.press("a")
+            page.keyboard.press("Enter")
+            moves += 1
+            deadline = time.monotonic() + 20
+            last = []
+            while time.monotonic() < deadline:
+                last.append(page.evaluate(FOCUS_AT))
+                seen.append(last[-1])
+                if page.evaluate(f"""() => window.ginTable.socket.version > {version}
+                        && window.ginTable.myTurn && !window.ginTable.busy"""):
+                    break
+                time.sleep(0.05)
+            if page.evaluate("document.querySelector('.tbl').dataset.status") != "playing":
+                break
+        assert "body" not in seen, seen
+        assert set(seen) <= {"button", "prompt", "card"}, seen
+        assert returned, (moves, seen)
+    finally:
+        _close(ctx, page)
+
+
+def test_a_large_text_size_lets_the_page_scroll_to_the_hand(server, chromium):
+    """At twice the text size the table's fit-to-screen column cut the hand off (hidden, and
+    out of reach of any scroll). It now gives way: the page scrolls to the hand."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        assert not page.evaluate("document.querySelector('.tbl').classList.contains('is-unfit')")
+        page.evaluate("document.documentElement.style.fontSize = '32px'")
+        page.set_viewport_size({"width": 1280, "height": 801})  # (a resize checks again)
+        page.wait_for_selector(".tbl.is-unfit")
+        page.locator(".hand-card").last.scroll_into_view_if_needed()
+        box = page.locator(".hand-card").last.bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 801
+        # back to the usual size: the table fits the screen again
+        page.evaluate("document.documentElement.style.fontSize = ''")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_selector(".tbl:not(.is-unfit)")
+    finally:
+        _close(ctx, page)
+
+
+CONTRAST = """(sel) => { const el = document.querySelector(sel);
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 4).map(Number);
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  let bg = null;
+  for (let e = el; e && !bg; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    const c = rgb(s.backgroundColor);
+    if ((c[3] === undefined || c[3] > 0.5) && s.backgroundColor !== 'rgba(0, 0, 0, 0)') bg = c;
+    else if (s.backgroundImage.includes('gradient')) bg = rgb(s.backgroundImage);
+  }
+  const s = getComputedStyle(el);
+  const o = Number(s.opacity);
+  const fg = rgb(s.color).slice(0, 3).map((v, i) => v * o + bg[i] * (1 - o));
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05); }"""
+
+
+def test_the_seats_ratings_are_legible_on_the_felt(server, chromium):
+    """The "1500?" beside each name at the table was the page's grey on the felt: 1.35:1."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        # (the computer has no rating; an opponent's is drawn by the same rule)
+        page.wait_for_selector(".tbl-me-info .seat-rating")
+        assert page.evaluate(CONTRAST, ".tbl-me-info .seat-rating") >= 4.5
+    finally:
+        _close(ctx, page)
+
+
 # ------------------------------------------------- issue 19, item 11: names and game-over
 
 # (cut: measured on the text itself; scrollWidth rounds, and "Medium 2" a pixel too wide for

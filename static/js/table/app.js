@@ -17,14 +17,15 @@ import { Chat } from "./chat.js";
 import { Clock } from "./clock.js";
 import { reveal, store } from "./dom.js";
 import { renderFelt } from "./felt.js";
+import { focusMark, keepFocus } from "./focus.js";
 import { arrange } from "./hand.js";
 import { initialSort, renderMe } from "./handview.js";
 import { Input } from "./input.js";
-import { buildLayout } from "./layout.js";
+import { buildLayout, checkFit } from "./layout.js";
 import { Notices } from "./notices.js";
 import { renderPrompt } from "./prompt.js";
 import { RatingBook } from "./ratings.js";
-import { renderPanel } from "./results.js";
+import { endingText, gameOverTitle, renderPanel } from "./results.js";
 import { displayNames, renderBanner, renderConnection, renderOpponents, renderTitle } from "./seats.js";
 import { TableSocket, socketUrl } from "./socket.js";
 
@@ -212,6 +213,14 @@ export class TableApp {
     }
     // (written when it changes, not at every frame)
     if (mine && frame.seats && (!prev || count(prev) !== count(frame))) store(toldKey, String(count(frame)));
+    // a game ended by no move (a resignation, a claim, time, leaving) has no game_over event
+    // to read out: its panel alone said so, and a screen reader skipped it (hidden till then)
+    const over = prev && prev.table && prev.table.status === "playing" && frame.table && frame.table.status === "finished";
+    if (over && !(frame.events || []).some((ev) => ev.kind === "game_over")) {
+      const fin = frame.table.finish || {};
+      const title = gameOverTitle(fin.winner_seat, false, this.ctx(frame));
+      this.notices.announce(`${/[.!]$/.test(title) ? title : `${title}.`} ${endingText(fin, this.ctx(frame))}`.trim());
+    }
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {
@@ -265,8 +274,19 @@ export class TableApp {
       this.notConnected("Not connected: reconnecting…");
       return;
     }
+    const mark = this.focusMark();
     this.setBusy(true);
     renderPrompt(this);
+    this.keepFocus(mark);
+  }
+
+  /** What had the focus in the table before a render, and putting it back after (focus.js). */
+  focusMark() {
+    return this.el ? focusMark(this.root, this.el.prompt) : null;
+  }
+
+  keepFocus(mark) {
+    keepFocus(this.root, mark, { actions: this.el.actions, park: this.el.prompt, hand: () => this.focusHand() });
   }
 
   // ------------------------------------------------------------------------------ requests other than moves
@@ -362,6 +382,7 @@ export class TableApp {
   render() {
     const f = this.frame;
     if (!f) return;
+    const mark = this.focusMark();
     const v = this.view;
     const role = this.mySeat === null ? "spectator" : "player";
     this.root.dataset.role = role;
@@ -384,6 +405,8 @@ export class TableApp {
     this.el.resignBtn.hidden = !(this.mySeat !== null && f.table.status === "playing");
     this.el.sheetBtn.hidden = !v;
     this.chat.renderAccess(!!(f.you && f.you.can_chat));
+    checkFit(this.root, this.el.main);
+    this.keepFocus(mark);
   }
 
   // ------------------------------------------------------------------------------ actions of the player
@@ -437,6 +460,7 @@ export class TableApp {
   focusHand() {
     const el = this.el.hand.querySelector('[tabindex="0"]');
     if (el) el.focus({ preventScroll: true });
+    return Boolean(el);
   }
 
   // ------------------------------------------------------------------------------ result panels

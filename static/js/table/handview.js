@@ -137,6 +137,8 @@ export function renderMe(ctrl) {
   // the click, and a drag moved a stale copy into the new hand)
   const ul = ctrl.el.hand;
   const hadFocus = ul.contains(document.activeElement) && document.activeElement.classList.contains("hand-card") ? document.activeElement.dataset.card : null;
+  // where it stood: a card that left the hand (discarded) hands the focus to its neighbour
+  const hadAt = hadFocus ? [...ul.children].findIndex((li) => li.dataset.card === hadFocus) : -1;
   ul.setAttribute("aria-multiselectable", String(v.phase === "play"));
   const focusTarget = hadFocus || ctrl.focusCard || ctrl.order[0];
   const taken = (c) => v.taken_card === c && myTurn;
@@ -170,7 +172,7 @@ export function renderMe(ctrl) {
   placeInOrder(ul, items);
   if (!ul.querySelector('[tabindex="0"]') && ul.firstChild) ul.firstChild.setAttribute("tabindex", "0");
   if (hadFocus) {
-    const el = ul.querySelector(`.hand-card[data-card="${hadFocus}"]`) || ul.firstChild;
+    const el = ul.querySelector(`.hand-card[data-card="${hadFocus}"]`) || ul.children[Math.min(Math.max(hadAt, 0), ul.children.length - 1)];
     if (el) el.focus({ preventScroll: true });
   }
   layoutHand(ctrl.el.hand);

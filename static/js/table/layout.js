@@ -41,7 +41,8 @@ export function buildLayout(ctrl) {
   E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true, "aria-live": "polite" } });
   E.promptText = h("p", { class: "tbl-prompt-text" });
   E.actions = h("div", { class: "tbl-actions", attrs: { id: "tbl-actions", tabindex: "-1", "aria-keyshortcuts": "A" } });
-  E.prompt = h("div", { class: "tbl-prompt" }, E.promptText, E.actions);
+  // (where the focus waits while a move is in flight: focus.js)
+  E.prompt = h("div", { class: "tbl-prompt", attrs: { tabindex: "-1" } }, E.promptText, E.actions);
   E.meInfo = h("div", { class: "tbl-me-info" });
   E.sort = h("div", { class: "tbl-sort", attrs: { role: "group", "aria-label": "Sort your hand" } });
   for (const [mode, label] of Object.entries(SORT_LABELS)) {
@@ -62,7 +63,8 @@ export function buildLayout(ctrl) {
   // the prompt and its buttons come first for the keyboard and screen readers (the
   // stylesheet still draws them between the felt and the hand)
   E.main = h("div", { class: "tbl-main" }, E.banner, E.prompt, E.opps, E.felt, E.panel, E.me);
-  E.logList = h("ol", { class: "tbl-log" });
+  // (it scrolls: a keyboard reaches it to scroll it)
+  E.logList = h("ol", { class: "tbl-log", attrs: { tabindex: "0", "aria-label": "Moves" } });
   E.chatList = h("ul", { class: "tbl-chat-list", attrs: { "aria-label": "Chat messages" } });
   E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
   E.chatCount = h("span", { class: "tbl-chat-count", text: `0/${CHAT_MAX}`, attrs: { id: "tbl-chat-count", "aria-live": "off" } });
@@ -90,6 +92,23 @@ export function buildLayout(ctrl) {
     new ResizeObserver(() => layoutHand(E.hand)).observe(E.me);
     new ResizeObserver(() => fitNames(E.opps)).observe(E.opps);
   }
-  window.addEventListener("resize", () => layoutHand(E.hand));
+  window.addEventListener("resize", () => {
+    layoutHand(E.hand);
+    checkFit(r, E.main, true);
+  });
   return E;
+}
+
+/** During play the table fits the screen (table.css), the felt taking what is left. Where
+ * even so the hand does not fit (a large text size on a short screen: the hand was cut off,
+ * out of reach of any scroll), the table lets the page scroll instead (``is-unfit``). Checked
+ * after each render and again from scratch (``fresh``) at each resize. */
+export function checkFit(root, main, fresh = false) {
+  if (root.dataset.status !== "playing") {
+    root.classList.remove("is-unfit");
+    return;
+  }
+  if (fresh) root.classList.remove("is-unfit");
+  else if (root.classList.contains("is-unfit")) return;
+  if (main.scrollHeight - main.clientHeight > 2) root.classList.add("is-unfit");
 }

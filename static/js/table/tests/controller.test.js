@@ -168,3 +168,14 @@ test("an opponent's timeout is a toast for the players too, not for spectators",
   assert.deepEqual(watching.toasts, []);
   assert.deepEqual(watching.said, [line]);
 });
+
+test("a game ended by a resignation is read out (no game_over event says so)", () => {
+  const { ctrl, said } = announcer();
+  const playing = { view: {}, table: { status: "playing" }, seats: [{}, {}] };
+  ctrl.announceFrame({ type: "state", table: { status: "finished", finish: { ending: "resignation", loser_seat: 0, winner_seat: 1 } }, seats: [{}, {}], events: [] }, playing, false);
+  assert.deepEqual(said, ["ann wins the game. You resigned."]);
+  // a game over by its last hand says so once, by its event
+  const normal = announcer();
+  normal.ctrl.announceFrame({ type: "state", table: { status: "finished", finish: { ending: "normal", winner_seat: 0 } }, seats: [{}, {}], events: [{ kind: "game_over", data: { winner: 0 } }] }, playing, false);
+  assert.deepEqual(normal.said, ["The game is over. You win."]);
+});
