@@ -51,7 +51,9 @@ def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected
         mine.connected = connected
         mine.last_seen = timezone.now()
         mine.save(update_fields=["connected", "last_seen"])
-        if table.is_live:
+        # (and at a finished table with a rematch offered: an offer lapses with its player's
+        # leaving, and the others' panel says so)
+        if table.is_live or table.rematch_offers and table.rematch_table_id is None:
             publish_presence(table, seats, outbox=outbox)
         if not connected and table.status == TableStatus.PLAYING:
             # The task by its name: games.tasks calls the services, never the other way round.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -20,9 +21,22 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 
+# An offer stands while its player is at the table: one who left (a socket closed and not
+# back, or no sign of life for this long) has let it lapse. An offer kept for good once
+# started a rematch 70 s after its player had gone to the lobby: their turn ran out there.
+OFFER_PRESENCE = timedelta(seconds=30)
+
+
+def offer_stands(seat: Seat, now: datetime) -> bool:
+    """Whether ``seat``'s player is still at the table, so that their offer stands."""
+    return seat.user_id is None or bool(
+        seat.connected and seat.last_seen is not None and seat.last_seen >= now - OFFER_PRESENCE)
+
+
 def table_rematch(*, table_id: int, user: User, accept: bool = True,
                   outbox: Outbox | None = None) -> Table:
     """Offer (or accept) a rematch; when every human player has, the new table starts.
+    The offers of players who have left the table have lapsed (``offer_stands``).
     ``accept=False`` withdraws or declines: the offers are cleared."""
     with transaction.atomic():
         table = lock_table_in(table_id, TableStatus.FINISHED,
@@ -38,6 +52,9 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
             if reason:
                 raise RematchRefused(reason)
             rated_seat_check(table, user)  # a playban also bars a rated rematch
+            now = timezone.now()
+            by_index = {s.index: s for s in seats}
+            offers = {i for i in offers if i in by_index and offer_stands(by_index[i], now)}
             offers.add(mine.index)
         else:
             offers.clear()

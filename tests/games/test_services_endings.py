@@ -119,6 +119,33 @@ def test_rematch_with_a_bot_starts_a_new_table(rooms, make_user):
     assert new.seats.get(user=user).index == 1
 
 
+def test_a_rematch_offer_lapses_when_its_player_has_left(rooms, two_players):
+    """An offer was kept for good: one player offered and went to the lobby, the other
+    accepted 70 s later, and the new game started with the absent player's clock running
+    (lost on time). An offer now stands while its player is at the table."""
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    for u in (alice, bob):
+        services.seat_presence(table_id=table.pk, user=u, connected=True)
+    services.table_resign(table_id=table.pk, user=bob)
+    index = {s.user_id: s.index for s in Seat.objects.filter(table=table)}
+    services.table_rematch(table_id=table.pk, user=alice)
+    services.seat_presence(table_id=table.pk, user=alice, connected=False)  # to the lobby
+    t = services.table_rematch(table_id=table.pk, user=bob)
+    assert t.rematch_table_id is None
+    assert t.rematch_offers == [index[bob.pk]]  # bob's offer now, waiting for alice
+    # an offer whose player is there still, but silent for 30 s (a socket dead unnoticed)
+    services.seat_presence(table_id=table.pk, user=alice, connected=True)
+    Seat.objects.filter(table=table, user=bob).update(
+        last_seen=timezone.now() - timedelta(seconds=31))
+    t = services.table_rematch(table_id=table.pk, user=alice)
+    assert t.rematch_table_id is None and t.rematch_offers == [index[alice.pk]]
+    # both there: the rematch starts
+    services.seat_presence(table_id=table.pk, user=bob, connected=True)
+    t = services.table_rematch(table_id=table.pk, user=bob)
+    assert t.rematch_table is not None and t.rematch_table.status == TableStatus.PLAYING
+
+
 def test_chat_limits(rooms, two_players):
     alice, bob = two_players
     table = services.table_create(user=alice, room=rooms["classic"])

@@ -467,6 +467,25 @@ def test_the_keyboard_keeps_its_place_from_move_to_move(server, chromium):
         _close(ctx, page)
 
 
+def test_a_phones_moves_and_chat_close_for_your_turn(server, chromium):
+    """On a phone the "Moves & chat" drawer, opened while the other seat played, stayed over
+    the hand, the move buttons and the clock when the turn came back."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        for _ in range(4):  # our moves until the turn passes to the computer, the drawer open
+            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+            page.evaluate("window.ginTable.toggleSide(true)")
+            _move(page, ["pass", "draw:stock", "discard:"])
+            if not page.evaluate("window.ginTable.myTurn"):
+                break
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=20000)
+        assert not page.evaluate(
+            "document.querySelector('.tbl').classList.contains('is-side-open')")
+    finally:
+        _close(ctx, page)
+
+
 def test_a_large_text_size_lets_the_page_scroll_to_the_hand(server, chromium):
     """At twice the text size the table's fit-to-screen column cut the hand off (hidden, and
     out of reach of any scroll). It now gives way: the page scrolls to the hand."""

@@ -25,7 +25,7 @@ import { buildLayout, checkFit } from "./layout.js";
 import { Notices } from "./notices.js";
 import { renderPrompt } from "./prompt.js";
 import { RatingBook } from "./ratings.js";
-import { endingText, gameOverTitle, renderPanel } from "./results.js";
+import { endingText, gameOverTitle, rematchDeclined, renderPanel } from "./results.js";
 import { displayNames, renderBanner, renderConnection, renderOpponents, renderTitle } from "./seats.js";
 import { TableSocket, socketUrl } from "./socket.js";
 
@@ -34,6 +34,15 @@ const RESULT_MIN_MS = 4000;
 // ... and at an untimed table, where nothing hurries anyone: a new player learning the
 // scoring saw a hand's result go after 4 s, unread
 const RESULT_MIN_UNTIMED_MS = 12000;
+
+/** Whether a hand's result shown over the table goes with this frame: at this player's turn
+ * in the next hand or their move; for a spectator, who has no turn, at the next hand's first
+ * move (it stayed over the table, hiding whose turn it was, through the whole next hand). */
+export function resultEnds(prevView, frame, mySeat, myTurn) {
+  if (mySeat === null) return frame.type === "state";
+  const turnBegins = myTurn && !(prevView && prevView.to_act === mySeat);
+  return Boolean(turnBegins || (frame.last && frame.last.seat === mySeat));
+}
 
 export class TableApp {
   constructor(root, data) {
@@ -160,6 +169,8 @@ export class TableApp {
       const was = prevView && prevView.to_act === this.mySeat && legalOf(prevView).length;
       if (!was) {
         this.notices.announce(`Your turn. ${turnPrompt(this.view, this.legal)}`);
+        // on a phone the moves and chat open over the hand: they close for your turn
+        if (this.root.classList.contains("is-side-open") && this.el.sideBtn.offsetParent !== null) this.toggleSide(false);
         if (frame.table && frame.table.status === "playing") {
           this.attention.alert("turn", {
             title: "Your turn", body: turnPrompt(this.view, this.legal),
@@ -173,6 +184,9 @@ export class TableApp {
       this.notices.toast("The rematch is ready: taking you to the new table…", "info");
       setTimeout(() => window.location.assign(rm.url), 900);
     }
+    const declined = rematchDeclined(prev, frame, this.mySeat);
+    if (declined && !this.withdrew) this.notices.toast(declined, "info", "rematch");
+    if (!(rm && (rm.offers || []).length)) this.withdrew = false;
   }
 
   /** The frame's news for the live region and the log; notes the card this seat drew. */
@@ -339,6 +353,8 @@ export class TableApp {
 
   /** Offers or accepts a rematch (``accept``), or withdraws this player's offer. */
   rematch(accept) {
+    // (the offers cleared by our own withdrawal are not a refusal to tell us of)
+    if (!accept) this.withdrew = true;
     return this.request({ type: "rematch", accept: Boolean(accept) });
   }
 
@@ -492,9 +508,8 @@ export class TableApp {
    * it away before it could be read.
    */
   closeResultOnTurn(prevView, frame) {
-    const turnBegins = this.myTurn && !(prevView && prevView.to_act === this.mySeat);
     const moved = frame.last && frame.last.seat === this.mySeat;
-    if (!turnBegins && !moved) return;
+    if (!resultEnds(prevView, frame, this.mySeat, this.myTurn)) return;
     const hand = this.resultHand;
     const close = () => {
       if (this.resultHand !== hand) return;

@@ -60,6 +60,26 @@ export function placesText(fin, ctx) {
   return `Places: ${order.map(([p, seat]) => `${ORDINALS[p - 1] || `${p}th`} ${seatName(seat, ctx) === "You" ? "you" : seatName(seat, ctx)}`).join(" · ")}`;
 }
 
+/** The rematch offers of the other players (seat indexes, or names in older frames): those
+ * that stand, and those whose players have left the table (lapsed: the server drops them). */
+export function rematchOffers(offers, seats, mySeat, me) {
+  const others = (offers || []).filter((o) => o !== me && o !== mySeat);
+  const seatOf = (o) => (Number.isInteger(o) ? seats[o] : seats.find((s) => s.username === o));
+  const here = (o) => { const s = seatOf(o); return !s || s.kind !== "user" || s.connected !== false; };
+  return { standing: others.filter(here), lapsed: others.filter((o) => !here(o)) };
+}
+
+/** What to tell this seat's player when the offers, theirs among them, were cleared without
+ * a rematch (another player declined), or "": "ann declined the rematch." */
+export function rematchDeclined(prev, frame, mySeat) {
+  const was = prev && prev.table && prev.table.rematch;
+  const now = frame.table && frame.table.rematch;
+  if (mySeat === null || !was || !(was.offers || []).includes(mySeat)) return "";
+  if (!now || (now.offers || []).length || now.url) return "";
+  const others = (frame.seats || []).filter((s) => s.kind === "user" && s.index !== mySeat);
+  return others.length === 1 ? `${others[0].name} declined the rematch.` : "The rematch was declined.";
+}
+
 /** "You resigned.", "ann left the game." or "" for a normal end. */
 export function endingText(fin, ctx) {
   const how = ENDING_TEXT[fin.ending] || "";
@@ -236,13 +256,17 @@ function gameOverContent(ctrl) {
   if (ctrl.mySeat !== null && !tournament) {
     const me = f.you && f.you.username;
     const mine = (rm.offers || []).some((o) => o === me || o === ctrl.mySeat);
-    const others = (rm.offers || []).filter((o) => o !== me && o !== ctrl.mySeat);
-    if (others.length) kids.push(h("p", { class: "rematch-note", text: `${others.map((o) => (Number.isInteger(o) ? seatName(o, ctx) : (seats.find((s) => s.username === o) || { name: o }).name)).join(", ")} would like a rematch.` }));
+    const { standing, lapsed } = rematchOffers(rm.offers, seats, ctrl.mySeat, me);
+    const names = (list) => list.map((o) => (Number.isInteger(o) ? seatName(o, ctx) : (seats.find((s) => s.username === o) || { name: o }).name)).join(", ");
+    if (standing.length) kids.push(h("p", { class: "rematch-note", text: `${names(standing)} would like a rematch.` }));
+    // an offer stands while its player is at the table (games/services/rematch.py)
+    if (lapsed.length) kids.push(h("p", { class: "muted", text: `${names(lapsed)} left the table: ${lapsed.length > 1 ? "their offers have" : "the offer has"} lapsed.` }));
     if (mine) {
       actions.append(h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }));
       kids.push(h("p", { class: "muted", text: "Rematch offered: waiting for the other players…" }));
     } else {
-      actions.append(h("button", { class: "button", text: f.table.offline ? "Play again" : others.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }));
+      actions.append(h("button", { class: "button", text: f.table.offline ? "Play again" : standing.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }));
+      if (standing.length) actions.append(h("button", { class: "button button-secondary", text: "Decline", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }));
     }
   }
   if (tournament) actions.append(h("a", { class: "button", text: "Back to the tournament", attrs: { href: tournament } }));

@@ -42,10 +42,15 @@ export function cut(el) {
 
 export function fitNames(root, isCut = cut) {
   const els = [...root.querySelectorAll(".seat-name-text[data-short]")];
+  const tight = root.classList;
+  if (tight) tight.remove("names-tight");
   for (const el of els) if (el.textContent !== el.dataset.full) el.textContent = el.dataset.full;
   if (els.some(isCut)) {
     for (const el of els) el.textContent = el.dataset.short;
   }
+  // still cut (four seats on a phone: people's names read "a.", "b."): the names before the
+  // ratings, which go (they are on the players' profiles and in the game-over panel)
+  if (tight && els.some(isCut)) tight.add("names-tight");
 }
 
 /** The other seats, in playing order from the one after ``me`` (all of them for a spectator). */

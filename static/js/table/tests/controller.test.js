@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { TableApp } from "../app.js";
+import { TableApp, resultEnds } from "../app.js";
 
 const DIR = new URL("../", import.meta.url);
 
@@ -178,4 +178,13 @@ test("a game ended by a resignation is read out (no game_over event says so)", (
   const normal = announcer();
   normal.ctrl.announceFrame({ type: "state", table: { status: "finished", finish: { ending: "normal", winner_seat: 0 } }, seats: [{}, {}], events: [{ kind: "game_over", data: { winner: 0 } }] }, playing, false);
   assert.deepEqual(normal.said, ["The game is over. You win."]);
+});
+
+test("a hand's result goes at the player's turn, or for a spectator at the next move", () => {
+  const state = { type: "state", last: { seat: 1 } };
+  assert.equal(resultEnds({ to_act: 1 }, state, 0, false), false); // ann moved: not yet ours
+  assert.equal(resultEnds({ to_act: 1 }, state, 0, true), true); // our turn begins
+  assert.equal(resultEnds({ to_act: 1 }, { type: "state", last: { seat: 0 } }, 0, false), true);
+  assert.equal(resultEnds({ to_act: 1 }, state, null, false), true); // watching
+  assert.equal(resultEnds({ to_act: 1 }, { type: "presence" }, null, false), false);
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, panelKey, placesText, ratingText, scoreText } from "../results.js";
+import { endingText, gameOverTitle, panelKey, placesText, ratingText, rematchDeclined, rematchOffers, scoreText } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -64,4 +64,25 @@ test("a table of three or four says its places, the one who left last", () => {
   assert.equal(placesText({ places: [3, 1, 1] }, three), "Places: 1st ann · 1st bob · 3rd you");
   assert.equal(placesText({ places: [1, 2] }, ctx), "");
   assert.equal(placesText({}, ctx), "");
+});
+
+test("an offer whose player left the table has lapsed; one still there stands", () => {
+  const seats = [
+    { index: 0, kind: "user", username: "me", connected: true },
+    { index: 1, kind: "user", username: "ann", connected: false },
+    { index: 2, kind: "user", username: "bo", connected: true },
+    { index: 3, kind: "bot", connected: true },
+  ];
+  assert.deepEqual(rematchOffers([0, 1, 2], seats, 0, "me"), { standing: [2], lapsed: [1] });
+  assert.deepEqual(rematchOffers([], seats, 0, "me"), { standing: [], lapsed: [] });
+});
+
+test("the offerer is told when the other player declines, not when a rematch starts", () => {
+  const seats = [{ index: 0, kind: "user", name: "me" }, { index: 1, kind: "user", name: "ann" }];
+  const offered = { table: { rematch: { offers: [0] } }, seats };
+  const cleared = { table: { rematch: { offers: [] } }, seats };
+  assert.equal(rematchDeclined(offered, cleared, 0), "ann declined the rematch.");
+  assert.equal(rematchDeclined(offered, { table: { rematch: { offers: [0, 1], url: "/tables/9/" } }, seats }, 0), "");
+  assert.equal(rematchDeclined(offered, cleared, null), ""); // a spectator
+  assert.equal(rematchDeclined({ table: { rematch: { offers: [1] } }, seats }, cleared, 0), ""); // not ours
 });

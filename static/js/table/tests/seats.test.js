@@ -68,3 +68,15 @@ test("one name cut off puts every seat in its short form", () => {
   fitNames({ querySelectorAll: () => seats }, over);
   assert.deepEqual(seats.map((s) => s.textContent), ["Computer (Medium)", "Computer 2 (Medium)"]);
 });
+
+test("names still cut with their short forms push the ratings out, not the other way", () => {
+  const classes = new Set();
+  const root = (els) => ({ querySelectorAll: () => els, classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c) } });
+  const el = { dataset: { full: "alice", short: "alice" }, textContent: "alice", scrollWidth: 40, clientWidth: 8 };
+  const over = (e) => e.scrollWidth > e.clientWidth;
+  fitNames(root([el]), over);
+  assert.ok(classes.has("names-tight"));
+  el.clientWidth = 60; // room again (the page's own measure follows the ratings' going)
+  fitNames(root([el]), over);
+  assert.ok(!classes.has("names-tight"));
+});
