@@ -7,6 +7,7 @@ from django.db import transaction
 
 from core.cache import count_hit
 from core.channels import Outbox
+from core.text import shows_something
 
 from .. import broadcast, conf, frames
 from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
@@ -29,7 +30,7 @@ def chat_post(*, table_id: int, user: User | AnonymousUser | None, text: Any,
     if not isinstance(text, str):
         raise ChatEmpty()
     text = " ".join(text.split())
-    if not text:
+    if not shows_something(text):
         raise ChatEmpty()
     if len(text) > CHAT_MAX:
         raise ChatTooLong()

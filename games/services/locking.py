@@ -273,16 +273,18 @@ def may_know_of(table: Table, user: User | AnonymousUser | None, invite: str = "
     return table_access(table, user, invite)[0]
 
 
-def lock_table_in(table_id: int, status: str, refusal: Exception, *,
+def lock_table_in(table_id: int, status: str,
+                  refusal: Exception | Callable[[Table], Exception], *,
                   user: User | AnonymousUser | None = None, invite: str = "") -> Table:
-    """The locked table (``lock_table``) if it is in ``status``; otherwise ``refusal`` is raised.
-    With ``user`` (a person's request), a private table they may not know of is
-    ``TableNotFound`` first, before any refusal that would tell its state."""
+    """The locked table (``lock_table``) if it is in ``status``; otherwise ``refusal`` is raised
+    (or what ``refusal(table)`` gives: the words for the state it is in). With ``user`` (a
+    person's request), a private table they may not know of is ``TableNotFound`` first, before
+    any refusal that would tell its state."""
     table = lock_table(table_id)
     if user is not None and not may_know_of(table, user, invite):
         raise TableNotFound()
     if table.status != status:
-        raise refusal
+        raise refusal if isinstance(refusal, Exception) else refusal(table)
     return table
 
 

@@ -177,6 +177,15 @@ def _maybe_start(table: Table, seats: list[Seat]) -> E.GameState | None:
     return None
 
 
+def _too_late_to_sit(table: Table) -> NotOpen:
+    if table.status == TableStatus.PLAYING:
+        # (two people pressing "Take a seat" at once: the one who came second read only "The
+        # game has already started.")
+        return NotOpen("Someone took the last seat just before you: the game has started. "
+                       "You can watch it.")
+    return NotOpen("This table's game is over: it takes no more players.")
+
+
 def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | None = None,
               invite: str = "", outbox: Outbox | None = None) -> Table:
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
@@ -187,7 +196,8 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
     with transaction.atomic():
         # (a private table is missing without its link, whatever its state, and to someone
         # who blocks, or is blocked by, a person there: the answer of a wrong link)
-        table = lock_table_in(table_id, TableStatus.OPEN, NotOpen(), user=user, invite=invite)
+        table = lock_table_in(table_id, TableStatus.OPEN, _too_late_to_sit, user=user,
+                              invite=invite)
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
         seats = load_seats(table)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from core.text import shows_something
 from core.types import Frame
 
 from .. import frames, policy, selectors
@@ -41,7 +42,7 @@ def _clean_body(body: object) -> str:
     if not isinstance(body, str):
         raise SocialError("A message must be text.", "invalid")
     body = body.replace("\r\n", "\n").strip()
-    if not body:
+    if not shows_something(body):
         raise SocialError("Write a message first.", "empty")
     if len(body) > MESSAGE_MAX_LENGTH:
         raise SocialError(

@@ -57,7 +57,11 @@ def test_sit_starts_when_full_and_deals_from_the_stored_seed(rooms, two_players)
     assert state.seed == table.seed
     assert table.turn_deadline is not None and table.deadline_seat == state.to_act
     carol = type(alice).objects.create_user("carol", password="x")
-    with pytest.raises(NotOpen):
+    # the one who pressed "Take a seat" a moment too late is told what happened
+    with pytest.raises(NotOpen, match="Someone took the last seat just before you"):
+        services.table_sit(table_id=table.pk, user=carol)
+    services.table_resign(table_id=table.pk, user=bob)
+    with pytest.raises(NotOpen, match="game is over"):
         services.table_sit(table_id=table.pk, user=carol)
 
 

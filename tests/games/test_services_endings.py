@@ -153,6 +153,10 @@ def test_chat_limits(rooms, two_players):
     assert msg.text == "<b>hi</b> there"  # stored raw; escaped when rendered
     with pytest.raises(ChatEmpty):
         services.chat_post(table_id=table.pk, user=alice, text="   ")
+    with pytest.raises(ChatEmpty):  # invisible alone: it showed as "alice:" and nothing
+        services.chat_post(table_id=table.pk, user=alice, text="\u200b\u200b \u2060")
+    # an emoji sequence holds joiners, and shows
+    assert services.chat_post(table_id=table.pk, user=bob, text="\U0001F469\u200d\U0001F4BB").text
     with pytest.raises(ChatTooLong):
         services.chat_post(table_id=table.pk, user=alice, text="x" * 301)
     for _ in range(4):

@@ -266,8 +266,10 @@ export class TableApp {
       this.notices.toast("The table moved on: showing the latest position.", "info");
       return;
     }
-    if (f.code === "rate_limited" || f.code === "chat_too_long" || f.code === "chat_empty") this.chat.restore();
-    this.notices.toast(f.message || "That was refused.", "error");
+    const chat = f.code === "rate_limited" || f.code === "chat_too_long" || f.code === "chat_empty";
+    if (chat) this.chat.restore();
+    // (one toast for the chat's refusals: a flood stacked one per line refused)
+    this.notices.toast(f.message || "That was refused.", "error", chat ? "chat" : null);
     if (pending) this.render();
   }
 

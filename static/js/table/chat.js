@@ -40,7 +40,8 @@ export class Chat {
     if (!scroll) return;
     E.chatList.scrollTop = E.chatList.scrollHeight;
     if (!ctrl.root.classList.contains("is-side-open")) E.sideBtn.classList.add("has-news");
-    if (ctrl.frame && m.username !== (ctrl.frame.you && ctrl.frame.you.username)) ctrl.notices.announce(`${m.name || m.username} says: ${m.text}`);
+    // read out, not written in the moves' log (the chat shows it: on a phone's drawer it was there twice)
+    if (ctrl.frame && m.username !== (ctrl.frame.you && ctrl.frame.you.username)) ctrl.notices.say(`${m.name || m.username} says: ${m.text}`);
   }
 
   renderCount() {
@@ -80,6 +81,11 @@ export class Chat {
     const E = this.ctrl.el;
     E.chatForm.hidden = !canChat;
     E.chatNote.hidden = canChat;
-    E.chatNote.textContent = canChat ? "" : "Log in to chat at this table.";
+    // (only a visitor who is not signed in may not: a link back here through the log-in)
+    if (canChat) E.chatNote.textContent = "";
+    else if (!E.chatNote.firstChild) {
+      const back = encodeURIComponent(window.location.pathname + window.location.search);
+      E.chatNote.append(h("a", { text: "Log in", attrs: { href: `/accounts/login/?next=${back}` } }), " to chat at this table.");
+    }
   }
 }

@@ -20,9 +20,14 @@ export class Notices {
 
   /** Read out (politely) and written in the log. */
   announce(text) {
+    this.say(text);
+    this.logLine(text);
+  }
+
+  /** Read out (politely) only. */
+  say(text) {
     this.el.live.append(h("p", { text }));
     trimTo(this.el.live, LIVE_KEEP);
-    this.logLine(text);
   }
 
   logLine(text) {
