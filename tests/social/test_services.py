@@ -150,8 +150,8 @@ def test_message_preference(alice, bob, carol):
 
 
 def test_message_validation(alice, bob):
-    for body, code in [("", "empty"), ("   \n ", "empty"), ("\u200b\ufeff", "empty"), ("x" * 2001, "too_long"),
-                       (None, "invalid"), (["a"], "invalid")]:
+    for body, code in [("", "empty"), ("   \n ", "empty"), ("\u200b\ufeff", "empty"),
+                       ("x" * 2001, "too_long"), (None, "invalid"), (["a"], "invalid")]:
         with pytest.raises(services.SocialError) as exc:
             services.message_send(sender=alice, recipient=bob, body=body)
         assert exc.value.code == code
