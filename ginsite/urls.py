@@ -1,7 +1,5 @@
-from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django.views.static import serve as static_serve
 
 from . import rules as rules_page
 from . import views
@@ -25,7 +23,7 @@ urlpatterns = [
     path("", include("leaderboards.tournaments.urls")),
     path("", include("leaderboards.stats.urls")),
     # Uploaded avatars. Behind a reverse proxy, let it serve MEDIA_ROOT instead.
-    re_path(r"^media/(?P<path>.*)$", static_serve, {"document_root": settings.MEDIA_ROOT}),
+    re_path(r"^media/(?P<path>.*)$", views.media),
 ]
 
 handler403 = "ginsite.views.permission_denied"

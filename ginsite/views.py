@@ -1,10 +1,11 @@
 from django.conf import settings
-from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.static import serve as static_serve
 
 from games import selectors as games_selectors
 from social import selectors as social_selectors
@@ -111,6 +112,20 @@ def api_docs(request, name: str = ""):
                             content_type="text/plain; charset=utf-8")
     response["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+MEDIA_PATH_MAX = 255  # (an avatar's path is about 60 characters)
+
+
+def media(request, path: str):
+    """An uploaded file (avatars) from MEDIA_ROOT; 404 for anything else. A path of 4,000
+    characters reached the file system ("File name too long"): a 500."""
+    if len(path) > MEDIA_PATH_MAX:
+        raise Http404("No such file.")
+    try:
+        return static_serve(request, path, document_root=settings.MEDIA_ROOT)
+    except OSError:
+        raise Http404("No such file.") from None
 
 
 def permission_denied(request, exception=None):

@@ -216,3 +216,16 @@ def test_the_navigation_marks_the_section_the_page_belongs_to(client, make_user)
     assert current("/leaderboards/") == ["Leaderboards"]
     assert current("/contacts/") == ["Messages"]
     assert current("/rules/") == []
+
+
+@pytest.mark.django_db
+def test_media_answers_404_for_a_path_too_long_for_the_file_system(client, settings, tmp_path):
+    """/media/ with a path of 4,000 characters reached the file system: "File name too long",
+    a 500. An avatar is still served."""
+    settings.MEDIA_ROOT = tmp_path
+    (tmp_path / "avatars").mkdir()
+    (tmp_path / "avatars" / "a.png").write_bytes(b"\x89PNG")
+    assert client.get("/media/avatars/a.png").status_code == 200
+    assert client.get("/media/" + "a" * 4100).status_code == 404
+    assert client.get("/media/" + "/".join(["b" * 250] * 2)).status_code == 404
+    assert client.get("/media/avatars/missing.png").status_code == 404

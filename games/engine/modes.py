@@ -212,7 +212,7 @@ def rummy_mode(mode: Mode) -> RummyMode:
     return mode
 
 
-def get_mode(name: str | Mode, **overrides: Any) -> Mode:
+def get_mode(name: str | Mode, /, **overrides: Any) -> Mode:
     """The mode called ``name`` with some settings replaced. Unknown names/settings raise."""
     if isinstance(name, Mode):
         base = name

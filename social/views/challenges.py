@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -31,6 +32,16 @@ def _bad(detail: str) -> ApiError:
 
 # --- reading what a client sent ---------------------------------------------------------------
 
+def _form_number(value: object, digits: int) -> object:
+    """A form's number: ``int`` of up to ``digits`` ASCII digits (``str.isdigit`` took "²",
+    which ``int`` refuses: a 500), else the value as sent, for the type check to refuse."""
+    if isinstance(value, int):  # (a default)
+        return value
+    if isinstance(value, str) and re.fullmatch(f"[0-9]{{1,{digits}}}", value):
+        return int(value)
+    return value
+
+
 def _settings(data, *, form: bool = False) -> dict[str, Any]:
     """The game settings of a challenge, checked for type only (the service checks the
     rules): from a JSON object (numbers and booleans as JSON has them), or from a form
@@ -42,9 +53,8 @@ def _settings(data, *, form: bool = False) -> dict[str, Any]:
     target, seconds = data.get("target"), data.get("seconds_per_turn", 30)
     rated = data.get("rated", False)
     if form:
-        target = int(target) if str(target or "").isdigit() and len(target) <= 4 else (
-            None if not target else target)
-        seconds = int(seconds) if str(seconds).isdigit() and len(seconds) <= 3 else seconds
+        target = _form_number(target, 4) if target else None
+        seconds = _form_number(seconds, 3)
         rated = rated == "on"
     if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
         raise _bad('"target" must be a whole number from 50 to 500, or null.')

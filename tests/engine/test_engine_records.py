@@ -95,6 +95,11 @@ def test_corrupt_record_texts():
         GameRecord.from_text('Mode: classic\nPlayers: ["a", "b"]\n')
     with pytest.raises(RecordError, match="line 5"):
         GameRecord.from_text('Mode: classic\nPlayers: ["a", "b"]\nSeed: 1\n\nwhat is this\n')
+    # a setting named "name" met get_mode's own argument: a TypeError (a 500 on the import)
+    head = 'Format: gin-record/1\nMode: classic\nPlayers: ["a", "b"]\nSeed: 1\n'
+    with pytest.raises(RecordError, match="mode name cannot be overridden"):
+        GameRecord.from_text(head + 'Settings: {"name": "straight"}\n')
+    assert GameRecord.from_text(head + 'Settings: {"name": "classic"}\n').mode == "classic"
 
 
 def test_record_keeps_settings_players_seed_and_times():

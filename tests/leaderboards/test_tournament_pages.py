@@ -75,6 +75,24 @@ def test_create_form(client, make_user):
     assert t.created_by == user and t.format == Format.SINGLE
 
 
+def test_entries_that_opened_long_ago_open_now(client, staff):
+    """"Entries open" on 1 January of the year 1, by someone in Tokyo: before the database's
+    first day once in UTC, a 500 on saving. Entries that opened in the past open now."""
+    staff.time_zone = "Asia/Tokyo"
+    staff.save()
+    client.force_login(staff)
+    from zoneinfo import ZoneInfo
+
+    start = (timezone.now() + timedelta(hours=2)).astimezone(ZoneInfo("Asia/Tokyo"))
+    answer = client.post("/tournaments/new/", {
+        "name": "Fuzz Cup", "mode": "classic", "format": "single", "capacity": "8",
+        "target": "100", "seconds_per_turn": "30", "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+        "entry_opens_at": "0001-01-01T00:00"})
+    assert answer.status_code == 302
+    t = Tournament.objects.get()
+    assert abs((t.entry_opens_at - timezone.now()).total_seconds()) < 60
+
+
 def test_enter_from_the_lobby_and_withdraw_from_the_page(client, staff, make_user):
     t = _create(staff, entry_opens_at=timezone.now() - timedelta(minutes=1))
     user = make_user("joiner")

@@ -346,6 +346,21 @@ def test_a_person_challenges_a_bot_from_its_profile(client_for, alice, bob, bot)
     assert r.status_code == 302 and Challenge.objects.count() == 1
 
 
+def test_the_challenge_form_refuses_odd_numbers_without_a_500(client_for, alice, bot):
+    """A form without its turn time took the default 30 as text (a 500: len() of an int), and
+    "²" passed str.isdigit() to fail in int() (a 500)."""
+    c = client_for(alice)
+    for fields in ({"mode": "classic", "seconds_per_turn": "30", "target": "\u00b2"},
+                   {"mode": "classic", "seconds_per_turn": "\u00b3"}):
+        r = c.post(f"/challenges/send/{bot.username}/", fields)
+        assert r.status_code == 302 and not Challenge.objects.exists()
+        r = c.post(f"/challenges/send/{bot.username}/", fields, HTTP_ACCEPT="application/json")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_settings"
+    r = c.post(f"/challenges/send/{bot.username}/", {"mode": "classic"})  # 30 s, the default
+    assert r.status_code == 302
+    assert Challenge.objects.get().seconds_per_turn == 30
+
+
 def test_a_person_accepts_a_bots_challenge_on_the_page(client_for, alice, bob, bot):
     challenge = send(bot, alice)
     page = client_for(alice).get("/challenges/")

@@ -43,7 +43,9 @@ def tournament_settings_check(*, name: object, mode: str, format: str, target: i
         raise TournamentError("The start must be at least a minute from now.")
     if starts_at > now + timedelta(days=60):
         raise TournamentError("The start must be within 60 days.")
-    entry_opens_at = entry_opens_at or now
+    # (entries that "opened" in the past open now: a date such as 1 January of the year 1 in
+    # a time zone east of UTC was before the database's first day, a 500 on saving it)
+    entry_opens_at = max(entry_opens_at or now, now)
     if entry_opens_at >= starts_at:
         raise TournamentError("Entries must open before the start.")
     for value in (rating_min, rating_max):
