@@ -98,6 +98,10 @@ def test_no_serious_violations_on_the_main_pages(server, chromium, viewport, sch
                               ".map(b => [b.textContent, getComputedStyle(b).fontSize,"
                               " Math.round(b.getBoundingClientRect().height)])")
         assert len(sizes) >= 3 and len({(f, h) for _, f, h in sizes}) == 1, sizes
+        page.goto(server + "/stats/")
+        check("my statistics")
+        page.goto(server + "/play/offline/")
+        check("offline play")
         page.goto(server + "/messages/")
         check("messages")
         page.goto(server + "/messages/with/ben/")

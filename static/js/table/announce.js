@@ -91,10 +91,10 @@ export function turnPrompt(view, legal) {
       if (has("big_gin")) return "Big gin! All eleven cards are melded.";
       if (has("gin:")) return "You can go gin: pick the card to discard face down.";
       if (has("knock:")) return "Discard a card, or knock.";
-      return "Discard a card: select it, then press Discard or tap the discard pile.";
+      return "Discard a card: select it, then press Discard or choose the discard pile.";
     case "layoff":
       if (!has("layoff:")) return "None of your cards fits on the knocker's melds.";
-      return "Lay off your deadwood onto the knocker's melds (tap a card, then a meld), or accept the suggestion.";
+      return "Lay off your deadwood onto the knocker's melds (choose a card, then a meld), or accept the suggestion.";
     case "play":
       if (has("go_out:")) return "Go out with your last card.";
       return "Meld, lay off, then discard.";

@@ -155,7 +155,13 @@ export class Input {
       e.preventDefault();
       const a = ctrl.myTurn ? enterAction(ctrl.legal, c) : null;
       if (a) ctrl.send(a);
-      else ctrl.toggleSelect(c);
+      else {
+        ctrl.toggleSelect(c);
+        // the card just taken, at the discard: say why Enter did not discard it
+        if (ctrl.myTurn && ctrl.view && ctrl.view.taken_card === c && ctrl.legal.some((x) => x.startsWith("discard:"))) {
+          ctrl.notices.toast(discardRefusal(ctrl.view, ctrl.legal, c), "info", "pile");
+        }
+      }
     }
   }
 
