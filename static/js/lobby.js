@@ -10,7 +10,9 @@ function el(tag, text, className) {
   return node;
 }
 
-function tableRow(t) {
+/** A row of the room's tables; ``join``: the CSRF token of a player who may take a seat (a
+ * waiting table's row then has a Join button: it took opening the table first). */
+function tableRow(t, join = "") {
   const li = el("li", null, "table-row");
   const link = el("a", `Table ${t.id}`);
   link.href = t.url;
@@ -20,6 +22,20 @@ function tableRow(t) {
   let who = t.players.map((p) => (p.rating ? `${p.name} (${p.rating})` : p.name)).join(", ");
   if (t.free_seats) who += `${who ? " · " : ""}${t.free_seats} free seat${t.free_seats === 1 ? "" : "s"}`;
   li.append(el("span", who, "muted"));
+  if (join && t.free_seats) {
+    const form = el("form", null, "table-join");
+    form.method = "post";
+    form.action = `/tables/${encodeURIComponent(t.id)}/sit/`;
+    const token = el("input");
+    token.type = "hidden";
+    token.name = "csrfmiddlewaretoken";
+    token.value = join;
+    const button = el("button", "Join", "button button-small");
+    button.type = "submit";
+    button.append(el("span", ` table ${t.id}`, "visually-hidden"));
+    form.append(token, button);
+    li.append(form);
+  }
   return li;
 }
 
@@ -45,8 +61,8 @@ function startRoom(root) {
     if (document.visibilityState !== "visible") return;
     try {
       const data = await fetchJson(url);
-      fillList(openList, data.open, tableRow, "No table is waiting. Create one below.");
-      fillList(playingList, data.playing, tableRow, "No game in progress.");
+      fillList(openList, data.open, (t) => tableRow(t, root.dataset.joinToken || ""), "No table is waiting. Create one below.");
+      fillList(playingList, data.playing, (t) => tableRow(t), "No game in progress.");
       fillList(onlineList, data.online, (p) => {
         const li = el("li");
         const a = el("a", p.name);

@@ -101,6 +101,22 @@ def test_create_sit_and_start(alice_client, client, rooms, make_user):
     assert table.status == TableStatus.PLAYING
 
 
+def test_a_waiting_table_is_joined_from_the_room_in_one_press(alice_client, rooms, make_user):
+    """A row of the room's waiting tables has a Join button (it took opening the table
+    first); a visitor who is not signed in gets none."""
+    table = services.table_create(user=make_user("host"), room=rooms["classic"])
+    join = f'action="/tables/{table.pk}/sit/"'
+    assert join not in Client().get("/play/classic/").content.decode()
+    page = alice_client.get("/play/classic/").content.decode()
+    assert join in page and 'data-join-token="' in page
+    answer = alice_client.post(f"/tables/{table.pk}/sit/")
+    assert answer.status_code == 302 and answer["Location"] == table.get_absolute_url()
+    table.refresh_from_db()
+    assert table.status == TableStatus.PLAYING
+    # a full table's row has none (it is in "Playing now")
+    assert join not in alice_client.get("/play/classic/").content.decode()
+
+
 def test_private_table_page(alice_client, client, rooms, make_user):
     table = services.table_create(user=alice_client.user, room=rooms["classic"], private=True)
     owner_page = alice_client.get(table.get_absolute_url())

@@ -125,6 +125,10 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         has=b.locator(f"a[href='/tables/{table_id}/']")
     ).text_content()
     assert "anna" in row and f"to {target_min}" in row and "casual" in row
+    # the row drawn by the room's live list has its Join button too
+    assert b.locator("#open-tables li.table-row").filter(
+        has=b.locator(f"a[href='/tables/{table_id}/']")).locator(
+        f".table-join[action='/tables/{table_id}/sit/'] button").is_visible()
     link.tap()
     b.wait_for_url(f"**/tables/{table_id}/")
     b.wait_for_selector(".tbl-conn[data-state=open]")
