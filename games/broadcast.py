@@ -76,10 +76,10 @@ def send_chat(*, table_id: int, message: dict, sender_id: int | None = None,
              {"type": "table.chat", "message": message, "sender_id": sender_id})], outbox)
 
 
-def send_presence(*, table_id: int, table: dict, seats: list[dict],
+def send_presence(*, table_id: int, table: dict, seats: list[dict], watchers: int = 0,
                   outbox: Outbox | None = None) -> None:
-    _route([(table_group(table_id),
-             {"type": "table.presence", "table": table, "seats": seats})], outbox)
+    _route([(table_group(table_id), {"type": "table.presence", "table": table, "seats": seats,
+                                     "watchers": watchers})], outbox)
 
 
 def send_hidden_changed(*, user_ids) -> None:

@@ -17,7 +17,7 @@ from core import channels, sockets
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
-from . import broadcast, conf, frames, hooks, selectors, services
+from . import broadcast, conf, frames, hooks, selectors, services, watchers
 from .exceptions import GameServiceError
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
@@ -43,6 +43,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
     user_group: str | None = None
     deadline_timer: asyncio.TimerHandle | None = None
     counted = False  # counted among this process's seated sockets (the clocks heartbeat)
+    watching = False  # counted among the table's watchers (games.watchers)
     pinging: asyncio.Future | None = None  # the ping being answered
     gone = False  # disconnected: timers must not start again
     opened = False  # the open was allowed: the table's events may be forwarded
@@ -86,6 +87,8 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         if opened.snapshot is not None:
             self._watch_clock(opened.snapshot.get("clock"))
             await self._send(opened.snapshot)
+        if self.seat is None:
+            await self._set_watching(True)
 
     def _open(self, outbox: Outbox):
         """One thread trip: the session's user, then ``services.table_open``."""
@@ -104,6 +107,21 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         if seated != self.counted:
             self.counted = seated
             seated_socket(1 if seated else -1)
+
+    async def _set_watching(self, on: bool) -> None:
+        """Count this socket among the table's watchers (a spectator's) or no more; the
+        players see the count (``games.watchers``). Never fails the socket: a count that
+        cannot be written is only a count."""
+        if on == self.watching:
+            return
+        self.watching = on
+        outbox = Outbox()
+        try:
+            await db_call(services.table_watch)(table_id=self.table_id, conn=self.channel_name,
+                                                on=on, outbox=outbox)
+            await channels.asend(outbox.take())
+        except INFRASTRUCTURE_ERRORS:
+            log.warning("table %s: the watchers' count was not updated", self.table_id)
 
     async def _mark_present(self, connected: bool = True):
         """This connection holds a seat: mark it (dis)connected and tell the table."""
@@ -125,6 +143,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
             self.user_group = None
         if self.seat is not None:
             await self._mark_present(connected=False)
+        await self._set_watching(False)
 
     async def _join_groups(self):
         """Join the table's group (every frame of the table comes through it; a seat change
@@ -273,6 +292,8 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
     def _ping(self):
         if self.seat is not None:
             services.seat_heartbeat(table_id=self.table_id, user=self.user)
+        elif self.watching:  # (a spectator's sign of life: its count does not lapse)
+            watchers.watch(self.table_id, self.channel_name)
         return self._version()
 
     HANDLERS = {
@@ -342,9 +363,11 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
             # connected (and everyone is told) before the snapshot goes out.
             self.seat = seat_now
             if seat_now is not None:
+                await self._set_watching(False)
                 await self._mark_present()
             else:
                 self._count_seated(False)
+                await self._set_watching(True)
             await self._send_snapshot()
             return
         text, clock = frames.forwarded_text(event, audience, user=self.user, seat=self.seat)
@@ -364,5 +387,6 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
     async def table_presence(self, event):
         you = frames.you_data(user=self.user, seat=self.seat, table=event["table"],
                               seats=event["seats"])
-        await self._send({"type": "presence", "seats": event["seats"], "you": you})
+        await self._send({"type": "presence", "seats": event["seats"], "you": you,
+                          "watchers": event.get("watchers", 0)})
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.secrets_compare import same_secret
 from games import engine as E
 
-from .. import frames, hooks
+from .. import frames, hooks, watchers
 from ..models import (
     ActionSource,
     ChatMessage,
@@ -270,8 +270,10 @@ def snapshot_of(table: Table, seats: list[Seat], user, seat: int | None,
                 hidden: frozenset[int]) -> dict[str, Any]:
     """The ``snapshot`` frame of a table and its seats already read (every seat, in index
     order, with their users); its chat leaves out the ``hidden`` senders."""
-    return frames.snapshot_frame(table, seats, user=user, seat=seat,
-                                 chat=recent_chat(table, hidden, seats))
+    frame = frames.snapshot_frame(table, seats, user=user, seat=seat,
+                                  chat=recent_chat(table, hidden, seats))
+    frame["watchers"] = watchers.watching(table.pk)  # (the players' "2 watching")
+    return frame
 
 
 def score_sheet(game: Game) -> dict[str, Any]:

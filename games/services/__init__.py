@@ -48,6 +48,7 @@ from .presence import (
     seat_presence,
     table_open,
     table_presence_publish,
+    table_watch,
 )
 from .publish import table_republish
 from .rematch import table_rematch
@@ -88,6 +89,7 @@ __all__ = [
     "room_presence_mark",
     "seat_heartbeat",
     "seat_presence",
+    "table_watch",
     "table_act",
     "table_add_bot",
     "table_bot_move",

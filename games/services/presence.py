@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.channels import Outbox
 from core.locks import CACHE_ERRORS
 
-from .. import conf, hooks, selectors
+from .. import conf, hooks, selectors, watchers
 from ..exceptions import TableNotFound
 from ..models import Room, Seat, Table, TableStatus, grace_seconds
 from .clock import clock_resume_read
@@ -104,6 +104,16 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
         clock_resume_read(table, seat)
     return TableOpen(allowed=True, seat=seat, hidden=hidden,
                      snapshot=selectors.snapshot_of(table, seats, user, seat, hidden))
+
+
+def table_watch(*, table_id: int, conn: str, on: bool, outbox: Outbox | None = None) -> int:
+    """A spectator's socket ``conn`` starts (``on``) or stops watching the table; everyone at
+    it is told the new count (in a presence frame). Returns the count."""
+    count = (watchers.watch if on else watchers.unwatch)(table_id, conn)
+    table = Table.objects.select_related("room", "created_by").filter(pk=table_id).first()
+    if table is not None:
+        publish_presence(table, load_seats(table), outbox=outbox)
+    return count
 
 
 def seat_heartbeat(*, table_id: int, user: User | AnonymousUser | None) -> bool:

@@ -12,7 +12,7 @@ from django.db import transaction
 from core.channels import Outbox
 from games import engine as E
 
-from .. import broadcast, frames, signals
+from .. import broadcast, frames, signals, watchers
 from ..models import Seat, Table
 from .clock import schedule_bot_move, table_state_undelivered
 from .locking import after_commit, load_seats, lock_table, update_table
@@ -68,11 +68,14 @@ def table_republish(*, table_id: int) -> int:
 
 
 def publish_presence(table: Table, seats: list[Seat], *, outbox: Outbox | None = None) -> None:
+    """The seats' connections, and how many watch (``games.watchers``, read when it is sent),
+    to everyone at the table."""
     meta = frames.table_meta(table)
     seats_d = frames.seats_data(seats)
     table_id = table.pk
-    after_commit(lambda: broadcast.send_presence(table_id=table_id, table=meta, seats=seats_d,
-                                                 outbox=outbox))
+    after_commit(lambda: broadcast.send_presence(
+        table_id=table_id, table=meta, seats=seats_d, watchers=watchers.watching(table_id),
+        outbox=outbox))
 
 
 def announce_seated(table: Table, user_id: int) -> None:

@@ -153,6 +153,38 @@ async def test_spectator_sees_no_hands_and_cannot_move(table, two_players, make_
         await anon.disconnect()
 
 
+async def _watchers_seen(comm, count):
+    """Presence frames until one says ``count`` watch (the order of a spectator's own
+    frames and the others' is not fixed)."""
+    while True:
+        frame = await recv(comm, "presence")
+        if frame["watchers"] == count:
+            return frame
+
+
+async def test_the_players_see_how_many_watch(table, two_players, make_user):
+    """Players could not tell whether anybody watched: the spectators' sockets are counted
+    (games.watchers) and every presence frame and snapshot says how many."""
+    alice, _bob = two_players
+    carol = await database_sync_to_async(make_user)("carol")
+    player = await connect(table.pk, alice)
+    try:
+        assert (await recv(player, "snapshot"))["watchers"] == 0
+        watcher = await connect(table.pk, carol)
+        anon = await connect(table.pk)
+        await _watchers_seen(player, 2)
+        assert (await recv(anon, "snapshot"))["watchers"] in (1, 2)
+        await watcher.disconnect()
+        await _watchers_seen(player, 1)
+        again = await connect(table.pk, alice)  # a player's own second tab: not a watcher
+        assert (await recv(again, "snapshot"))["watchers"] == 1
+        await again.disconnect()
+        await anon.disconnect()
+        await _watchers_seen(player, 0)
+    finally:
+        await player.disconnect()
+
+
 async def test_private_table_refuses_strangers(rooms, two_players, make_user):
     alice, bob = two_players
     table = await database_sync_to_async(services.table_create)(

@@ -122,6 +122,8 @@ export class TableApp {
     const prev = this.frame;
     const prevView = this.view;
     if (prev && frame.chat === undefined) frame.chat = null;
+    // how many watch: in snapshots and presence frames only (kept from one to the next)
+    if (frame.watchers === undefined) frame.watchers = prev ? prev.watchers || 0 : 0;
     this.frame = frame;
     this.view = frame.view || null;
     // waiting for another seat's move: the socket checks sooner for a frame lost on the way
@@ -254,7 +256,8 @@ export class TableApp {
 
   onPresence(f) {
     if (!this.frame) return;
-    this.frame = { ...this.frame, seats: f.seats, you: f.you || this.frame.you };
+    this.frame = { ...this.frame, seats: f.seats, you: f.you || this.frame.you, watchers: f.watchers ?? this.frame.watchers };
+    renderTitle(this);
     renderOpponents(this);
     renderMe(this);
     renderBanner(this);

@@ -108,6 +108,14 @@ export function connectionText(state, detail) {
   }[state] || state;
 }
 
+/** "2 watching" (on a phone "👁 2"): the spectators' sockets at the table (games.watchers). */
+export function watchersChip(n) {
+  const words = `${n} watching`;
+  return h("span", { class: "chip chip-watchers", attrs: { title: `${words} this game`, "aria-label": words } },
+    h("span", { class: "watchers-n", text: String(n), attrs: { "aria-hidden": "true" } }),
+    h("span", { class: "watchers-word", text: " watching", attrs: { "aria-hidden": "true" } }));
+}
+
 export function renderTitle(ctrl) {
   const t = ctrl.frame.table;
   const v = ctrl.view;
@@ -116,6 +124,8 @@ export function renderTitle(ctrl) {
   else bits.push(h("strong", { text: t.status === "open" ? "Waiting for players" : t.mode_name || t.mode }));
   for (const c of titleChips(v)) bits.push(h("span", { class: c.hot ? "chip chip-hot" : "chip", text: c.text }));
   if (ctrl.mySeat === null) bits.push(h("span", { class: "chip chip-watch", text: "Watching" }));
+  const n = ctrl.frame.watchers || 0;
+  if (n > 0) bits.push(watchersChip(n));
   updateChildren(ctrl.el.title, bits);
 }
 
