@@ -133,6 +133,8 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     b.wait_for_url(f"**/tables/{table_id}/")
     b.wait_for_selector(".tbl-conn[data-state=open]")
     assert b.locator(".tbl-invite-contacts").count() == 0  # watching: nobody to invite to
+    # anna sees that somebody watches (an eye and the number on a phone)
+    a.wait_for_selector(".chip-watchers[aria-label='1 watching']", timeout=WAIT)
     # the button says it was pressed at once (the last seat starts the game, which can take
     # seconds to come back; it did nothing visible meanwhile)
     b.evaluate("""() => { const btn = [...document.querySelectorAll('.tbl-waiting button')]
@@ -144,6 +146,7 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     for p in (a, b):
         p.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card", timeout=WAIT)
     assert ["Sitting down…", True] in b.evaluate("window.__sitTexts")
+    a.wait_for_selector(".chip-watchers", state="detached", timeout=WAIT)  # ben sat down
     for p in (a, b):
         assert p.locator("#table-seating").is_hidden()
         assert p.locator("[data-watching]").is_hidden()  # Ben sat down after loading
