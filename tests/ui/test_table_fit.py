@@ -486,6 +486,36 @@ def test_a_phones_moves_and_chat_close_for_your_turn(server, chromium):
         _close(ctx, page)
 
 
+def test_a_phone_spectators_known_card_stays_in_its_seat(server, chromium):
+    """A spectator on a phone sees both seats side by side, their face-down fans hidden: a
+    card known to all (taken from the discard pile) kept its overlap with the hidden backs
+    and stood outside its seat's box."""
+    ctx, page = _start(chromium, server["base"], "classic")
+    watcher = chromium.new_context(viewport={"width": 390, "height": 844})
+    try:
+        for _ in range(6):  # take an upcard or a discard: a card the table knows
+            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+            legal = page.evaluate("window.ginTable.legal")
+            if "take_upcard" in legal or "draw:discard" in legal:
+                _move(page, ["take_upcard", "draw:discard"])
+                break
+            _move(page, ["pass", "draw:stock", "discard:"])
+        else:
+            pytest.skip("no upcard was worth taking in this deal")
+        w = watcher.new_page()
+        w.goto(page.url)
+        w.wait_for_selector(".tbl-opps .seat-fan .card:not(.card-back)")
+        inside = w.evaluate("""() => [...document.querySelectorAll(
+            '.tbl-opps .seat-fan .card:not(.card-back)')].map((c) => {
+              const box = c.closest('.seat-box').getBoundingClientRect();
+              const r = c.getBoundingClientRect();
+              return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; })""")
+        assert inside and all(inside), inside
+    finally:
+        watcher.close()
+        _close(ctx, page)
+
+
 def test_a_large_text_size_lets_the_page_scroll_to_the_hand(server, chromium):
     """At twice the text size the table's fit-to-screen column cut the hand off (hidden, and
     out of reach of any scroll). It now gives way: the page scrolls to the hand."""
