@@ -42,7 +42,7 @@ SHELL_FILES = (
     "js/site.js",
     # modules outside MODULE_DIRS that the table's import (a test follows every import)
     "js/attention.js", "js/clipboard.js",
-    "icons/favicon.svg", "icons/icon-192.png", "icons/icon-512.png",
+    "icons/favicon.svg", "icons/eye.svg", "icons/icon-192.png", "icons/icon-512.png",
     "icons/icon-maskable-512.png",
 )
 MODULE_DIRS = ("js/table/", "js/offline/")

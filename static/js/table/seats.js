@@ -113,7 +113,7 @@ export function watchersChip(n) {
   const words = `${n} watching`;
   return h("span", { class: "chip chip-watchers", attrs: { title: `${words} this game`, "aria-label": words } },
     h("span", { class: "watchers-n", text: String(n), attrs: { "aria-hidden": "true" } }),
-    h("span", { class: "watchers-word", text: " watching", attrs: { "aria-hidden": "true" } }));
+    h("span", { class: "watchers-word", text: "watching", attrs: { "aria-hidden": "true" } }));
 }
 
 export function renderTitle(ctrl) {

@@ -14,5 +14,5 @@ test("the watchers' chip says how many watch, to a screen reader in words", () =
   const chip = watchersChip(3);
   assert.equal(chip.className, "chip chip-watchers");
   assert.equal(chip.attrs["aria-label"], "3 watching");
-  assert.deepEqual(chip.kids.map((k) => k.textContent), ["3", " watching"]);
+  assert.deepEqual(chip.kids.map((k) => k.textContent), ["3", "watching"]);
 });
