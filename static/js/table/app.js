@@ -25,7 +25,7 @@ import { buildLayout, checkFit } from "./layout.js";
 import { Notices } from "./notices.js";
 import { renderPrompt } from "./prompt.js";
 import { RatingBook } from "./ratings.js";
-import { endingText, gameOverTitle, rematchDeclined, renderPanel } from "./results.js";
+import { endingText, gameOverTitle, newRematchOffers, rematchDeclined, renderPanel } from "./results.js";
 import { displayNames, renderBanner, renderConnection, renderOpponents, renderTitle } from "./seats.js";
 import { TableSocket, socketUrl } from "./socket.js";
 
@@ -237,6 +237,8 @@ export class TableApp {
       const title = gameOverTitle(fin.winner_seat, false, this.ctx(frame));
       this.notices.announce(`${/[.!]$/.test(title) ? title : `${title}.`} ${endingText(fin, this.ctx(frame))}`.trim());
     }
+    // a rematch offered by another player (the panel shows it; read out here)
+    for (const o of newRematchOffers(prev, frame, this.mySeat)) this.notices.announce(`${seatName(o, this.ctx(frame))} would like a rematch.`);
     // events: announce them (not after a gap: we may have missed some)
     if (frame.type === "state" && frame.last && frame.last.seat === this.mySeat) this.newCard = null;
     if (frame.type === "state" && !gap && Array.isArray(frame.events)) {

@@ -38,7 +38,9 @@ export function buildLayout(ctrl) {
   E.banner = h("div", { class: "tbl-banner", attrs: { hidden: true, role: "status" } });
   E.opps = h("section", { class: "tbl-opps", attrs: { "aria-label": "Opponents" } });
   E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table" } });
-  E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true, "aria-live": "polite" } });
+  // (not a live region: what it shows is read out from the live region once, app.js; as a
+  // live region too a hand's result was read twice)
+  E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true } });
   E.promptText = h("p", { class: "tbl-prompt-text" });
   E.actions = h("div", { class: "tbl-actions", attrs: { id: "tbl-actions", tabindex: "-1", "aria-keyshortcuts": "A" } });
   // (where the focus waits while a move is in flight: focus.js)

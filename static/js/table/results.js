@@ -69,6 +69,14 @@ export function rematchOffers(offers, seats, mySeat, me) {
   return { standing: others.filter(here), lapsed: others.filter((o) => !here(o)) };
 }
 
+/** The seats of the other players whose rematch offers are new in ``frame``. */
+export function newRematchOffers(prev, frame, mySeat) {
+  const before = new Set(((prev && prev.table && prev.table.rematch) || {}).offers || []);
+  const now = ((frame.table && frame.table.rematch) || {}).offers || [];
+  if (!prev || !prev.table) return [];
+  return now.filter((o) => Number.isInteger(o) && o !== mySeat && !before.has(o));
+}
+
 /** What to tell this seat's player when the offers, theirs among them, were cleared without
  * a rematch (another player declined), or "": "ann declined the rematch." */
 export function rematchDeclined(prev, frame, mySeat) {

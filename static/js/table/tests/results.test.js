@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, panelKey, placesText, ratingText, rematchDeclined, rematchOffers, scoreText } from "../results.js";
+import { endingText, gameOverTitle, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchOffers, scoreText } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -85,4 +85,13 @@ test("the offerer is told when the other player declines, not when a rematch sta
   assert.equal(rematchDeclined(offered, { table: { rematch: { offers: [0, 1], url: "/tables/9/" } }, seats }, 0), "");
   assert.equal(rematchDeclined(offered, cleared, null), ""); // a spectator
   assert.equal(rematchDeclined({ table: { rematch: { offers: [1] } }, seats }, cleared, 0), ""); // not ours
+});
+
+test("another player's new rematch offer is read out once", () => {
+  const before = { table: { rematch: { offers: [] } } };
+  const offered = { table: { rematch: { offers: [1] } } };
+  assert.deepEqual(newRematchOffers(before, offered, 0), [1]);
+  assert.deepEqual(newRematchOffers(offered, offered, 0), []); // told already
+  assert.deepEqual(newRematchOffers(before, { table: { rematch: { offers: [0] } } }, 0), []); // ours
+  assert.deepEqual(newRematchOffers(null, offered, 0), []); // a page opened: the panel shows it
 });
