@@ -473,13 +473,19 @@ def test_a_phones_moves_and_chat_close_for_your_turn(server, chromium):
     ctx, page = _start(chromium, server["base"], "classic")
     try:
         page.set_viewport_size({"width": 390, "height": 844})
-        for _ in range(4):  # our moves until the turn passes to the computer, the drawer open
+        for _ in range(6):  # our moves up to a discard, the move that passes the turn
             page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
-            page.evaluate("window.ginTable.toggleSide(true)")
-            _move(page, ["pass", "draw:stock", "discard:"])
-            if not page.evaluate("window.ginTable.myTurn"):
+            if page.evaluate("window.ginTable.view.phase") == "discard":
                 break
-        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=20000)
+            _move(page, ["pass", "draw:stock"])
+        page.evaluate("window.ginTable.toggleSide(true)")  # opened during the other's turn
+        version = int(page.get_attribute(".tbl", "data-version"))
+        _move(page, ["discard:"])
+        deadline = time.monotonic() + 20
+        while not page.evaluate(f"""() => window.ginTable.myTurn && !window.ginTable.busy
+                && window.ginTable.socket.version > {version + 1}"""):
+            assert time.monotonic() < deadline, "the turn did not come back"
+            time.sleep(0.05)
         assert not page.evaluate(
             "document.querySelector('.tbl').classList.contains('is-side-open')")
     finally:
