@@ -108,12 +108,12 @@ export function connectionText(state, detail) {
   }[state] || state;
 }
 
-/** "2 watching" (on a phone "👁 2"): the spectators' sockets at the table (games.watchers). */
+/** "2 watching" (on a phone "👁 2", the word kept for screen readers): the spectators'
+ * sockets at the table (games.watchers). */
 export function watchersChip(n) {
-  const words = `${n} watching`;
-  return h("span", { class: "chip chip-watchers", attrs: { title: `${words} this game`, "aria-label": words } },
-    h("span", { class: "watchers-n", text: String(n), attrs: { "aria-hidden": "true" } }),
-    h("span", { class: "watchers-word", text: "watching", attrs: { "aria-hidden": "true" } }));
+  return h("span", { class: "chip chip-watchers", attrs: { title: `${n} watching this game` } },
+    h("span", { class: "watchers-n", text: String(n) }), " ",
+    h("span", { class: "watchers-word", text: "watching" }));
 }
 
 export function renderTitle(ctrl) {

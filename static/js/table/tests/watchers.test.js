@@ -10,9 +10,10 @@ globalThis.document = {
 };
 const { watchersChip } = await import("../seats.js");
 
-test("the watchers' chip says how many watch, to a screen reader in words", () => {
+test("the watchers' chip says how many watch, in words a screen reader reads too", () => {
   const chip = watchersChip(3);
   assert.equal(chip.className, "chip chip-watchers");
-  assert.equal(chip.attrs["aria-label"], "3 watching");
-  assert.deepEqual(chip.kids.map((k) => k.textContent), ["3", "watching"]);
+  assert.equal(chip.attrs.title, "3 watching this game");
+  assert.equal(chip.attrs["aria-label"], undefined); // (not allowed on a span without a role)
+  assert.deepEqual(chip.kids.map((k) => k.textContent ?? k.text), ["3", " ", "watching"]);
 });
