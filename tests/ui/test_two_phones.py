@@ -278,9 +278,17 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
     a.screenshot(path=str(tmp / "over-anna.png"), full_page=True)
     b.screenshot(path=str(tmp / "over-ben.png"))  # what Ben sees on his screen
 
+    # Ben offers a rematch, then leaves the table: his offer lapses, and Anna's panel says so
+    # (it still read "ben would like a rematch", with Accept)
+    _tap(b, ".tbl-panel button:has-text('Offer a rematch')")
+    a.wait_for_selector(".tbl-panel .rematch-note:has-text('ben would like a rematch')",
+                        timeout=WAIT)
     # the stored game: the hand-by-hand score sheet
     _tap(b, ".tbl-panel a:has-text('Game record')")
     b.wait_for_url(re.compile(r".*/games/\d+/$"))
+    a.wait_for_selector(".tbl-panel :text('ben left the table: the offer has lapsed.')",
+                        timeout=WAIT)
+    assert a.locator(".tbl-panel button:has-text('Offer a rematch')").count() == 1
     game_text = b.text_content("main")
     assert "Score sheet" in game_text and "Final scores" in game_text
     hands_played = len(state["hand_results"])

@@ -259,10 +259,14 @@ export class TableApp {
   onPresence(f) {
     if (!this.frame) return;
     this.frame = { ...this.frame, seats: f.seats, you: f.you || this.frame.you, watchers: f.watchers ?? this.frame.watchers };
+    const mark = this.focusMark();
     renderTitle(this);
     renderOpponents(this);
     renderMe(this);
     renderBanner(this);
+    // after the game: a rematch offer lapses with its player's leaving (results.js)
+    if (this.frame.table && this.frame.table.status !== "playing") renderPanel(this);
+    this.keepFocus(mark);
   }
 
   onError(f, pending) {
