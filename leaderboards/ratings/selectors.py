@@ -38,6 +38,15 @@ def ratings_for(user_ids: Iterable[int], mode: str) -> dict[int, int]:
     return {u: found.get(u, NEW_RATING) for u in ids}
 
 
+def seed_ratings(user_ids: Iterable[int], mode: str) -> dict[int, tuple[int, bool]]:
+    """``{user_id: (rating, provisional)}`` in ``mode``, one query (new players:
+    ``(NEW_RATING, True)``): a tournament's seeds, shown "1500?" while provisional."""
+    ids = _ids(user_ids)
+    found = {u: (r, p) for u, r, p in Rating.objects.filter(
+        mode=mode, user_id__in=ids).values_list("user_id", "rating", "provisional")}
+    return {u: found.get(u, (NEW_RATING, True)) for u in ids}
+
+
 def rating_labels(user_ids: Iterable[int], mode: str) -> dict[int, str]:
     """``{user_id: "1612"}``, with a "?" for provisional ratings (new players: "1500?")."""
     ids = _ids(user_ids)

@@ -2,7 +2,8 @@
 ``leaderboards.ratings``.
 
 ``ratings_for(user_ids, mode) -> {user_id: rating}`` seeds entrants and checks rating limits;
-``provisional_among(user_ids, mode) -> set[user_id]`` marks the seeds shown as "1500?";
+``seed_ratings(user_ids, mode) -> {user_id: (rating, provisional)}`` seeds entrants at the
+start (one query);
 ``playban_until(user) -> datetime | None`` keeps playbanned players out.
 """
 from __future__ import annotations
@@ -19,11 +20,9 @@ def ratings_for(user_ids: Iterable[int], mode: str) -> dict[int, int]:
     return {uid: int(found[uid]) for uid in ids if uid in found}
 
 
-def provisional_among(user_ids: Iterable[int], mode: str) -> set[int]:
-    """The users among ``user_ids`` whose rating in ``mode`` is still provisional (a
-    player without a game in the mode has a provisional one)."""
-    labels = selectors.rating_labels(user_ids, mode)
-    return {uid for uid, label in labels.items() if label.endswith("?")}
+def seed_ratings(user_ids: Iterable[int], mode: str) -> dict[int, tuple[int, bool]]:
+    ids = list(user_ids)
+    return selectors.seed_ratings(ids, mode) if ids else {}
 
 
 def playban_until(user) -> datetime | None:

@@ -174,13 +174,13 @@ def tournament_start(*, tournament_id: int) -> bool:
         if len(entries) < 2:
             cancel(t, f"Not enough players: {len(entries)} entered, 2 are needed.")
             return True
-        rating = ratings.ratings_for([e.user_id for e in entries], t.mode)
-        unsure = ratings.provisional_among([e.user_id for e in entries], t.mode)
-        order = pairing.seed_order({e.user_id: rating.get(e.user_id, 0) for e in entries})
+        seeds = ratings.seed_ratings([e.user_id for e in entries], t.mode)
+        order = pairing.seed_order({e.user_id: seeds[e.user_id][0] for e in entries})
         by_user = {e.user_id: e for e in entries}
         for i, uid in enumerate(order):
             e = by_user[uid]
-            e.seed, e.rating, e.provisional = i + 1, rating.get(uid), uid in unsure
+            e.seed = i + 1
+            e.rating, e.provisional = seeds[uid]
             e.save(update_fields=["seed", "rating", "provisional"])
         fmt = format_for(t)
         t.status = Status.RUNNING
