@@ -4,10 +4,12 @@ presence: the floor under every app (docs/architecture.md).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache import cache, caches
 
 
-def redis_backend():
+def redis_backend() -> Any:
     """The default cache's ``RedisCache`` backend, or None (the local-memory cache of the
     embedded default)."""
     try:

@@ -9,11 +9,12 @@ a phone going to sleep) cannot leave anyone online for ever: readers ignore stal
 connections, and :func:`presence_sweep` (a periodic Celery task) announces the users whose
 last connection lapsed and records their "last seen".
 
-With Redis as the cache (production, several Daphne processes) the connections of a user are a
-Redis hash updated in MULTI transactions, so two tabs opening or closing at the same moment in
-two processes agree on whether the user came online or went offline. Without Redis (the
-embedded default: one Daphne process, whose workers share its file cache) the same logic runs
-under a process lock on that cache.
+The connections live in the shared connection store (``core.connections``, which the games'
+watchers use too): with Redis as the cache (production, several Daphne processes) a user's
+connections are a Redis hash updated in MULTI transactions, so two tabs opening or closing at the
+same moment in two processes agree on whether the user came online or went offline. Without
+Redis (the embedded default: one Daphne process, whose workers share its file cache) the same
+logic runs under a process lock on that cache.
 
 "Last seen" is persisted in :class:`social.models.LastSeen` when the last connection closes and,
 at most every ``SOCIAL_LAST_SEEN_WRITE_EVERY`` seconds, on heartbeats.
@@ -34,7 +35,6 @@ many users at once.
 """
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -42,7 +42,7 @@ from datetime import UTC, datetime
 from django.core.cache import cache
 from django.db import transaction
 
-from core.cache import redis_backend
+from core.connections import ConnectionStore, connection_store
 
 from . import conf
 
@@ -76,123 +76,24 @@ class Presence:
         }
 
 
-# --- Connection stores --------------------------------------------------------------------
+# --- Connections ----------------------------------------------------------------------------
 
-class _RedisConnections:
-    """Connections as a Redis hash ``conn -> deadline``; every change is one MULTI."""
-
-    def __init__(self, backend):
-        self.backend = backend
-
-    def _key(self, raw: str) -> str:
-        return self.backend.make_and_validate_key(raw)
-
-    def _client(self):
-        return self.backend._cache.get_client(write=True)
-
-    @staticmethod
-    def _decode(mapping: dict) -> dict[str, float]:
-        return {(k.decode() if isinstance(k, bytes) else k): float(v) for k, v in mapping.items()}
-
-    def add(self, user_id: int, conn: str, deadline: float, now: float) -> tuple[bool, bool]:
-        """Register/refresh ``conn``; returns (was_online_before, is_new_connection)."""
-        key = self._key(_CONNS.format(user_id))
-        pipe = self._client().pipeline(transaction=True)
-        pipe.hgetall(key)
-        pipe.hset(key, conn, deadline)
-        pipe.expire(key, int(conf.get("PRESENCE_TTL")) * 2)
-        before = self._decode(pipe.execute()[0])
-        return any(d > now for d in before.values()), conn not in before
-
-    def remove(self, user_id: int, conn: str, now: float) -> tuple[bool, float]:
-        """Drop ``conn``; returns (still_online, latest deadline of the remaining ones)."""
-        key = self._key(_CONNS.format(user_id))
-        pipe = self._client().pipeline(transaction=True)
-        pipe.hdel(key, conn)
-        pipe.hgetall(key)
-        live = [d for d in self._decode(pipe.execute()[1]).values() if d > now]
-        return bool(live), max(live, default=0.0)
-
-    def deadlines(self, user_ids: list[int]) -> dict[int, list[float]]:
-        pipe = self._client().pipeline(transaction=False)
-        for uid in user_ids:
-            pipe.hvals(self._key(_CONNS.format(uid)))
-        return {
-            uid: [float(v) for v in values]
-            for uid, values in zip(user_ids, pipe.execute(), strict=True)
-        }
-
-    def index_add(self, user_id: int) -> None:
-        self._client().sadd(self._key(_INDEX), user_id)
-
-    def index_remove(self, user_id: int) -> None:
-        self._client().srem(self._key(_INDEX), user_id)
-
-    def index_members(self) -> list[int]:
-        return [int(m) for m in self._client().smembers(self._key(_INDEX))]
-
-    def index_any(self) -> bool:
-        return bool(self._client().scard(self._key(_INDEX)))
+def _store() -> ConnectionStore:
+    return connection_store()
 
 
-class _LocalConnections:
-    """The same operations on any Django cache, serialised by a process lock.
-
-    Used with the embedded default's cache: one Daphne process writes the connections (the
-    workers' presence sweep only drops lapsed ones).
-    """
-
-    _lock = threading.Lock()
-
-    def add(self, user_id: int, conn: str, deadline: float, now: float) -> tuple[bool, bool]:
-        key = _CONNS.format(user_id)
-        with self._lock:
-            conns = cache.get(key) or {}
-            was_online = any(d > now for d in conns.values())
-            existed = conn in conns
-            conns = {c: d for c, d in conns.items() if d > now}
-            conns[conn] = deadline
-            cache.set(key, conns, int(conf.get("PRESENCE_TTL")) * 2)
-        return was_online, not existed
-
-    def remove(self, user_id: int, conn: str, now: float) -> tuple[bool, float]:
-        key = _CONNS.format(user_id)
-        with self._lock:
-            conns = cache.get(key) or {}
-            conns.pop(conn, None)
-            conns = {c: d for c, d in conns.items() if d > now}
-            if conns:
-                cache.set(key, conns, int(conf.get("PRESENCE_TTL")) * 2)
-            else:
-                cache.delete(key)
-        return bool(conns), max(conns.values(), default=0.0)
-
-    def deadlines(self, user_ids: list[int]) -> dict[int, list[float]]:
-        found = cache.get_many([_CONNS.format(uid) for uid in user_ids])
-        return {uid: list((found.get(_CONNS.format(uid)) or {}).values()) for uid in user_ids}
-
-    def index_add(self, user_id: int) -> None:
-        with self._lock:
-            index = cache.get(_INDEX) or set()
-            index.add(user_id)
-            cache.set(_INDEX, index, None)
-
-    def index_remove(self, user_id: int) -> None:
-        with self._lock:
-            index = cache.get(_INDEX) or set()
-            index.discard(user_id)
-            cache.set(_INDEX, index, None)
-
-    def index_members(self) -> list[int]:
-        return sorted(cache.get(_INDEX) or set())
-
-    def index_any(self) -> bool:
-        return bool(cache.get(_INDEX))
+def _conns(user_id: int) -> str:
+    return _CONNS.format(user_id)
 
 
-def _store():
-    backend = redis_backend()
-    return _RedisConnections(backend) if backend is not None else _LocalConnections()
+def _kept() -> int:
+    """How long the store keeps a user's sockets after their last change."""
+    return int(conf.get("PRESENCE_TTL")) * 2
+
+
+def _deadlines(store: ConnectionStore, user_ids: list[int]) -> dict[int, list[float]]:
+    found = store.read([_conns(uid) for uid in user_ids])
+    return {uid: list(conns.values()) for uid, conns in zip(user_ids, found, strict=True)}
 
 
 # --- Last seen ------------------------------------------------------------------------------
@@ -211,9 +112,10 @@ def _hold(user_id: int, conn: str, now: float) -> bool:
     """Hold ``conn`` open for another ``PRESENCE_TTL`` (a new connection or a heartbeat);
     True when this made the user come online (none of theirs was held before)."""
     store = _store()
-    was_online, _ = store.add(user_id, conn, now + conf.get("PRESENCE_TTL"), now)
+    was_online = bool(store.hold(_conns(user_id), conn, now + conf.get("PRESENCE_TTL"),
+                                 _kept(), now))
     if not was_online:
-        store.index_add(user_id)
+        store.index_add(_INDEX, user_id)
     return not was_online
 
 
@@ -247,7 +149,7 @@ def presence_leaving(user_id: int, conn: str) -> float:
     grace = float(conf.get("PRESENCE_LEAVE_GRACE"))
     if grace > 0:
         now = time.time()
-        _store().add(user_id, conn, now + grace, now)
+        _store().hold(_conns(user_id), conn, now + grace, _kept(), now)
     return grace
 
 
@@ -255,10 +157,9 @@ def presence_disconnect(user_id: int, conn: str) -> bool:
     """Drop a connection. Returns True when this was the user's last one (now offline)."""
     now = time.time()
     store = _store()
-    still_online, _ = store.remove(user_id, conn, now)
-    if still_online:
-        return False
-    store.index_remove(user_id)
+    if store.drop(_conns(user_id), conn, _kept(), now):
+        return False  # still online
+    store.index_remove(_INDEX, user_id)
     _persist_last_seen(user_id, now)
     return True
 
@@ -272,15 +173,15 @@ def presence_sweep() -> list[int]:
     now = time.time()
     store = _store()
     ttl = conf.get("PRESENCE_TTL")
-    members = store.index_members()
+    members = store.index_members(_INDEX)
     gone = []
-    for uid, deadlines in store.deadlines(members).items():
+    for uid, deadlines in _deadlines(store, members).items():
         if any(d > now for d in deadlines):
             continue
-        store.index_remove(uid)
+        store.index_remove(_INDEX, uid)
         # A tab may have connected since we looked: then the user stays in the index.
-        if any(d > time.time() for d in store.deadlines([uid])[uid]):
-            store.index_add(uid)
+        if any(d > time.time() for d in _deadlines(store, [uid])[uid]):
+            store.index_add(_INDEX, uid)
             continue
         _persist_last_seen(uid, (max(deadlines) - ttl) if deadlines else now)
         gone.append(uid)
@@ -320,7 +221,7 @@ def presence_playing(user_id: int) -> dict | None:
 def _connected(user_ids: list[int]) -> set[int]:
     """Those of ``user_ids`` holding at least one live connection (one cache round trip)."""
     now = time.time()
-    deadlines = _store().deadlines(user_ids)
+    deadlines = _deadlines(_store(), user_ids)
     return {uid for uid in user_ids if any(d > now for d in deadlines.get(uid, []))}
 
 
@@ -363,7 +264,7 @@ def presence_reachable(user_ids) -> set[int]:
     if not user_ids:
         return set()
     found = _connected(user_ids)
-    if _store().index_any():  # this process sees the sockets: they are the answer
+    if _store().index_any(_INDEX):  # this process sees the sockets: they are the answer
         return found
     recent = datetime.fromtimestamp(
         time.time() - conf.get("LAST_SEEN_WRITE_EVERY") - conf.get("PRESENCE_TTL"), tz=UTC)
