@@ -108,6 +108,11 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
             self.counted = seated
             seated_socket(1 if seated else -1)
 
+    def _user_id(self) -> int | None:
+        """The socket's account, None for an anonymous visitor."""
+        user = self.user
+        return user.pk if user is not None and user.is_authenticated else None
+
     async def _set_watching(self, on: bool) -> None:
         """Count this socket among the table's watchers (a spectator's) or no more; the
         players see the count (``games.watchers``). Never fails the socket: a count that
@@ -118,7 +123,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         outbox = Outbox()
         try:
             await db_call(services.table_watch)(table_id=self.table_id, conn=self.channel_name,
-                                                on=on, outbox=outbox)
+                                                on=on, user_id=self._user_id(), outbox=outbox)
             await channels.asend(outbox.take())
         except INFRASTRUCTURE_ERRORS:
             log.warning("table %s: the watchers' count was not updated", self.table_id)
@@ -293,7 +298,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         if self.seat is not None:
             services.seat_heartbeat(table_id=self.table_id, user=self.user)
         elif self.watching:  # (a spectator's sign of life: its count does not lapse)
-            watchers.watch(self.table_id, self.channel_name)
+            watchers.watch(self.table_id, self.channel_name, self._user_id())
         return self._version()
 
     HANDLERS = {

@@ -105,14 +105,18 @@ def test_the_index_is_a_set_of_holders(store, key):
     assert store.index_members(key) == [3]
 
 
-def test_watchers_count_sockets_through_the_shared_store():
+def test_watchers_count_people_through_the_shared_store():
     table = int(uuid.uuid4().int % 10**9)
     assert watchers.watching(table) == 0
-    assert watchers.watch(table, "s1") == 1
-    assert watchers.watch(table, "s2") == 2
+    assert watchers.watch(table, "s1") == 1  # anonymous
+    assert watchers.watch(table, "s2") == 2  # another anonymous visitor
     assert watchers.watch(table, "s1") == 2  # a ping keeps it counted once
-    assert watchers.watching(table) == 2
-    assert watchers.unwatch(table, "s1") == 1
-    assert watchers.unwatch(table, "s1") == 1
-    assert watchers.unwatch(table, "s2") == 0
+    assert watchers.watch(table, "s3", 7) == 3  # user 7
+    assert watchers.watch(table, "s4", 7) == 3  # user 7's second tab
+    assert watchers.watching(table) == 3
+    assert watchers.unwatch(table, "s3", 7) == 3
+    assert watchers.unwatch(table, "s1") == 2
+    assert watchers.unwatch(table, "s1") == 2
+    assert watchers.unwatch(table, "s2") == 1
+    assert watchers.unwatch(table, "s4", 7) == 0
     assert watchers.watching(table) == 0

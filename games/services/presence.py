@@ -106,10 +106,12 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
                      snapshot=selectors.snapshot_of(table, seats, user, seat, hidden))
 
 
-def table_watch(*, table_id: int, conn: str, on: bool, outbox: Outbox | None = None) -> int:
-    """A spectator's socket ``conn`` starts (``on``) or stops watching the table; everyone at
-    it is told the new count (in a presence frame). Returns the count."""
-    count = (watchers.watch if on else watchers.unwatch)(table_id, conn)
+def table_watch(*, table_id: int, conn: str, on: bool, user_id: int | None = None,
+                outbox: Outbox | None = None) -> int:
+    """A spectator's socket ``conn`` (of the account ``user_id``, None for an anonymous
+    visitor) starts (``on``) or stops watching the table; everyone at it is told the new
+    count (in a presence frame). Returns the count."""
+    count = (watchers.watch if on else watchers.unwatch)(table_id, conn, user_id)
     table = Table.objects.select_related("room", "created_by").filter(pk=table_id).first()
     if table is not None:
         publish_presence(table, load_seats(table), outbox=outbox)

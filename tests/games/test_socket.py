@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import engine as E
-from games import services, states, timeouts
+from games import services, states, timeouts, watchers
 from games.models import Table, TableAction
 from tests.support.sockets import connect, recv, send, two_sockets
 from tests.support.tables import start_table
@@ -182,6 +182,35 @@ async def test_the_players_see_how_many_watch(table, two_players, make_user):
         await anon.disconnect()
         await _watchers_seen(player, 0)
     finally:
+        await player.disconnect()
+
+
+async def test_one_persons_tabs_watch_as_one(table, two_players, make_user):
+    """Carol watching in two tabs read "2 watching": a signed-in spectator counts once
+    however many tabs; two anonymous visitors, who cannot be told apart, count twice."""
+    alice, _bob = two_players
+    carol = await database_sync_to_async(make_user)("carol")
+    player = await connect(table.pk, alice)
+    tabs = []
+    try:
+        assert (await recv(player, "snapshot"))["watchers"] == 0
+        tabs = [await connect(table.pk, carol), await connect(table.pk, carol)]
+        # each tab's watch publishes one presence frame (after the player's own, with 0)
+        seen = []
+        while len(seen) < 2:
+            if count := (await recv(player, "presence"))["watchers"]:
+                seen.append(count)
+        assert seen == [1, 1]
+        assert watchers.watching(table.pk) == 1
+        await tabs.pop().disconnect()
+        assert (await recv(player, "presence"))["watchers"] == 1  # her other tab watches
+        tabs += [await connect(table.pk), await connect(table.pk)]
+        assert {(await recv(player, "presence"))["watchers"] for _ in range(2)} == {2, 3}
+        await tabs.pop(0).disconnect()
+        assert (await recv(player, "presence"))["watchers"] == 2
+    finally:
+        for tab in tabs:
+            await tab.disconnect()
         await player.disconnect()
 
 
