@@ -63,6 +63,55 @@ class TableCreateForm(forms.Form):
         return data
 
 
+class RoomFilterForm(forms.Form):
+    """Which of a room's tables to list (a GET form: the page and its JSON read the same
+    query). An empty choice is "any"; a choice the room does not offer is an error."""
+
+    rated = forms.ChoiceField(label="Rated", required=False, choices=[
+        ("", "Rated or casual"), ("rated", "Rated"), ("casual", "Casual")])
+    time = forms.TypedChoiceField(
+        label="Time per turn", required=False, coerce=int, empty_value=None,
+        choices=[("", "Any time")] + [(v, label) for v, label in TURN_CHOICES if v != "0"])
+    seats = forms.TypedChoiceField(label="Players", required=False, coerce=int,
+                                   empty_value=None)
+
+    def __init__(self, *args, room: Room, **kwargs):
+        kwargs.setdefault("auto_id", "filter_%s")  # (the create form's fields share names)
+        super().__init__(*args, **kwargs)
+        mode = E.get_mode(room.mode)
+        low, high = max(mode.min_players, room.min_seats), min(mode.max_players, room.max_seats)
+        self.fields["seats"].choices = [("", "Any number of players")] + [
+            (str(n), f"{n} players") for n in range(low, high + 1)]
+        self.not_offered = {}
+        if low == high:
+            del self.fields["seats"]
+            self.not_offered["seats"] = f"Every game here is for {low} players."
+        if not room.allow_rated:
+            del self.fields["rated"]
+            self.not_offered["rated"] = "Every game here is casual."
+
+    def clean(self):
+        data = super().clean()
+        for name, why in self.not_offered.items():
+            if self.data.get(name):
+                self.add_error(None, why)
+        return data
+
+    def filters(self) -> dict:
+        """The table filters for ``games.selectors.room_tables`` (call after ``is_valid``)."""
+        data = self.cleaned_data
+        rated = data.get("rated")
+        return {
+            "rated": {"rated": True, "casual": False}.get(rated or ""),
+            "seconds_per_turn": data.get("time"),
+            "seat_count": data.get("seats"),
+        }
+
+    def active(self) -> bool:
+        return self.is_bound and self.is_valid() and any(
+            v is not None for v in self.filters().values())
+
+
 class PlayComputerForm(forms.Form):
     mode = forms.ChoiceField(label="Game", choices=Mode.choices, initial=Mode.CLASSIC)
     level = forms.TypedChoiceField(label="Level", choices=LEVEL_CHOICES, coerce=int,

@@ -194,18 +194,24 @@ def reachable(user_ids: Iterable[int]) -> set[int]:
 #   is the table's finished game (None before), whose changes the entries carry once it has
 #   been rated. When they change (the game was rated), the ratings app asks
 #   ``games.services.table_republish`` for a new version of the table.
+# * **seat ranges** ``fn(tables, user) -> {table_id: {"low": 1400, "high": 1800, "fits":
+#   bool | None}}``: of the rated tables in a room's list that admit only players rated within
+#   a range, the range and whether ``user`` (None, or anonymous: ``fits`` None) is in it, so a
+#   row says who may sit and offers Join only to them (the seat check still decides).
 
 RatedSeatCheck = Callable[[Any, Any], "str | None"]
 RatingLabels = Callable[[Iterable[int], str], "dict[int, str]"]
 RatingChanges = Callable[[Iterable[int]], "dict[int, dict[int, int]]"]
 UnratedReasons = Callable[[list], "dict[int, str]"]
 TableRatings = Callable[[str, "dict[int, int]", "int | None"], "dict[int, dict[str, Any]]"]
+SeatRanges = Callable[[list, Any], "dict[int, dict[str, Any]]"]
 
 _rated_seat_checks: list[RatedSeatCheck] = []
 _rating_labels: list[RatingLabels] = []
 _rating_changes: list[RatingChanges] = []
 _unrated_reasons: list[UnratedReasons] = []
 _table_ratings: list[TableRatings] = []
+_seat_ranges: list[SeatRanges] = []
 
 
 def register_rated_seat_check(fn: RatedSeatCheck) -> RatedSeatCheck:
@@ -238,10 +244,16 @@ def register_table_ratings(fn: TableRatings) -> TableRatings:
     return fn
 
 
+def register_seat_ranges(fn: SeatRanges) -> SeatRanges:
+    if fn not in _seat_ranges:
+        _seat_ranges.append(fn)
+    return fn
+
+
 def unregister_ratings(fn: Callable) -> None:
     """Remove ``fn`` from the rating registries (tests)."""
     for registry in (_rated_seat_checks, _rating_labels, _rating_changes, _unrated_reasons,
-                     _table_ratings):
+                     _table_ratings, _seat_ranges):
         while fn in registry:
             registry.remove(fn)
 
@@ -322,3 +334,19 @@ def table_ratings(mode: str, players: dict[int, int],
         except Exception:
             log.exception("table ratings %r failed", fn)
     return entries
+
+
+def seat_ranges(tables: Iterable[Any], user: Any) -> dict[int, dict[str, Any]]:
+    """``{table_id: {"low", "high", "fits"}}`` for those of ``tables`` that admit only
+    players rated within a range. Empty when nothing is registered; a failing answer shows no
+    range rather than breaking a list (the seat check still refuses)."""
+    tables = [t for t in tables if getattr(t, "rated", False)]
+    ranges: dict[int, dict[str, Any]] = {}
+    if not tables:
+        return ranges
+    for fn in list(_seat_ranges):
+        try:
+            ranges.update(fn(tables, user))
+        except Exception:
+            log.exception("seat ranges %r failed", fn)
+    return ranges

@@ -25,6 +25,7 @@ class LeaderboardsConfig(AppConfig):
         hooks.register_rating_changes(answers.rating_changes)
         hooks.register_unrated_reasons(answers.unrated_reasons)
         hooks.register_table_ratings(frames.table_ratings)
+        hooks.register_seat_ranges(answers.seat_ranges)
         profile.register()
         # a closing account leaves the boards at once (the snapshots leave closed accounts out)
         closing_step_register("leaderboards", services.leaderboards_leave)

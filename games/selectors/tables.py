@@ -108,18 +108,34 @@ def with_ratings(rows: list[dict[str, Any]], mode: str) -> list[dict[str, Any]]:
     return rows
 
 
-def room_tables(room: Room) -> dict[str, list[dict[str, Any]]]:
-    public = _tables(room=room, private=False)
+def room_tables(room: Room, filters: dict[str, Any] | None = None,
+                viewer: Any = None) -> dict[str, list[dict[str, Any]]]:
+    """The room's public tables, waiting and playing, newest first. ``filters`` (the room's
+    filter form, ``RoomFilterForm``): ``rated`` (True/False), ``seconds_per_turn``,
+    ``seat_count``; a missing or None one is not applied. A waiting table that admits only
+    players rated within a range says so (``range``), and ``can_join`` says whether
+    ``viewer`` may take its free seat by that range."""
+    public = _tables(room=room, private=False).filter(
+        **{k: v for k, v in (filters or {}).items() if v is not None})
+    waiting = list(public.filter(status=TableStatus.OPEN).order_by("-created_at")[:50])
+    ranges = hooks.seat_ranges(waiting, viewer)
+    rows = []
+    for table in waiting:
+        row = _table_row(table)
+        row["range"] = ranges.get(table.pk)
+        row["can_join"] = bool(row["free_seats"]) and (row["range"] or {}).get("fits") is not False
+        rows.append(row)
     return {
-        "open": with_ratings([_table_row(t) for t in public.filter(status=TableStatus.OPEN)
-                              .order_by("-created_at")[:50]], room.mode),
+        "open": with_ratings(rows, room.mode),
         "playing": with_ratings([_table_row(t) for t in public.filter(
             status=TableStatus.PLAYING).exclude(_left_by_people())
             .order_by("-started_at")[:50]], room.mode),
     }
 
 
-def room_payload(room: Room) -> dict[str, Any]:
+def room_payload(room: Room, filters: dict[str, Any] | None = None,
+                 viewer: Any = None) -> dict[str, Any]:
+    """The room page's lists (``room_tables``) and who is online there."""
     online = room_online(room)
     if online:
         from django.contrib.auth import get_user_model
@@ -134,7 +150,7 @@ def room_payload(room: Room) -> dict[str, Any]:
             p["rating"] = labels.get(ids.get(p["username"]))
     return {
         "room": {"slug": room.slug, "name": room.name, "mode": room.mode},
-        **room_tables(room),
+        **room_tables(room, filters, viewer),
         "online": online,
         "online_count": len(online),
     }

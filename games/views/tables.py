@@ -18,6 +18,7 @@ from ..exceptions import GameServiceError
 from ..forms import (
     AddBotForm,
     PlayComputerForm,
+    RoomFilterForm,
     SitForm,
     TableCreateForm,
 )
@@ -38,27 +39,57 @@ def rooms_json(request):
     return JsonResponse({"rooms": selectors.rooms_overview()})
 
 
-def _room_page(request, room, form, status=200):
+ROOM_EMPTY = {  # what an empty list of the room says (lobby.js reads them off the page)
+    "open": "No table is waiting. Create one below.",
+    "open_filtered": "No waiting table matches these filters.",
+    "playing": "No game in progress.",
+    "playing_filtered": "No game in progress matches these filters.",
+}
+
+
+def _room_filters(request, room) -> RoomFilterForm:
+    """The room's filter form, bound to the query when it names a filter."""
+    named = any(k in request.GET for k in ("rated", "time", "seats"))
+    return RoomFilterForm(request.GET if named else None, room=room)
+
+
+def _room_page(request, room, form, status=200, filters=None):
     services.room_presence_mark(room=room, user=request.user)
+    filters = filters or RoomFilterForm(room=room)
+    if filters.is_bound and not filters.is_valid():
+        status = 400
+    json_url = reverse("games:room_json", kwargs={"slug": room.slug})
     return render(request, "games/room.html", {
         "room": room,
         "form": form,
-        "payload": selectors.room_payload(room),
-        "json_url": reverse("games:room_json", kwargs={"slug": room.slug}),
+        "filters": filters,
+        "empty": ROOM_EMPTY,
+        "open_empty": ROOM_EMPTY["open_filtered" if filters.active() else "open"],
+        "playing_empty": ROOM_EMPTY["playing_filtered" if filters.active() else "playing"],
+        "payload": selectors.room_payload(
+            room, filters.filters() if filters.active() else None, request.user),
+        "json_url": json_url,
     }, status=status)
 
 
 @require_GET
 def room(request, slug):
     room = get_object_or_404(Room, slug=slug)
-    return _room_page(request, room, TableCreateForm(room=room))
+    return _room_page(request, room, TableCreateForm(room=room),
+                      filters=_room_filters(request, room))
 
 
 @require_GET
 def room_json(request, slug):
     room = get_object_or_404(Room, slug=slug)
+    filters = _room_filters(request, room)
+    if filters.is_bound and not filters.is_valid():
+        return JsonResponse({"error": "bad_filter", "fields": {
+            name: [str(e) for e in errors] for name, errors in filters.errors.items()}},
+            status=400)
     services.room_presence_mark(room=room, user=request.user)
-    return JsonResponse(selectors.room_payload(room))
+    return JsonResponse(selectors.room_payload(
+        room, filters.filters() if filters.active() else None, request.user))
 
 
 @login_required

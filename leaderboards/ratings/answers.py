@@ -38,11 +38,36 @@ def rated_seat_refusal(table, user) -> str | None:
     if table.pk and Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
         return None
     ratings = selectors.ratings_for([creator, user.pk], table.mode)
-    low, high = ratings[creator] - width, ratings[creator] + width
+    low, high = _bounds(ratings[creator], width)
     if not low <= ratings[user.pk] <= high:
         return (f"This table is for players rated {low} to {high} in {table.get_mode_display()};"
                 f" your rating is {ratings[user.pk]}.")
     return None
+
+
+def _bounds(creator_rating: int, width: int) -> tuple[int, int]:
+    """The ratings a table with a rating range admits: its creator's ± the range."""
+    return creator_rating - width, creator_rating + width
+
+
+def seat_ranges(tables, user) -> dict[int, dict]:
+    """``{table_id: {"low", "high", "fits"}}`` for the rated ``tables`` with a rating range
+    (``games.hooks.seat_ranges``): who may sit by ``rated_seat_refusal``'s rule, and whether
+    ``user`` may (None when anonymous; the creator always may). One query per mode."""
+    ranged = [t for t in tables
+              if t.rated and getattr(t, "rating_range", None) and t.created_by_id]
+    viewer = user.pk if user is not None and user.is_authenticated else None
+    out = {}
+    for mode in {t.mode for t in ranged}:
+        of_mode = [t for t in ranged if t.mode == mode]
+        ids = {t.created_by_id for t in of_mode} | ({viewer} if viewer else set())
+        ratings = selectors.ratings_for(ids, mode)
+        for t in of_mode:
+            low, high = _bounds(ratings[t.created_by_id], t.rating_range)
+            fits = None if viewer is None else (
+                viewer == t.created_by_id or low <= ratings[viewer] <= high)
+            out[t.pk] = {"low": low, "high": high, "fits": fits}
+    return out
 
 
 def rating_changes(game_ids) -> dict[int, dict[int, int]]:

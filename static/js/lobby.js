@@ -18,11 +18,15 @@ function tableRow(t, join = "") {
   link.href = t.url;
   li.append(link);
   const timing = t.seconds_per_turn ? `${t.seconds_per_turn} s` : "untimed";
-  li.append(el("span", `${t.seat_count} players · to ${t.target} · ${timing} · ${t.rated ? "rated" : "casual"}`));
+  const range = t.range ? ` · for ${t.range.low} to ${t.range.high}` : "";
+  li.append(el("span", `${t.seat_count} players · to ${t.target} · ${timing} · ${t.rated ? "rated" : "casual"}${range}`));
   let who = t.players.map((p) => (p.rating ? `${p.name} (${p.rating})` : p.name)).join(", ");
   if (t.free_seats) who += `${who ? " · " : ""}${t.free_seats} free seat${t.free_seats === 1 ? "" : "s"}`;
   li.append(el("span", who, "muted"));
-  if (join && t.free_seats) {
+  if (join && t.range && t.range.fits === false) {
+    li.append(el("span", "Your rating is outside this table's range.", "muted table-range-note"));
+  }
+  if (join && t.can_join) {
     const form = el("form", null, "table-join");
     form.method = "post";
     form.action = `/tables/${encodeURIComponent(t.id)}/sit/`;
@@ -51,18 +55,30 @@ async function fetchJson(url) {
   return response.json();
 }
 
+/** The room's filters (a GET form): the query they make, without the empty ("any") ones. */
+function filterQuery(form) {
+  const query = new URLSearchParams();
+  if (!form) return query;
+  for (const [name, value] of new FormData(form)) if (value) query.set(name, value);
+  return query;
+}
+
 function startRoom(root) {
-  const url = root.dataset.jsonUrl;
   const openList = document.getElementById("open-tables");
   const playingList = document.getElementById("playing-tables");
   const onlineList = document.getElementById("online-list");
   const onlineCount = document.getElementById("online-count");
+  const filters = document.getElementById("room-filters");
+  const clear = document.getElementById("room-filters-clear");
+  const emptyText = (list, filtered) => (list ? list.dataset[filtered ? "emptyFiltered" : "empty"] : "");
   async function refresh() {
     if (document.visibilityState !== "visible") return;
+    const query = filterQuery(filters);
+    const filtered = [...query.keys()].length > 0;
     try {
-      const data = await fetchJson(url);
-      fillList(openList, data.open, (t) => tableRow(t, root.dataset.joinToken || ""), "No table is waiting. Create one below.");
-      fillList(playingList, data.playing, (t) => tableRow(t), "No game in progress.");
+      const data = await fetchJson(filtered ? `${root.dataset.jsonUrl}?${query}` : root.dataset.jsonUrl);
+      fillList(openList, data.open, (t) => tableRow(t, root.dataset.joinToken || ""), emptyText(openList, filtered));
+      fillList(playingList, data.playing, (t) => tableRow(t), emptyText(playingList, filtered));
       fillList(onlineList, data.online, (p) => {
         const li = el("li");
         const a = el("a", p.name);
@@ -75,6 +91,20 @@ function startRoom(root) {
     } catch (err) {
       // keep the last lists; the next poll retries
     }
+  }
+  if (filters) {
+    // A choice applies at once (the Show button is for a browser without scripts); the
+    // address keeps it, so a reload or a shared link shows the same tables.
+    const apply = document.getElementById("room-filters-apply");
+    if (apply) apply.hidden = true;
+    filters.addEventListener("change", () => {
+      const query = filterQuery(filters);
+      const filtered = [...query.keys()].length > 0;
+      history.replaceState(null, "", filtered ? `${location.pathname}?${query}` : location.pathname);
+      if (clear) clear.hidden = !filtered;
+      for (const error of filters.querySelectorAll(".errorlist")) error.remove();
+      refresh();
+    });
   }
   setInterval(refresh, POLL_MS);
   document.addEventListener("visibilitychange", refresh);

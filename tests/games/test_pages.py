@@ -117,6 +117,59 @@ def test_a_waiting_table_is_joined_from_the_room_in_one_press(alice_client, room
     assert join not in alice_client.get("/play/classic/").content.decode()
 
 
+def test_a_rooms_tables_filter_by_rated_time_and_players(alice_client, rooms, make_user):
+    """A room listed every table: it now filters them (rated or casual, time per turn,
+    players), in its page and in the JSON its script polls, with the query in the address."""
+    rated = services.table_create(user=make_user("r30"), room=rooms["classic"], rated=True)
+    fast = services.table_create(user=make_user("c15"), room=rooms["classic"],
+                                 seconds_per_turn=15)
+    slow = services.table_create(user=make_user("c60"), room=rooms["classic"],
+                                 seconds_per_turn=60)
+    url = reverse("games:room_json", args=["classic"])
+
+    def listed(query):
+        return {t["id"] for t in alice_client.get(url + query).json()["open"]}
+
+    assert listed("") == {rated.pk, fast.pk, slow.pk}
+    assert listed("?rated=rated") == {rated.pk}
+    assert listed("?rated=casual") == {fast.pk, slow.pk}
+    assert listed("?rated=casual&time=15") == {fast.pk}
+    assert listed("?rated=rated&time=60") == set()
+    assert listed("?rated=&time=&utm=x") == {rated.pk, fast.pk, slow.pk}  # "any"
+    page = alice_client.get("/play/classic/?time=60").content.decode()
+    assert f"Table {slow.pk}<" in page and f"Table {fast.pk}<" not in page
+    assert '<option value="60" selected>' in page
+    assert 'id="room-filters-clear">' in page  # "Show all tables", not hidden
+    page = alice_client.get("/play/classic/?time=30&rated=casual").content.decode()
+    assert "No waiting table matches these filters." in page
+    # the players filter is only where a game has a choice of players
+    three = services.table_create(user=make_user("rummy3"), room=rooms["rummy"], seat_count=3)
+    services.table_create(user=make_user("rummy2"), room=rooms["rummy"], seat_count=2)
+    assert {t["id"] for t in alice_client.get(
+        reverse("games:room_json", args=["rummy"]) + "?seats=3").json()["open"]} == {three.pk}
+    assert 'name="seats"' not in alice_client.get("/play/classic/").content.decode().split(
+        'id="room-filters"')[1].split("</form>")[0]
+
+
+@pytest.mark.parametrize("query", ["?time=abc", "?time=0", "?time=%C2%B2", "?rated=maybe",
+                                   "?seats=3", "?seats=" + "9" * 40, "?rated=rated&time=7"])
+def test_a_bad_filter_is_a_400_that_lists_every_table(alice_client, rooms, make_user, query):
+    table = services.table_create(user=make_user("host"), room=rooms["classic"])
+    answer = alice_client.get(reverse("games:room_json", args=["classic"]) + query)
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_filter"
+    page = alice_client.get("/play/classic/" + query)
+    assert page.status_code == 400
+    assert 'class="errorlist" role="alert"' in page.content.decode()
+    assert f"Table {table.pk}<" in page.content.decode()
+
+
+def test_beginners_have_no_rated_filter(alice_client, rooms):
+    page = alice_client.get("/play/beginners/").content.decode()
+    assert 'name="time"' in page and 'name="rated"' not in page
+    assert alice_client.get(
+        reverse("games:room_json", args=["beginners"]) + "?rated=rated").status_code == 400
+
+
 def test_private_table_page(alice_client, client, rooms, make_user):
     table = services.table_create(user=alice_client.user, room=rooms["classic"], private=True)
     owner_page = alice_client.get(table.get_absolute_url())

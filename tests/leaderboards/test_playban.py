@@ -111,6 +111,45 @@ def test_rating_range_refuses_players_outside_it(rooms, make_user):
     games_services.table_sit(table_id=table.pk, user=close)  # 1750 is within 1600 ± 200
 
 
+def test_a_rooms_list_says_who_may_sit_and_offers_join_only_to_them(rooms, make_user):
+    """A ±200 table's row looked like any other, with Join for everyone: a player rated
+    outside the range pressed it and was refused. The row now says the range, and only a
+    player in it gets Join."""
+    from django.test import Client
+
+    creator, close, far = make_user(), make_user(), make_user()
+    for user, rating in ((creator, 1600), (close, 1750), (far, 1850)):
+        Rating.objects.create(user=user, mode="classic", rating=rating, mu=rating, sigma=90,
+                              provisional=False, games=30)
+    table = games_services.table_create(user=creator, room=rooms["classic"], rated=True,
+                                        rating_range=200)
+    open_to_all = games_services.table_create(user=make_user(), room=rooms["classic"],
+                                              rated=True)
+    join = f'action="/tables/{table.pk}/sit/"'
+
+    def seen_by(user):
+        client = Client()
+        if user is not None:
+            client.force_login(user)
+        rows = {t["id"]: t for t in client.get("/play/classic/tables.json").json()["open"]}
+        return rows, client.get("/play/classic/").content.decode()
+
+    rows, page = seen_by(far)
+    assert rows[table.pk]["range"] == {"low": 1400, "high": 1800, "fits": False}
+    assert rows[table.pk]["can_join"] is False and rows[open_to_all.pk]["can_join"] is True
+    assert rows[open_to_all.pk]["range"] is None
+    assert "for 1400 to 1800" in page and "Your rating is outside this table" in page
+    assert join not in page and f'action="/tables/{open_to_all.pk}/sit/"' in page
+    rows, page = seen_by(close)
+    assert rows[table.pk]["range"]["fits"] is True and rows[table.pk]["can_join"] is True
+    assert join in page and "Your rating is outside" not in page
+    rows, page = seen_by(None)
+    assert rows[table.pk]["range"] == {"low": 1400, "high": 1800, "fits": None}
+    assert "for 1400 to 1800" in page and join not in page
+    rows, _ = seen_by(creator)
+    assert rows[table.pk]["range"]["fits"] is True
+
+
 def test_a_new_player_is_1500_for_the_range(rooms, make_user):
     creator, newcomer = make_user(), make_user()
     Rating.objects.create(user=creator, mode="oklahoma", rating=1800, mu=1800, sigma=90,

@@ -1,0 +1,88 @@
+"""A room's filters on a phone (390 x 844) against a live server: a choice redraws the lists at
+once, with the query in the address (a reload keeps it), and the bar fits the screen."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.support.browser import log_in, require_chromium
+from tests.support.servers import site_with_users
+
+pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
+
+PASSWORD = "a-Strong-pass-123"
+PHONE = {"width": 390, "height": 844}
+
+require_chromium()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("filters")
+    with site_with_users(tmp, ("mia", "noa", "ola"), PASSWORD) as base:
+        yield base
+
+
+def _context(chromium):
+    return chromium.new_context(viewport=PHONE, reduced_motion="reduce", is_mobile=True,
+                                has_touch=True)
+
+
+def _new_table(chromium, base, user, seconds):
+    ctx = _context(chromium)
+    page = ctx.new_page()
+    log_in(page, base, user, PASSWORD)
+    page.goto(base + "/play/classic/")
+    page.select_option("select[name=seconds_per_turn]", seconds)
+    page.click("form[action$='/new/'] button[type=submit]")
+    page.wait_for_selector("#table-app")
+    table = int(re.search(r"/tables/(\d+)/", page.url).group(1))
+    ctx.close()
+    return table
+
+
+def _rows(page):
+    return page.evaluate(
+        "() => [...document.querySelectorAll('#open-tables .table-row > a')]"
+        ".map(a => a.textContent)")
+
+
+def _wait_rows(page, expected):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if sorted(_rows(page)) == sorted(expected):
+            return
+        time.sleep(0.1)
+    assert sorted(_rows(page)) == sorted(expected)
+
+
+def test_a_filter_redraws_the_room_at_once_and_the_address_keeps_it(server, chromium):
+    fast = _new_table(chromium, server, "noa", "15")
+    slow = _new_table(chromium, server, "ola", "60")
+    ctx = _context(chromium)
+    page = ctx.new_page()
+    log_in(page, server, "mia", PASSWORD)
+    page.goto(server + "/play/classic/")
+    _wait_rows(page, [f"Table {fast}", f"Table {slow}"])
+    assert not page.locator("#room-filters-apply").is_visible()  # a choice applies at once
+    assert not page.locator("#room-filters-clear").is_visible()
+    page.select_option("#filter_time", "15")
+    _wait_rows(page, [f"Table {fast}"])
+    assert page.url.endswith("/play/classic/?time=15")
+    assert page.locator("#room-filters-clear").is_visible()
+    page.select_option("#filter_rated", "rated")
+    _wait_rows(page, [])
+    assert page.locator("#open-tables").inner_text() == "No waiting table matches these filters."
+    page.reload()
+    assert page.locator("#filter_time").input_value() == "15"
+    assert page.locator("#filter_rated").input_value() == "rated"
+    _wait_rows(page, [])
+    for select in ("#filter_time", "#filter_rated"):
+        box = page.locator(select).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    page.click("#room-filters-clear")
+    _wait_rows(page, [f"Table {fast}", f"Table {slow}"])
+    assert page.url.endswith("/play/classic/")
+    ctx.close()
