@@ -7,33 +7,25 @@ import time
 
 import pytest
 
-from tests.support.browser import log_in, require_chromium
+from tests.support.accounts import PASSWORD
+from tests.support.browser import PHONE, log_in, phone_page, require_chromium
 from tests.support.servers import site_with_users
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
-
-PASSWORD = "a-Strong-pass-123"
-PHONE = {"width": 390, "height": 844}
 
 require_chromium()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("filters")
-    with site_with_users(tmp, ("mia", "noa", "ola"), PASSWORD) as base:
+    with site_with_users(tmp_path_factory.mktemp("filters"), ("mia", "noa", "ola"),
+                         PASSWORD) as base:
         yield base
 
 
-def _context(chromium):
-    return chromium.new_context(viewport=PHONE, reduced_motion="reduce", is_mobile=True,
-                                has_touch=True)
-
-
 def _new_table(chromium, base, user, seconds):
-    ctx = _context(chromium)
-    page = ctx.new_page()
-    log_in(page, base, user, PASSWORD)
+    ctx, page, _ = phone_page(chromium)
+    log_in(page, base, user)
     page.goto(base + "/play/classic/")
     page.select_option("select[name=seconds_per_turn]", seconds)
     page.click("form[action$='/new/'] button[type=submit]")
@@ -61,9 +53,8 @@ def _wait_rows(page, expected):
 def test_a_filter_redraws_the_room_at_once_and_the_address_keeps_it(server, chromium):
     fast = _new_table(chromium, server, "noa", "15")
     slow = _new_table(chromium, server, "ola", "60")
-    ctx = _context(chromium)
-    page = ctx.new_page()
-    log_in(page, server, "mia", PASSWORD)
+    ctx, page, errors = phone_page(chromium, reduced_motion="reduce")
+    log_in(page, server, "mia")
     page.goto(server + "/play/classic/")
     _wait_rows(page, [f"Table {fast}", f"Table {slow}"])
     assert not page.locator("#room-filters-apply").is_visible()  # a choice applies at once
@@ -85,4 +76,5 @@ def test_a_filter_redraws_the_room_at_once_and_the_address_keeps_it(server, chro
     page.click("#room-filters-clear")
     _wait_rows(page, [f"Table {fast}", f"Table {slow}"])
     assert page.url.endswith("/play/classic/")
+    assert errors == []
     ctx.close()
