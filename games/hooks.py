@@ -258,6 +258,18 @@ def unregister_ratings(fn: Callable) -> None:
             registry.remove(fn)
 
 
+def _gathered(registry: list, what: str, *args: Any) -> dict:
+    """The answers of the functions in ``registry`` to ``args``, merged. One that fails is
+    logged and left out: a list or a frame is not worth breaking for a rating."""
+    found: dict = {}
+    for fn in list(registry):
+        try:
+            found.update(fn(*args))
+        except Exception:
+            log.exception("%s %r failed", what, fn)
+    return found
+
+
 def rated_seat_refusal(table, user) -> str | None:
     """The message refusing ``user`` a seat at the rated ``table``, or None. A check that
     raises refuses (fail closed) with a generic message."""
@@ -278,15 +290,7 @@ def rating_labels(user_ids: Iterable[int], mode: str) -> dict[int, str]:
     """``{user_id: label}`` of these users in ``mode`` (empty when nothing is registered or
     the answer fails: a list is not worth breaking for a rating)."""
     ids = [int(u) for u in user_ids if u is not None]
-    labels: dict[int, str] = {}
-    if not ids:
-        return labels
-    for fn in list(_rating_labels):
-        try:
-            labels.update(fn(ids, mode))
-        except Exception:
-            log.exception("rating labels %r failed", fn)
-    return labels
+    return _gathered(_rating_labels, "rating labels", ids, mode) if ids else {}
 
 
 def rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, int]]:
@@ -309,15 +313,7 @@ def unrated_reasons(games: Iterable[Any]) -> dict[int, str]:
     prefetched if many) that were created rated but change no rating. Empty when nothing is
     registered; a failing answer gives no reason rather than breaking a page."""
     games = [g for g in games if g is not None and getattr(g, "rated", False)]
-    reasons: dict[int, str] = {}
-    if not games:
-        return reasons
-    for fn in list(_unrated_reasons):
-        try:
-            reasons.update(fn(games))
-        except Exception:
-            log.exception("unrated reasons %r failed", fn)
-    return reasons
+    return _gathered(_unrated_reasons, "unrated reasons", games) if games else {}
 
 
 def table_ratings(mode: str, players: dict[int, int],
@@ -325,15 +321,9 @@ def table_ratings(mode: str, players: dict[int, int],
     """``{seat: entry}`` for the seated people ``players`` (``{seat: user_id}``) of a table of
     ``mode`` whose finished game is ``game_id`` (None before the end). Empty when nothing is
     registered; a failing answer shows no ratings rather than breaking a frame."""
-    entries: dict[int, dict[str, Any]] = {}
     if not players:
-        return entries
-    for fn in list(_table_ratings):
-        try:
-            entries.update(fn(mode, dict(players), game_id))
-        except Exception:
-            log.exception("table ratings %r failed", fn)
-    return entries
+        return {}
+    return _gathered(_table_ratings, "table ratings", mode, dict(players), game_id)
 
 
 def seat_ranges(tables: Iterable[Any], user: Any) -> dict[int, dict[str, Any]]:
@@ -341,12 +331,4 @@ def seat_ranges(tables: Iterable[Any], user: Any) -> dict[int, dict[str, Any]]:
     players rated within a range. Empty when nothing is registered; a failing answer shows no
     range rather than breaking a list (the seat check still refuses)."""
     tables = [t for t in tables if getattr(t, "rated", False)]
-    ranges: dict[int, dict[str, Any]] = {}
-    if not tables:
-        return ranges
-    for fn in list(_seat_ranges):
-        try:
-            ranges.update(fn(tables, user))
-        except Exception:
-            log.exception("seat ranges %r failed", fn)
-    return ranges
+    return _gathered(_seat_ranges, "seat ranges", tables, user) if tables else {}
