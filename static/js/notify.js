@@ -121,15 +121,15 @@ function toast({ title, text, href, linkText, actions = [], timeout = 8000, key 
   row.append(close);
   box.append(row);
   const list = toasts();
-  // At a table in play the corner is the player's hand: the toast stands under the table's
-  // bar instead (over the opponents' names), and one that waits for an answer goes after
-  // 20 s (an invitation also waits on the home page). It covered half the hand of a timed
-  // game on a phone, for good.
-  const playing = document.querySelector(".tbl[data-status=playing] .tbl-bar");
-  if (playing) {
-    list.style.top = `${topBelow(playing)}px`;
+  // At a table the corner is the player's hand (and, the game over, its result): the toast
+  // stands under the table's bar instead (over the opponents' names). In play, one that
+  // waits for an answer goes after 20 s (an invitation also waits on the home page). It
+  // covered half the hand of a timed game on a phone, for good.
+  const bar = document.querySelector(".tbl .tbl-bar");
+  if (bar) {
+    list.style.top = `${topBelow(bar)}px`;
     list.style.bottom = "auto";
-    if (!timeout) timeout = 20000;
+    if (!timeout && document.querySelector(".tbl[data-status=playing]")) timeout = 20000;
   } else {
     list.style.top = "";
     list.style.bottom = "";

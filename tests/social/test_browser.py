@@ -296,6 +296,23 @@ def test_an_invitation_during_a_game_leaves_the_hand_free(site, browser):
                 && r.left < t.x + t.width && r.right > t.x;
             }).map((e) => e.className)""", box)
         assert covered == [], (box, covered)
+        # the game over, a message's toast leaves the result and its buttons free too (it
+        # stood in the corner again, over the hand)
+        ben.evaluate("window.ginTable.resign()")
+        ben.wait_for_selector(".tbl[data-status=finished] .tbl-panel .button")
+        anna.goto(f"{base}/messages/with/ben/")
+        anna.fill("#message-body", "good game")
+        anna.press("#message-body", "Enter")
+        toast = ben.locator(".notify-toast", has_text="New message from Anna")
+        toast.wait_for(timeout=WAIT)
+        box = toast.bounding_box()
+        covered = ben.evaluate("""(t) => [...document.querySelectorAll(
+            '.hand-card, .tbl-panel .button, .tbl-panel .card')].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width && r.top < t.y + t.height && r.bottom > t.y
+                && r.left < t.x + t.width && r.right > t.x;
+            }).map((e) => e.className)""", box)
+        assert covered == [], (box, covered)
         assert not errors, errors
     finally:
         anna_ctx.close()
