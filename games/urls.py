@@ -13,6 +13,7 @@ urlpatterns = [
     path("play/<slug:slug>/", views.room, name="room"),
     path("play/<slug:slug>/tables.json", views.room_json, name="room_json"),
     path("play/<slug:slug>/new/", views.table_create, name="table_create"),
+    path("play/<slug:slug>/quick/", views.table_quick, name="table_quick"),
     path("tables/<id:table_id>/", views.table, name="table"),
     path("tables/<id:table_id>/sit/", views.table_sit, name="table_sit"),
     path("tables/<id:table_id>/leave/", views.table_leave, name="table_leave"),

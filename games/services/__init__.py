@@ -51,6 +51,7 @@ from .presence import (
     table_watch,
 )
 from .publish import table_republish
+from .quick import table_quick
 from .rematch import table_rematch
 from .sweep import tables_sweep
 from .tables import (
@@ -97,6 +98,7 @@ __all__ = [
     "table_clock_resume",
     "table_close",
     "table_create",
+    "table_quick",
     "table_create_for_mode",
     "table_create_for_players",
     "table_hint",

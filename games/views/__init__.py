@@ -32,6 +32,7 @@ from .tables import (
     table_close,
     table_create,
     table_leave,
+    table_quick,
     table_sit,
 )
 
@@ -41,6 +42,7 @@ __all__ = [
     "room",
     "room_json",
     "table_create",
+    "table_quick",
     "play_computer",
     "table",
     "table_sit",

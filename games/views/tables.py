@@ -113,6 +113,31 @@ def table_create(request, slug):
     return redirect(_table_url(table))
 
 
+@login_required
+@require_POST
+def table_quick(request, slug):
+    """Play now: a seat at the first waiting table that fits the room's filters, or a new one
+    (``services.table_quick``)."""
+    room = get_object_or_404(Room, slug=slug)
+    filters = RoomFilterForm(request.POST, room=room)
+    if not filters.is_valid():
+        return _room_page(request, room, TableCreateForm(room=room), status=400,
+                          filters=filters)
+    chosen = filters.filters()
+    try:
+        table, joined = services.table_quick(
+            user=request.user, room=room, rated=chosen["rated"],
+            seconds_per_turn=chosen["seconds_per_turn"], seat_count=chosen["seat_count"])
+    except GameServiceError as exc:
+        messages.error(request, exc.message)
+        query = urlencode({k: v for k, v in filters.cleaned_data.items() if v})
+        return redirect(room.get_absolute_url() + (f"?{query}" if query else ""))
+    if not joined:
+        messages.info(request, "Nobody was waiting for such a game: this table is yours, and "
+                               "the room lists it for the next player.")
+    return redirect(_table_url(table))
+
+
 def _table_url(table):
     url = table.get_absolute_url()
     if table.private:

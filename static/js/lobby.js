@@ -97,7 +97,13 @@ function startRoom(root) {
     // address keeps it, so a reload or a shared link shows the same tables.
     const apply = document.getElementById("room-filters-apply");
     if (apply) apply.hidden = true;
+    const quick = document.getElementById("room-quick");
     filters.addEventListener("change", () => {
+      // Play now asks for what the filters show
+      for (const select of filters.querySelectorAll("select")) {
+        const mirror = quick && quick.querySelector(`input[name="${CSS.escape(select.name)}"]`);
+        if (mirror) mirror.value = select.value;
+      }
       const query = filterQuery(filters);
       const filtered = [...query.keys()].length > 0;
       history.replaceState(null, "", filtered ? `${location.pathname}?${query}` : location.pathname);

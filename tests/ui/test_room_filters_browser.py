@@ -1,5 +1,6 @@
 """A room's filters on a phone (390 x 844) against a live server: a choice redraws the lists at
-once, with the query in the address (a reload keeps it), and the bar fits the screen."""
+once, with the query in the address (a reload keeps it), the bar fits the screen, and Play now
+asks for what the filters show."""
 from __future__ import annotations
 
 import re
@@ -76,5 +77,10 @@ def test_a_filter_redraws_the_room_at_once_and_the_address_keeps_it(server, chro
     page.click("#room-filters-clear")
     _wait_rows(page, [f"Table {fast}", f"Table {slow}"])
     assert page.url.endswith("/play/classic/")
+    # Play now asks for what the filters show: noa's 15 s table
+    page.select_option("#filter_time", "15")
+    assert page.locator("#room-quick input[name=time]").input_value() == "15"
+    page.click("#room-quick button[type=submit]")
+    page.wait_for_url(f"**/tables/{fast}/")
     assert errors == []
     ctx.close()
