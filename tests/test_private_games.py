@@ -48,6 +48,7 @@ FILLED = {
     "play/<slug:slug>/": lambda s: ["/play/classic/"],
     "play/<slug:slug>/tables.json": lambda s: ["/play/classic/tables.json"],
     "play/<slug:slug>/new/": lambda s: ["/play/classic/new/"],
+    "play/<slug:slug>/quick/": lambda s: ["/play/classic/quick/"],
     "tables/<id:table_id>/": lambda s: [f"/tables/{s['table'].pk}/"],
     "tables/<id:table_id>/sit/": lambda s: [f"/tables/{s['table'].pk}/sit/"],
     "tables/<id:table_id>/leave/": lambda s: [f"/tables/{s['table'].pk}/leave/"],
