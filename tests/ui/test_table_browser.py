@@ -310,6 +310,16 @@ def test_play_the_computer_in_the_browser(server, browser):
     assert all(left >= 0 and right <= 360 and h >= 44 and whole
                for _, left, right, h, whole in boxes), boxes
     page.screenshot(path=str(server["tmp"] / "table-over.png"), full_page=True)
+    # a rematch against the computer starts at once, and the page goes to it
+    page.click(".tbl-panel button:has-text('Offer a rematch')")
+    page.wait_for_url(lambda url: f"/tables/{table_id}/" not in url)
+    page.wait_for_selector(".tbl-main .hand-card")
+    # the old table opened again later stays put, with a way to the rematch (it went to the
+    # rematch at every visit: its result could not be read again)
+    page.goto(f"{base}/tables/{table_id}/")
+    page.wait_for_selector(".tbl-panel[data-kind=game-over] a:has-text('Go to the rematch')")
+    page.wait_for_timeout(1500)  # the move to the rematch came 0.9 s after the frame
+    assert page.url.endswith(f"/tables/{table_id}/")
     assert errors == []
     ctx.close()
 

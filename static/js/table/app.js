@@ -182,7 +182,9 @@ export class TableApp {
       }
     }
     const rm = frame.table && frame.table.rematch;
-    if (rm && rm.url && this.mySeat !== null && (!prev || !prev.table.rematch || !prev.table.rematch.url)) {
+    // the rematch made while this page is open: go to it (a page opened on a table whose
+    // rematch was made before, even long ago, stays: the panel has "Go to the rematch")
+    if (rm && rm.url && this.mySeat !== null && prev && !(prev.table.rematch && prev.table.rematch.url)) {
       this.notices.toast("The rematch is ready: taking you to the new table…", "info");
       setTimeout(() => window.location.assign(rm.url), 900);
     }
