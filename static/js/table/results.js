@@ -3,7 +3,7 @@
 // controller (app.js); the bonuses are the mode's settings in the view.
 
 import { describeHandResult, plural, seatName } from "./announce.js";
-import { cardLabel, cardsValue, createCard } from "./cards.js";
+import { cardLabel, cardsValue, createCard, parseCard } from "./cards.js";
 import { clear, focusFirstButton, h, reveal, store, updateChildren } from "./dom.js";
 import { seatScore } from "./seats.js";
 import { finalTables, fitSheetNames, openSheet, sheetLabels } from "./sheet.js";
@@ -151,18 +151,28 @@ function cardRow(cards, cls = "") {
   return row;
 }
 
+/** A meld with the cards laid off on it, in their places: a run in rank order (a 2♥ laid
+ * off on 3♥ 4♥ 5♥ stands before the 3♥, not after the 5♥), a set with them after. */
+export function meldWithLaidOff(meld, laid) {
+  const cards = [...meld.map((c) => ({ c, laid: false })), ...laid.map((c) => ({ c, laid: true }))];
+  const parsed = meld.map(parseCard);
+  const run = parsed.every((p) => p && p.suit === parsed[0].suit);
+  if (run && laid.length) cards.sort((a, b) => parseCard(a.c).rank - parseCard(b.c).rank);
+  return cards;
+}
+
 function meldsBlock(melds, deadwood, laidOff = []) {
   const wrap = h("div", { class: "show-melds" });
   melds.forEach((m, i) => {
-    const row = cardRow(m, "is-meld");
-    for (const [c, idx] of laidOff) {
-      if (idx === i) {
-        const el = createCard(c, { small: true });
-        el.classList.add("is-laid");
-        row.append(el);
-        row.setAttribute("aria-label", `${row.getAttribute("aria-label")} plus laid off ${cardLabel(c)}`);
-      }
+    const laid = laidOff.filter(([, idx]) => idx === i).map(([c]) => c);
+    const row = h("div", { class: "card-row is-meld", attrs: { role: "img" } });
+    for (const { c, laid: isLaid } of meldWithLaidOff(m, laid)) {
+      const el = createCard(c, { small: true });
+      if (isLaid) el.classList.add("is-laid");
+      row.append(el);
     }
+    const label = m.map(cardLabel).join(" ");
+    row.setAttribute("aria-label", laid.length ? `${label} plus laid off ${laid.map(cardLabel).join(" ")}` : label);
     wrap.append(row);
   });
   if (deadwood.length) wrap.append(cardRow(deadwood, "is-deadwood"));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchOffers, scoreText } from "../results.js";
+import { endingText, gameOverTitle, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchOffers, scoreText } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -94,4 +94,13 @@ test("another player's new rematch offer is read out once", () => {
   assert.deepEqual(newRematchOffers(offered, offered, 0), []); // told already
   assert.deepEqual(newRematchOffers(before, { table: { rematch: { offers: [0] } } }, 0), []); // ours
   assert.deepEqual(newRematchOffers(null, offered, 0), []); // a page opened: the panel shows it
+});
+
+test("a card laid off on a run stands in its place; on a set, after", () => {
+  const shown = (meld, laid) => meldWithLaidOff(meld, laid).map(({ c, laid: l }) => (l ? `[${c}]` : c)).join(" ");
+  assert.equal(shown(["3H", "4H", "5H"], ["2H"]), "[2H] 3H 4H 5H");
+  assert.equal(shown(["3H", "4H", "5H"], ["6H", "2H"]), "[2H] 3H 4H 5H [6H]");
+  assert.equal(shown(["TS", "JS", "QS"], ["KS"]), "TS JS QS [KS]");
+  assert.equal(shown(["7C", "7D", "7H"], ["7S"]), "7C 7D 7H [7S]");
+  assert.equal(shown(["AC", "2C", "3C"], []), "AC 2C 3C");
 });
