@@ -216,6 +216,25 @@ def _finished_game(user, rooms, mode="hollywood"):
     return Game.objects.get(table=table)
 
 
+def test_a_shutouts_hand_points_are_shown_before_the_doubling(alice_client):
+    """The record's bonus table read "hand points 200" for a shutout of 100 (the doubled
+    figure), where the table's own panel said "Hand points 100, Shutout: doubled 200"."""
+    from tests.support.records import make_game
+
+    game = make_game([alice_client.user, 1], mode="straight")
+    game.hands = [{"hand_number": 1, "winner": 0, "points": 100, "outcome": "gin"}]
+    game.final["result"] = {"columns": [{
+        "column": 0, "winner": 0, "hand_points": [100, 0], "hands_won": [1, 0],
+        "shutout": True, "scored_points": [200, 0], "game_bonus": [100, 0],
+        "line_bonus": [25, 0], "totals": [325, 0]}]}
+    game.save()
+    page = alice_client.get(game.get_absolute_url()).content.decode()
+    table = page[page.index('class="bonus-table"'):page.index("</table>", page.index("bonus-table"))]
+    assert ">hand points</th><td>100</td><td>0</td>" in table
+    assert ">shutout: doubled</th><td>200</td><td>0</td>" in table
+    assert ">total (shutout)</th><td>325</td>" in table
+
+
 def test_game_page_and_record_exports(alice_client, rooms):
     game = _finished_game(alice_client.user, rooms)
     page = alice_client.get(game.get_absolute_url())
