@@ -120,11 +120,16 @@ def replay_data(record: E.GameRecord, names: list[str]) -> dict[str, Any]:
                  "text": describe(name, move.action), **_frame(after)}
         if len(after.hand_results) > seen:
             frame["showdown"] = [_showdown(h, names) for h in after.hand_results[seen:]]
-            for h in after.hand_results[seen:]:
+            # per game of the sheet (Hollywood's three), each seat's total after the hand
+            running = E.running_totals(((h.winner, h.points, h.columns)
+                                        for h in after.hand_results),
+                                       len(after.columns), after.num_players)
+            for n, h in enumerate(after.hand_results[seen:], start=seen):
+                outcome = OUTCOMES.get(h.outcome.value, h.outcome.value)
                 sheet.append({"hand": h.hand_number, "ply": i + 1,
-                              "outcome": OUTCOMES.get(h.outcome.value, h.outcome.value),
+                              "outcome": outcome[:1].upper() + outcome[1:],
                               "winner": h.winner, "points": h.points,
-                              "running": list(after.scores)})
+                              "running": running[n]})
             seen = len(after.hand_results)
         frames.append(frame)
     final = after

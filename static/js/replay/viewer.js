@@ -74,6 +74,21 @@ export function knockerHeading(sd, names) {
   return `${names[sd.knocker]} ${how}: deadwood ${sd.knocker_deadwood}`;
 }
 
+/** The sheet's head: a column per seat, under "Game 1", "Game 2"… when the sheet has more
+ * than one game (Hollywood). */
+export function sheetHead(names, games) {
+  const seatCells = () => names.map((n) => el("th", { scope: "col", text: n }));
+  if (games <= 1) {
+    return el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Hand" }),
+      el("th", { scope: "col", text: "Result" }), ...seatCells()));
+  }
+  const top = el("tr", {}, el("th", { scope: "col", rowspan: "2", text: "Hand" }),
+    el("th", { scope: "col", rowspan: "2", text: "Result" }),
+    ...Array.from({ length: games }, (_, g) => el("th", { scope: "colgroup", colspan: String(names.length), class: "sheet-game", text: `Game ${g + 1}` })));
+  const seats = el("tr", {}, ...Array.from({ length: games }, seatCells).flat());
+  return el("thead", {}, top, seats);
+}
+
 /** The knocker's side: melds (with the defender's lay-offs on them) and deadwood. */
 function knockerSide(sd, names) {
   const laid = {};
@@ -279,10 +294,7 @@ export class ReplayViewer {
     if (!this.data.sheet.length) { sheet.hidden = true; if (box) box.hidden = true; return; }
     sheet.hidden = false;
     if (box) box.hidden = false;
-    const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }),
-      el("th", { scope: "col", text: "Result" }),
-      ...names.map((n) => el("th", { scope: "col", text: n })));
-    sheet.append(el("caption", { text: "Score sheet (hand points)" }), el("thead", {}, head));
+    sheet.append(el("caption", { text: "Score sheet (hand points)" }), sheetHead(names, this.data.sheet[0].running.length));
     const body = el("tbody");
     for (const row of this.data.sheet) {
       const done = row.ply <= this.ply;
@@ -290,7 +302,8 @@ export class ReplayViewer {
       const tr = el("tr", { class: done ? "" : "sheet-future" },
         el("th", { scope: "row", text: String(row.hand) }),
         el("td", { class: "sheet-result", text: done ? row.outcome + who : "…" }),
-        ...row.running.map((v) => el("td", { text: done ? String(v) : "" })));
+        // each game's own totals (Hollywood's three side by side: they were added together)
+        ...row.running.flat().map((v) => el("td", { text: done ? String(v) : "" })));
       if (row.ply === this.ply) tr.classList.add("sheet-current");
       body.append(tr);
     }

@@ -1,0 +1,34 @@
+"""The replay's score sheet (``games.replay.replay_data``): each game's own running totals,
+and results written as on the record's score sheet."""
+from __future__ import annotations
+
+import pytest
+
+from games import engine as E
+from games.engine.selfplay import play_game
+from games.replay import replay_data
+
+
+@pytest.mark.parametrize("mode, players", [("hollywood", 2), ("classic", 2), ("rummy", 3)])
+def test_the_sheet_runs_per_game_and_ends_at_the_games_scores(mode, players):
+    """Hollywood's replay sheet added its three games together (64, 136…), figures shown
+    nowhere else: each game now has its own totals, and they end at the game's."""
+    state = play_game(mode, 2, players, check=False)
+    data = replay_data(E.GameRecord.from_state(state), [f"p{i}" for i in range(players)])
+    last = data["sheet"][-1]["running"]
+    assert last == [list(c["points"]) for c in state.columns]
+    assert len(last) == (3 if mode == "hollywood" else 1)
+    for row in data["sheet"]:
+        assert row["outcome"][:1].isupper(), row  # "Knock: ann +7", as the record's sheet
+
+
+def test_a_hand_counts_only_in_the_games_it_scored_in():
+    state = play_game("hollywood", 0, 2, check=False)
+    data = replay_data(E.GameRecord.from_state(state), ["a", "b"])
+    before = [[0, 0] for _ in range(3)]
+    for row, hand in zip(data["sheet"], state.hand_results, strict=True):
+        for c in range(3):
+            gained = [x - y for x, y in zip(row["running"][c], before[c], strict=True)]
+            expected = hand.points if hand.winner is not None and c in hand.columns else 0
+            assert sum(gained) == expected
+        before = row["running"]
