@@ -1,12 +1,31 @@
-"""Command line: ``python -m games.engine melds AS 2S 3S ...`` and ``... selfplay``."""
+"""Command line: ``python -m games.engine melds AS 2S 3S ...``, ``... selfplay`` and ``... replay
+FILE`` (a record: the engine's own, as JSON or text, or a site's export that carries it)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from .errors import EngineError
+
+if TYPE_CHECKING:
+    from .record import GameRecord
+
+
+def _json_record(text: str) -> GameRecord:
+    """A JSON record: the engine's own (``gin-record/1``), or a site's export that carries it
+    under ``engine`` (``ginsite-game/1``, docs/records.md)."""
+    from .record import GameRecord
+
+    try:
+        wrapper = json.loads(text)
+    except (ValueError, RecursionError):
+        wrapper = None
+    if isinstance(wrapper, dict) and isinstance(wrapper.get("engine"), dict):
+        return GameRecord.from_dict(wrapper["engine"])
+    return GameRecord.from_json(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.path, encoding="utf-8") as fh:
                 text = fh.read()
             rec = (
-                GameRecord.from_json(text)
+                _json_record(text)
                 if text.lstrip().startswith("{")
                 else GameRecord.from_text(text)
             )

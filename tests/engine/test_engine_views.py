@@ -268,3 +268,27 @@ def test_layoffs_docstring_examples_run():
 
     result = doctest.testmod(layoffs)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_cli_replays_the_engines_record_and_a_sites_export(tmp_path):
+    """``python -m games.engine replay`` took only the engine's own JSON: a record downloaded
+    from a game's page (``ginsite-game/1``, the engine's record under ``engine``) was an
+    "unknown record format"."""
+    from games.engine import GameRecord
+
+    state = play_game("classic", 3, 2, check=False)
+    record = GameRecord.from_state(state).to_dict()
+    bare = tmp_path / "game.json"
+    bare.write_text(json.dumps(record))
+    site = tmp_path / "site.json"
+    site.write_text(json.dumps({"format": "ginsite-game/1", "game_id": 7, "engine": record}))
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({"format": "ginsite-game/1", "engine": {"format": "x/9"}}))
+    outs = []
+    for path in (bare, site, wrong):
+        outs.append(subprocess.run([sys.executable, "-m", "games.engine", "replay", str(path)],
+                                   capture_output=True, text=True, cwd=ENGINE.parents[1]))
+    assert outs[0].returncode == outs[1].returncode == 0, outs[1].stderr
+    assert json.loads(outs[0].stdout) == json.loads(outs[1].stdout)
+    assert json.loads(outs[1].stdout)["hands"] == len(state.hand_results)
+    assert outs[2].returncode == 2 and "unknown record format 'x/9'" in outs[2].stderr

@@ -229,7 +229,8 @@ def test_a_shutouts_hand_points_are_shown_before_the_doubling(alice_client):
         "line_bonus": [25, 0], "totals": [325, 0]}]}
     game.save()
     page = alice_client.get(game.get_absolute_url()).content.decode()
-    table = page[page.index('class="bonus-table"'):page.index("</table>", page.index("bonus-table"))]
+    start = page.index('class="bonus-table"')
+    table = page[start:page.index("</table>", start)]
     assert ">hand points</th><td>100</td><td>0</td>" in table
     assert ">shutout: doubled</th><td>200</td><td>0</td>" in table
     assert ">total (shutout)</th><td>325</td>" in table
