@@ -5,6 +5,8 @@
 //    closes on Escape and returns focus to the button.
 // 3. A time zone select's hint (below).
 // 4. The theme: light, dark, or as the device (the footer's Theme choice, kept per device).
+// 5. A table wider than its box (a score sheet on a phone) shows a shadow on each side that
+//    scrolls.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -96,10 +98,38 @@
   }
   rememberTimeZone();
 
+  // 5. Hollywood's three games on a phone showed game 1 alone, with nothing to say that games
+  //    2 and 3 were a swipe away: a shadow now stands on each side with more to see.
+  function markScroll(box) {
+    var more = box.scrollWidth - box.clientWidth;
+    box.classList.toggle("scroll-left", more > 1 && box.scrollLeft > 1);
+    box.classList.toggle("scroll-right", more > 1 && box.scrollLeft < more - 1);
+  }
+  function setUpScrollCues() {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll(".table-scroll"));
+    if (!boxes.length) return;
+    var all = function () { boxes.forEach(markScroll); };
+    boxes.forEach(function (box) {
+      box.addEventListener("scroll", function () { markScroll(box); }, { passive: true });
+    });
+    // (a table filled in later, the replay's sheet, changes size: so does what scrolls)
+    if (window.ResizeObserver) {
+      var observer = new ResizeObserver(all);
+      boxes.forEach(function (box) {
+        observer.observe(box);
+        if (box.firstElementChild) observer.observe(box.firstElementChild);
+      });
+    } else {
+      window.addEventListener("resize", all);
+    }
+    all();
+  }
+
   function setUp() {
     setUpNav();
     setUpTimeZoneHint();
     setUpThemeChoice();
+    setUpScrollCues();
   }
   // a choice made in another tab reaches this one too
   window.addEventListener("storage", function (event) {

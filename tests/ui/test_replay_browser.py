@@ -39,6 +39,8 @@ game = finished_game([ann, bob], mode="classic", seed=61)
 finished_game([ann, bob], mode="rummy", seed=5)
 from leaderboards.stats.services import stats_rebuild
 stats_rebuild()
+holly = finished_game([ann, bob], mode="hollywood", seed=2)  # (after: the tabs are two modes')
+print("HOLLY", holly.pk)
 print("GAME", game.pk)
 """
 
@@ -52,8 +54,9 @@ def site(tmp_path_factory):
     env = server_env(tmp)
     out = migrated_and_set_up(env, MAKE_GAME)
     game_id = int(re.search(r"GAME (\d+)", out).group(1))
+    holly = int(re.search(r"HOLLY (\d+)", out).group(1))
     with daphne(tmp, env) as base:
-        yield {"base": base, "game": game_id}
+        yield {"base": base, "game": game_id, "hollywood": holly}
 
 
 def _no_overflow(page):
@@ -136,6 +139,35 @@ def test_step_through_a_whole_game_on_a_phone(site, chromium):
     page.goto(url + "?ply=99999")
     counter.filter(has_text=f"Move {last} of").wait_for(timeout=WAIT)
     assert not errors, errors
+    ctx.close()
+
+
+def test_hollywoods_sheets_on_a_phone(site, chromium):
+    """Hollywood's record on a phone showed game 1 alone, with nothing to say games 2 and 3
+    were a swipe away (a shadow now says so), and the replay's sheet added the three games
+    together (each now has its own columns)."""
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site['base']}/games/{site['hollywood']}/")
+    page.wait_for_selector("[data-replay-sheet] tbody tr")
+    sheet = page.locator("section[aria-labelledby=sheet-title] .table-scroll")
+    assert sheet.evaluate("b => b.scrollWidth > b.clientWidth")
+    assert sheet.evaluate("b => [...b.classList]") == ["table-scroll", "scroll-right"]
+    sheet.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    deadline = 50
+    while "scroll-right" in sheet.evaluate("b => b.className") and deadline:
+        page.wait_for_timeout(100)
+        deadline -= 1
+    assert sheet.evaluate("b => [...b.classList]") == ["table-scroll", "scroll-left"]
+    games = page.evaluate("""() => [...document.querySelectorAll(
+        '[data-replay-sheet] thead th[scope=colgroup]')].map(th => th.textContent)""")
+    assert games == ["Game 1", "Game 2", "Game 3"]
+    width = page.evaluate("""() => document.querySelector('[data-replay-sheet] tbody tr')
+        .querySelectorAll('td').length""")
+    assert width == 1 + 3 * 2  # the result, then each game's two seats
+    assert errors == []
     ctx.close()
 
 
