@@ -95,3 +95,33 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_match(site, chromiu
     finally:
         for ctx, _, _ in players.values():
             ctx.close()
+
+
+LONG_WORDS = f"""
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from leaderboards.tournaments import services
+from leaderboards.tournaments.models import Format
+torg, _ = get_user_model().objects.get_or_create(
+    username="lena", defaults={{"email": "lena@example.com", "is_staff": True}})
+t = services.tournament_create(user=torg, name="N" * 80, format=Format.SINGLE,
+                               capacity=8, target=50,
+                               starts_at=timezone.now() + timedelta(hours=3))
+services.tournament_cancel(tournament_id=t.pk, user=torg, reason="<b>" + "r" * 300)
+print("TOURNAMENT", t.pk)
+"""
+
+
+def test_one_long_word_leaves_the_tournament_pages_a_phones_width(site, chromium):
+    """A cancel reason of one 200-letter word made the list 1,090 px wide on a 390 px phone,
+    for every visitor; a name of one 80-letter word did the same to its page."""
+    pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, LONG_WORDS)).group(1))
+    ctx, page, errors = phone_page(chromium)
+    for path in ("/tournaments/", f"/tournaments/{pk}/"):
+        page.goto(site["base"] + path)
+        assert "rrrr" in page.content() and "&lt;b&gt;" in page.content()
+        wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert wide <= 0, f"{path} is {wide} px wider than the phone"
+    assert errors == []
+    ctx.close()
