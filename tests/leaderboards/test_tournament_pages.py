@@ -241,3 +241,38 @@ def test_standings_mark_a_provisional_seed_rating(client, staff, make_user):
     body = client.get(t.get_absolute_url()).content.decode()
     assert ">1612<" in body
     assert f">{entries[new.pk].rating}?<" in body
+
+
+def test_a_private_tournaments_page_links_only_the_viewers_own_tables(client, staff, make_user):
+    """A private tournament's tables are its matches' players' alone: its page linked every
+    match's table, and the other entrants and its creator got a 404 there."""
+    t = _create(staff, name="Secret Robin", private=True, format=Format.ROBIN, capacity=4)
+    players = [make_user(name) for name in ("frank", "gina", "hank", "ivy")]
+    for user in players:
+        S.tournament_enter(tournament_id=t.pk, user=user, invite=t.invite_token)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    S.tournament_start(tournament_id=t.pk)
+    matches = list(Match.objects.filter(tournament=t, table__isnull=False)
+                   .select_related("table"))
+    assert len(matches) == 2 and all(m.table.private for m in matches)
+    for viewer in [*players, staff]:
+        client.force_login(viewer)
+        page = client.get(S.invite_url(t)).content.decode()
+        live = client.get(f"/tournaments/{t.pk}/live/?invite={t.invite_token}").json()["html"]
+        for m in matches:
+            mine = viewer.pk in (m.player_a_id, m.player_b_id)
+            link = f'href="{m.table.get_absolute_url()}"'
+            assert (link in page) is mine and (link in live) is mine, (viewer, m)
+            assert client.get(m.table.get_absolute_url()).status_code == (200 if mine else 404)
+
+
+def test_a_public_tournaments_tables_are_linked_for_everyone(client, staff, make_user):
+    t = _create(staff, name="Open Robin", format=Format.ROBIN, capacity=4)
+    players = [make_user(name) for name in ("jo", "kim")]
+    for user in players:
+        S.tournament_enter(tournament_id=t.pk, user=user)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    S.tournament_start(tournament_id=t.pk)
+    match = Match.objects.get(tournament=t, table__isnull=False)
+    assert f'href="{match.table.get_absolute_url()}"' in client.get(
+        t.get_absolute_url()).content.decode()
