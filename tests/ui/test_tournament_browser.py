@@ -97,14 +97,14 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_match(site, chromiu
             ctx.close()
 
 
-LONG_WORDS = f"""
+LONG_WORDS = """
 from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from leaderboards.tournaments import services
 from leaderboards.tournaments.models import Format
 torg, _ = get_user_model().objects.get_or_create(
-    username="lena", defaults={{"email": "lena@example.com", "is_staff": True}})
+    username="lena", defaults={"email": "lena@example.com", "is_staff": True})
 t = services.tournament_create(user=torg, name="N" * 80, format=Format.SINGLE,
                                capacity=8, target=50,
                                starts_at=timezone.now() + timedelta(hours=3))
