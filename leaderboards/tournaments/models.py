@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Mode
 
@@ -106,6 +107,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self):
         return reverse("tournaments:detail", kwargs={"tournament_id": self.pk})
+
+    @property
+    def entries_open(self) -> bool:
+        """Entries have opened (a scheduled tournament takes them until its start)."""
+        return self.entry_opens_at <= timezone.now()
 
     @property
     def is_elimination(self) -> bool:

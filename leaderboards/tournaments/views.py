@@ -88,8 +88,10 @@ def _page_context(request, t: Tournament) -> dict:
         "invite_link": (request.build_absolute_uri(services.invite_url(t))
                         if t.private and request.user.is_authenticated
                         and request.user.pk == t.created_by_id else ""),
+        # (a visitor is asked to log in only where entering is possible now)
         "entry_refusal": (services.entry_refusal(t, request.user, invite)
-                          if request.user.is_authenticated else None),
+                          if request.user.is_authenticated
+                          else services.entry_window_refusal(t)),
         "can_cancel": request.user.is_authenticated and (
             request.user.is_staff
             or (request.user.pk == t.created_by_id and t.status == "scheduled")

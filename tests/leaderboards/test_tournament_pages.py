@@ -276,3 +276,36 @@ def test_a_public_tournaments_tables_are_linked_for_everyone(client, staff, make
     match = Match.objects.get(tournament=t, table__isnull=False)
     assert f'href="{match.table.get_absolute_url()}"' in client.get(
         t.get_absolute_url()).content.decode()
+
+
+def test_a_row_says_full_or_when_entries_open_instead_of_enter(client, staff, make_user):
+    """A visitor read "Log in to enter" on a full tournament and on one whose entries had not
+    opened (and a player got Enter there, to be refused): the row now says which."""
+    now = timezone.now()
+    full = _create(staff, name="Cap Two", capacity=2, starts_at=now + timedelta(minutes=20))
+    for name in ("ann", "ben"):
+        S.tournament_enter(tournament_id=full.pk, user=make_user(name))
+    later = _create(staff, name="Floor Later", starts_at=now + timedelta(hours=30),
+                    entry_opens_at=now + timedelta(hours=20))
+    open_now = _create(staff, name="Open Now", starts_at=now + timedelta(minutes=20))
+
+    def row(body, t):
+        start = body.index(f'href="{t.get_absolute_url()}"')
+        return body[start:body.index("</li>", start)]
+
+    for who in (None, make_user("cat")):
+        if who is not None:
+            client.force_login(who)
+        body = client.get("/tournaments/").content.decode()
+        assert "Full" in row(body, full)
+        assert "Log in to enter" not in row(body, full) and ">Enter<" not in row(body, full)
+        assert "Entries open" in row(body, later) and ">Enter<" not in row(body, later)
+        assert "Log in to enter" not in row(body, later)
+        wanted = "Log in to enter" if who is None else ">Enter</button>"
+        assert wanted in row(body, open_now)
+        lobby = client.get("/play/").content.decode()  # starting soon: the full one shows
+        assert "Full" in row(lobby, full)
+    client.logout()
+    page = client.get(later.get_absolute_url()).content.decode()
+    assert "Entries open at" in page and "Log in to enter" not in page
+    assert "Log in to enter" in client.get(open_now.get_absolute_url()).content.decode()

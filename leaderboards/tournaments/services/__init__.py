@@ -34,7 +34,7 @@ from .lifecycle import (
 )
 from .locking import room_for
 from .periodic import tournament_tick, tournaments_sweep
-from .policy import can_create, entry_refusal, invite_url, rated_games
+from .policy import can_create, entry_refusal, entry_window_refusal, invite_url, rated_games
 from .results import game_result, match_result
 from .schedules import schedules_run
 
@@ -44,6 +44,7 @@ __all__ = [
     "TournamentError",
     "can_create",
     "entry_refusal",
+    "entry_window_refusal",
     "game_result",
     "invite_url",
     "match_result",

@@ -33,6 +33,16 @@ def can_create(user: User | AnonymousUser | None) -> bool:
     return user.is_staff or rated_games(user) >= conf.min_rated_games()
 
 
+def entry_window_refusal(t: Tournament) -> str | None:
+    """Why nobody may enter ``t`` now, whoever they are (None: its entries are open)."""
+    now = timezone.now()
+    if t.status != Status.SCHEDULED or now >= t.starts_at:
+        return "Entries are closed: the tournament has started."
+    if now < t.entry_opens_at:
+        return f"Entries open at {timezone.localtime(t.entry_opens_at):%H:%M, %d %b}."
+    return None
+
+
 def entry_refusal(
     t: Tournament, user: User | AnonymousUser | None, invite: str = ""
 ) -> str | None:
@@ -44,10 +54,9 @@ def entry_refusal(
         # A bot plays only through the bot API's challenges (docs/bot-api.md), and its rating
         # is in the bots' pool: a tournament of people would mix the two.
         return "Bot accounts play challenges through the bot API, not tournaments."
-    if t.status != Status.SCHEDULED or now >= t.starts_at:
-        return "Entries are closed: the tournament has started."
-    if now < t.entry_opens_at:
-        return f"Entries open at {timezone.localtime(t.entry_opens_at):%H:%M, %d %b}."
+    window = entry_window_refusal(t)
+    if window:
+        return window
     if t.private and user.pk != t.created_by_id and not (
         same_secret(invite, t.invite_token)
     ):
