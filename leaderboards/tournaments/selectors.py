@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import selectors as games_selectors
 
 from .formats import bracket, format_for
-from .models import Entry, Match, MatchStatus, Status, Tournament
+from .models import Entry, Format, Match, MatchStatus, Status, Tournament
 
 FINISHED_LISTED = 20
 
@@ -118,23 +118,48 @@ def page_data(t: Tournament, user=None) -> dict:
     return data
 
 
+_STAGES = {"W": "Round", "L": "Losers' round"}
+
+
+def _stage_title(t: Tournament, side: str, round_no: int, final_round: int) -> str:
+    """A bracket's column, as the bracket and a match's table both call it: "Round 2",
+    "Final" (single elimination's last round), "Losers' round 3", "Grand final"."""
+    if side == "F":
+        return "Grand final" if round_no == 1 else "Grand final, reset"
+    if t.format == Format.SINGLE and round_no == final_round:
+        return "Final"
+    return f"{_STAGES[side]} {round_no}"
+
+
+def match_title(match: Match) -> str:
+    """What a match is on its table's page: its bracket column's title in an elimination
+    ("Final", "Losers' round 2"), "Round 3" in a Swiss or round robin, "" in an arena."""
+    t = match.tournament
+    if t.format == Format.ARENA:
+        return ""
+    if not t.is_elimination:
+        return f"Round {match.round}" if match.round else ""
+    specs, _resolved = bracket(t)
+    spec = next((s for s in specs if s.key == match.key), None)
+    if spec is None:
+        return f"Round {match.round}" if match.round else ""
+    final_round = max(s.round for s in specs if s.bracket == "W")
+    return _stage_title(t, spec.bracket, spec.round, final_round)
+
+
 def _bracket_columns(t: Tournament, matches: list[Match]) -> list[dict]:
     """Columns of the bracket drawing: one per (bracket, round), each a list of boxes."""
     specs, resolved = bracket(t)
     stored = {m.key: m for m in matches}
     users = _names({p for m in resolved.values() for p in (m.a, m.b)})
     columns: dict[tuple[str, int], dict] = {}
-    titles = {"W": "Round", "L": "Losers' round", "F": "Grand final"}
     final_round = max(s.round for s in specs if s.bracket == "W")
     for spec in specs:
         m = resolved[spec.key]
         if m.state in ("empty", "skipped"):
             continue
         col = columns.setdefault((spec.bracket, spec.round), {
-            "title": ("Final" if t.format == "single" and spec.round == final_round
-                      else f"{titles[spec.bracket]} {spec.round}"
-                      if spec.bracket != "F" else
-                      ("Grand final" if spec.round == 1 else "Grand final, reset")),
+            "title": _stage_title(t, spec.bracket, spec.round, final_round),
             "bracket": spec.bracket, "boxes": [],
         })
         match = stored.get(spec.key)

@@ -309,3 +309,24 @@ def test_a_row_says_full_or_when_entries_open_instead_of_enter(client, staff, ma
     page = client.get(later.get_absolute_url()).content.decode()
     assert "Entries open at" in page and "Log in to enter" not in page
     assert "Log in to enter" in client.get(open_now.get_absolute_url()).content.decode()
+
+
+def test_a_matchs_table_is_named_as_in_the_bracket(client, staff, make_user):
+    """The final's table read "Round 2 of …" where the bracket said "Final"."""
+    from tests.support.tournaments import enter_and_start, rated_players, resign_match
+
+    players = rated_players(make_user, 4)
+    t = _create(staff, name="Knockout Four", format=Format.SINGLE, capacity=4)
+    enter_and_start(t, players)
+
+    def title(match):
+        page = client.get(match.table.get_absolute_url()).content.decode()
+        start = page.index('class="table-tournament"')
+        return page[page.index(">", start) + 1:page.index(" of <a", start)]
+
+    first = list(Match.objects.filter(tournament=t, table__isnull=False))
+    assert [title(m) for m in first] == ["Round 1", "Round 1"]
+    for m in first:
+        resign_match(m, m.player_b_id)
+    final = Match.objects.get(tournament=t, round=2, table__isnull=False)
+    assert title(final) == "Final"

@@ -23,7 +23,7 @@ def tournament_of_table(table_id):
 
     match = (Match.objects.filter(table_id=table_id).select_related("tournament").first()
              if table_id else None)
-    return {"match": match}
+    return {"match": match, "title": selectors.match_title(match) if match else ""}
 
 
 @register.filter
