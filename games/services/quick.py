@@ -25,16 +25,16 @@ def table_quick(*, user: User | AnonymousUser | None, room: Room, rated: bool | 
                 seat_count: int | None = None) -> tuple[Table, bool]:
     """Seat ``user`` at the oldest waiting public table of ``room`` that fits (None: any) and
     admits them, or open one with those settings (casual, 30 s and the fewest players when
-    not given). Returns ``(table, joined)``: False when the table is new. A table taken, or
-    refusing the player, meanwhile is passed over for the next; what refuses a new table too
-    (a playban, too many waiting tables) is raised."""
+    not given): their own waiting table that fits, if they have one. Returns ``(table,
+    joined)``: False when the table is theirs. A table taken, or refusing the player,
+    meanwhile is passed over for the next; what refuses a new table too (a playban, too many
+    waiting tables) is raised."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to play.")
     fits = {"rated": rated, "seconds_per_turn": seconds_per_turn, "seat_count": seat_count}
-    waiting = list(
-        Table.objects.filter(room=room, private=False, status=TableStatus.OPEN,
-                             **{k: v for k, v in fits.items() if v is not None})
-        .exclude(seats__user=user).order_by("created_at")[:20])
+    open_tables = Table.objects.filter(room=room, private=False, status=TableStatus.OPEN,
+                                       **{k: v for k, v in fits.items() if v is not None})
+    waiting = list(open_tables.exclude(seats__user=user).order_by("created_at")[:20])
     ranges = hooks.seat_ranges(waiting, user)
     for table in waiting:
         if ranges.get(table.pk, {}).get("fits") is False:
@@ -43,6 +43,10 @@ def table_quick(*, user: User | AnonymousUser | None, room: Room, rated: bool | 
             return table_sit(table_id=table.pk, user=user), True
         except GameServiceError:
             continue  # taken meanwhile, or not for this player: the next one
+    # a second press while the player's own table waits: that table, not one more
+    own = open_tables.filter(seats__user=user).order_by("created_at").first()
+    if own is not None:
+        return own, False
     return table_create(
         user=user, room=room, rated=bool(rated),
         seconds_per_turn=seconds_per_turn or DEFAULT_SECONDS,

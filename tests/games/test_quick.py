@@ -48,10 +48,14 @@ def test_with_nothing_that_fits_it_opens_a_table_with_those_settings(rooms, make
     assert (table.rated, table.seconds_per_turn, table.seat_count, table.status) == (
         True, 60, 2, TableStatus.OPEN)
     assert table.seats.get(index=0).user == me
-    # a second press finds only its own table, which it does not join again: a new one
+    # a second press finds only the player's own table: that one, not one more
     again, joined = services.table_quick(user=me, room=rooms["classic"], rated=True,
                                          seconds_per_turn=60)
-    assert not joined and again.pk != table.pk
+    assert not joined and again.pk == table.pk
+    assert Table.objects.filter(seats__user=me).count() == 1
+    # other choices: a table of its own
+    other, joined = services.table_quick(user=me, room=rooms["classic"], seconds_per_turn=30)
+    assert not joined and other.pk != table.pk and other.seconds_per_turn == 30
 
 
 def test_a_rummy_room_opens_its_fewest_players(rooms, make_user):
@@ -88,8 +92,8 @@ def test_what_refuses_a_new_table_is_raised(rooms, make_user, settings):
     me = make_user("me")
     for seconds in (15, 30, 60):
         services.table_create(user=me, room=rooms["classic"], seconds_per_turn=seconds)
-    with pytest.raises(TooManyTables):
-        services.table_quick(user=me, room=rooms["classic"])
+    with pytest.raises(TooManyTables):  # (rated: none of the three is)
+        services.table_quick(user=me, room=rooms["classic"], rated=True)
 
 
 def test_play_now_from_the_room(client, rooms, make_user):
@@ -127,8 +131,10 @@ def test_a_refusal_is_told_on_the_room_page(client, rooms, make_user):
     for seconds in (15, 30, 60):
         services.table_create(user=me, room=rooms["classic"], seconds_per_turn=seconds)
     client.force_login(me)
-    answer = client.post(reverse("games:table_quick", args=["classic"]), {"time": "30"})
-    assert answer.status_code == 302 and answer["Location"] == "/play/classic/?time=30"
+    answer = client.post(reverse("games:table_quick", args=["classic"]),
+                         {"time": "30", "rated": "rated"})
+    assert answer.status_code == 302
+    assert answer["Location"] == "/play/classic/?rated=rated&time=30"
     page = client.get(answer["Location"]).content.decode()
     assert "tables waiting for players" in page
     assert Table.objects.filter(seats__user=me).count() == 3
