@@ -18,6 +18,15 @@ def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
     return HttpResponseRedirect(default)
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def is_form(request: HttpRequest) -> bool:
+    """Was the body sent as a form? A JSON body (or none typed) reads as an empty form, which
+    a form whose fields are all optional would take for "nothing chosen"."""
+    return request.content_type in FORM_TYPES
+
+
 CSRF_MESSAGE = "The page's security token was missing or old: reload the page and try again."
 
 

@@ -28,6 +28,11 @@ from django.utils.crypto import constant_time_compare
 from django.utils.functional import LazyObject, empty
 from redis.exceptions import RedisError
 
+try:  # Daphne's websockets (autobahn): a send on a socket the client has just closed
+    from autobahn.exception import Disconnected as SocketGone
+except ImportError:  # pragma: no cover - another ASGI server
+    SocketGone = ConnectionError  # type: ignore[misc,assignment]
+
 from . import jsonlimits, wire
 from .channels import token_group
 from .prepared import prepared_cursor
@@ -231,6 +236,16 @@ class FramedConsumer(AsyncWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self._recent_frames: deque[float] = deque()
         self._closed = False
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Send, unless the client has just closed the socket: a frame to a socket whose close
+        is on its way (a tab shut as the game ended) raised "Attempt to send on a closed
+        protocol" through the consumer, a traceback in the log each time. It is dropped: the
+        close ends this consumer a moment later."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except SocketGone:
+            self._closed = True
 
     async def dispatch(self, message):
         # Channels' own dispatch first closes stale database connections on the process's

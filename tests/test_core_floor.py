@@ -116,3 +116,26 @@ def test_an_outbox_keeps_its_messages_in_order_until_taken():
     box.extend([("b", {"n": 2})])
     assert len(box) == 2 and list(box) == [("a", {"n": 1}), ("b", {"n": 2})]
     assert box.take() == [("a", {"n": 1}), ("b", {"n": 2})] and len(box) == 0
+
+
+def test_a_send_to_a_socket_the_client_has_just_closed_is_dropped(monkeypatch):
+    """A frame sent as the client closed the socket (a tab shut as the game ended) raised
+    autobahn's "Attempt to send on a closed protocol" through the consumer: a traceback in
+    the log each time. It is dropped; any other failure still raises."""
+    from autobahn.exception import Disconnected
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    from core.sockets import FramedConsumer
+
+    failure: list[Exception] = [Disconnected("Attempt to send on a closed protocol")]
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        raise failure[0]
+
+    monkeypatch.setattr(AsyncWebsocketConsumer, "send", send)
+    consumer = FramedConsumer()
+    asyncio.run(consumer.send(text_data="{}"))
+    assert consumer._closed
+    failure[0] = ValueError("Socket has not been accepted, so cannot send over it")
+    with pytest.raises(ValueError):
+        asyncio.run(FramedConsumer().send(text_data="{}"))

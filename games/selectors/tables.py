@@ -113,17 +113,23 @@ def room_tables(room: Room, filters: dict[str, Any] | None = None,
     """The room's public tables, waiting and playing, newest first. ``filters`` (the room's
     filter form, ``RoomFilterForm``): ``rated`` (True/False), ``seconds_per_turn``,
     ``seat_count``; a missing or None one is not applied. A waiting table that admits only
-    players rated within a range says so (``range``), and ``can_join`` says whether
-    ``viewer`` may take its free seat by that range."""
+    players rated within a range says so (``range``); ``yours``: ``viewer`` holds a seat
+    there; ``can_join``: ``viewer`` may take its free seat (a player, not seated there, in
+    its range)."""
     public = _tables(room=room, private=False).filter(
         **{k: v for k, v in (filters or {}).items() if v is not None})
     waiting = list(public.filter(status=TableStatus.OPEN).order_by("-created_at")[:50])
     ranges = hooks.seat_ranges(waiting, viewer)
+    player = viewer is not None and viewer.is_authenticated and not viewer.is_bot
     rows = []
     for table in waiting:
         row = _table_row(table)
         row["range"] = ranges.get(table.pk)
-        row["can_join"] = bool(row["free_seats"]) and (row["range"] or {}).get("fits") is not False
+        # (not at their own table, nor for a visitor or a bot account, who may not sit)
+        yours = player and any(s.user_id == viewer.pk for s in table.seats.all())
+        row["yours"] = yours
+        row["can_join"] = (player and not yours and bool(row["free_seats"])
+                           and (row["range"] or {}).get("fits") is not False)
         rows.append(row)
     return {
         "open": with_ratings(rows, room.mode),

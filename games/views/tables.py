@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
-from core.http import redirect_back
+from core.http import is_form, redirect_back
 from games.bots.levels import LEVEL_TABLE
 
 from .. import conf, selectors, services
@@ -119,6 +119,9 @@ def table_quick(request, slug):
     """Play now: a seat at the first waiting table that fits the room's filters, or a new one
     (``services.table_quick``)."""
     room = get_object_or_404(Room, slug=slug)
+    if not is_form(request):
+        return HttpResponseBadRequest("Play now takes the room's form.",
+                                      content_type="text/plain; charset=utf-8")
     filters = RoomFilterForm(request.POST, room=room)
     if not filters.is_valid():
         return _room_page(request, room, TableCreateForm(room=room), status=400,

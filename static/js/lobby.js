@@ -20,9 +20,16 @@ function tableRow(t, join = "") {
   const timing = t.seconds_per_turn ? `${t.seconds_per_turn} s` : "untimed";
   const range = t.range ? ` · for ${t.range.low} to ${t.range.high}` : "";
   li.append(el("span", `${t.seat_count} players · to ${t.target} · ${timing} · ${t.rated ? "rated" : "casual"}${range}`));
-  let who = t.players.map((p) => (p.rating ? `${p.name} (${p.rating})` : p.name)).join(", ");
-  if (t.free_seats) who += `${who ? " · " : ""}${t.free_seats} free seat${t.free_seats === 1 ? "" : "s"}`;
-  li.append(el("span", who, "muted"));
+  // as the page draws it: each name with its rating tag, then the free seats
+  const who = el("span", null, "muted");
+  t.players.forEach((p, i) => {
+    if (i) who.append(", ");
+    who.append(p.name);
+    if (p.rating) who.append(" ", el("span", p.rating, "rating-tag"));
+  });
+  if (t.free_seats) who.append(`${t.players.length ? " · " : ""}${t.free_seats} free seat${t.free_seats === 1 ? "" : "s"}`);
+  li.append(who);
+  if (join && t.yours) li.append(el("span", "Your table: waiting for players.", "muted table-range-note"));
   if (join && t.range && t.range.fits === false) {
     li.append(el("span", "Your rating is outside this table's range.", "muted table-range-note"));
   }

@@ -138,3 +138,54 @@ def test_a_refusal_is_told_on_the_room_page(client, rooms, make_user):
     page = client.get(answer["Location"]).content.decode()
     assert "tables waiting for players" in page
     assert Table.objects.filter(seats__user=me).count() == 3
+
+
+def test_play_now_takes_a_form_only(client, rooms, make_user):
+    """A JSON body read as an empty form, "nothing chosen": it opened a table."""
+    me = make_user("me")
+    client.force_login(me)
+    url = reverse("games:table_quick", args=["classic"])
+    answer = client.post(url, data='{"rated": "rated"}', content_type="application/json")
+    assert answer.status_code == 400
+    answer = client.post(url, data="rated=rated", content_type="text/plain")
+    assert answer.status_code == 400
+    assert not Table.objects.filter(seats__user=me).exists()
+
+
+def test_a_bad_filter_page_offers_play_now_with_what_its_menus_show(client, rooms, make_user):
+    """With ?time=7 the menus read "Any time" but Play now carried time=7 (another 400), and
+    "Show all tables" was hidden: an error with no way out but editing the address."""
+    client.force_login(make_user("me"))
+    page = client.get("/play/classic/?time=7&rated=rated").content.decode()
+    quick = page[page.index('id="room-quick"'):page.index("</form>", page.index('id="room-quick"'))]
+    assert 'name="time" value=""' in quick and 'name="rated" value="rated"' in quick
+    assert 'id="room-filters-clear">' in page  # shown
+
+
+def test_join_is_offered_only_to_who_may_sit(client, rooms, make_user):
+    """tables.json said can_join for the player's own waiting table (whose row had Join,
+    answered "You already have a seat"), for a bot account and for a visitor."""
+    from accounts.models import User
+
+    host = make_user("host")
+    table = services.table_create(user=host, room=rooms["classic"])
+    url = reverse("games:room_json", args=["classic"])
+
+    def row(user):
+        c = Client()
+        if user is not None:
+            c.force_login(user)
+        return next(t for t in c.get(url).json()["open"] if t["id"] == table.pk), c
+
+    seen, c = row(host)
+    assert (seen["can_join"], seen["yours"]) == (False, True)
+    page = c.get("/play/classic/").content.decode()
+    assert f'action="/tables/{table.pk}/sit/"' not in page and "Your table: waiting" in page
+    assert row(None)[0]["can_join"] is False
+    bot = make_user("robo")
+    User.objects.filter(pk=bot.pk).update(is_bot=True)
+    bot.refresh_from_db()
+    assert row(bot)[0]["can_join"] is False
+    seen, c = row(make_user("guest"))
+    assert (seen["can_join"], seen["yours"]) == (True, False)
+    assert f'action="/tables/{table.pk}/sit/"' in c.get("/play/classic/").content.decode()

@@ -12,7 +12,7 @@ import subprocess
 import pytest
 
 from tests.support.accounts import PASSWORD
-from tests.support.browser import log_in, phone_page, require_chromium
+from tests.support.browser import PHONE, log_in, phone_page, require_chromium
 from tests.support.servers import ROOT, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
@@ -109,19 +109,35 @@ t = services.tournament_create(user=torg, name="N" * 80, format=Format.SINGLE,
                                capacity=8, target=50,
                                starts_at=timezone.now() + timedelta(hours=3))
 services.tournament_cancel(tournament_id=t.pk, user=torg, reason="<b>" + "r" * 300)
+services.tournament_create(user=torg, name="M" * 80, format=Format.SINGLE, capacity=8,
+                           target=50, starts_at=timezone.now() + timedelta(hours=3))
+from allauth.account.models import EmailAddress
+if not get_user_model().objects.filter(username="lwreader").exists():
+    u = get_user_model().objects.create_user("lwreader", "lwreader@example.com", PASSWORD)
+    EmailAddress.objects.create(user=u, email=u.email, verified=True, primary=True)
 print("TOURNAMENT", t.pk)
-"""
+""".replace("PASSWORD", repr(PASSWORD))
 
 
 def test_one_long_word_leaves_the_tournament_pages_a_phones_width(site, chromium):
     """A cancel reason of one 200-letter word made the list 1,090 px wide on a 390 px phone,
-    for every visitor; a name of one 80-letter word did the same to its page."""
+    for every visitor; a name of one 80-letter word did the same to its page, and to the
+    lobby's and the rooms' "Tournaments starting soon"."""
     pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, LONG_WORDS)).group(1))
     ctx, page, errors = phone_page(chromium)
-    for path in ("/tournaments/", f"/tournaments/{pk}/"):
+    for path in ("/tournaments/", f"/tournaments/{pk}/", "/play/", "/play/classic/", "login",
+                 "/play/", "/play/classic/"):
+        if path == "login":  # (a player's rows have Enter buttons: wider than a visitor's)
+            log_in(page, site["base"], "lwreader")
+            continue
         page.goto(site["base"] + path)
-        assert "rrrr" in page.content() and "&lt;b&gt;" in page.content()
-        wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if "tournaments" in path:
+            assert "rrrr" in page.content() and "&lt;b&gt;" in page.content()
+        else:
+            assert "M" * 80 in page.content()
+        # (against the phone's width: a phone's browser widens its window to a page too
+        # wide, zoomed out, so the window's own width would always match)
+        wide = page.evaluate("document.documentElement.scrollWidth") - PHONE["width"]
         assert wide <= 0, f"{path} is {wide} px wider than the phone"
     assert errors == []
     ctx.close()
