@@ -1,0 +1,99 @@
+"""A room's live lists: CPU and statements per ``games.selectors.room_payload`` (what the room
+page draws and ``tables.json`` answers every 5 s to each open room page), for a signed-in
+player, with ``--tables`` waiting tables (every third one rated with a rating range) and as
+many playing, on the database of ``DATABASE_URL`` (else a scratch SQLite file)::
+
+    .venv/bin/python bench/room_list.py --tables 30 --calls 200
+
+Runs on a checkout that predates the room's filters too (``room_payload(room)``), for
+before/after figures.
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.ws_load import print_report  # noqa: E402
+from bench.ws_servers import bench_database  # noqa: E402
+
+
+def _setup(run: str, tables: int):
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Room
+    from leaderboards.models import Rating
+
+    User = get_user_model()  # (named as bench.ws_servers.cleanup deletes them: "wsload-<run>-")
+    room = Room.objects.get(slug="classic")
+    viewer = User.objects.create_user(f"wsload-{run}-viewer", f"{run}-v@example.com", "x")
+    for i in range(tables):
+        host = User.objects.create_user(f"wsload-{run}-h{i}", f"{run}-h{i}@example.com", "x")
+        Rating.objects.create(user=host, mode="classic", rating=1400 + 10 * i, mu=1400,
+                              sigma=90, provisional=False, games=30)
+        ranged = i % 3 == 0
+        services.table_create(user=host, room=room, rated=ranged,
+                              rating_range=200 if ranged else None)
+        other = User.objects.create_user(f"wsload-{run}-o{i}", f"{run}-o{i}@example.com", "x")
+        playing = services.table_create(
+            user=User.objects.create_user(f"wsload-{run}-p{i}", f"{run}-p{i}@example.com", "x"),
+            room=room)
+        services.table_sit(table_id=playing.pk, user=other)
+    return room, viewer
+
+
+def lists(room, viewer, calls: int) -> dict:
+    from django.db import connection
+
+    from games import selectors
+
+    count = [0]
+
+    def counter(execute, sql, params, many, context):
+        count[0] += 1
+        return execute(sql, params, many, context)
+
+    per_viewer = "viewer" in inspect.signature(selectors.room_payload).parameters
+
+    def one():
+        return (selectors.room_payload(room, None, viewer) if per_viewer
+                else selectors.room_payload(room))
+
+    for _ in range(10):
+        one()
+    with connection.execute_wrapper(counter):
+        t0 = time.process_time()
+        for _ in range(calls):
+            payload = one()
+        cpu = time.process_time() - t0
+    return {"calls": calls, "waiting": len(payload["open"]), "playing": len(payload["playing"]),
+            "cpu_us_per_call": round(cpu * 1e6 / calls, 1),
+            "sql_per_call": round(count[0] / calls, 2)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=30)
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    os.environ.setdefault("DEBUG", "0")
+    with bench_database("room", "rl") as (run, _):
+        room, viewer = _setup(run, args.tables)
+        got = lists(room, viewer, args.calls)
+    print_report({
+        "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
+        **got, "load_average": round(os.getloadavg()[0], 1),
+    }, args.json, width=24)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
