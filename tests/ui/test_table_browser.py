@@ -271,11 +271,15 @@ def test_play_the_computer_in_the_browser(server, browser):
     assert _version(page) >= version
     _play_turn(page)
 
-    # a phone: nothing wider than the screen, big enough cards
+    # a phone: nothing wider than the screen, big enough cards; the card selected before the
+    # reload is selected after it (the game resumed exactly, but with nothing selected)
+    chosen = page.evaluate("() => { const t = window.ginTable; const c = t.handCards()[0];"
+                           " t.toggleSelect(c); return c; }")
     page.set_viewport_size({"width": 360, "height": 740})
     page.reload()
     page.wait_for_selector(".tbl-main .hand-card")
     page.wait_for_selector(".tbl-conn[data-state=open]")
+    assert chosen in page.evaluate("() => window.ginTable.selected")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     too_wide = page.evaluate(
         "[...document.querySelectorAll('.tbl *')].filter(e => {"

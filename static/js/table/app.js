@@ -19,7 +19,7 @@ import { reveal, store } from "./dom.js";
 import { renderFelt } from "./felt.js";
 import { focusMark, keepFocus } from "./focus.js";
 import { arrange } from "./hand.js";
-import { initialSort, renderMe } from "./handview.js";
+import { initialSort, renderMe, savedSelection, saveSelection } from "./handview.js";
 import { Input } from "./input.js";
 import { buildLayout, checkFit } from "./layout.js";
 import { Notices } from "./notices.js";
@@ -161,10 +161,12 @@ export class TableApp {
       this.hint = null;
       this.notices.dropToast("hint");
     }
-    // keep only selected cards still in the hand
+    // keep only selected cards still in the hand (a page opened again takes up the tab's)
     const hand = this.handCards();
+    if (!prev && !this.selected.length) this.selected = savedSelection(this.data.table_id);
     this.selected = this.selected.filter((c) => hand.includes(c));
     if (!this.view || this.view.phase !== "play") this.selected = this.selected.slice(-1);
+    saveSelection(this.data.table_id, this.selected);
     this.render();
     if (this.myTurn && this.lastTurnAnnounced !== frame.version) {
       this.lastTurnAnnounced = frame.version;
@@ -388,6 +390,7 @@ export class TableApp {
     const { text, cards } = hintOf(f.action);
     if (cards.length) {
       this.selected = cards.filter((c) => this.handCards().includes(c));
+      saveSelection(this.data.table_id, this.selected);
       this.focusCard = this.selected[0] || this.focusCard;
       renderMe(this);
     }
@@ -445,6 +448,7 @@ export class TableApp {
     if (!v) return;
     if (this.selected.includes(c)) this.selected = this.selected.filter((x) => x !== c);
     else this.selected = v.phase === "play" ? this.selected.concat([c]) : [c];
+    saveSelection(this.data.table_id, this.selected);
     this.focusCard = c;
     renderMe(this);
     renderPrompt(this);

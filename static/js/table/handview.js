@@ -82,6 +82,26 @@ function saveOrder(tableId, order) {
   }
 }
 
+/** The cards selected at this table, kept for the tab's session: a reload (or a phone's
+ * browser dropping the tab) resumed the game exactly but with nothing selected. */
+export function savedSelection(tableId) {
+  try {
+    const list = JSON.parse(window.sessionStorage.getItem(`gin.selected.${tableId}`) || "[]");
+    return Array.isArray(list) ? list.filter((x) => typeof x === "string") : [];
+  } catch (err) {
+    return [];
+  }
+}
+
+export function saveSelection(tableId, cards) {
+  try {
+    if (cards.length) window.sessionStorage.setItem(`gin.selected.${tableId}`, JSON.stringify(cards));
+    else window.sessionStorage.removeItem(`gin.selected.${tableId}`);
+  } catch (err) {
+    /* storage full or disabled: the selection lasts for this page */
+  }
+}
+
 /**
  * The order the hand shows: ``order`` (the player's arrangement of the hand), except while
  * the player drags one of its cards, when the cards keep the places the drag gave them

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deadwoodLine, deadwoodParts, handLayout, initialSort, shownOrder } from "../handview.js";
+import { deadwoodLine, deadwoodParts, handLayout, initialSort, savedSelection, saveSelection, shownOrder } from "../handview.js";
 
 const deadwoodText = (args) => deadwoodLine(deadwoodParts(args));
 
@@ -54,6 +54,29 @@ test("a table opens with the last sort chosen, or its own dragged order", () => 
   try {
     assert.equal(initialSort(7, "suit"), "custom");
     assert.equal(initialSort(8, "suit"), "suit");
+  } finally {
+    delete globalThis.window;
+  }
+});
+
+test("the selection is kept for the tab: a reload takes it up", () => {
+  const saved = {};
+  globalThis.window = { sessionStorage: {
+    getItem: (k) => saved[k] ?? null,
+    setItem: (k, v) => { saved[k] = v; },
+    removeItem: (k) => { delete saved[k]; },
+  } };
+  try {
+    assert.deepEqual(savedSelection(9), []);
+    saveSelection(9, ["7H", "8H"]);
+    assert.deepEqual(savedSelection(9), ["7H", "8H"]);
+    assert.deepEqual(savedSelection(10), []); // another table's
+    saveSelection(9, []);
+    assert.equal(saved["gin.selected.9"], undefined);
+    saved["gin.selected.9"] = "{not json";
+    assert.deepEqual(savedSelection(9), []);
+    saved["gin.selected.9"] = JSON.stringify([1, "KS", null]);
+    assert.deepEqual(savedSelection(9), ["KS"]);
   } finally {
     delete globalThis.window;
   }
