@@ -126,7 +126,7 @@ def room_tables(room: Room, filters: dict[str, Any] | None = None,
         row = _table_row(table)
         row["range"] = ranges.get(table.pk)
         # (not at their own table, nor for a visitor or a bot account, who may not sit)
-        yours = player and any(s.user_id == viewer.pk for s in table.seats.all())
+        yours = player and any(p["user_id"] == viewer.pk for p in row["players"])
         row["yours"] = yours
         row["can_join"] = (player and not yours and bool(row["free_seats"])
                            and (row["range"] or {}).get("fits") is not False)
