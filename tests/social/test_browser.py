@@ -267,6 +267,27 @@ def test_a_message_read_in_one_tab_leaves_no_toast_in_another(site, browser):
         ben_ctx.close()
 
 
+def _invite_ben(anna, ben, base):
+    """Anna invites Ben to a new table from her contacts; the toast it makes on Ben's page."""
+    anna.goto(f"{base}/contacts/")
+    anna.locator("#contact-list li", has_text="Ben").locator("a", has_text="Invite").click()
+    anna.click("#new-table button[type=submit]")
+    anna.wait_for_url("**/tables/*/")
+    toast = ben.locator(".notify-toast", has_text="Anna")
+    toast.wait_for(timeout=WAIT)
+    return toast
+
+
+def _covered_by(page, toast, selector):
+    """The classes of the elements matching ``selector`` that ``toast`` lies over."""
+    return page.evaluate("""([t, selector]) => [...document.querySelectorAll(selector)]
+        .filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.width && r.top < t.y + t.height && r.bottom > t.y
+            && r.left < t.x + t.width && r.right > t.x;
+        }).map((e) => e.className)""", [toast.bounding_box(), selector])
+
+
 def test_an_invitation_during_a_game_leaves_the_hand_free(site, browser):
     """Ben plays the computer on his phone when Anna invites him: the toast stands under the
     table's bar, over the opponent, not over his hand and his move (it covered half the hand
@@ -282,39 +303,17 @@ def test_an_invitation_during_a_game_leaves_the_hand_free(site, browser):
         ben.select_option("select[name=level]", "1")
         ben.click(".computer-form button[type=submit]")
         ben.wait_for_selector(".tbl[data-status=playing] .tbl-main .hand-card")
-        anna.goto(f"{base}/contacts/")
-        anna.locator("#contact-list li", has_text="Ben").locator("a", has_text="Invite").click()
-        anna.click("#new-table button[type=submit]")
-        anna.wait_for_url("**/tables/*/")
-        toast = ben.locator(".notify-toast", has_text="Anna")
-        toast.wait_for(timeout=WAIT)
-        box = toast.bounding_box()
-        covered = ben.evaluate("""(t) => [...document.querySelectorAll(
-            '.hand-card, .tbl-actions .button, .pile')].filter((e) => {
-              const r = e.getBoundingClientRect();
-              return r.width && r.top < t.y + t.height && r.bottom > t.y
-                && r.left < t.x + t.width && r.right > t.x;
-            }).map((e) => e.className)""", box)
-        assert covered == [], (box, covered)
+        toast = _invite_ben(anna, ben, base)
+        covered = _covered_by(ben, toast, ".hand-card, .tbl-actions .button, .pile")
+        assert covered == [], covered
         # the game over, a second invitation's toast leaves the result and its buttons free
         # too (it stood in the corner again, over the hand)
         toast.locator("button", has_text="Dismiss").click()
         ben.evaluate("window.ginTable.resign()")
         ben.wait_for_selector(".tbl[data-status=finished] .tbl-panel .button")
-        anna.goto(f"{base}/contacts/")
-        anna.locator("#contact-list li", has_text="Ben").locator("a", has_text="Invite").click()
-        anna.click("#new-table button[type=submit]")
-        anna.wait_for_url("**/tables/*/")
-        toast = ben.locator(".notify-toast", has_text="Anna")
-        toast.wait_for(timeout=WAIT)
-        box = toast.bounding_box()
-        covered = ben.evaluate("""(t) => [...document.querySelectorAll(
-            '.hand-card, .tbl-panel .button, .tbl-panel .card')].filter((e) => {
-              const r = e.getBoundingClientRect();
-              return r.width && r.top < t.y + t.height && r.bottom > t.y
-                && r.left < t.x + t.width && r.right > t.x;
-            }).map((e) => e.className)""", box)
-        assert covered == [], (box, covered)
+        toast = _invite_ben(anna, ben, base)
+        covered = _covered_by(ben, toast, ".hand-card, .tbl-panel .button, .tbl-panel .card")
+        assert covered == [], covered
         assert not errors, errors
     finally:
         anna_ctx.close()
