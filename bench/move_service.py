@@ -28,25 +28,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.ws_load import print_report  # noqa: E402
 from bench.ws_players import choose  # noqa: E402
-from bench.ws_servers import bench_database, setup_tables  # noqa: E402
+from bench.ws_servers import (  # noqa: E402
+    Statements,
+    bench_database,
+    service_report,
+    setup_tables,
+)
 
 
 def play(moves: int, warmup: int, run: str, seed: int) -> dict:
-    from django.db import connection
-
     from core.channels import Outbox
     from games import engine as E
     from games import frames, services, states
     from games.models import Table, TableStatus
 
-    count = [0]
-
-    def counter(execute, sql, params, many, context):
-        count[0] += 1
-        return execute(sql, params, many, context)
-
+    counted = Statements()
     rng = random.Random(seed)
     tables: list[dict] = []
     service_s = engine_s = 0.0
@@ -68,8 +65,8 @@ def play(moves: int, warmup: int, run: str, seed: int) -> dict:
         seat = state.to_act
         action = choose(frames.view(state, seat), rng)
         measured = done >= warmup
-        before = count[0]
-        with connection.execute_wrapper(counter):
+        before = counted.n
+        with counted.counting():
             t0 = time.process_time()
             services.table_act(table_id=table.pk, user=users[seat], action=action,
                                expected_version=table.version, client_id=f"m{done}",
@@ -84,7 +81,7 @@ def play(moves: int, warmup: int, run: str, seed: int) -> dict:
         if measured:
             service_s += t1 - t0
             engine_s += t3 - t2
-            statements += count[0] - before
+            statements += counted.n - before
         done += 1
     return {"service_s": service_s, "engine_s": engine_s, "statements": statements,
             "tables": len(tables)}
@@ -102,14 +99,12 @@ def main() -> int:
         got = play(args.moves, args.warmup, run, args.seed)
     us = 1e6 / args.moves
     service, engine = got["service_s"] * us, got["engine_s"] * us
-    print_report({
-        "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
+    service_report({
         "moves": args.moves, "tables": got["tables"],
         "table_act_cpu_us_per_move": round(service, 1),
         "engine_apply_and_views_cpu_us_per_move": round(engine, 1),
         "table_act_over_engine": round(service / engine, 1) if engine else None,
         "sql_per_move": round(got["statements"] / args.moves, 2),
-        "load_average": round(os.getloadavg()[0], 1),
     }, args.json, width=38)
     return 0
 

@@ -27,24 +27,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.ws_load import print_report  # noqa: E402
-from bench.ws_servers import bench_database, setup_tables  # noqa: E402
+from bench.ws_servers import (  # noqa: E402
+    Statements,
+    bench_database,
+    service_report,
+    setup_tables,
+)
 
 
 def opens(tables: list[dict], rounds: int, profile: int) -> dict:
     from django.conf import settings
-    from django.db import connection
 
     from core.channels import Outbox
     from core.sockets import UnresolvedUser
     from games.consumers import TableConsumer
 
     store = importlib.import_module(settings.SESSION_ENGINE).SessionStore
-    count = [0]
-
-    def counter(execute, sql, params, many, context):
-        count[0] += 1
-        return execute(sql, params, many, context)
+    statements = Statements()
 
     def one(table_id: int, cookie: str) -> None:
         consumer = TableConsumer()
@@ -68,7 +67,7 @@ def opens(tables: list[dict], rounds: int, profile: int) -> dict:
                 one(table_id, cookie)
         prof.disable()
         pstats.Stats(prof).sort_stats("cumulative").print_stats(profile)
-    with connection.execute_wrapper(counter):
+    with statements.counting():
         t0 = time.process_time()
         for _ in range(rounds):
             for table_id, cookie in work:
@@ -76,7 +75,7 @@ def opens(tables: list[dict], rounds: int, profile: int) -> dict:
         cpu = time.process_time() - t0
     n = rounds * len(work)
     return {"opens": n, "cpu_us_per_open": round(cpu * 1e6 / n, 1),
-            "sql_per_open": round(count[0] / n, 2)}
+            "sql_per_open": round(statements.n / n, 2)}
 
 
 def main() -> int:
@@ -89,10 +88,7 @@ def main() -> int:
     os.environ.setdefault("DEBUG", "0")
     with bench_database("open", "op") as (run, _):
         got = opens(setup_tables(args.tables, run), args.rounds, args.profile)
-    print_report({
-        "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
-        **got, "load_average": round(os.getloadavg()[0], 1),
-    }, args.json, width=24)
+    service_report(got, args.json, width=24)
     return 0
 
 

@@ -20,8 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.ws_load import print_report  # noqa: E402
-from bench.ws_servers import bench_database  # noqa: E402
+from bench.ws_servers import Statements, bench_database, service_report  # noqa: E402
 
 
 def _setup(run: str, tables: int):
@@ -50,16 +49,9 @@ def _setup(run: str, tables: int):
 
 
 def lists(room, viewer, calls: int) -> dict:
-    from django.db import connection
-
     from games import selectors
 
-    count = [0]
-
-    def counter(execute, sql, params, many, context):
-        count[0] += 1
-        return execute(sql, params, many, context)
-
+    statements = Statements()
     per_viewer = "viewer" in inspect.signature(selectors.room_payload).parameters
 
     def one():
@@ -68,14 +60,14 @@ def lists(room, viewer, calls: int) -> dict:
 
     for _ in range(10):
         one()
-    with connection.execute_wrapper(counter):
+    with statements.counting():
         t0 = time.process_time()
         for _ in range(calls):
             payload = one()
         cpu = time.process_time() - t0
     return {"calls": calls, "waiting": len(payload["open"]), "playing": len(payload["playing"]),
             "cpu_us_per_call": round(cpu * 1e6 / calls, 1),
-            "sql_per_call": round(count[0] / calls, 2)}
+            "sql_per_call": round(statements.n / calls, 2)}
 
 
 def main() -> int:
@@ -88,10 +80,7 @@ def main() -> int:
     with bench_database("room", "rl") as (run, _):
         room, viewer = _setup(run, args.tables)
         got = lists(room, viewer, args.calls)
-    print_report({
-        "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
-        **got, "load_average": round(os.getloadavg()[0], 1),
-    }, args.json, width=24)
+    service_report(got, args.json, width=24)
     return 0
 
 

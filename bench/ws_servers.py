@@ -159,6 +159,32 @@ def stop_servers(servers) -> None:
             proc.kill()
 
 
+class Statements:
+    """The SQL statements this process sends while ``counting()`` is open (``n``, the count
+    so far), for statements per call: ``with statements.counting(): ...``."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def _count(self, execute, sql, params, many, context):
+        self.n += 1
+        return execute(sql, params, many, context)
+
+    def counting(self):
+        from django.db import connection
+
+        return connection.execute_wrapper(self._count)
+
+
+def service_report(got: dict, as_json: bool, width: int) -> None:
+    """A service bench's figures, with the database they ran on and the machine's load
+    average (one JSON line with ``--json``, else one line each)."""
+    from bench.ws_load import print_report
+
+    print_report({"database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
+                  **got, "load_average": round(os.getloadavg()[0], 1)}, as_json, width=width)
+
+
 @contextlib.contextmanager
 def bench_database(name: str, run_prefix: str = ""):
     """Django set up on ``DATABASE_URL`` or, without it, a scratch SQLite file; yields
