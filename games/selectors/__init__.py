@@ -39,6 +39,7 @@ from .tables import (
     table_access,
     table_snapshot,
     table_with_seats,
+    tables_open_to,
     user_live_tables,
     with_ratings,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "user_live_tables",
     "table_with_seats",
     "table_access",
+    "tables_open_to",
     "recent_chat",
     "snapshot_of",
     "table_snapshot",

@@ -90,6 +90,13 @@ def page_data(t: Tournament, user=None) -> dict:
     matches = list(Match.objects.filter(tournament=t).select_related("player_a", "player_b",
                                                                     "winner", "table")
                    .order_by("round", "id"))
+    # a match's table is linked only for who may open it (a private tournament's tables are
+    # its two players' alone: anyone else had a link to a 404)
+    tables = [m.table for m in matches if m.table is not None]
+    open_ids = games_selectors.tables_open_to(user, tables)
+    for m in matches:
+        m.table_url = (m.table.get_absolute_url()
+                       if m.table is not None and m.table.pk in open_ids else "")
     me = None
     my_match = None
     if user is not None and user.is_authenticated:

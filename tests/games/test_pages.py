@@ -190,6 +190,29 @@ def test_private_table_page(alice_client, client, rooms, make_user):
     assert ok.status_code == 200
 
 
+def test_which_tables_open_to_whom_without_a_link_is_one_rule_answered_in_one_query(
+        rooms, make_user, django_assert_num_queries):
+    """``tables_open_to`` (many tables at once: a tournament's page) answers as
+    ``table_access`` does for each table, without an invite link."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import selectors
+
+    ann, ben, cat = make_user("ann"), make_user("ben"), make_user("cat")
+    public = services.table_create(user=ann, room=rooms["classic"])
+    made = services.table_create(user=ann, room=rooms["classic"], private=True)
+    seated = services.table_create(user=cat, room=rooms["classic"], private=True)
+    services.table_sit(table_id=seated.pk, user=ben, invite=seated.invite_token)
+    tables = list(Table.objects.filter(pk__in=[public.pk, made.pk, seated.pk]))
+    for user in (ann, ben, cat, AnonymousUser()):
+        with django_assert_num_queries(1 if user.is_authenticated else 0):
+            got = selectors.tables_open_to(user, tables)
+        assert got == {t.pk for t in tables if selectors.table_access(t, user, None)[0]}
+    assert selectors.tables_open_to(ann, tables) == {public.pk, made.pk}
+    assert selectors.tables_open_to(ben, tables) == {public.pk, seated.pk}
+    assert selectors.tables_open_to(AnonymousUser(), tables) == {public.pk}
+
+
 def test_add_bot_and_leave(alice_client, rooms):
     table = services.table_create(user=alice_client.user, room=rooms["rummy"], seat_count=3)
     alice_client.post(reverse("games:table_bot", args=[table.pk]), {"seat": "1", "level": "1"})

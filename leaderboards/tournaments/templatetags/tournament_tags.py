@@ -25,14 +25,3 @@ def tournament_of_table(table_id):
              if table_id else None)
     return {"match": match, "title": selectors.match_title(match) if match else ""}
 
-
-@register.filter
-def table_url_for(match, user) -> str:
-    """The match's table page, when ``user`` may open it: a private tournament's tables are
-    its two players' alone (anyone else had a link to a 404); "" otherwise."""
-    table = getattr(match, "table", None)
-    if table is None:
-        return ""
-    if table.private and getattr(user, "pk", None) not in (match.player_a_id, match.player_b_id):
-        return ""
-    return table.get_absolute_url()
