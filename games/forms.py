@@ -107,9 +107,12 @@ class RoomFilterForm(forms.Form):
             "seat_count": data.get("seats"),
         }
 
-    def active(self) -> bool:
-        return self.is_bound and self.is_valid() and any(
-            v is not None for v in self.filters().values())
+    def chosen(self) -> dict | None:
+        """The filters for the room's lists: None when none is chosen (or a value is bad)."""
+        if not (self.is_bound and self.is_valid()):
+            return None
+        filters = self.filters()
+        return filters if any(v is not None for v in filters.values()) else None
 
 
 class PlayComputerForm(forms.Form):

@@ -59,15 +59,15 @@ def _room_page(request, room, form, status=200, filters=None):
     if filters.is_bound and not filters.is_valid():
         status = 400
     json_url = reverse("games:room_json", kwargs={"slug": room.slug})
+    chosen = filters.chosen()
     return render(request, "games/room.html", {
         "room": room,
         "form": form,
         "filters": filters,
         "empty": ROOM_EMPTY,
-        "open_empty": ROOM_EMPTY["open_filtered" if filters.active() else "open"],
-        "playing_empty": ROOM_EMPTY["playing_filtered" if filters.active() else "playing"],
-        "payload": selectors.room_payload(
-            room, filters.filters() if filters.active() else None, request.user),
+        "open_empty": ROOM_EMPTY["open_filtered" if chosen else "open"],
+        "playing_empty": ROOM_EMPTY["playing_filtered" if chosen else "playing"],
+        "payload": selectors.room_payload(room, chosen, request.user),
         "json_url": json_url,
     }, status=status)
 
@@ -88,8 +88,7 @@ def room_json(request, slug):
             name: [str(e) for e in errors] for name, errors in filters.errors.items()}},
             status=400)
     services.room_presence_mark(room=room, user=request.user)
-    return JsonResponse(selectors.room_payload(
-        room, filters.filters() if filters.active() else None, request.user))
+    return JsonResponse(selectors.room_payload(room, filters.chosen(), request.user))
 
 
 @login_required

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games import selectors as games_selectors
 
-from .formats import bracket, format_for
+from .formats import bracket, bracket_specs, format_for
 from .models import Entry, Format, Match, MatchStatus, Status, Tournament
 
 FINISHED_LISTED = 20
@@ -146,7 +146,8 @@ def match_title(match: Match) -> str:
         return ""
     if not t.is_elimination:
         return f"Round {match.round}" if match.round else ""
-    specs, _resolved = bracket(t)
+    seeds = Entry.objects.filter(tournament=t, seed__isnull=False).count()
+    specs = bracket_specs(t, seeds)
     spec = next((s for s in specs if s.key == match.key), None)
     if spec is None:
         return f"Round {match.round}" if match.round else ""

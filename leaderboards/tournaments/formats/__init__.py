@@ -3,7 +3,8 @@ by the tournament's ``format`` key (as lila keeps arena and swiss systems apart)
 
 * ``base``: the interface (options and their limits, the start, advancing, standings,
   tie-breaks) and the ``MatchDesk`` of writes a format asks the services for.
-* ``knockout``: single and double elimination (and ``bracket``, read by the page).
+* ``knockout``: single and double elimination (and ``bracket`` and ``bracket_specs``, read
+  by the page).
 * ``rounds``: what Swiss and round robin share; ``swiss``, ``round_robin``.
 * ``arena``.
 * ``store``: reads of entries and results that several formats need.
@@ -16,7 +17,7 @@ from __future__ import annotations
 from ..models import Format, Tournament
 from .arena import Arena
 from .base import MatchDesk, Row, TournamentFormat
-from .knockout import Knockout, bracket
+from .knockout import Knockout, bracket, bracket_specs
 from .round_robin import RoundRobin
 from .swiss import Swiss
 
@@ -40,5 +41,6 @@ __all__ = [
     "Row",
     "TournamentFormat",
     "bracket",
+    "bracket_specs",
     "format_for",
 ]

@@ -38,7 +38,7 @@ def entry_window_refusal(t: Tournament) -> str | None:
     now = timezone.now()
     if t.status != Status.SCHEDULED or now >= t.starts_at:
         return "Entries are closed: the tournament has started."
-    if now < t.entry_opens_at:
+    if not t.entries_open:
         return f"Entries open at {timezone.localtime(t.entry_opens_at):%H:%M, %d %b}."
     return None
 
