@@ -99,37 +99,55 @@
   rememberTimeZone();
 
   // 5. Hollywood's three games on a phone showed game 1 alone, with nothing to say that games
-  //    2 and 3 were a swipe away: a shadow now stands on each side with more to see.
+  //    2 and 3 were a swipe away: a shadow now stands on each side with more to see. Every box
+  //    that scrolls sideways (.table-scroll: tables, the tournament bracket) is marked here;
+  //    a page that redraws a part calls window.ginScrollCues(part) for the boxes it drew.
   function markScroll(box) {
     var more = box.scrollWidth - box.clientWidth;
     box.classList.toggle("scroll-left", more > 1 && box.scrollLeft > 1);
     box.classList.toggle("scroll-right", more > 1 && box.scrollLeft < more - 1);
   }
-  function setUpScrollCues() {
-    var boxes = Array.prototype.slice.call(document.querySelectorAll(".table-scroll"));
-    if (!boxes.length) return;
-    var all = function () { boxes.forEach(markScroll); };
-    boxes.forEach(function (box) {
-      box.addEventListener("scroll", function () { markScroll(box); }, { passive: true });
+  var watched = [];
+  // (a table filled in later, the replay's sheet, changes size: so does what scrolls)
+  var resized = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) {
+      var box = entry.target.closest(".table-scroll");
+      if (box) markScroll(box);
     });
-    // (a table filled in later, the replay's sheet, changes size: so does what scrolls)
-    if (window.ResizeObserver) {
-      var observer = new ResizeObserver(all);
-      boxes.forEach(function (box) {
-        observer.observe(box);
-        if (box.firstElementChild) observer.observe(box.firstElementChild);
-      });
-    } else {
-      window.addEventListener("resize", all);
-    }
-    all();
+  }) : null;
+  if (!resized) {
+    window.addEventListener("resize", function () { watched.forEach(markScroll); });
   }
+  function setUpScrollCues(root) {
+    // boxes a redraw removed are let go
+    watched = watched.filter(function (box) {
+      if (box.isConnected) return true;
+      if (resized) {
+        resized.unobserve(box);
+        if (box.firstElementChild) resized.unobserve(box.firstElementChild);
+      }
+      return false;
+    });
+    var boxes = (root || document).querySelectorAll(".table-scroll");
+    Array.prototype.forEach.call(boxes, function (box) {
+      if (watched.indexOf(box) < 0) {
+        watched.push(box);
+        box.addEventListener("scroll", function () { markScroll(box); }, { passive: true });
+        if (resized) {
+          resized.observe(box);
+          if (box.firstElementChild) resized.observe(box.firstElementChild);
+        }
+      }
+      markScroll(box);
+    });
+  }
+  window.ginScrollCues = setUpScrollCues;
 
   function setUp() {
     setUpNav();
     setUpTimeZoneHint();
     setUpThemeChoice();
-    setUpScrollCues();
+    setUpScrollCues(document);
   }
   // a choice made in another tab reaches this one too
   window.addEventListener("storage", function (event) {

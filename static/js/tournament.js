@@ -33,6 +33,7 @@ async function refresh() {
       toMyMatch();
       const again = root.querySelector(".bracket");
       if (again) again.scrollLeft = scrollLeft;
+      window.ginScrollCues?.(root);
       if (focused) root.focus?.();
     }
     root.dataset.version = String(data.version);

@@ -141,3 +141,55 @@ def test_one_long_word_leaves_the_tournament_pages_a_phones_width(site, chromium
         assert wide <= 0, f"{path} is {wide} px wider than the phone"
     assert errors == []
     ctx.close()
+
+
+BRACKET = """
+from django.contrib.auth import get_user_model
+from leaderboards.tournaments.models import Format
+from tests.support.tournaments import create_tournament, enter_and_start, rated_players
+User = get_user_model()
+staff = User.objects.create_user("bkstaff", "bkstaff@example.com", "x", is_staff=True)
+players = rated_players(
+    lambda name: User.objects.create_user("bk" + name, "bk" + name + "@example.com", "x"), 8)
+t = create_tournament(staff, name="Phone Bracket", format=Format.SINGLE, capacity=8, target=50)
+enter_and_start(t, players)
+print("TOURNAMENT", t.pk)
+"""
+
+REDRAW = """
+from django.db.models import F
+from leaderboards.tournaments.models import Tournament
+Tournament.objects.filter(pk={pk}).update(version=F("version") + 1)
+"""
+
+
+def test_a_bracket_wider_than_a_phone_shows_a_shadow_on_the_side_with_more(site, chromium):
+    """The bracket's shadows were CSS covers of their own while every other box that scrolls
+    sideways had site.js's marks; and a part the page redraws (every 5 s while a tournament
+    runs) came back with no marks at all. One mechanism serves both, redraws included."""
+    pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, BRACKET)).group(1))
+    ctx, page, errors = phone_page(chromium)
+    page.goto(f"{site['base']}/tournaments/{pk}/")
+    page.wait_for_selector(".bracket")
+
+    def classes(selector=".bracket"):
+        return page.evaluate("s => [...document.querySelector(s).classList]", selector)
+
+    assert "scroll-right" in classes() and "scroll-left" not in classes()
+    page.evaluate("document.querySelector('.bracket').dataset.drawn = 'first'")
+    _shell(site, REDRAW.format(pk=pk))  # the live part is drawn again at the next poll
+    for _ in range(100):
+        if page.evaluate("document.querySelector('.bracket').dataset.drawn") is None:
+            break
+        page.wait_for_timeout(200)
+    assert page.evaluate("document.querySelector('.bracket').dataset.drawn") is None
+    assert "scroll-right" in classes()
+    page.evaluate("(() => { const b = document.querySelector('.bracket');"
+                  " b.scrollLeft = b.scrollWidth; })()")
+    for _ in range(50):
+        if "scroll-right" not in classes():
+            break
+        page.wait_for_timeout(100)
+    assert "scroll-left" in classes() and "scroll-right" not in classes()
+    assert errors == []
+    ctx.close()
