@@ -650,6 +650,47 @@ def test_a_hands_result_keeps_its_buttons_on_a_small_phone(server, chromium):
         _close(ctx, page)
 
 
+# Every line of text on the felt (outside the panel) that the result panel's edge cuts.
+CUT_BY_PANEL = """() => {
+  const p = document.querySelector('.tbl-panel[data-kind=hand]').getBoundingClientRect();
+  const cut = (r) => r.height > 0 && (r.top < p.top && r.bottom > p.top + 1
+    || r.top < p.bottom - 1 && r.bottom > p.bottom);
+  return [...document.querySelectorAll('.tbl-main *')]
+    .filter((e) => !e.closest('.tbl-panel') && e.checkVisibility()
+      && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+    .filter((e) => cut(e.getBoundingClientRect()))
+    .map((e) => e.textContent.trim().slice(0, 40));
+}"""
+
+
+def test_a_hands_result_cuts_no_line_in_half(server, chromium):
+    """The hand's result floated over the felt and ended where its text did: on a phone its
+    edge went through the prompt's "Waiting for Computer (Medium) to play…" or your seat's
+    Score and Dealer row. It now takes the place of the opponents, the felt and the prompt,
+    and your hand stays where it was."""
+    ctx, page = _gin_hand(server, chromium)
+    try:
+        failures = []
+        for w, h in ((390, 844), (360, 640), (844, 390), (1280, 800)):
+            page.set_viewport_size({"width": w, "height": h})
+            _settle(page)
+            cut = page.evaluate(CUT_BY_PANEL)
+            if cut:
+                shot = server["tmp"] / f"panel-cut-{w}x{h}.png"
+                page.screenshot(path=str(shot))
+                failures.append(f"{w}x{h} ({shot}): {cut}")
+        assert failures == []
+        page.set_viewport_size({"width": 390, "height": 844})
+        _settle(page)
+        top = page.evaluate("document.querySelector('.hand').getBoundingClientRect().top")
+        page.click(".tbl-panel [data-act=continue]")
+        page.wait_for_selector(".tbl-panel", state="hidden")
+        _settle(page)
+        assert page.evaluate("document.querySelector('.hand').getBoundingClientRect().top") == top
+    finally:
+        _close(ctx, page)
+
+
 # Every control on screen that a toast lies over (the toast's own close button aside).
 COVERED = """() => {
   const t = document.querySelector('.toast[data-key=hint]').getBoundingClientRect();
