@@ -114,6 +114,13 @@ class Tournament(models.Model):
         return self.entry_opens_at <= timezone.now()
 
     @property
+    def format_note(self) -> str:
+        """The format's name beside the tournament's, or "" where the name says it already
+        ("Hourly Classic Arena" read "Hourly Classic Arena Arena")."""
+        label = str(self.get_format_display())
+        return "" if label.lower() in self.name.lower() else label
+
+    @property
     def is_elimination(self) -> bool:
         return self.format in (Format.SINGLE, Format.DOUBLE)
 

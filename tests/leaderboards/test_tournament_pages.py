@@ -331,3 +331,16 @@ def test_a_matchs_table_is_named_as_in_the_bracket(client, staff, make_user):
         resign_match(m, m.player_b_id)
     final = Match.objects.get(tournament=t, round=2, table__isnull=False)
     assert title(final) == "Final"
+
+
+def test_a_name_that_says_its_format_is_not_followed_by_it_again(client, staff, make_user):
+    """The lobby read "Hourly Classic Arena Arena · 21:00" (the schedule's name, then the
+    format)."""
+    opens = timezone.now() - timedelta(minutes=1)
+    _create(staff, name="Hourly Classic Arena", format=Format.ARENA, duration_minutes=30,
+            entry_opens_at=opens)
+    _create(staff, name="Sunday Open", format=Format.ARENA, duration_minutes=30,
+            entry_opens_at=opens)
+    lobby = client.get("/play/").content.decode()
+    assert "Arena Arena" not in lobby.replace("</a> <span class=\"muted\">", " ")
+    assert "Sunday Open</a> <span class=\"muted\">Arena ·" in lobby
