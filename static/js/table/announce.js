@@ -65,6 +65,14 @@ export function describeEvent(ev, ctx) {
   }
 }
 
+/** The score sheet's rows of the hands before this one (each ``{hand, outcome, winner,
+ * points}``): what a page opened mid-game logs of them, since the view's history is this
+ * hand's alone. */
+export function earlierHands(view) {
+  const rows = (view && view.score_sheet && view.score_sheet.hands) || [];
+  return rows.filter((row) => row && row.hand < view.hand_number);
+}
+
 /** "Anna went gin: 37 points." */
 export function describeHandResult(h, ctx) {
   if (!h) return "";

@@ -11,7 +11,7 @@
 
 import { attention } from "../attention.js";
 import { hintOf, legalOf } from "./actions.js";
-import { describeEvent, seatName, timeoutNotice, turnPrompt } from "./announce.js";
+import { describeEvent, describeHandResult, earlierHands, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
 import { Clock } from "./clock.js";
@@ -199,13 +199,21 @@ export class TableApp {
   announceFrame(frame, prev, gap) {
     const hasEvents = frame.type === "state" && Array.isArray(frame.events) && frame.events.length > 0;
     if (!prev?.view && this.view && Array.isArray(this.view.history) && !(prev && hasEvents)) {
-      // a fresh page: the moves of this hand so far go in the log (not read out); the game
-      // has just started under our eyes: the deal is read out too
+      // a fresh page: each earlier hand's result, then the moves of this hand so far go in
+      // the log (not read out: a reload had kept this hand alone); the game has just started
+      // under our eyes: the deal is read out too
+      for (const row of earlierHands(this.view)) {
+        this.notices.logLine(`Hand ${row.hand}: ${describeHandResult(row, this.ctx(frame))}`);
+      }
       for (const ev of this.view.history.slice(-30)) {
         const text = describeEvent(ev, this.ctx(frame));
         if (text && prev) this.notices.announce(text);
         else if (text) this.notices.logLine(text);
       }
+      // the card you had just drawn, when nothing has happened since, is marked again
+      const last = this.view.history[this.view.history.length - 1];
+      const d = (last && last.data) || {};
+      if ((last?.kind === "draw" || last?.kind === "take_upcard") && d.seat === this.mySeat && d.card) this.newCard = d.card;
     }
     const timedOut = frame.type === "state" && frame.last && frame.last.source === "timeout";
     const mine = this.mySeat !== null && this.mySeat !== undefined;

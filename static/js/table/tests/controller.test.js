@@ -97,6 +97,31 @@ test("your own draw from the stock is one line, with its card", () => {
   assert.deepEqual(heard, ["ann drew from the stock."]);
 });
 
+test("after a reload the log has a line for each earlier hand before this hand's moves", () => {
+  const { ctrl, said } = announcer();
+  // (a reload kept this hand's moves alone: 26 lines became 5 in a game of several hands)
+  ctrl.view = { hand_number: 3, score_sheet: { hands: [
+    { hand: 1, outcome: "knock", winner: 1, points: 13 },
+    { hand: 2, outcome: "gin", winner: 0, points: 31 },
+  ] }, history: [{ kind: "deal", data: { hand: 3, dealer: 1, upcard: "5D" } },
+    { kind: "draw", data: { seat: 0, source: "stock", card: "KH" } }] };
+  ctrl.announceFrame({ type: "snapshot", seats: [{}, {}], events: [] }, null, false);
+  assert.deepEqual(said, [
+    "Hand 1: ann knocked and won: 13 points.", "Hand 2: You went gin: 31 points.",
+    "Hand 3: ann deals. The upcard is 5\u2666.", "You drew K\u2665 from the stock.",
+  ]);
+  // and the card just drawn is marked as it was before the reload
+  assert.equal(ctrl.newCard, "KH");
+  // at the game's end the last hand's own moves say its result: it is not logged twice
+  const { ctrl: over, said: heard } = announcer();
+  over.view = { hand_number: 2, score_sheet: { hands: [
+    { hand: 1, outcome: "stalemate", winner: null, points: 0 },
+    { hand: 2, outcome: "knock", winner: 0, points: 100 },
+  ] }, history: [{ kind: "hand_over", data: { outcome: "knock", winner: 0, points: 100 } }] };
+  over.announceFrame({ type: "snapshot", seats: [{}, {}], events: [] }, null, false);
+  assert.deepEqual(heard, ["Hand 1: Stalemate: nobody scores this hand.", "You knocked and won: 100 points."]);
+});
+
 test("after a reload the log still names the cards you drew from the stock", () => {
   const { ctrl, said } = announcer();
   // a fresh page: the seat's own history names its stock draws (engine history_seen_by)
