@@ -639,6 +639,32 @@ def test_the_game_over_buttons_are_on_screen_on_a_phone_on_its_side(server, chro
         _close(ctx, page)
 
 
+def test_the_table_after_the_game_shows_its_last_hand_as_scored(server, chromium):
+    """Look at the table, after a game won by gin, showed the winner's hand as the one card
+    left after the discard, no melds, and the loser's ten cards face down. The felt now shows
+    the last hand as its result did, and no cards stand face down in the seats."""
+    ctx, page = _gin_hand(server, chromium, other="2C 5C 9C JC QC 3D 8D TD 9H JH")
+    try:
+        page.wait_for_selector(".tbl-panel[data-kind=game-over] .button")
+        page.click(".tbl-panel >> text=Look at the table")
+        page.wait_for_selector(".tbl-panel", state="hidden")
+        final = page.locator(".tbl-felt .tbl-final-hand")
+        assert final.is_visible()
+        text = final.inner_text()
+        assert "Hand 1: You went gin" in text and "Computer (Easy)" in text, text
+        # every card of both hands, face up: your ten in melds, their ten
+        assert final.locator(".card").count() == 20
+        assert page.locator(".tbl-opps .card-back").count() == 0
+        assert page.locator(".tbl-felt .pile").count() == 0
+        assert page.is_hidden(".tbl-me .hand") and page.is_hidden(".tbl-sort")
+        page.set_viewport_size({"width": 390, "height": 844})
+        _settle(page)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= 390, wide
+    finally:
+        _close(ctx, page)
+
+
 def test_a_hands_result_keeps_its_buttons_on_a_small_phone(server, chromium):
     """On a 360 x 640 phone a gin hand's result (both hands shown) was taller than the felt:
     Continue lay under the screen's edge until the panel was scrolled. The buttons now stay

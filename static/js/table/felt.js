@@ -7,6 +7,7 @@ import { layoffTargets } from "./actions.js";
 import { plural, seatName } from "./announce.js";
 import { cardLabel, cardName, createBack, createCard } from "./cards.js";
 import { h, updateChildren } from "./dom.js";
+import { finalHand } from "./results.js";
 
 /** What the piles offer this seat now. */
 export function pileState(view, legal, myTurn) {
@@ -27,12 +28,26 @@ export function showdownTitle(sd, who) {
   return `${who} ${kind}: ${who === "You" ? "your" : "their"} melds${dw}`;
 }
 
+/** A game that ended with its last hand's result (not by a resignation, time or leaving):
+ * the felt and the seats show that hand as it was scored. */
+export function gameEndedByHand(v) {
+  return Boolean(v && v.is_over && v.last_hand);
+}
+
 export function renderFelt(ctrl) {
   const f = ctrl.frame;
   const v = ctrl.view;
   const felt = ctrl.el.felt;
   if (!v) {
     updateChildren(felt, waitingPanel(ctrl));
+    return;
+  }
+  if (gameEndedByHand(v)) {
+    // the game's last hand instead of the piles (and Rummy's melds on the table under it)
+    const kids = [finalHand(ctrl, v.last_hand)];
+    if (v.mode === "rummy" && v.table && v.table.length) kids.push(tableMelds(ctrl));
+    updateChildren(felt, kids);
+    felt.dataset.phase = v.phase;
     return;
   }
   const { top, canStock, canDiscardPile, discarding, pileAction } = pileState(v, ctrl.legal, ctrl.myTurn);

@@ -135,15 +135,17 @@ export function renderMe(ctrl) {
   const playing = ctrl.frame.table.status === "playing" && !v.is_over;
   const discarding = playing && myTurn && v.mode !== "rummy" && hand.length === 11 && v.phase === "discard";
   const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood, rummy: v.mode === "rummy" });
-  // no cards left (the hand went onto the table at the end): no empty hand, no count
-  ctrl.el.hand.hidden = !hand.length;
-  ctrl.el.sort.hidden = !hand.length;
+  // no cards left (the hand went onto the table at the end): no empty hand, no count; nor
+  // what was left of it when the game ended with its last hand (the felt shows that hand)
+  const shown = hand.length > 0 && !(v.is_over && v.last_hand);
+  ctrl.el.hand.hidden = !shown;
+  ctrl.el.sort.hidden = !shown;
   // casual games against the computer: Hint stays for the whole game (the sort buttons
   // beside it never jump) and works on your turn
   const you = ctrl.frame.you;
   ctrl.el.hintBtn.hidden = !(playing && hand.length && you && you.can_hint);
   ctrl.el.hintBtn.disabled = ctrl.busy || !myTurn;
-  if (hand.length) {
+  if (shown) {
     info.push(h("span", { class: `deadwood-pill${res.deadwood === 0 && v.mode !== "rummy" ? " is-zero" : ""}`, attrs: { "aria-live": "off", title: deadwoodLine(dw) } },
       h("span", { class: "deadwood-lead", text: dw.lead }), " ", h("span", { class: "deadwood-count", text: dw.count })));
   }

@@ -20,6 +20,8 @@ export function panelKey(frame, view, { resultHand, gameOverClosed }) {
   // (a table closed before its game began has no game to be over: the felt says it closed)
   const over = frame.table.status === "finished" || (frame.table.status === "abandoned" && view) || (view && view.is_over);
   if (over && !gameOverClosed) return "game-over";
+  // a game ended by its last hand shows that hand on the felt (felt.js): no panel over it
+  if (view && view.is_over && view.last_hand) return null;
   if (view && view.last_hand && resultHand === view.last_hand.hand_number) return `hand-${view.last_hand.hand_number}`;
   return null;
 }
@@ -141,6 +143,13 @@ export function renderPanel(ctrl) {
     reveal(p);
     focusFirstButton(p);
   }
+}
+
+/** The last hand of a game played to its end, on the felt under the game-over panel ("Look
+ * at the table"): both hands shown as its result showed them. The state it ended in held
+ * only what was left in each hand (a knocker's deadwood, the defender's cards face down). */
+export function finalHand(ctrl, hr) {
+  return h("section", { class: "tbl-final-hand", attrs: { "aria-label": "The last hand" } }, ...handResultContent(ctrl, hr, false));
 }
 
 function cardRow(cards, cls = "") {

@@ -196,7 +196,8 @@ function seatBox(ctrl, s) {
   }
   const head = h("div", { class: "seat-head" }, avatar(s, i), h("div", { class: "seat-who" }, name, meta));
   box.append(head);
-  if (v) {
+  // (a game ended by its last hand: the felt shows every hand as it was scored)
+  if (v && !(v.is_over && v.last_hand)) {
     const count = (v.card_counts || [])[i] || 0;
     const sd = v.phase === "layoff" ? v.showdown : null;
     // a knocker's melds are on the table and the rest is shown: no face-down cards left

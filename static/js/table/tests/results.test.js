@@ -32,6 +32,8 @@ test("which panel shows", () => {
   // closed before its game began: nothing is over, the felt says the table closed
   assert.equal(panelKey({ table: { status: "abandoned" } }, null, { resultHand: null, gameOverClosed: false }), null);
   assert.equal(panelKey({ table: { status: "finished" } }, v, { resultHand: 3, gameOverClosed: true }), "hand-3");
+  // a game ended by its last hand: the felt shows that hand once the game's panel is closed
+  assert.equal(panelKey({ table: { status: "finished" } }, { ...v, is_over: true }, { resultHand: 3, gameOverClosed: true }), null);
 });
 
 test("the game-over title and how the game ended", () => {
