@@ -7,7 +7,12 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.core.exceptions import (
+    BadRequest,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.gzip import GZipMiddleware
@@ -36,8 +41,10 @@ def has_nul(request: HttpRequest) -> bool:
 
 def unreadable(exc: Exception) -> tuple[int, str, str]:
     """``(status, code, message)`` for a request Django would not read: a form over
-    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many fields, or a broken multipart upload. Django's
-    own answer was a bare "Bad Request (400)", with a traceback in the log each time."""
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many fields, a broken multipart upload, or a form
+    in another charset than UTF-8. Django's own answer was a bare "Bad Request (400)", with a
+    traceback in the log each time (for the charset, a 500: its 400 page read the form
+    again)."""
     if isinstance(exc, RequestDataTooBig):
         return 413, "too_large", "The request is too large."
     if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
@@ -45,7 +52,8 @@ def unreadable(exc: Exception) -> tuple[int, str, str]:
     return 400, "bad_request", "The form could not be read."
 
 
-UNREADABLE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError)
+UNREADABLE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartParserError,
+              BadRequest)
 
 
 def _refusal(request: HttpRequest, status: int = 400, code: str = "bad_request",

@@ -45,6 +45,26 @@ def _whole(text: str, name: str) -> int:
     return int(text)
 
 
+# a seed is a signed 64-bit whole number: what a game's seed is stored in (the site draws 62
+# random bits)
+SEED_BITS = 64
+
+
+def _seed(value: Any) -> int:
+    """A record's seed: a whole number (a JSON number that is one, or the text form's)
+    of at most 64 bits, signed."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise RecordError(f"the seed must be a whole number, not {value!r:.40}")
+    seed = _whole(value, "Seed") if isinstance(value, str) else value
+    if isinstance(seed, float):
+        if not seed.is_integer():
+            raise RecordError(f"the seed must be a whole number, not {seed!r}")
+        seed = int(seed)
+    if not -(2 ** (SEED_BITS - 1)) <= seed < 2 ** (SEED_BITS - 1):
+        raise RecordError(f"the seed must fit in {SEED_BITS} bits: {str(seed)[:30]} does not")
+    return seed
+
+
 @dataclass(frozen=True)
 class Move:
     """One action in a record: who, what (action text) and when (ms since the epoch)."""
@@ -156,7 +176,7 @@ class GameRecord:
                 mode=str(d["mode"]),
                 settings=dict(d.get("settings") or get_mode(d["mode"]).to_dict()),
                 players=[str(p) for p in d["players"]],
-                seed=int(d["seed"]),
+                seed=_seed(d["seed"]),
                 moves=moves,
                 hand_results=[HandResult.from_dict(h) for h in d.get("hand_results", [])],
                 result=GameResult.from_dict(d["result"]) if d.get("result") else None,
@@ -165,7 +185,8 @@ class GameRecord:
             )
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
+            # (OverflowError: a number of 1e400 reads as infinity, which int() refuses)
             raise RecordError(f"record JSON is missing or has a bad field: {exc!r}") from None
 
     @classmethod
@@ -260,7 +281,7 @@ class GameRecord:
             players = json.loads(headers["players"])
             if not isinstance(players, list):
                 raise ValueError("Players must be a JSON list")
-            seed = _whole(headers["seed"], "Seed")
+            seed = _seed(headers["seed"])
             changed = json.loads(headers["settings"]) if "settings" in headers else {}
             if not isinstance(changed, dict):
                 raise ValueError("Settings must be a JSON object")

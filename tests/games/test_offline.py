@@ -235,6 +235,40 @@ def test_upload_bad_input_is_4xx_and_changes_nothing(ann_client, make_user):
 
 
 @pytest.mark.django_db
+def test_numbers_out_of_range_in_an_upload_or_an_import_are_refused(ann_client):
+    """A seed past 64 bits (the database's integer) was a 500 when the game was stored, and a
+    JSON number of 1e400 (infinity once read) was one wherever a whole number stood."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def upload(seed="5", moves="[]"):
+        # resigned before any move: every seed replays, so the store is reached
+        head = {"format": "ginsite-game/1", "offline_id": str(uuid.uuid4()), "mode": "classic",
+                "ending": "resignation", "loser_seat": 0,
+                "players": [{"seat": 0, "name": "me", "bot_level": None},
+                            {"seat": 1, "name": "Computer (Easy)", "bot_level": 1}]}
+        engine = ('{"format": "gin-record/1", "mode": "classic", '
+                  f'"players": ["me", "Computer (Easy)"], "seed": {seed}, "moves": {moves}}}')
+        return json.dumps(head)[:-1] + f', "engine": {engine}}}'
+
+
+    assert _post(ann_client, upload()).status_code == 201  # (the control)
+    stored = Game.objects.count()
+    bad = [upload(seed=str(seed)) for seed in (2 ** 63, -(2 ** 63) - 1, 10 ** 30, 1.5, "true")]
+    for literal in ("1e400", "-1e400"):
+        bad += [upload(seed=literal), upload(moves=f'[[0, "pass", {literal}]]'),
+                upload(moves=f'[[{literal}, "pass", 1]]')]
+    for body in bad:
+        answer = _post(ann_client, body)
+        assert answer.status_code == 400, (body, answer.content[:300])
+        imported = ann_client.post("/games/import/", {
+            "record": SimpleUploadedFile("game.json", body.encode())})
+        assert imported.status_code == 400, (body, imported.status_code)
+    assert Game.objects.count() == stored
+    # the largest seed that fits is taken
+    assert _post(ann_client, upload(seed=str(2 ** 63 - 1))).status_code == 201
+
+
+@pytest.mark.django_db
 def test_upload_of_another_accounts_game_and_resignation(ann_client, make_user):
     _doc, _f, record = _play(level=2, seed=21)
     assert _post(ann_client, record).status_code == 201
