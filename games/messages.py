@@ -12,10 +12,22 @@ from core.sockets import BadMessage, Message, is_int, text_id
 ACTION_ID_MAX = 40
 
 
-def _reply_id(data: dict) -> str | None:
-    """The ``id`` a message's answer carries: the client's, when it is text."""
+def _echo(data: dict) -> str | None:
+    """The ``id`` a refused action's error carries: the client's, when it is text."""
     message_id = data.get("id")
     return message_id if isinstance(message_id, str) else None
+
+
+def _reply_id(data: dict) -> str | None:
+    """The ``id`` a message's answer carries: none, or the client's text of at most
+    ``ACTION_ID_MAX`` characters (a number, a list or 500 characters was answered as if no
+    id had come, or echoed whole)."""
+    message_id = data.get("id")
+    if message_id is None:
+        return None
+    if text_id(message_id, ACTION_ID_MAX) is None:
+        raise BadMessage(f"'id' must be text of 1 to {ACTION_ID_MAX} characters.")
+    return message_id
 
 
 @dataclass(frozen=True)
@@ -30,7 +42,7 @@ class Action(Message):
         if text_id(message_id, ACTION_ID_MAX) is None or not isinstance(action, str) \
                 or not is_int(version):
             raise BadMessage("An action needs text 'action', integer 'version' and a string "
-                             f"'id' of 1-{ACTION_ID_MAX} characters.", _reply_id(data))
+                             f"'id' of 1-{ACTION_ID_MAX} characters.", _echo(data))
         return cls(id=message_id, action=action, version=version)
 
 

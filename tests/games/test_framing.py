@@ -31,7 +31,12 @@ def test_a_malformed_action_is_refused_answering_its_text_id(data, reply_to):
 
 
 def test_the_small_messages_check_their_fields():
-    assert Simple.parse({"id": 4}) == Simple(id=None)
+    assert Simple.parse({"id": "h-1"}) == Simple(id="h-1")
+    assert Simple.parse({"id": None}) == Simple.parse({}) == Simple(id=None)
+    # an id is text of 1 to 40 characters (one not was answered as if none had come)
+    for bad in (4, 2 ** 70, 1.5, ["x"], {"a": 1}, True, "", "x" * 41):
+        with pytest.raises(BadMessage):
+            Simple.parse({"id": bad})
     assert Rematch.parse({"id": "r"}) == Rematch(id="r", accept=True)
     assert Sit.parse({}) == Sit(id=None, seat=None)
     assert AddBot.parse({"seat": 1, "level": 2}) == AddBot(id=None, seat=1, level=2)
