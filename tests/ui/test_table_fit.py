@@ -6,12 +6,14 @@ leaves a screenshot next to the test's temporary files (its path is in the messa
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 import pytest
 
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import manage, server_env, site_with_users
+from tests.support.servers import ROOT, manage, server_env, site_with_users
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -378,6 +380,60 @@ def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
                                           "els => els.map(e => e.textContent)")
         assert "alice_audit_long_name" in names and "Computer (Easy)" in names
         assert page.evaluate(NAMES_WHOLE, ".score-sheet .sheet-name") == []
+    finally:
+        _close(ctx, page)
+
+
+def _play_hands(server, table_id, hands):
+    """A three-player Rummy game of seed 5 at the table, played (seeded random moves, going
+    out when it can) until ``hands`` hands are scored and it is the player's turn."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", (
+        "import random\n"
+        "from games.models import Table\n"
+        "from games import states, engine as E\n"
+        f"t = Table.objects.get(pk={table_id})\n"
+        "me = next(s.index for s in t.seats.all() if s.user_id)\n"
+        # (a game of its own seed: the table's is random, and this one is known to go on)
+        "s, rng = E.new_game('rummy', 5, 3), random.Random(3)\n"
+        f"while len(s.hand_results) < {hands} or s.to_act != me:\n"
+        "    legal = [str(a) for a in E.legal_actions(s)]\n"
+        "    out = [a for a in legal if a.startswith(('go_out', 'meld'))]\n"
+        "    s, _ = E.apply(s, (out or rng.sample(legal, 1))[0], s.to_act)\n"
+        "t.state = states.dump(s); t.version += 1\n"
+        "t.save(update_fields=['state', 'version'])\n"
+        "print('played', len(s.hand_results))\n"
+    )], cwd=ROOT, env=server_env(server["tmp"]), capture_output=True, text=True, timeout=120)
+    assert "played" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_rummy_sheet_of_three_fits_a_phone_and_says_each_hands_points(server, chromium):
+    """With three players the sheet was 327 px wide in a 320 px box on a 390 px phone (the
+    last name cut), and a winner's cell showed the running total alone: "10" right after the
+    panel said "You score 2"."""
+    ctx, page = _start(chromium, server["base"], "rummy", seats=3, level="2")  # Medium, Medium 2
+    try:
+        table_id = int(page.get_attribute("#table-app", "data-table-id"))
+        _play_hands(server, table_id, 6)
+        page.reload()
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        for w, h in ((390, 844), (360, 640)):
+            page.set_viewport_size({"width": w, "height": h})
+            _settle(page)
+            page.click(".tbl-tool:has-text('Score sheet')")
+            page.wait_for_selector(".tbl-dialog[open] .sheet-name")
+            wide = page.evaluate("""() => { const w = document.querySelector(
+                '.tbl-dialog[open] .sheet-wrap'); return w.scrollWidth - w.clientWidth; }""")
+            assert wide <= 0, f"{w}x{h}: the sheet is {wide} px wider than its box"
+            page.keyboard.press("Escape")
+        gains = page.eval_on_selector_all(".tbl-dialog .sheet-scored", """cells => cells.map(
+            c => [c.firstChild.textContent, (c.querySelector('.sheet-gain') || {}).textContent])""")
+        sheet = page.evaluate("window.ginTable.view.score_sheet.hands")
+        scored = [r for r in sheet if r["winner"] is not None]
+        assert len(gains) == len(scored) >= 2
+        for (total, gain), row in zip(gains, scored, strict=True):
+            assert int(total) == row["running"][0][row["winner"]]
+            assert gain == (None if int(total) == row["points"] else f"+{row['points']}")
+        assert any(g for _, g in gains), gains
     finally:
         _close(ctx, page)
 

@@ -22,7 +22,10 @@ export function outcomeShort(outcome) {
 
 /**
  * The rows of column ``ci`` (the hands scored in it, and the drawn ones): per seat a cell,
- * {scored, text, title}: the seat's running total where it scored the hand, blank elsewhere.
+ * {scored, text, title, gain}: the seat's running total where it scored the hand, blank
+ * elsewhere; ``gain`` the hand's points under it where they are not the whole total (the
+ * cell read "10" right after the panel said "You score 2", the 2 in a tooltip a phone
+ * cannot show).
  */
 export function sheetRows(hands, ci, seatCount) {
   const rows = hands.filter((r) => (r.columns || []).includes(ci) || r.winner === null || r.winner === undefined);
@@ -31,7 +34,9 @@ export function sheetRows(hands, ci, seatCount) {
     outcome: outcomeShort(row.outcome),
     cells: Array.from({ length: seatCount }, (_, i) => {
       const scored = row.winner === i && (row.columns || []).includes(ci);
-      return scored ? { scored, text: String(row.running[ci][i]), title: `+${row.points}` } : { scored, text: "" };
+      if (!scored) return { scored, text: "" };
+      const total = row.running[ci][i];
+      return { scored, text: String(total), title: `+${row.points}`, gain: total === row.points ? "" : `+${row.points}` };
     }),
   }));
 }
@@ -110,13 +115,18 @@ export function openSheet(ctrl) {
     const rows = sheetRows(hands, ci, seats.length);
     for (const row of rows) {
       const tr = h("tr", {}, h("th", { text: String(row.hand), attrs: { scope: "row" } }), h("td", { class: "sheet-outcome", text: row.outcome }));
-      for (const c of row.cells) tr.append(h("td", { class: c.scored ? "sheet-scored" : "", text: c.text, attrs: c.scored ? { title: c.title } : {} }));
+      for (const c of row.cells) {
+        const td = h("td", { class: c.scored ? "sheet-scored" : "", text: c.text, attrs: c.scored ? { title: c.title } : {} });
+        if (c.gain) td.append(h("span", { class: "sheet-note sheet-gain", text: c.gain }));
+        tr.append(td);
+      }
       body.append(tr);
     }
     if (!rows.length) body.append(h("tr", {}, h("td", { class: "sheet-empty", text: "No hands scored yet.", attrs: { colspan: 2 + seats.length } })));
     tbl.append(body);
     tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: "Total", attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
-    return h("div", { class: "sheet-wrap" }, tbl);
+    // (too wide for a phone even so: it scrolls, with a shadow on the side with more)
+    return h("div", { class: "sheet-wrap table-scroll" }, tbl);
   });
   setChildren(
     d,
@@ -128,6 +138,7 @@ export function openSheet(ctrl) {
   );
   openDialog(d);
   fitSheetNames(d);
+  window.ginScrollCues?.(d);
 }
 
 /** The final tables of a finished game: hand points, bonuses and totals, one per game

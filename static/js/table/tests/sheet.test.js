@@ -13,13 +13,15 @@ const hands = [
 test("a column lists its scored hands and the drawn ones, with the server's running totals", () => {
   const rows = sheetRows(hands, 0, 2);
   assert.deepEqual(rows.map((r) => r.hand), [1, 2, 3, 4]);
-  assert.deepEqual(rows[0].cells, [{ scored: true, text: "30", title: "+30" }, { scored: false, text: "" }]);
+  assert.deepEqual(rows[0].cells, [{ scored: true, text: "30", title: "+30", gain: "" }, { scored: false, text: "" }]);
   assert.deepEqual(rows[1].cells.map((c) => c.text), ["", ""]);
   assert.equal(rows[1].outcome, "Drawn");
   assert.deepEqual(rows[3].cells.map((c) => c.text), ["57", ""]);
+  // a later score shows what the hand added under the running total
+  assert.deepEqual(rows[3].cells.map((c) => c.gain), ["+27", undefined]);
   const second = sheetRows(hands, 1, 2);
   assert.deepEqual(second.map((r) => r.hand), [2, 4]);
-  assert.deepEqual(second[1].cells, [{ scored: true, text: "27", title: "+27" }, { scored: false, text: "" }]);
+  assert.deepEqual(second[1].cells, [{ scored: true, text: "27", title: "+27", gain: "" }, { scored: false, text: "" }]);
 });
 
 test("the note under the sheet takes the bonuses from the mode's settings", () => {
