@@ -33,8 +33,8 @@ def server(tmp_path_factory):
         yield {"base": base, "tmp": tmp}
 
 
-def _start(browser, base, mode, seats=2, level="1"):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+def _start(browser, base, mode, seats=2, level="1", motion="reduce"):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion=motion)
     page = ctx.new_page()
     log_in(page, base, "alice_audit_long_name", PASSWORD)
     page.goto(base + "/play/")
@@ -434,6 +434,27 @@ def test_a_rummy_sheet_of_three_fits_a_phone_and_says_each_hands_points(server, 
             assert int(total) == row["running"][0][row["winner"]]
             assert gain == (None if int(total) == row["points"] else f"+{row['points']}")
         assert any(g for _, g in gains), gains
+    finally:
+        _close(ctx, page)
+
+
+def test_the_game_over_panel_comes_into_view_with_its_title(server, chromium):
+    """After a resignation at a table of three on a phone, the page scrolled the game-over
+    panel up to its top, then the seats' timers went and moved it up by their height: its
+    title ("Computer (Medium) wins the game") stood above the screen."""
+    # (as a phone scrolls: smoothly)
+    ctx, page = _start(chromium, server["base"], "rummy", seats=3, level="2",
+                       motion="no-preference")
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        _settle(page)
+        page.click(".tbl-tool-danger")
+        page.click(".tbl-dialog .button-danger")
+        page.wait_for_selector(".tbl-panel[data-kind=game-over] .panel-title")
+        page.wait_for_timeout(1500)  # (the smooth scroll's end)
+        top = page.evaluate(
+            "document.querySelector('.tbl-panel .panel-title').getBoundingClientRect().top")
+        assert 0 <= top < 844, top
     finally:
         _close(ctx, page)
 

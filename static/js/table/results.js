@@ -140,7 +140,9 @@ export function renderPanel(ctrl) {
   // and a keyboard player lands on its first button (Continue), not on the move buttons it
   // covers
   if (shown !== key) {
-    reveal(p);
+    // (once the render is over: the seats' timers, hidden after the panel was drawn, moved
+    // it up by their height, and a game-over panel's title ended above the screen)
+    requestAnimationFrame(() => reveal(p));
     focusFirstButton(p);
   }
 }
