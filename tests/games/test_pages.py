@@ -254,9 +254,11 @@ def test_a_shutouts_hand_points_are_shown_before_the_doubling(alice_client):
     page = alice_client.get(game.get_absolute_url()).content.decode()
     start = page.index('class="bonus-table"')
     table = page[start:page.index("</table>", start)]
-    assert ">hand points</th><td>100</td><td>0</td>" in table
-    assert ">shutout: doubled</th><td>200</td><td>0</td>" in table
-    assert ">total (shutout)</th><td>325</td>" in table
+    assert ">Hand points</th><td>100</td><td>0</td>" in table
+    assert ">Shutout: doubled</th><td>200</td><td>0</td>" in table
+    assert ">Total (shutout)</th><td>325</td>" in table
+    # (its caption said "Bonuses" over hand points and totals; its labels are the panel's)
+    assert "<caption>How the totals are made</caption>" in table
 
 
 def test_game_page_and_record_exports(alice_client, rooms):
