@@ -769,8 +769,9 @@ CUT_BY_PANEL = """() => {
 def test_a_hands_result_cuts_no_line_in_half(server, chromium):
     """The hand's result floated over the felt and ended where its text did: on a phone its
     edge went through the prompt's "Waiting for Computer (Medium) to play…" or your seat's
-    Score and Dealer row. It now takes the place of the opponents, the felt and the prompt,
-    and your hand stays where it was."""
+    Score and Dealer row. It now takes the place of the opponents and the felt, over the
+    prompt (whose buttons a player whose turn it is can press) and the hand, which stay where
+    they were."""
     ctx, page = _gin_hand(server, chromium)
     try:
         failures = []
@@ -778,6 +779,12 @@ def test_a_hands_result_cuts_no_line_in_half(server, chromium):
             page.set_viewport_size({"width": w, "height": h})
             _settle(page)
             cut = page.evaluate(CUT_BY_PANEL)
+            # and nothing of the result shows in a strip under its buttons
+            gap = page.evaluate("""() => document.querySelector('.tbl-panel')
+                .getBoundingClientRect().bottom - document.querySelector(
+                '.tbl-panel > .tbl-actions').getBoundingClientRect().bottom""")
+            if gap > 1:
+                cut.append(f"{gap:.0f} px of the result under its buttons")
             if cut:
                 shot = server["tmp"] / f"panel-cut-{w}x{h}.png"
                 page.screenshot(path=str(shot))
