@@ -27,6 +27,7 @@ from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
 from core.sockets import SessionUserMiddleware  # noqa: E402
 from ginsite.health import HealthEndpoint  # noqa: E402
+from ginsite.longlines import answer_long_lines  # noqa: E402
 from ginsite.origin import SameOriginValidator  # noqa: E402
 from ginsite.relay import RelayEndpoint  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
@@ -35,6 +36,7 @@ from ginsite.tokenauth import TokenHandshake  # noqa: E402
 from ginsite.wsguard import HandshakeGuard  # noqa: E402
 
 mark_web_process()
+answer_long_lines()
 
 application = ProtocolTypeRouter(
     {

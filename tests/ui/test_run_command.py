@@ -155,3 +155,30 @@ def test_ctrl_c_stops_the_site_and_the_worker(site):
     left = _group(proc.pid) + _group(worker)
     assert left == [], f"still running: {left}"
     assert "Stopped." in site["log"].read_text()[printed_before:]
+
+
+def test_a_request_line_too_long_is_answered_not_dropped(site):
+    """A request line over Daphne's 16 KB (a link of 20,000 characters) or a header as long
+    had the connection closed with no answer (a browser's "empty response"): they are
+    answered 414 and 431 (each five times: the answer must not be lost to the closing), and
+    the site goes on answering."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(site["base"])
+    lines = {
+        b"414": b"GET /?q=" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"431": b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"b" * 20_000 + b"\r\n\r\n",
+    }
+    for status, request in [*lines.items()] * 5:
+        with socket.create_connection((where.hostname, where.port), timeout=15) as conn:
+            conn.sendall(request)
+            answer = b""
+            while chunk := conn.recv(4096):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 " + status), answer[:200]
+        assert b"too long" in answer
+    import urllib.request
+
+    with urllib.request.urlopen(site["base"] + "/healthz", timeout=15) as ok:
+        assert ok.status == 200
