@@ -13,14 +13,29 @@ TOO_LONG = {
 }
 
 
+# how long the rest of a refused request is read (and dropped) before the connection is cut
+DRAIN_SECONDS = 5.0
+
+
 def _answer(channel: Any, line: bytes) -> None:
     # (Twisted keeps "the request line is still to come" in a private flag)
     first = bool(getattr(channel, "_HTTPChannel__first_line", 0))
     status, text = TOO_LONG[first]
-    channel.transport.write(
+    transport = channel.transport
+    transport.write(
         b"HTTP/1.1 " + status + b"\r\nContent-Type: text/plain; charset=utf-8\r\n"
         b"Content-Length: " + str(len(text)).encode() + b"\r\nConnection: close\r\n\r\n" + text)
-    channel.transport.loseConnection()
+    # The rest of the request is read and dropped, and only our side is closed: a socket
+    # closed with input still unread sends a reset, which can reach the client before the
+    # answer and lose it. The client closes its side once answered; one that does not is cut.
+    channel.dataReceived = lambda data: None
+    if hasattr(transport, "loseWriteConnection"):
+        from twisted.internet import reactor
+
+        transport.loseWriteConnection()
+        reactor.callLater(DRAIN_SECONDS, transport.abortConnection)  # type: ignore[attr-defined]
+    else:
+        transport.loseConnection()
 
 
 def answer_long_lines() -> None:

@@ -451,7 +451,16 @@ def test_the_game_over_panel_comes_into_view_with_its_title(server, chromium):
         page.click(".tbl-tool-danger")
         page.click(".tbl-dialog .button-danger")
         page.wait_for_selector(".tbl-panel[data-kind=game-over] .panel-title")
-        page.wait_for_timeout(1500)  # (the smooth scroll's end)
+        # the smooth scroll's end: the page has stood still for a few frames
+        page.evaluate("""() => new Promise((done) => {
+            let last = -1, still = 0;
+            const look = () => {
+                still = window.scrollY === last ? still + 1 : 0;
+                last = window.scrollY;
+                if (still >= 10) done(); else requestAnimationFrame(look);
+            };
+            setTimeout(look, 100);
+        })""")
         top = page.evaluate(
             "document.querySelector('.tbl-panel .panel-title').getBoundingClientRect().top")
         assert 0 <= top < 844, top
