@@ -13,9 +13,9 @@ ACTION_ID_MAX = 40
 
 
 def _echo(data: dict) -> str | None:
-    """The ``id`` a refused action's error carries: the client's, when it is text."""
-    message_id = data.get("id")
-    return message_id if isinstance(message_id, str) else None
+    """The ``id`` a refused action's error carries: the client's, when it is an id's text (1
+    to ``ACTION_ID_MAX`` characters; longer text is not echoed whole)."""
+    return text_id(data.get("id"), ACTION_ID_MAX)
 
 
 def _reply_id(data: dict) -> str | None:

@@ -20,8 +20,8 @@ def test_an_action_is_parsed_into_its_fields():
     ({"action": "pass", "version": True, "id": "m1"}, "m1"),
     ({"action": "pass", "version": "3", "id": "m1"}, "m1"),
     ({"action": 5, "version": 3, "id": "m1"}, "m1"),
-    ({"action": "pass", "version": 3, "id": ""}, ""),
-    ({"action": "pass", "version": 3, "id": "x" * 41}, "x" * 41),
+    ({"action": "pass", "version": 3, "id": ""}, None),
+    ({"action": "pass", "version": 3, "id": "x" * 41}, None),  # (not echoed whole)
     ({"action": "pass", "version": 3, "id": 7}, None),
 ])
 def test_a_malformed_action_is_refused_answering_its_text_id(data, reply_to):
