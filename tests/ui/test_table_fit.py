@@ -741,6 +741,7 @@ def test_the_table_after_the_game_shows_its_last_hand_as_scored(server, chromium
         # every card of both hands, face up: your ten in melds, their ten
         assert final.locator(".card").count() == 20
         assert page.locator(".tbl-opps .card-back").count() == 0
+        assert "cards" not in page.inner_text(".tbl-opps")  # (nor "10 cards" left to count)
         assert page.locator(".tbl-felt .pile").count() == 0
         assert page.is_hidden(".tbl-me .hand") and page.is_hidden(".tbl-sort")
         page.set_viewport_size({"width": 390, "height": 844})

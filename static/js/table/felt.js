@@ -8,6 +8,7 @@ import { plural, seatName } from "./announce.js";
 import { cardLabel, cardName, createBack, createCard } from "./cards.js";
 import { h, updateChildren } from "./dom.js";
 import { finalHand } from "./results.js";
+import { gameEndedByHand } from "./seats.js";
 
 /** What the piles offer this seat now. */
 export function pileState(view, legal, myTurn) {
@@ -26,12 +27,6 @@ export function showdownTitle(sd, who) {
   const kind = sd.kind === "knock" ? "knocked" : sd.kind === "gin" ? "went gin" : "went big gin";
   const dw = sd.knocker_deadwood_cards.length ? ` and ${sd.knocker_deadwood} deadwood` : "";
   return `${who} ${kind}: ${who === "You" ? "your" : "their"} melds${dw}`;
-}
-
-/** A game that ended with its last hand's result (not by a resignation, time or leaving):
- * the felt and the seats show that hand as it was scored. */
-export function gameEndedByHand(v) {
-  return Boolean(v && v.is_over && v.last_hand);
 }
 
 export function renderFelt(ctrl) {

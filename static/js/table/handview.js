@@ -5,7 +5,7 @@ import { cardLabel, cardName, cardsValue, createCard } from "./cards.js";
 import { h, placeInOrder, setChildren } from "./dom.js";
 import { SORT_MODES, arrange, meldMembership } from "./hand.js";
 import { bestLayoffs, bestMelds, meldKind } from "./melds.js";
-import { avatar, seatScoreSpan, seatTimer } from "./seats.js";
+import { avatar, gameEndedByHand, seatScoreSpan, seatTimer } from "./seats.js";
 
 /**
  * The deadwood pill: while discarding in a gin mode, what the selected card (or the best
@@ -137,7 +137,7 @@ export function renderMe(ctrl) {
   const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood, rummy: v.mode === "rummy" });
   // no cards left (the hand went onto the table at the end): no empty hand, no count; nor
   // what was left of it when the game ended with its last hand (the felt shows that hand)
-  const shown = hand.length > 0 && !(v.is_over && v.last_hand);
+  const shown = hand.length > 0 && !gameEndedByHand(v);
   ctrl.el.hand.hidden = !shown;
   ctrl.el.sort.hidden = !shown;
   // casual games against the computer: Hint stays for the whole game (the sort buttons

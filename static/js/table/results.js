@@ -5,7 +5,7 @@
 import { describeHandResult, plural, seatName } from "./announce.js";
 import { cardLabel, cardsValue, createCard, parseCard } from "./cards.js";
 import { clear, focusFirstButton, h, reveal, store, updateChildren } from "./dom.js";
-import { seatScore } from "./seats.js";
+import { gameEndedByHand, seatScore } from "./seats.js";
 import { finalTables, fitSheetNames, openSheet, sheetLabels } from "./sheet.js";
 
 const ENDING_TEXT = {
@@ -21,7 +21,7 @@ export function panelKey(frame, view, { resultHand, gameOverClosed }) {
   const over = frame.table.status === "finished" || (frame.table.status === "abandoned" && view) || (view && view.is_over);
   if (over && !gameOverClosed) return "game-over";
   // a game ended by its last hand shows that hand on the felt (felt.js): no panel over it
-  if (view && view.is_over && view.last_hand) return null;
+  if (gameEndedByHand(view)) return null;
   if (view && view.last_hand && resultHand === view.last_hand.hand_number) return `hand-${view.last_hand.hand_number}`;
   return null;
 }
@@ -272,11 +272,8 @@ function gameOverContent(ctrl) {
   }
   const places = placesText(fin, ctx);
   if (places) kids.push(h("p", { class: "score-places", text: places }));
-  if (v && v.last_hand && (!ended || fin.ending === "normal")) {
-    const d = h("details", { class: "tbl-last-hand" }, h("summary", { text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
-    d.append(...handResultContent(ctrl, v.last_hand, false));
-    kids.push(d);
-  }
+  // (the last hand of a game it ended stands on the felt: finalHand)
+  if (gameEndedByHand(v)) kids.push(h("p", { class: "score-last-hand", text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
   const seats = f.seats || [];
   if (res && res.columns && res.columns.length) kids.push(...finalTables(res, sheetLabels(seats, seats.map((s, i) => seatName(i, ctx)), ctx.mySeat)));
   const actions = h("div", { class: "tbl-actions" });

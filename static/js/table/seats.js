@@ -192,12 +192,11 @@ function seatBox(ctrl, s) {
   if (v) {
     meta.append(seatScoreSpan(v, i));
     if (v.dealer === i) meta.append(h("span", { class: "chip chip-dealer", text: "Dealer", attrs: { title: "Dealer" } }));
-    meta.append(h("span", { text: plural((v.card_counts || [])[i] || 0, "card") }));
+    if (!gameEndedByHand(v)) meta.append(h("span", { text: plural((v.card_counts || [])[i] || 0, "card") }));
   }
   const head = h("div", { class: "seat-head" }, avatar(s, i), h("div", { class: "seat-who" }, name, meta));
   box.append(head);
-  // (a game ended by its last hand: the felt shows every hand as it was scored)
-  if (v && !(v.is_over && v.last_hand)) {
+  if (v && !gameEndedByHand(v)) {
     const count = (v.card_counts || [])[i] || 0;
     const sd = v.phase === "layoff" ? v.showdown : null;
     // a knocker's melds are on the table and the rest is shown: no face-down cards left
@@ -212,6 +211,13 @@ function seatBox(ctrl, s) {
   const turnText = isTurn ? "to play" : "";
   box.setAttribute("aria-label", [ctrl.nameOf(i), s.is_bot && s.kind === "user" ? "bot account" : "", status, turnText].filter(Boolean).join(", "));
   return box;
+}
+
+/** A game that ended with its last hand's result (not by a resignation, time or leaving):
+ * the felt shows that hand as it was scored (felt.js), so the seats and your hand show no
+ * leftover cards and no panel of that hand comes over it. */
+export function gameEndedByHand(v) {
+  return Boolean(v && v.is_over && v.last_hand);
 }
 
 export function renderOpponents(ctrl) {
