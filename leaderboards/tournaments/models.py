@@ -8,6 +8,8 @@ endpoint answers "nothing new" cheaply.
 """
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -118,7 +120,9 @@ class Tournament(models.Model):
         """The format's name beside the tournament's, or "" where the name says it already
         ("Hourly Classic Arena" read "Hourly Classic Arena Arena")."""
         label = str(self.get_format_display())
-        return "" if label.lower() in self.name.lower() else label
+        # (whole words: "Swissquote Cup" does not say Swiss)
+        said = re.search(rf"\b{re.escape(label)}\b", self.name, re.IGNORECASE)
+        return "" if said else label
 
     @property
     def is_elimination(self) -> bool:

@@ -146,8 +146,7 @@ def match_title(match: Match) -> str:
         return ""
     if not t.is_elimination:
         return f"Round {match.round}" if match.round else ""
-    seeds = Entry.objects.filter(tournament=t, seed__isnull=False).count()
-    specs = bracket_specs(t, seeds)
+    specs = bracket_specs(t)
     spec = next((s for s in specs if s.key == match.key), None)
     if spec is None:
         return f"Round {match.round}" if match.round else ""

@@ -8,15 +8,20 @@ from . import store
 from .base import MatchDesk, Row, TournamentFormat
 
 
-def bracket_specs(t: Tournament, seeds: int) -> list[P.MatchSpec]:
-    """The matches of an elimination tournament of ``seeds`` players, before any result."""
+def _specs(t: Tournament, seeds: int) -> list[P.MatchSpec]:
     return (P.single_elimination if t.format == Format.SINGLE else P.double_elimination)(seeds)
+
+
+def bracket_specs(t: Tournament) -> list[P.MatchSpec]:
+    """The matches of an elimination tournament, before any result (what names a match:
+    one query, for the seeds)."""
+    return _specs(t, len(store.seeds(t)))
 
 
 def bracket(t: Tournament) -> tuple[list[P.MatchSpec], dict[str, P.Resolved]]:
     """``(specs, resolved)`` of an elimination tournament from its stored results."""
     seeds = store.seeds(t)
-    specs = bracket_specs(t, len(seeds))
+    specs = _specs(t, len(seeds))
     results = dict(Match.objects.filter(tournament=t, status=MatchStatus.FINISHED)
                    .values_list("key", "winner_id"))
     return specs, P.resolve(specs, seeds, results)
