@@ -131,6 +131,7 @@ def _sheet_rows(results: list[HandResult], columns: int, seats: int) -> list[dic
             "outcome": h.outcome.value,
             "winner": h.winner,
             "points": h.points,
+            "going_rummy": h.going_rummy,
             "columns": list(h.columns),
             "running": running,
         }

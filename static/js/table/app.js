@@ -38,6 +38,14 @@ const RESULT_MIN_UNTIMED_MS = 12000;
 /** Whether a hand's result shown over the table goes with this frame: at this player's turn
  * in the next hand or their move; for a spectator, who has no turn, at the next hand's first
  * move (it stayed over the table, hiding whose turn it was, through the whole next hand). */
+/** The card ``seat`` just took, from one of its events (the live ``drew`` or ``take_upcard``,
+ * or its own history's ``draw``, which names a stock card to that seat alone), else null. */
+export function drawnCard(ev, seat) {
+  const d = ev && ev.data;
+  if (!d || d.seat !== seat || seat === null || seat === undefined) return null;
+  return ["drew", "take_upcard", "draw"].includes(ev.kind) && d.card ? d.card : null;
+}
+
 export function resultEnds(prevView, frame, mySeat, myTurn) {
   if (mySeat === null) return frame.type === "state";
   const turnBegins = myTurn && !(prevView && prevView.to_act === mySeat);
@@ -211,9 +219,8 @@ export class TableApp {
         else if (text) this.notices.logLine(text);
       }
       // the card you had just drawn, when nothing has happened since, is marked again
-      const last = this.view.history[this.view.history.length - 1];
-      const d = (last && last.data) || {};
-      if ((last?.kind === "draw" || last?.kind === "take_upcard") && d.seat === this.mySeat && d.card) this.newCard = d.card;
+      const drawn = drawnCard(this.view.history[this.view.history.length - 1], this.mySeat);
+      if (drawn) this.newCard = drawn;
     }
     const timedOut = frame.type === "state" && frame.last && frame.last.source === "timeout";
     const mine = this.mySeat !== null && this.mySeat !== undefined;
@@ -260,8 +267,8 @@ export class TableApp {
       for (const ev of frame.events) {
         const d = ev.data;
         if (drewMine && ev.kind === "draw" && mine(ev) && d.source !== "discard") continue;
-        if ((ev.kind === "drew" || ev.kind === "take_upcard") && d && d.seat === this.mySeat) this.newCard = d.card;
-        if (ev.kind === "draw" && d && d.seat === this.mySeat && d.card) this.newCard = d.card;
+        const drawn = drawnCard(ev, this.mySeat);
+        if (drawn) this.newCard = drawn;
         const text = describeEvent(ev, this.ctx(frame));
         if (text) this.notices.announce(text);
       }

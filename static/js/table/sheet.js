@@ -125,8 +125,7 @@ export function openSheet(ctrl) {
     if (!rows.length) body.append(h("tr", {}, h("td", { class: "sheet-empty", text: "No hands scored yet.", attrs: { colspan: 2 + seats.length } })));
     tbl.append(body);
     tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: "Total", attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
-    // (too wide for a phone even so: it scrolls, with a shadow on the side with more)
-    return h("div", { class: "sheet-wrap table-scroll" }, tbl);
+    return scrollBox(tbl, cols.length > 1 ? `Score sheet, game ${ci + 1}` : "Score sheet");
   });
   setChildren(
     d,
@@ -159,6 +158,13 @@ export function finalTables(result, labels) {
     row("Line bonus", col.line_bonus.map((x, i) => h("span", {}, String(x), h("span", { class: "sheet-note", text: plural(col.hands_won[i], "hand") }))));
     row("Total", col.totals, "sheet-total");
     tbl.append(body);
-    return h("div", { class: "sheet-wrap" }, tbl);
+    return scrollBox(tbl, result.columns.length > 1 ? `Final score, game ${col.column + 1}` : "Final score");
   });
+}
+
+/** A sheet's box: a sheet too wide for a phone scrolls in it, with a shadow on the side with
+ * more (site.js marks it once it is on the page: window.ginScrollCues), and a keyboard
+ * reaches it to scroll it. */
+function scrollBox(tbl, label) {
+  return h("div", { class: "sheet-wrap table-scroll", attrs: { tabindex: "0", role: "region", "aria-label": label } }, tbl);
 }

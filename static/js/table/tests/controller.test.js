@@ -120,6 +120,12 @@ test("after a reload the log has a line for each earlier hand before this hand's
   ] }, history: [{ kind: "hand_over", data: { outcome: "knock", winner: 0, points: 100 } }] };
   over.announceFrame({ type: "snapshot", seats: [{}, {}], events: [] }, null, false);
   assert.deepEqual(heard, ["Hand 1: Stalemate: nobody scores this hand.", "You knocked and won: 100 points."]);
+  // Rummy: the sheet's row says a rummy, as the live log did
+  const { ctrl: rummy, said: read } = announcer();
+  rummy.view = { hand_number: 2, score_sheet: { hands: [
+    { hand: 1, outcome: "out", winner: 1, points: 40, going_rummy: true }] }, history: [] };
+  rummy.announceFrame({ type: "snapshot", seats: [{}, {}], events: [] }, null, false);
+  assert.deepEqual(read, ["Hand 1: ann went rummy: 40 points."]);
 });
 
 test("after a reload the log still names the cards you drew from the stock", () => {
