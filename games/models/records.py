@@ -26,7 +26,9 @@ class Game(models.Model):
     num_players = models.PositiveSmallIntegerField()
     target = models.PositiveIntegerField()
     rated = models.BooleanField(default=False)
-    seed = models.BigIntegerField()
+    # Indexed: an offline upload is refused when its deal (seed and mode) is already stored
+    # (games.services.offline), so that a game's record cannot be stored again as another one.
+    seed = models.BigIntegerField(db_index=True)
     actions = models.JSONField(default=list)
     hands = models.JSONField(default=list)
     final = models.JSONField(default=dict)
@@ -44,6 +46,14 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-finished_at"]
+        constraints = [
+            # two uploads of one deal at once: one is stored
+            models.UniqueConstraint(
+                fields=["seed", "mode"],
+                condition=models.Q(offline_id__isnull=False),
+                name="game_offline_deal_once",
+            )
+        ]
 
     def __str__(self):
         return f"Game {self.pk} ({self.get_mode_display()})"

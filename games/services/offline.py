@@ -140,6 +140,7 @@ def offline_game_store(*, user: User, payload: Any) -> tuple[Game, bool]:
     existing = Game.objects.filter(offline_id=offline_id).first()
     if existing is not None:
         return _same_owner(existing, user), False
+    _check_new_deal(record)
     ending = payload["ending"]
     loser_seat = 0 if ending == Ending.RESIGNATION else None
     result = state.result.to_dict() if state.result else None
@@ -186,9 +187,20 @@ def offline_game_store(*, user: User, payload: Any) -> tuple[Game, bool]:
     except IntegrityError:  # the same game uploaded twice at once: the other one won
         existing = Game.objects.filter(offline_id=offline_id).first()
         if existing is None:
+            _check_new_deal(record)  # or the same deal under another id
             raise
         return _same_owner(existing, user), False
     return game, True
+
+
+def _check_new_deal(record: E.GameRecord) -> None:
+    """An offline game is dealt anew in the browser: a deal the archive already holds is the
+    record of a game stored before (an online one, once its seed is public at its end, or an
+    offline one under another id), which would be stored again as the uploader's own."""
+    if Game.objects.filter(seed=record.seed, mode=record.mode).exists():
+        raise OfflineUploadError(
+            "replayed", "This game's deal is already in the archive: only a game played "
+            "offline on a deal of its own can be uploaded.", status=409)
 
 
 def _same_owner(game: Game, user: User) -> Game:

@@ -218,6 +218,38 @@ def test_tampered_upload_is_refused_with_the_reason(ann_client):
 
 
 @pytest.mark.django_db
+def test_a_deal_already_in_the_archive_is_refused(ann_client, make_user):
+    """The record of a game stored before, posted under a new offline id, was stored again
+    as the uploader's own game: an online one (a private one made public under a new number)
+    or an offline one counted twice."""
+    from tests.support.records import finished_game
+
+    _doc, _f, record = _play(level=1, seed=11)
+    assert _post(ann_client, record).status_code == 201
+    again = {**record, "offline_id": str(uuid.uuid4())}
+    other = Client()
+    other.force_login(make_user("carol"))
+    for client in (ann_client, other):
+        r = _post(client, again)
+        assert r.status_code == 409, r.content
+        assert r.json()["error"]["code"] == "replayed"
+    assert Game.objects.count() == 1
+    # a private game at a table, its record downloaded by its player and posted as offline
+    ann = make_user("dora")
+    online = finished_game([ann, None], seed=12, private=True, bot_level=1)
+    _doc, _f, replay = _play(level=1, seed=12)
+    dora = Client()
+    dora.force_login(ann)
+    r = _post(dora, replay)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "replayed"
+    assert list(Game.objects.exclude(offline_id=None).values_list("seed", flat=True)) == [11]
+    assert online.seed == 12
+    # another mode on the same seed is another deal (the control)
+    _doc, _f, rummy = _play(mode="rummy", level=1, seed=11)
+    assert _post(ann_client, rummy).status_code == 201
+
+
+@pytest.mark.django_db
 def test_upload_bad_input_is_4xx_and_changes_nothing(ann_client, make_user):
     assert _post(ann_client, b"{not json").status_code == 400
     assert _post(ann_client, "[1, 2]").status_code == 400
