@@ -1,4 +1,7 @@
 """Fixtures shared by the whole suite."""
+import threading
+import warnings
+
 import pytest
 
 from ginsite.localfiles import prepare
@@ -37,3 +40,22 @@ def fresh_channel_layer():
     channel_layers.backends = {}
     yield
     channel_layers.backends = {}
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and before it is dropped: every other session on it
+    gone. A server or worker that a test stopped may still be closing its connection (then
+    this waits for it); one still there after 10 s is named with this process's threads, so
+    that the test that left it can be found (PostgreSQL refuses to drop a database in use)."""
+    yield
+    from tests.support.servers import wait_for_other_db_sessions_to_end
+
+    with django_db_blocker.unblock():
+        left = wait_for_other_db_sessions_to_end()
+    if left:
+        threads = ", ".join(t.name for t in threading.enumerate())
+        warnings.warn(
+            f"sessions still on the test database at its teardown: {left}; threads: {threads}",
+            stacklevel=1,
+        )

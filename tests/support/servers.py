@@ -139,19 +139,23 @@ class DaphneServer:
             return ""
 
 
-def wait_for_other_db_sessions_to_end() -> None:
+def wait_for_other_db_sessions_to_end(seconds: float = 10) -> list[tuple]:
     """PostgreSQL ends a dead client's session asynchronously; the test database can only
-    be flushed and dropped once it has."""
+    be flushed and dropped once it has. Returns the sessions still there after ``seconds``
+    (client port, application, state, when it began, its last statement)."""
     if connection.vendor != "postgresql":
-        return
-    for _ in range(100):
+        return []
+    deadline = time.monotonic() + seconds
+    while True:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity "
+                "SELECT client_port, application_name, state, backend_start, left(query, 200) "
+                "FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid()"
             )
-            if cursor.fetchone()[0] == 0:
-                return
+            rows = cursor.fetchall()
+        if not rows or time.monotonic() > deadline:
+            return rows
         time.sleep(0.1)
 
 
