@@ -52,3 +52,41 @@ def test_the_counter_counts_within_its_expiry():
     assert [count_hit("test:counter", 60) for _ in range(3)] == [1, 2, 3]
     cache.delete("test:counter")
     assert count_hit("test:counter", 60) == 1
+
+
+def _hit_in_threads(key: str, threads: int, hits: int) -> list[int]:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads) as pool:
+        runs = [pool.submit(lambda: [count_hit(key, 60) for _ in range(hits)])
+                for _ in range(threads)]
+        return [n for run in runs for n in run.result()]
+
+
+def _hit_in_a_process(key: str, out) -> None:
+    out.put(_hit_in_threads(key, 8, 25))
+
+
+def test_the_counter_loses_no_hit_sent_at_once_on_the_run_commands_file_cache(tmp_path):
+    """The run command's cache is files (no Redis): its incr reads the count and writes it
+    back, so calls at once counted once and parallel requests passed every rate limit (650
+    calls in a minute on a token allowed 600)."""
+    import multiprocessing
+
+    from django.test import override_settings
+
+    files = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                         "LOCATION": str(tmp_path)}}
+    with override_settings(CACHES=files):
+        out = multiprocessing.get_context("fork").Queue()
+        workers = [multiprocessing.get_context("fork").Process(
+            target=_hit_in_a_process, args=("test:burst", out)) for _ in range(2)]
+        for w in workers:
+            w.start()
+        seen = _hit_in_threads("test:burst", 8, 25)
+        for w in workers:
+            seen += out.get(timeout=60)
+            w.join(timeout=60)
+        # 600 hits from two processes and this one, eight threads each: each count once
+        assert sorted(seen) == list(range(1, 601))
+        assert cache.get("test:burst") == 600
