@@ -139,17 +139,18 @@ def token_get(raw_token: str, scope: str) -> ApiToken:
         raise ApiError(401, "invalid_token", "The account of this token is closed.")
     if scope not in ApiToken.SCOPES:  # a programming error in the caller, not the client's
         raise ValueError(f"unknown scope {scope!r}")
-    if not token.has_scope(scope):
-        raise ApiError(403, "missing_scope", f"This token does not have the scope {scope}.")
-    if scope == SCOPE_BOT_PLAY and not user.is_bot:
-        raise ApiError(403, "not_a_bot", "Only a bot account may play through the API.")
-    api_token_touch(token=token)
+    # every call counts, refused ones too (a token without the scope was never limited)
     rate_limit(
         f"token:{token.pk}",
         requests=int(accounts_settings.get("API_RATE_REQUESTS")),
         window=int(accounts_settings.get("API_RATE_WINDOW")),
         what="with this token",
     )
+    if not token.has_scope(scope):
+        raise ApiError(403, "missing_scope", f"This token does not have the scope {scope}.")
+    if scope == SCOPE_BOT_PLAY and not user.is_bot:
+        raise ApiError(403, "not_a_bot", "Only a bot account may play through the API.")
+    api_token_touch(token=token)
     return token
 
 
@@ -204,7 +205,12 @@ def authenticate(request: HttpRequest, scope: str, *, anonymous: bool = False) -
         request.user = AnonymousUser()
         request.api_token = None  # type: ignore[attr-defined]
         return
-    token = token_get(raw, scope)
+    try:
+        token = token_get(raw, scope)
+    except ApiError as err:
+        if err.status == 401:  # no such token (or revoked): counted as a call without one
+            anonymous_rate_limit(request)
+        raise
     request.user = token.user
     request.api_token = token  # type: ignore[attr-defined]
 

@@ -152,6 +152,22 @@ def test_a_flood_gets_429_with_retry_after(user, settings, monkeypatch):
     assert call(whoami, api_token(user, "games:read", name="other"))[0].status_code == 200
 
 
+def test_refused_calls_count_too(user, settings, monkeypatch):
+    """A token without the scope was answered 403 640 times and never 429, and an unknown
+    token 401 without end: the limit counted only the calls it let through."""
+    settings.ACCOUNTS_API_RATE_REQUESTS = 3
+    settings.ACCOUNTS_API_ANON_RATE_REQUESTS = 2
+    import accounts.api
+
+    monkeypatch.setattr(accounts.api, "time", SimpleNamespace(time=lambda: 1_800_000_030.0))
+    raw = api_token(user, "games:read")
+    answers = [call(bot_whoami, raw)[0].status_code for _ in range(4)]
+    assert answers == [403, 403, 403, 429]
+    assert call(whoami, raw)[0].status_code == 429  # the token's budget is spent
+    answers = [call(whoami, "no-such-token")[0].status_code for _ in range(3)]
+    assert answers == [401, 401, 429]
+
+
 def test_the_decorator_answers_json_errors(user):
     response, body = call(whoami)
     assert response.status_code == 401 and body["error"] == "missing_token"
