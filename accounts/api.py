@@ -86,6 +86,13 @@ def json_object_body(request: HttpRequest,
         raise too_large from None
     if len(body) > max_bytes:
         raise too_large
+    charset = (request.content_params or {}).get("charset", "utf-8")
+    if body and (request.content_type != "application/json"
+                 or charset.lower().replace("-", "") != "utf8"):
+        # a body sent as text, as a form or in another charset was read as UTF-8 JSON all
+        # the same: what a client meant is not guessed
+        raise ApiError(415, "unsupported_media_type",
+                       "Send the body as JSON: 'Content-Type: application/json' (UTF-8).")
     try:
         data = json_loads(body or b"{}", max_depth=4)
     except (JSONTooDeep, JSONBadCharacter) as exc:

@@ -275,6 +275,21 @@ def test_a_body_that_is_not_a_json_object_is_told_why(client, bot, token, raw, d
     assert not Challenge.objects.exists()
 
 
+def test_a_body_must_be_sent_as_json_in_utf8(client, alice, bot, token):
+    """A JSON body sent as text/plain, with no type or in Latin-1 was taken all the same (read
+    as UTF-8 whatever the request said)."""
+    body = json.dumps({"to": "alice", "mode": "classic"})
+    for ctype in ("text/plain", "application/x-www-form-urlencoded",
+                  "application/json; charset=latin-1", "application/json; charset=bogus"):
+        r = client.generic("POST", "/api/bot/challenges/", body, content_type=ctype,
+                           **bearer(token))
+        assert (r.status_code, r.json()["error"]) == (415, "unsupported_media_type"), ctype
+    assert not Challenge.objects.exists()
+    r = client.post("/api/bot/challenges/", data=body,
+                    content_type="application/json; charset=UTF-8", **bearer(token))
+    assert r.status_code == 201, r.content
+
+
 def test_the_api_needs_the_bot_scope_a_live_token_and_no_session_is_enough(client, alice, bot):
     challenge = send(alice, bot)
     read_only = api_token(bot, "games:read")
