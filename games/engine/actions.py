@@ -85,7 +85,10 @@ class Action:
                 return Action(head, Card.parse(rest))
             if head == ActionKind.LAYOFF:
                 card_txt, gt, idx = rest.partition(">")
-                if not gt or not idx.strip().isdigit():
+                idx = idx.strip()
+                # ASCII digits only: str.isdigit() also takes '²' (which int() refuses) and
+                # '١' (read as 1: two spellings of one move)
+                if not gt or not (idx.isascii() and idx.isdigit() and len(idx) <= 3):
                     raise InvalidActionError(f"lay-off needs 'layoff:CARD>MELD', got {text!r}")
                 return Action(head, Card.parse(card_txt.strip()), target=int(idx))
             if head == ActionKind.MELD:

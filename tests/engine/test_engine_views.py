@@ -162,7 +162,10 @@ def test_score_sheet_rows_carry_running_totals_per_column_and_seat():
 
 def test_garbage_actions_raise_invalid_action_error():
     s = new_game("classic", seed=1)
-    for bad in ("", "discard", "discard:ZZ", "layoff:8H", "layoff:8H>x", "meld:5H", "fly"):
+    # '²' passed str.isdigit() and int() refused it (a ValueError, not the engine's error);
+    # '١' was read as 1; 5,000 digits passed Python's limit on int()
+    for bad in ("", "discard", "discard:ZZ", "layoff:8H", "layoff:8H>x", "meld:5H", "fly",
+                "layoff:8H>²", "layoff:8H>١", "layoff:8H>" + "9" * 5000):
         with pytest.raises(InvalidActionError):
             apply(s, bad)
     with pytest.raises(EngineError):
