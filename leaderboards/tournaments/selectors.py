@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games import selectors as games_selectors
 
+from . import pairing as P
 from .formats import bracket, bracket_specs, format_for
 from .models import Entry, Format, Match, MatchStatus, Status, Tournament
 
@@ -16,7 +17,8 @@ FINISHED_LISTED = 20
 
 
 def _with_counts(qs):
-    return qs.annotate(entrants=Count("entries", filter=Q(entries__withdrawn=False)))
+    return qs.annotate(entrants=Count("entries", filter=Q(entries__withdrawn=False)),
+                       firsts=Count("entries", filter=Q(entries__place=1)))
 
 
 def tournament_lists(user=None) -> dict:
@@ -112,11 +114,16 @@ def page_data(t: Tournament, user=None) -> dict:
         "t": t, "entries": entries, "me": me, "my_match": my_match,
         "my_match_unopened": unopened,
         "entrants": sum(1 for e in entries if not e.withdrawn),
-        "rounds": [], "bracket": None,
+        "rounds": [], "bracket": None, "me_out": False,
         "tiebreaks": format_for(t).tiebreak_labels,
+        # everyone in first place: more than one where the tie-breaks could not part them
+        "firsts": [e for e in entries if e.place == 1],
     }
     if t.status != Status.SCHEDULED and t.is_elimination and any(e.seed for e in entries):
-        data["bracket"] = _bracket_columns(t, matches)
+        specs, resolved = bracket(t)
+        data["bracket"] = _bracket_columns(t, matches, specs, resolved)
+        # knocked out: told so, not that a next match is coming
+        data["me_out"] = me is not None and me.user_id in P.knocked_out(specs, resolved)
     else:
         by_round: dict[int, list[Match]] = {}
         for m in matches:
@@ -154,9 +161,9 @@ def match_title(match: Match) -> str:
     return _stage_title(t, spec.bracket, spec.round, final_round)
 
 
-def _bracket_columns(t: Tournament, matches: list[Match]) -> list[dict]:
+def _bracket_columns(t: Tournament, matches: list[Match], specs: list[P.MatchSpec],
+                     resolved: dict[str, P.Resolved]) -> list[dict]:
     """Columns of the bracket drawing: one per (bracket, round), each a list of boxes."""
-    specs, resolved = bracket(t)
     stored = {m.key: m for m in matches}
     users = _names({p for m in resolved.values() for p in (m.a, m.b)})
     columns: dict[tuple[str, int], dict] = {}

@@ -348,3 +348,65 @@ def test_a_name_that_says_its_format_is_not_followed_by_it_again(client, staff, 
     assert "Sunday Open</a> <span class=\"muted\">Arena ·" in lobby
     # (a word of the name, not a part of one)
     assert "Swissquote Cup</a> <span class=\"muted\">Swiss ·" in lobby
+
+
+def _play_out_round(t, loser_of):
+    """Every match in play ends with ``loser_of(match)`` resigning."""
+    from tests.support.tournaments import resign_match
+
+    for m in Match.objects.filter(tournament=t, status="playing"):
+        resign_match(m, loser_of(m))
+
+
+def test_a_player_knocked_out_is_told_so_and_not_offered_to_withdraw(client, staff, make_user):
+    """A bracket's loser read "Your next match opens when its players are known", with a
+    Withdraw button, until the tournament ended."""
+    from tests.support.tournaments import enter_and_start, rated_players
+
+    users = rated_players(make_user, 4)
+    for u in users:
+        u.set_password(PASSWORD)
+        u.save()
+    t = _create(staff, format=Format.SINGLE, capacity=4, target=50)
+    enter_and_start(t, users)
+    first = Match.objects.filter(tournament=t).order_by("key").first()
+    loser, winner = first.player_b, first.player_a
+    from tests.support.tournaments import resign_match
+
+    resign_match(first, loser.pk)
+    _login(client, loser)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "You are out of this tournament" in page and "your place is known" in page
+    assert "next match opens" not in page and "Withdraw" not in page
+    _login(client, winner)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "You are out" not in page and "Withdraw" in page
+    # the round ends: the loser's place is given
+    _play_out_round(t, lambda m: m.player_b_id)
+    _login(client, loser)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "You are out of this tournament: you placed 3 of 4" in page
+
+
+def test_a_tie_at_the_top_is_a_shared_first_place(client, staff, make_user):
+    """Three players level on points and both tie-breaks: the page said "won by" one of them
+    and told the other two "you placed 1"."""
+    from tests.support.tournaments import enter_and_start, rated_players
+
+    users = rated_players(make_user, 3)
+    beats = {users[0].pk: users[1].pk, users[1].pk: users[2].pk, users[2].pk: users[0].pk}
+    t = _create(staff, format=Format.ROBIN, capacity=4, target=50)
+    enter_and_start(t, users)
+    while Match.objects.filter(tournament=t, status="playing").exists():
+        _play_out_round(t, lambda m: m.player_b_id if beats[m.player_a_id] == m.player_b_id
+                        else m.player_a_id)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED
+    assert list(Entry.objects.filter(tournament=t).values_list("place", flat=True)) == [1] * 3
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "shared first place" in page and "won by" not in page
+    for u in users:
+        assert u.public_name in page
+    listed = client.get("/tournaments/").content.decode()
+    assert "Shared first place" in listed and "2 more" in listed
+    assert "players level on both share the place" in page

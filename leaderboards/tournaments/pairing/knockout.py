@@ -201,12 +201,10 @@ def champion(specs: Sequence[MatchSpec], resolved: Mapping[str, Resolved]) -> in
     return last.winner if last.decided else None
 
 
-def elimination_places(specs: Sequence[MatchSpec],
-                       resolved: Mapping[str, Resolved]) -> dict[int, int]:
-    """Places of the players knocked out so far (and the champion's 1). Players knocked out
-    at the same stage share a place: one more than the number of players who went further.
-    A stage gets its places once all its matches are decided (until then its losers have
-    none), so a place never changes once given."""
+def knocked_out(specs: Sequence[MatchSpec],
+                resolved: Mapping[str, Resolved]) -> dict[int, int]:
+    """The players knocked out so far, each with the stage it happened at (their place may
+    wait for the rest of that stage)."""
     double = any(s.bracket in ("L", "F") for s in specs)
     out_at: dict[int, int] = {}
     for spec in specs:
@@ -218,6 +216,17 @@ def elimination_places(specs: Sequence[MatchSpec],
         if spec.key == "GF1" and m.winner != m.a:
             continue  # the winners' champion lost once: the reset decides
         out_at[m.loser] = spec.stage
+    return out_at
+
+
+def elimination_places(specs: Sequence[MatchSpec],
+                       resolved: Mapping[str, Resolved]) -> dict[int, int]:
+    """Places of the players knocked out so far (and the champion's 1). Players knocked out
+    at the same stage share a place: one more than the number of players who went further.
+    A stage gets its places once all its matches are decided (until then its losers have
+    none), so a place never changes once given."""
+    double = any(s.bracket in ("L", "F") for s in specs)
+    out_at = knocked_out(specs, resolved)
     players = {p for spec in specs if spec.a.kind == "seed"
                for p in (resolved[spec.key].a, resolved[spec.key].b) if p is not None}
     complete: dict[int, bool] = {}
