@@ -185,9 +185,12 @@ class GameRecord:
             )
         except RecordError:
             raise
-        except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        except KeyError as exc:  # said as a person reads it, not as Python's KeyError('mode')
+            raise RecordError(f"this is not a game record: it has no {exc.args[0]!r} field"
+                              ) from None
+        except (TypeError, ValueError, OverflowError) as exc:
             # (OverflowError: a number of 1e400 reads as infinity, which int() refuses)
-            raise RecordError(f"record JSON is missing or has a bad field: {exc!r}") from None
+            raise RecordError(f"a field of the record has a wrong value ({exc})") from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

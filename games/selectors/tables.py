@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from core.secrets_compare import same_secret
 from games import engine as E
+from games.replay import OUTCOMES
 
 from .. import frames, hooks, watchers
 from ..models import (
@@ -339,7 +340,8 @@ def score_sheet(game: Game) -> dict[str, Any]:
         winner = hand.get("winner")
         rows.append({
             "hand": hand.get("hand_number", len(rows) + 1),
-            "outcome": hand.get("outcome", ""),
+            # as the replay and the table say it ("big gin", "drawn hand", "went out")
+            "outcome": OUTCOMES.get(hand.get("outcome", ""), hand.get("outcome", "")),
             "winner": names[winner] if winner is not None and winner < len(names) else None,
             "points": hand.get("points", 0),
             "columns": cells,

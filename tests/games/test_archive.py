@@ -306,3 +306,18 @@ def test_final_scores_are_listed_in_finishing_order(client, trio):
     final = page.split('<ol class="final-list">', 1)[1].split("</ol>", 1)[0]
     rows = re.findall(r'<li value="(\d)"><a href="/u/(\w+)/">', final)
     assert rows == [("1", ben.username), ("1", cat.username), ("3", ann.username)]
+
+
+def test_the_record_pages_sheet_names_each_result_in_words(client, trio):
+    """Its results were the stored keys, capitalised: "Big_gin", "Out", "Drawn"."""
+    from games.models import Game as G
+    from tests.support.records import hand, store_game
+
+    alice, bob, _ = trio
+    game = store_game([alice, bob], scores=[80, 0], winner=0, hands=[
+        hand(1, "big_gin", 0, 47), hand(2, "drawn", None), hand(3, "undercut", 0, 33)])
+    assert G.objects.filter(pk=game.pk).exists()
+    client.force_login(alice)
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert "Big gin: alice +47" in html and "Drawn hand" in html
+    assert "Big_gin" not in html

@@ -293,6 +293,12 @@ def test_bad_requests_are_refused_and_change_nothing(people, frames):
         r = _upload(client, text)
         assert r.status_code == 400, text[:80]
         assert len(r.content) < 50_000  # the refusal does not quote 4,000 digits back
+    # a JSON file that is no record is told so in words (it was "KeyError('mode')")
+    r = _upload(client, '{"hello": 1}')
+    assert r.status_code == 400
+    page = r.content.decode()
+    assert "it has no &#x27;mode&#x27; field" in page or "it has no 'mode' field" in page
+    assert "KeyError" not in page
     assert ImportedRecord.objects.count() == 1 and not AnalysisJob.objects.exists()
 
 
