@@ -1,13 +1,11 @@
-"""``{% load ratings %}``: the top five of a mode, the playban banner, rating changes.
+"""``{% load ratings %}``: the top five of a mode, the playban banner.
 
 * ``{% top_five mode %}``: the mode's first five from the leaderboard snapshot.
 * ``{% playban_banner %}``: for a barred user, the time left before rated play (base.html).
-* ``{{ change|rating_delta }}``: "+12" / "−9" with its colour class.
 """
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
 
 from games.models import Mode
 
@@ -29,15 +27,3 @@ def playban_banner(context):
     user = getattr(request, "user", None)
     until = selectors.playban_until(user) if user is not None else None
     return {"until": until, "message": answers.playban_message(until) if until else ""}
-
-
-@register.filter
-def rating_delta(change):
-    if change is None or change == "":
-        return ""
-    change = int(change)
-    if change > 0:
-        return format_html('<span class="rating-delta-up">+{}</span>', change)
-    if change < 0:
-        return format_html('<span class="rating-delta-down">\u2212{}</span>', -change)
-    return format_html('<span class="rating-delta">±0</span>')

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from accounts.models import User
 from games import selectors as games_selectors
 from games import services as games_services
 from games.models import Game
@@ -59,8 +60,16 @@ def test_a_rated_game_that_counts_has_no_reason(rooms, make_user, client,
     game = Game.objects.get(table=table)
     page = client.get(game.get_absolute_url()).content.decode()
     assert "not rated" not in page
-    assert re.search(r"rated 1\d{3}\?", page)
-    assert "· rated</td>" in client.get("/games/").content.decode()
+    # the game's change first, then today's rating said as today's (it read "rated 1483? ·
+    # this game +111", as if 1483 had been the rating in that game); a true minus sign
+    assert re.search(r"rating this game <span[^>]*>[+−]\d+</span> · <span[^>]*>now 1\d{3}\?",
+                     page), page[page.find("Final"):][:600]
+    archive = client.get("/games/").content.decode()
+    assert "· rated</td>" in archive
+    for who in (alice, User.objects.get(username="bob")):  # the winner's + and the loser's −
+        client.force_login(who)
+        archive = client.get("/games/").content.decode()
+        assert re.search(r'rating-delta-(up">\+|down">−)\d+<', archive), archive[-3000:]
 
 
 @pytest.mark.django_db
