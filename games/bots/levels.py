@@ -27,7 +27,7 @@ from .policies import (
     HardPolicy,
     MediumPolicy,
 )
-from .rummy import RummyPolicy
+from .rummy import OUTS_WEIGHT, RummyPolicy
 
 __all__ = [
     "Level",
@@ -98,6 +98,8 @@ class PolicyBot(BaseBot):
 
     def __init__(self, rng: random.Random | None = None, **options: Any) -> None:
         super().__init__(rng, **options)
+        # what one out is worth in a rummy discard (an option for bench/rummy_stalemates.py)
+        self.rummy_outs = float(options.get("rummy_outs", OUTS_WEIGHT))
         self.gin = self.make_gin_policy()
         self.rummy = self.make_rummy_policy()
 
@@ -106,7 +108,7 @@ class PolicyBot(BaseBot):
         """The gin-modes policy of this level."""
 
     def make_rummy_policy(self) -> RummyPolicy:
-        return RummyPolicy(self.rng)
+        return RummyPolicy(self.rng, outs=self.rummy_outs)
 
     # ------------------------------------------------------------------ dispatch
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
@@ -212,7 +214,7 @@ class EasyBot(PolicyBot):
         return EasyPolicy(self.rng)
 
     def make_rummy_policy(self) -> RummyPolicy:
-        return RummyPolicy(self.rng, miss=0.3, bad_discard=0.25)
+        return RummyPolicy(self.rng, miss=0.3, bad_discard=0.25, outs=self.rummy_outs)
 
 
 class MediumBot(PolicyBot):
@@ -222,7 +224,10 @@ class MediumBot(PolicyBot):
         return MediumPolicy(self.rng)
 
     def make_rummy_policy(self) -> RummyPolicy:
-        return RummyPolicy(self.rng)
+        # overlooks a meld or a lay-off one time in ten (Easy: three), so that Hard's care
+        # (danger, lay-off takes, going rummy) still tells: with the same outs and no misses
+        # the two were even (bench/rummy_stalemates.py --rotate, docs/bots.md)
+        return RummyPolicy(self.rng, miss=0.1, outs=self.rummy_outs)
 
 
 class HardBot(PolicyBot):
@@ -238,4 +243,4 @@ class HardBot(PolicyBot):
         return HardPolicy(self.rng, self.params)
 
     def make_rummy_policy(self) -> RummyPolicy:
-        return RummyPolicy(self.rng, careful=True, hold=True)
+        return RummyPolicy(self.rng, careful=True, hold=True, outs=self.rummy_outs)

@@ -11,7 +11,7 @@ from games.engine.meld_search import best_melds
 from .cardmath import BIT_VALUE, bits_of, dw, related, triples_with
 from .knowledge import Knowledge
 
-__all__ = ["RummyPolicy", "layoff_targets", "can_finish"]
+__all__ = ["RummyPolicy", "OUTS_WEIGHT", "count_outs", "layoff_targets", "can_finish"]
 
 # A play-phase move: ("meld", mask), ("layoff", (bit, meld index)), ("discard", bit) or
 # ("go_out", bit).
@@ -52,9 +52,29 @@ def can_finish(know: Knowledge, hand: int, forbid: int) -> bool:
     return n == 0 or (n == 1 and not left & forbid)
 
 
+# What one out is worth in points when choosing a discard: an unseen card that would meld with
+# what is kept. Rummy pays whoever goes out, so the cards that can still make melds matter more
+# than the points in hand; a discard by points alone (keep the low cards) left every computer
+# holding low cards that only another's hand could complete, and the stock ran out twice in 14%
+# of three-player hands among Mediums (41% with four). bench/rummy_stalemates.py measures both
+# the stalemates and the strength (docs/bots.md).
+OUTS_WEIGHT = 12.0
+
+
+def count_outs(hand: int, unseen: int) -> int:
+    """The unseen cards that would meld with ``hand`` (lower its deadwood if drawn)."""
+    d = dw(hand)
+    n = 0
+    for x in bits_of(related(hand) & unseen):
+        if dw(hand | x) < d + BIT_VALUE[x]:
+            n += 1
+    return n
+
+
 class RummyPolicy:
-    """Level knobs: ``miss`` (chance to overlook a meld/lay-off), ``careful`` (danger-aware
-    discards, takes lay-off cards), ``hold`` (keeps melds back to go rummy)."""
+    """Level knobs: ``miss`` (chance to overlook a meld/lay-off), ``bad_discard`` (chance of a
+    random discard), ``careful`` (danger-aware discards, takes lay-off cards), ``hold`` (keeps
+    melds back to go rummy), ``outs`` (the points one out is worth, ``OUTS_WEIGHT``)."""
 
     def __init__(
         self,
@@ -64,7 +84,9 @@ class RummyPolicy:
         bad_discard: float = 0.0,
         careful: bool = False,
         hold: bool = False,
+        outs: float = OUTS_WEIGHT,
     ) -> None:
+        self.outs = outs
         self.rng = rng
         self.miss = miss
         self.bad_discard = bad_discard
@@ -123,12 +145,9 @@ class RummyPolicy:
         for b in bits_of(hand & ~forbid):
             h = hand ^ b
             d = dw(h)
-            key = float(d)
+            # the points kept, less what the cards that can still arrive would make of them
+            key = d - self.outs * count_outs(h, unseen) if self.outs else float(d)
             if self.careful:
-                # potential: unseen partners of what we keep
-                key -= 0.15 * sum(
-                    1 for x in bits_of(related(h) & unseen) if dw(h | x) < d + BIT_VALUE[x]
-                )
                 if b & table_att:
                     key += 8.0  # it would go straight onto the table for the next player
                 if nxt is not None:
