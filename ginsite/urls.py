@@ -15,6 +15,7 @@ urlpatterns = [
     path("help/", rules_page.help_page, name="help"),
     path("api/docs/", views.api_docs, name="api_docs"),
     path("api/docs/gin_bot.py", views.api_docs, {"name": "gin_bot.py"}, name="api_docs_bot"),
+    path("api/docs/bot-api.md", views.api_docs, {"name": "bot-api.md"}, name="api_docs_text"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

@@ -58,9 +58,18 @@ def test_the_site_serves_its_api_docs_where_the_settings_and_the_api_point(clien
     """The settings page named a repository path, docs/bot-api.md, that the site did not
     serve: the docs and the example bot are now at /api/docs/, linked from there and from
     the API's 404."""
-    docs = client.get("/api/docs/")
+    docs = client.get("/api/docs/bot-api.md")
     assert docs.status_code == 200 and docs["Content-Type"] == "text/plain; charset=utf-8"
     assert docs.content.decode() == DOC.read_text()
+    # the page people read: the Markdown made a page of the site (it was 36 KB of plain text
+    # at a desktop's width on a phone), its tables in boxes that scroll, and HEAD answered
+    page = client.get("/api/docs/")
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    html = page.content.decode()
+    assert '<meta name="viewport"' in html and "<h1" in html
+    assert html.count('<div class="table-scroll"><table>') == html.count("<table") >= 8
+    assert 'href="/api/docs/bot-api.md"' in html and "| ---" not in html
+    assert client.head("/api/docs/").status_code == 200
     bot = client.get("/api/docs/gin_bot.py")
     assert bot.status_code == 200 and bot.content.decode() == EXAMPLE.read_text()
     assert client.post("/api/docs/").status_code == 405
