@@ -331,6 +331,11 @@ def test_a_matchs_table_is_named_as_in_the_bracket(client, staff, make_user):
         resign_match(m, m.player_b_id)
     final = Match.objects.get(tournament=t, round=2, table__isnull=False)
     assert title(final) == "Final"
+    # "your next match is on the tournament page" is for the match's players, not a watcher
+    url = final.table.get_absolute_url()
+    assert "your next match" not in client.get(url).content.decode()
+    client.force_login(final.player_a)
+    assert "your next match is on the tournament page" in client.get(url).content.decode()
 
 
 def test_a_name_that_says_its_format_is_not_followed_by_it_again(client, staff, make_user):

@@ -16,12 +16,17 @@ def tournaments_soon(context, mode=None):
             "csrf_token": context.get("csrf_token")}
 
 
-@register.inclusion_tag("tournaments/_table_link.html")
-def tournament_of_table(table_id):
-    """On a table page: which tournament match this table is, with a link back."""
+@register.inclusion_tag("tournaments/_table_link.html", takes_context=True)
+def tournament_of_table(context, table_id):
+    """On a table page: which tournament match this table is, with a link back (and, for
+    its two players, where their next match will be)."""
     from ..models import Match
 
     match = (Match.objects.filter(table_id=table_id).select_related("tournament").first()
              if table_id else None)
-    return {"match": match, "title": selectors.match_title(match) if match else ""}
+    user = context.get("user")
+    player = (match is not None and user is not None and user.is_authenticated
+              and user.pk in (match.player_a_id, match.player_b_id))
+    return {"match": match, "title": selectors.match_title(match) if match else "",
+            "player": player}
 
