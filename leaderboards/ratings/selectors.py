@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Exists, OuterRef
@@ -19,7 +19,7 @@ from ..models import (
     Rating,
     RatingChange,
 )
-from . import skill
+from . import conf, skill
 
 NEW_RATING = skill.display(skill.new_rating())
 PAGE_SIZE = 50
@@ -163,6 +163,26 @@ def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "",
     if country:
         return {"rank": row.country_rank, "position": row.country_position}
     return {"rank": row.rank, "position": row.position}
+
+
+def board_absence(user, mode: str) -> str:
+    """Why ``user`` is not on the mode's board of active established players, and what puts
+    them there: a player with 7 rated games read only "You are not on this board"."""
+    name = Mode(mode).label
+    rating = Rating.objects.filter(user=user, mode=mode).first()
+    needed = skill.PROVISIONAL_GAMES
+    if rating is None or rating.games == 0:
+        return (f"You are not on this board: play rated games of {name} and you appear once "
+                f"your rating is established ({needed} rated games at most).")
+    if rating.provisional:
+        left = max(1, needed - rating.games)
+        return (f"You are not on this board yet: your {name} rating is provisional, "
+                f"{left} more rated game{'' if left == 1 else 's'} at most to establish it.")
+    since = timezone.now() - timedelta(days=conf.active_days())
+    if rating.last_game_at is None or rating.last_game_at < since:
+        return (f"You are not on this board: it lists players with a rated game of {name} in "
+                f"the last {conf.active_days()} days, and one brings you back.")
+    return "You are not on this board yet: it is brought up to date every few minutes."
 
 
 def top_players(mode: str, n: int = 5) -> list[LeaderboardEntry]:

@@ -96,6 +96,11 @@ def index(request):
             for c in selectors.countries_on_board(mode, period, run=run, pool=pool)
         ],
         "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
+        # why the viewer is missing from the main board, and what brings them onto it
+        "absence": (selectors.board_absence(request.user, mode)
+                    if request.user.is_authenticated and me is None and period == Period.ALL
+                    and pool == Pool.PEOPLE and not country and not request.user.is_bot
+                    else ""),
         "rank_label": "Gain" if period != Period.ALL else "Rating",
         "pools": Pool.choices, "pool": pool, "bots": pool == Pool.BOTS,
     })

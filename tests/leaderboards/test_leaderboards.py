@@ -99,6 +99,26 @@ def test_page_lists_highlights_me_and_jumps_to_my_rank(make_user, client):
     assert 'class="board-me" id="me"' in page2 and f">{me.public_name}</a>" in page2
 
 
+def test_a_player_off_the_board_is_told_what_puts_them_on_it(make_user, client):
+    """A player with seven rated games read only "You are not on this board"."""
+    _board(3, make_user)
+    me = make_user("newcomer")
+    client.force_login(me)
+
+    def note():
+        body = client.get("/leaderboards/?mode=classic").content.decode()
+        return body[body.index('<p class="muted small">You are not'):].split("</p>")[0]
+
+    assert "play rated games of Classic Gin" in note()
+    rating = _rate(me, 1500, provisional=True, games=7)
+    assert "3 more rated games at most" in note()
+    Rating.objects.filter(pk=rating.pk).update(
+        provisional=False, games=12, last_game_at=timezone.now() - timedelta(days=40))
+    assert "a rated game of Classic Gin in the last 30 days" in note()
+    Rating.objects.filter(pk=rating.pk).update(last_game_at=timezone.now())
+    assert "brought up to date every few minutes" in note()
+
+
 @pytest.mark.parametrize("query", ["mode=chess", "period=year", "page=0", "page=x", "page=9",
                                    "country=ZZ"])
 def test_bad_filters_are_not_found(make_user, client, query):
