@@ -16,6 +16,7 @@ client) through an ordinary iterator.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -53,12 +54,19 @@ def _bad(detail: str) -> ApiError:
     return ApiError(400, "bad_filter", detail)
 
 
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}(?:$|T)")
+
+
 def _moment(name: str, raw: str, *, end_of_day: bool) -> datetime | None:
     """A day (its start, or with ``end_of_day`` the next day's start) or an ISO time (UTC
     when it gives no zone), in UTC; None for a moment past what a datetime holds in UTC
     (``until=9999-12-31``, ``since=0001-01-01T00:00+05:00``): it leaves nothing out."""
     raw = raw.strip()
     try:
+        # the documented forms alone: Python's ISO reader also took '٢٠٢٦-١١-٠١', '20261101'
+        # and '2026-W48-1'
+        if not (raw.isascii() and _DAY.match(raw)):
+            raise ValueError(raw)
         day = parse_date(raw) if len(raw) == 10 else None
         if day is not None:
             return selectors.day_start(day, UTC, days_after=1 if end_of_day else 0)

@@ -124,6 +124,10 @@ def test_filters(client, games, query, expected):
     "mode=chess", "since=yesterday", "until=2026-13-01", "max=0", "max=-1", "max=abc",
     "max=99999999", "since=2026-11-20&until=2026-11-10", "colour=red",
     "since=" + "9" * 200, "mode=classic&mode=rummy", "max=1&max=2",
+    # forms Python's ISO reader took that the docs do not give: other digits, no dashes, a
+    # week
+    "since=\u0662\u0660\u0662\u0666-\u0661\u0661-\u0660\u0661", "since=20261101",
+    "since=2026-W48-1", "until=2026-11-20T12:00:00%2B00:00x",
 ])
 def test_bad_filters_are_400(client, games, query):
     response = client.get(f"{URL.format('alice')}?{query}")
