@@ -38,7 +38,7 @@ def test_resigned_rated_game_is_rated_and_shown(rooms, make_user, client,
     client.force_login(alice)
     page = client.get(game.get_absolute_url()).content.decode()
     assert f"+{changes[alice.pk]}</span>" in page
-    assert f"{changes[bob.pk]}</span>" in page
+    assert f"\u2212{-changes[bob.pk]}</span>" in page  # a true minus sign
     mine = client.get("/games/").content.decode()
     assert f"+{changes[alice.pk]}</span>" in mine
 
