@@ -186,8 +186,7 @@ class GameRecord:
         except RecordError:
             raise
         except KeyError as exc:  # said as a person reads it, not as Python's KeyError('mode')
-            raise RecordError(f"this is not a game record: it has no {exc.args[0]!r} field"
-                              ) from None
+            raise RecordError(f"it has no {exc.args[0]!r} field") from None
         except (TypeError, ValueError, OverflowError) as exc:
             # (OverflowError: a number of 1e400 reads as infinity, which int() refuses)
             raise RecordError(f"a field of the record has a wrong value ({exc})") from None
@@ -266,9 +265,9 @@ class GameRecord:
             parts = line.split()
             # ASCII digits, and few of them ("²".isdigit(), and int() refuses 4,301 digits)
             if len(parts) not in (2, 3) or not _SEAT.fullmatch(parts[0]):
-                raise RecordError(
-                    f"line {lineno}: expected 'SEAT ACTION [@MS]', got {raw.strip()[:80]!r}"
-                )
+                got = raw.strip()
+                got = got if len(got) <= 60 else got[:60] + "…"  # (a cut quote says so)
+                raise RecordError(f"line {lineno}: expected 'SEAT ACTION [@MS]', got {got!r}")
             ts = 0
             if len(parts) == 3:
                 t = parts[2].lstrip("@")

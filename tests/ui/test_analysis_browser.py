@@ -240,6 +240,16 @@ def test_an_imported_record_is_kept_and_analysed_by_the_worker(site, chromium, t
     ctx, page, errors = phone_page(chromium)
     log_in(page, base, "rhea")
     page.goto(f"{base}/games/import/")
+    # a file that is no record: its refusal quotes its first line, shortened, and wraps (one
+    # unbroken line of 80 characters made the page 760 px wide on a phone)
+    junk = tmp_path / "junk.txt"
+    junk.write_text("garbage~" + "jfR/JgZECDVqUI0Zf2aW9ppRctcxYWG4WGlcbbfjH4Ab7" * 4 + "\n")
+    page.set_input_files("input[name=record]", str(junk))
+    page.get_by_role("button", name="Check, keep and view").click()
+    refusal = page.locator(".errorlist").inner_text()
+    assert "line 1: expected" in refusal and "…" in refusal
+    assert "Download the record" in page.locator(".import-hint").inner_text()
+    _no_overflow(page)
     page.set_input_files("input[name=record]", str(path))
     page.get_by_role("button", name="Check, keep and view").click()
     page.wait_for_selector("[data-replay-controls]:not([hidden])")
