@@ -173,7 +173,7 @@ def board_absence(user, mode: str) -> str:
     needed = skill.PROVISIONAL_GAMES
     if rating is None or rating.games == 0:
         return (f"You are not on this board: play rated games of {name} and you appear once "
-                f"your rating is established ({needed} rated games at most).")
+                f"your rating is established, within {needed} rated games.")
     if rating.provisional:
         left = max(1, needed - rating.games)
         return (f"You are not on this board yet: your {name} rating is provisional, "

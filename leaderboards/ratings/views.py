@@ -97,10 +97,22 @@ def index(request):
         ],
         "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
         # why the viewer is missing from the main board, and what brings them onto it
-        "absence": (selectors.board_absence(request.user, mode)
-                    if request.user.is_authenticated and me is None and period == Period.ALL
-                    and pool == Pool.PEOPLE and not country and not request.user.is_bot
-                    else ""),
+        "absence": (_absence(request.user, mode, period, pool, country)
+                    if request.user.is_authenticated and me is None else ""),
         "rank_label": "Gain" if period != Period.ALL else "Rating",
         "pools": Pool.choices, "pool": pool, "bots": pool == Pool.BOTS,
     })
+
+
+def _absence(user, mode: str, period: str, pool: str, country: str) -> str:
+    """Why the viewer is not on the board they look at."""
+    if (pool == Pool.BOTS) != bool(user.is_bot):
+        return ("Only bot accounts are on this board." if pool == Pool.BOTS
+                else "A bot account is on the bots' board, not on the people's.")
+    if country and getattr(user, "country", "") != country:
+        return ("This board lists the players of one country, and your profile gives "
+                "another (or none).")
+    if period != Period.ALL:
+        return ("This board lists established players whose rating rose in the period: "
+                "you are not among them.")
+    return selectors.board_absence(user, mode)

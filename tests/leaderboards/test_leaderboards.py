@@ -109,7 +109,10 @@ def test_a_player_off_the_board_is_told_what_puts_them_on_it(make_user, client):
         body = client.get("/leaderboards/?mode=classic").content.decode()
         return body[body.index('<p class="muted small">You are not'):].split("</p>")[0]
 
-    assert "play rated games of Classic Gin" in note()
+    assert "play rated games of Classic Gin" in note() and "within 10 rated games" in note()
+    for query, text in (("kind=bots", "Only bot accounts"), ("period=week", "rating rose")):
+        body = client.get(f"/leaderboards/?mode=classic&{query}").content.decode()
+        assert text in body, query
     rating = _rate(me, 1500, provisional=True, games=7)
     assert "3 more rated games at most" in note()
     Rating.objects.filter(pk=rating.pk).update(
