@@ -321,3 +321,9 @@ def test_the_record_pages_sheet_names_each_result_in_words(client, trio):
     html = client.get(game.get_absolute_url()).content.decode()
     assert "Big gin: alice +47" in html and "Drawn hand" in html
     assert "Big_gin" not in html
+    # the sheet says what its numbers are, and where a game that was not played out stopped
+    assert "every player&#x27;s total after it." in html or "every player's total after it." in html
+    resigned = store_game([alice, bob], scores=[0, 47], winner=1, hands=[
+        hand(1, "big_gin", 1, 47)], ending="resignation", loser_seat=0)
+    html = client.get(resigned.get_absolute_url()).content.decode()
+    assert "ended by resignation in hand 2, which was not scored" in html
