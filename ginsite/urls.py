@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/docs/", views.api_docs, name="api_docs"),
     path("api/docs/gin_bot.py", views.api_docs, {"name": "gin_bot.py"}, name="api_docs_bot"),
     path("api/docs/bot-api.md", views.api_docs, {"name": "bot-api.md"}, name="api_docs_text"),
+    path("api/docs/<slug:page>/", views.api_docs, name="api_docs_page"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

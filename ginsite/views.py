@@ -107,28 +107,46 @@ API_DOCS = {
     "api/docs/bot-api.md": "docs/bot-api.md",
     "api/docs/gin_bot.py": "docs/examples/gin_bot.py",
 }
+# The pages made from the Markdown: the API's, and the two it leans on for what a bot reads
+# (the table socket's frames, the records it exports); their mentions link to each other.
+API_DOC_PAGES = {
+    "": ("docs/bot-api.md", "The API"),
+    "protocol": ("docs/protocol.md", "The table protocol"),
+    "records": ("docs/records.md", "Game records"),
+}
 
 
-@functools.lru_cache(maxsize=2)
-def _docs_html(mtime: float) -> str:
-    """docs/bot-api.md as HTML (a file of this repository: trusted), each table in a box that
-    scrolls sideways on a phone; made again when the file changes."""
+@functools.lru_cache(maxsize=8)
+def _docs_html(source: str, mtime: float) -> str:
+    """A Markdown file of this repository (trusted) as HTML, each table in a box that scrolls
+    sideways on a phone, its mentions of the served pages linked; made again when the file
+    changes."""
     import markdown
 
-    text = (settings.BASE_DIR / API_DOCS["api/docs/bot-api.md"]).read_text(encoding="utf-8")
+    text = (settings.BASE_DIR / source).read_text(encoding="utf-8")
     # (aligned columns as align="…", not style="…", which the CSP refuses)
     html = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"],
                              extension_configs={"tables": {"use_align_attribute": True}})
-    return (html.replace("<table>", '<div class="table-scroll"><table>')
+    html = (html.replace("<table>", '<div class="table-scroll"><table>')
             .replace("</table>", "</table></div>"))
+    for name, (path, _title) in API_DOC_PAGES.items():
+        if path != source:
+            url = reverse("api_docs_page", kwargs={"page": name}) if name else reverse("api_docs")
+            html = html.replace(path, f'<a href="{url}">{path}</a>')
+    return html
 
 
 @require_safe
-def api_docs(request, name: str = ""):
+def api_docs(request, name: str = "", page: str = ""):
     if not name:
-        mtime = (settings.BASE_DIR / API_DOCS["api/docs/bot-api.md"]).stat().st_mtime
-        response = render(request, "api_docs.html",
-                          {"html": mark_safe(_docs_html(mtime))})  # noqa: S308 (our file)
+        if page not in API_DOC_PAGES:
+            raise Http404("No such page of the documentation.")
+        source, title = API_DOC_PAGES[page]
+        mtime = (settings.BASE_DIR / source).stat().st_mtime
+        response = render(request, "api_docs.html", {
+            "html": mark_safe(_docs_html(source, mtime)),  # noqa: S308 (our own file)
+            "title": title, "source": source,
+        })
     else:
         path = settings.BASE_DIR / API_DOCS[f"api/docs/{name}"]
         response = HttpResponse(path.read_text(encoding="utf-8"),

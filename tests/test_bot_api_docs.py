@@ -70,6 +70,13 @@ def test_the_site_serves_its_api_docs_where_the_settings_and_the_api_point(clien
     assert html.count('<div class="table-scroll"><table>') == html.count("<table") >= 8
     assert 'href="/api/docs/bot-api.md"' in html and "| ---" not in html
     assert client.head("/api/docs/").status_code == 200
+    # the two documents it leans on are pages too, and its mentions of them link there
+    assert 'href="/api/docs/protocol/">docs/protocol.md</a>' in html
+    assert 'href="/api/docs/records/">docs/records.md</a>' in html
+    for name, heading in (("protocol", "<h1"), ("records", "<h1")):
+        other = client.get(f"/api/docs/{name}/")
+        assert other.status_code == 200 and heading in other.content.decode()
+    assert client.get("/api/docs/architecture/").status_code == 404
     bot = client.get("/api/docs/gin_bot.py")
     assert bot.status_code == 200 and bot.content.decode() == EXAMPLE.read_text()
     assert client.post("/api/docs/").status_code == 405

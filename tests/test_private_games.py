@@ -46,6 +46,7 @@ FILLED = {
     "u/<str:username>/games/": lambda s: [f"/u/{u.username}/games/" for u in s["people"]]
     + [f"/u/{s['a'].username}/games/?opponent={s['b'].username}"],
     "play/<slug:slug>/": lambda s: ["/play/classic/"],
+    "api/docs/<slug:page>/": lambda s: ["/api/docs/protocol/", "/api/docs/records/"],
     "play/<slug:slug>/tables.json": lambda s: ["/play/classic/tables.json"],
     "play/<slug:slug>/new/": lambda s: ["/play/classic/new/"],
     "play/<slug:slug>/quick/": lambda s: ["/play/classic/quick/"],
