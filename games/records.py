@@ -99,8 +99,9 @@ def record_text(game: Game) -> str:
         # no Result header (the game did not end by the rules): the score when it stopped
         sheet = (game.record or {}).get("score_sheet") or {}
         who = forfeit.get("name") or f"seat {forfeit['seat']}"
+        hands = forfeit.get("after_hands", 0)
         ending += (f"\n# {who} forfeited ({forfeit['reason']}) after "
-                   f"{forfeit.get('after_hands', 0)} hand(s)")
+                   f"{hands} hand{'' if hands == 1 else 's'}")
         totals = (game.record or {}).get("totals") or sheet.get("hand_points")
         if totals:
             ending += "\n# Score at the forfeit: " + " ".join(str(t) for t in totals)
