@@ -70,7 +70,8 @@ def test_a_timeout_forfeit_keeps_the_score_sheet_and_names_who_forfeited(rooms, 
     assert [c["points"] for c in sheet["columns"]] == [scores]
     assert len(rec["engine"]["hand_results"]) == hands
     text = records.record_text(game)
-    assert f"# {name} forfeited (timeout) after {hands} hands" in text and hands > 1
+    word = "hand" if hands == 1 else "hands"  # (it read "1 hand(s)")
+    assert f"# {name} forfeited (timeout) after {hands} {word}\n" in text
     assert "# Score at the forfeit: " + " ".join(map(str, scores)) in text
 
     # the final table, for the players and for anyone reloading it, shows the seed
