@@ -265,9 +265,10 @@ class GameRecord:
             parts = line.split()
             # ASCII digits, and few of them ("²".isdigit(), and int() refuses 4,301 digits)
             if len(parts) not in (2, 3) or not _SEAT.fullmatch(parts[0]):
-                got = raw.strip()
-                got = got if len(got) <= 60 else got[:60] + "…"  # (a cut quote says so)
-                raise RecordError(f"line {lineno}: expected 'SEAT ACTION [@MS]', got {got!r}")
+                quoted = raw.strip()
+                quoted = quoted if len(quoted) <= 60 else quoted[:60] + "…"  # (cut: says so)
+                raise RecordError(
+                    f"line {lineno}: expected 'SEAT ACTION [@MS]', got {quoted!r}")
             ts = 0
             if len(parts) == 3:
                 t = parts[2].lstrip("@")
