@@ -64,9 +64,11 @@ def contact_entry(user, presence, rating) -> dict:
 
 # --- Notification frames ---------------------------------------------------------------------
 
-def contact_added(other, presence) -> dict:
-    """``other`` became a contact; ``presence`` is their :class:`social.presence.Presence`."""
-    return {"type": "contact", "event": "added", "user": user_ref(other), **presence.as_frame()}
+def contact_added(other, presence, rating: str | None = None) -> dict:
+    """``other`` became a contact; ``presence`` is their :class:`social.presence.Presence`,
+    ``rating`` their Classic Gin rating label as the contact list shows it."""
+    return {"type": "contact", "event": "added", "user": user_ref(other), **presence.as_frame(),
+            "rating": rating}
 
 
 def contact_removed(other) -> dict:

@@ -6,6 +6,9 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from games import hooks
+from games.models import Mode
+
 from .. import frames, policy
 from ..models import Contact, ContactRequest
 from ..presence import presence_of
@@ -21,8 +24,11 @@ def _contact_pair_create(a: User, b: User) -> None:
     Contact.objects.get_or_create(user=a, contact=b)
     Contact.objects.get_or_create(user=b, contact=a)
     presence = presence_of([a.pk, b.pk])
+    # each one's entry as the list draws it, rating included (a live entry had none)
+    labels = hooks.rating_labels([a.pk, b.pk], Mode.CLASSIC)
     for me, other in ((a, b), (b, a)):
-        notify_after_commit([me.pk], frames.contact_added(other, presence[other.pk]))
+        notify_after_commit([me.pk], frames.contact_added(other, presence[other.pk],
+                                                          labels.get(other.pk)))
 
 
 def contact_request_send(*, sender: User, recipient: User) -> ContactRequest | None:

@@ -431,7 +431,15 @@ function contactRow(frame) {
   const line = document.createElement("span");
   line.className = "social-presence-line";
   renderPresence(line, frame);
-  name.append(link, " ", handle, " ", line);
+  name.append(link, " ");
+  if (frame.rating) {  // as the page's rows show it
+    const rating = document.createElement("span");
+    rating.className = "rating-tag";
+    rating.title = "Classic Gin rating";
+    rating.textContent = frame.rating;
+    name.append(rating, " ");
+  }
+  name.append(handle, " ", line);
   row.append(name, contactActions(frame.user));
   return row;
 }

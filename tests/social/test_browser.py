@@ -33,6 +33,10 @@ Message.objects.bulk_create([Message(conversation=member.conversation, sender=us
 member.conversation.last_message = Message.objects.latest("id")
 member.conversation.save()
 services.conversation_mark_read(user=users["ben"], conversation_id=member.conversation_id)
+# Ben has a Classic Gin rating: a new contact's live row shows it as the served rows do
+from leaderboards.models import Rating
+Rating.objects.create(user=users["ben"], mode="classic", rating=1612, provisional=False,
+                      games=30)
 print("SESSIONS=" + json.dumps(out))
 """
 
@@ -170,6 +174,7 @@ def test_contact_requests_and_older_messages(site, browser):
         added = cleo.locator("#contact-list li[data-user-id]", has_text="Ben")
         added.wait_for(timeout=WAIT)
         assert added.locator(".person-name .muted").inner_text() == "@ben"
+        assert added.locator(".person-name .rating-tag").inner_text() == "1612"
         assert added.locator(".social-presence-line [data-presence]").count() == 1
         # the same buttons as a row the page was served with (they came only on a reload)
         links = added.locator(".person-actions a")

@@ -240,6 +240,26 @@ async def test_an_answered_request_leaves_the_senders_list_live(alice, bob, answ
         await alice_tab.disconnect()
 
 
+async def test_a_new_contact_arrives_with_the_rating_the_list_shows(alice, bob):
+    """The live entry of a new contact had no rating, which the list's rows show (and a reload
+    then did)."""
+    from leaderboards.models import Rating
+
+    await sync_to_async(Rating.objects.create)(user=bob, mode="classic", rating=1612,
+                                               provisional=False, games=30)
+    request = await sync_to_async(services.contact_request_send)(sender=alice, recipient=bob)
+    alice_tab, _ = await open_ready(alice)
+    try:
+        response = await sync_to_async(_post)(bob, reverse("social:request_accept",
+                                                           args=[request.pk]), {})
+        assert response.status_code == 200
+        frame = await next_of(alice_tab, "contact")
+        assert frame["event"] == "added" and frame["user"]["username"] == "bob"
+        assert frame["rating"] == "1612"
+    finally:
+        await alice_tab.disconnect()
+
+
 async def test_blocked_sender_reaches_no_tab(alice, bob):
     await sync_to_async(services.block_add)(user=bob, target=alice)
     bob_tab, _ = await open_ready(bob)
