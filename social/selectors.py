@@ -38,6 +38,16 @@ class ContactRow:
     presence: Presence
 
 
+def contact_ratings(user_ids) -> dict[int, str]:
+    """The rating label a contact is shown with (Classic Gin), answered by the ratings app
+    through ``games.hooks`` (empty when none is installed): the list, its JSON and a new
+    contact's live entry all read it here."""
+    from games import hooks
+    from games.models import Mode
+
+    return hooks.rating_labels(user_ids, Mode.CLASSIC)
+
+
 def contact_list(user) -> list[ContactRow]:
     """The user's contacts with their presence, online ones first, then by name."""
     links = list(

@@ -6,12 +6,10 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from games import hooks
-from games.models import Mode
-
 from .. import frames, policy
 from ..models import Contact, ContactRequest
 from ..presence import presence_of
+from ..selectors import contact_ratings
 from .errors import NotFound, SocialError, policy_check
 from .publish import notify_after_commit
 
@@ -25,7 +23,7 @@ def _contact_pair_create(a: User, b: User) -> None:
     Contact.objects.get_or_create(user=b, contact=a)
     presence = presence_of([a.pk, b.pk])
     # each one's entry as the list draws it, rating included (a live entry had none)
-    labels = hooks.rating_labels([a.pk, b.pk], Mode.CLASSIC)
+    labels = contact_ratings([a.pk, b.pk])
     for me, other in ((a, b), (b, a)):
         notify_after_commit([me.pk], frames.contact_added(other, presence[other.pk],
                                                           labels.get(other.pk)))

@@ -33,10 +33,7 @@ def contacts(request):
 def _with_ratings(rows):
     """Each contact's Classic Gin rating label on ``row.user.rating_label`` (answered by the
     ratings app through ``games.hooks``; None when no ratings app is installed)."""
-    from games import hooks
-    from games.models import Mode
-
-    labels = hooks.rating_labels([row.user.pk for row in rows], Mode.CLASSIC)
+    labels = selectors.contact_ratings([row.user.pk for row in rows])
     for row in rows:
         row.user.rating_label = labels.get(row.user.pk)
     return rows
