@@ -7,6 +7,7 @@ from games import engine as E
 from games.bots.levels import LEVEL_TABLE
 
 from .models import Mode, Room
+from .services.tables import PRIVATE_IS_CASUAL
 
 TURN_CHOICES = [("30", "30 seconds"), ("15", "15 seconds"), ("60", "60 seconds"),
                 ("0", "Untimed (only against the computer)")]
@@ -34,7 +35,8 @@ class TableCreateForm(forms.Form):
         empty_value=None, choices=[("", "No, wait for people")] + LEVEL_CHOICES,
     )
     private = forms.BooleanField(
-        label="Private table (only people with the invite link)", required=False
+        label="Private table (only people with the invite link)", required=False,
+        help_text="Private games are casual: nothing about them shows to anyone else.",
     )
 
     def __init__(self, *args, room: Room, **kwargs):
@@ -60,6 +62,8 @@ class TableCreateForm(forms.Form):
             self.add_error("rated", "Games against the computer are casual.")
         if data.get("rating_range") is not None and not data.get("rated"):
             self.add_error("rating_range", "A rating range is only for rated games.")
+        if data.get("rated") and data.get("private"):
+            self.add_error("private", PRIVATE_IS_CASUAL)
         return data
 
 

@@ -24,7 +24,7 @@ class NewTableInvitationForm(forms.Form):
     rated = forms.BooleanField(label="Rated game", required=False)
     private = forms.BooleanField(
         label="Private table (only the people you invite can watch or sit)", required=False,
-        initial=True,
+        initial=True, help_text="Private games are casual: untick it for a rated game.",
     )
 
     def __init__(self, *args, contacts: list[tuple[str, str]], modes: list[tuple[str, str]],

@@ -1,8 +1,10 @@
-"""A game at a private table is nobody else's business: after one is played to the end (rated,
-through the services, with every receiver and task run), no page or JSON answer that a
+"""A game at a private table is nobody else's business: after one is played to the end
+(through the services, with every receiver and task run), no page or JSON answer that a
 non-player can reach (anonymous, or logged in as a third person who is a contact of both
-players) shows its id, its date or who played whom. While it is being played, the contacts'
-presence does not point at the table either.
+players) shows its id, its date or who played whom, and the players' public pages (profile,
+archive, export, leaderboards) read exactly as they did before it was played: no count,
+figure or rating moved. While it is being played, the contacts' presence does not point at
+the table either.
 
 Every URL pattern of the site is enumerated: parameter-free ones are requested as they are;
 each pattern with parameters must have an entry in ``FILLED`` (the values to put in), so a new
@@ -10,6 +12,7 @@ page cannot be added without the scan covering it."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -19,7 +22,7 @@ from django.utils import timezone
 from core import channels as core_channels
 from games import records as games_records
 from games import services as games_services
-from games.exceptions import AnalysisNotFound
+from games.exceptions import AnalysisNotFound, InvalidSettings
 from games.models import Analysis, Game, GamePlayer, ImportedRecord, Room, Seat, Table
 from games.rooms import ensure_default_rooms
 from games.services import analysis as games_analysis
@@ -176,8 +179,11 @@ def _leaks(body: str, scenario, path: str) -> list[str]:
     if path.startswith((f"/tables/{table.pk}/", f"/games/{_game_id(scenario)}/")):
         found += [n for u in (a, b) for n in (u.username, u.public_name) if n in body]
     if path.startswith("/play/") and scenario.get("playing"):
-        # the room's "online" list would name the two at the private table, together
-        found += [n for u in (a, b) for n in (u.username, u.public_name) if n in body]
+        # the room's "online" list would name the two at the private table, together (the
+        # room's leaderboard names them too, for their public games)
+        online = body.split('id="online-list"', 1)[1].split("</ul>", 1)[0] \
+            if 'id="online-list"' in body else body
+        found += [n for u in (a, b) for n in (u.username, u.public_name) if n in online]
     return found
 
 
@@ -199,6 +205,42 @@ def _scan(client: Client, scenario, who: str) -> list[str]:
             if leaks:
                 problems.append(f"{who} {method.upper()} {path} ({response.status_code}): {leaks}")
     return problems
+
+
+def _visible_text(html: str) -> str:
+    """A page's words as a reader sees them (tags, the CSRF token and blank runs left out)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    html = re.sub(r"Local time \d\d:\d\d", "Local time", html)  # (the clock moves on)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def _public_pages(players) -> dict[str, str]:
+    """What anybody (anonymous) reads about ``players``: their profiles, archives and
+    exports, and every leaderboard of the mode."""
+    client = Client()
+    paths = [p for u in players for p in (f"/u/{u.username}/", f"/u/{u.username}/games/",
+                                          f"/api/games/export/{u.username}/")]
+    paths += [f"/leaderboards/?mode=classic&period={period}"
+              for period in ("all", "week", "month")]
+    pages = {}
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, (path, response.status_code)
+        body = b"".join(response.streaming_content) if response.streaming \
+            else response.content
+        pages[path] = _visible_text(body.decode())
+    return pages
+
+
+def _first_difference(before: dict[str, str], after: dict[str, str]) -> str:
+    for path, text in before.items():
+        if after[path] != text:
+            at = next((i for i, (x, y) in enumerate(zip(text, after[path], strict=False))
+                       if x != y), min(len(text), len(after[path])))
+            return f"{path} changed: {text[max(0, at - 80):at + 80]!r} -> " \
+                f"{after[path][max(0, at - 80):at + 80]!r}"
+    return "no difference"
 
 
 def _befriend(a, b):
@@ -238,9 +280,18 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
             games_services.table_resign(table_id=t.pk, user=a if p == a else somebody)
     tournament = tournaments_services.tournament_create(
         user=staff, name="Open Cup", starts_at=timezone.now() + timedelta(minutes=30))
-
+    # Established players, so that they are on the leaderboards the scan reads.
+    Rating.objects.filter(user__in=[a, b]).update(provisional=False)
     with django_capture_on_commit_callbacks(execute=True):
-        table = games_services.table_create(user=a, room=room, rated=True, private=True)
+        leaderboards_tasks.compute()
+    assert LeaderboardEntry.objects.filter(user__in=[a, b]).exists()
+    before = _public_pages([a, b])
+
+    # A private game is casual: asked rated, it is refused with the reason.
+    with pytest.raises(InvalidSettings, match="A private game is casual"):
+        games_services.table_create(user=a, room=room, rated=True, private=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        table = games_services.table_create(user=a, room=room, private=True)
         games_services.table_sit(table_id=table.pk, user=b, invite=table.invite_token)
         for _ in range(2):
             play_one(table.pk, {0: a, 1: b})
@@ -274,13 +325,13 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     with django_capture_on_commit_callbacks(execute=True):
         for callback in callbacks:
             callback()
-    assert RatingChange.objects.filter(game=game).count() == 2  # it was rated
-    assert PlayerStats.objects.filter(user=a, best_game=game).exists()
-    # Established players, so that they are on the leaderboards the scan reads.
-    Rating.objects.filter(user__in=[a, b]).update(provisional=False)
+    assert not game.rated and not RatingChange.objects.filter(game=game).exists()
+    # counted in the players' own figures, apart
+    assert PlayerStats.objects.filter(user=a, best_game=game, opponents="private").exists()
     with django_capture_on_commit_callbacks(execute=True):
         leaderboards_tasks.compute()
-    assert LeaderboardEntry.objects.filter(user__in=[a, b]).exists()
+    after = _public_pages([a, b])
+    assert after == before, _first_difference(before, after)
     scenario["game"] = game
     assert Table.objects.get(pk=table.pk).private
 
@@ -288,7 +339,7 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     own = Client()
     own.force_login(a)
     mine = own.get(f"/u/{a.username}/").content.decode()
-    assert f"/games/{game.pk}/" in mine and f"{when:%d %b %Y}" in mine
+    assert f"/games/{game.pk}/" in mine and f"{when.day} {when:%b %Y}" in mine
 
     # A player asks for its analysis (the task runs: eager): it is stored, and its frames
     # went to that player's notification sockets only.

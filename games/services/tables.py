@@ -42,9 +42,15 @@ if TYPE_CHECKING:
 TURN_SECONDS = (0, 15, 30, 60)
 
 
+# A rating is public (the profile's card, the leaderboards, the game count), so a rated game
+# would show anybody that its players met: a private game is always casual (docs/ratings.md).
+PRIVATE_IS_CASUAL = ("A private game is casual: a rating is public, and its change would tell "
+                     "others that you played. Untick Private for a rated game.")
+
+
 def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated: bool,
                        seconds_per_turn: int, bot_level: int | None,
-                       rating_range: int | None = None) -> None:
+                       rating_range: int | None = None, private: bool = False) -> None:
     mode = E.get_mode(room.mode)
     low, high = mode.min_players, mode.max_players
     if not (max(low, room.min_seats) <= seat_count <= min(high, room.max_seats)):
@@ -59,6 +65,8 @@ def _validate_settings(*, room: Room, seat_count: int, target: int | None, rated
         raise InvalidSettings(f"Games in {room.name} are casual.")
     if rated and bot_level is not None:
         raise InvalidSettings("Games against the computer are casual.")
+    if rated and private:
+        raise InvalidSettings(PRIVATE_IS_CASUAL)
     if seconds_per_turn not in TURN_SECONDS:
         raise InvalidSettings("Choose 15, 30 or 60 seconds per turn, or untimed.")
     if seconds_per_turn == 0 and bot_level is None:
@@ -111,7 +119,7 @@ def table_create(
         raise BotAccountRefused()
     _validate_settings(room=room, seat_count=seat_count, target=target, rated=rated,
                        seconds_per_turn=seconds_per_turn, bot_level=bot_level,
-                       rating_range=rating_range)
+                       rating_range=rating_range, private=private)
     with transaction.atomic():
         # a table against the computer starts at once: not waiting, but capped too
         _check_cap(user, computer=bot_level is not None)
@@ -320,7 +328,7 @@ def _deal_for_players(
     if len({u.pk for u in users}) != len(users):
         raise InvalidSettings("A player can take only one seat.")
     _validate_settings(room=room, seat_count=len(users), target=target, rated=rated,
-                       seconds_per_turn=seconds_per_turn, bot_level=None)
+                       seconds_per_turn=seconds_per_turn, bot_level=None, private=private)
     with transaction.atomic():
         table = Table.objects.create(
             room=room, mode=room.mode, seat_count=len(users),

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from games.models import Ending, Game, GamePlayer
 
-from .models import BOT_KINDS, PEOPLE, Result, ResultCounts
+from .models import BOT_KINDS, PEOPLE, PRIVATE, Result, ResultCounts
 
 # (field on PlayerStats, attribute of PlayerFacts) summed as they are
 COUNTERS = (
@@ -52,7 +52,11 @@ class PlayerFacts:
 
 
 def opponents_kind(players: list[GamePlayer], seat: int) -> str:
-    """``people`` when every other seat is a person, else the strongest computer's level."""
+    """``private`` for a game at a private table (counted apart: no figure anyone else sees
+    may move with it), else ``people`` when every other seat is a person, else the strongest
+    computer's level."""
+    if any(p.private for p in players):
+        return PRIVATE
     levels = [p.bot_level for p in players if p.seat != seat and p.bot_level is not None]
     if not levels:
         return PEOPLE
@@ -161,7 +165,8 @@ def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
             if a.get("source") == "timeout" and a.get("seat") == p.seat
         )
         # whom someone plays at private tables is nobody else's business: those games count
-        # in the player's own figures but not in favourite opponents or head to head
+        # in the player's own figures (their own bucket) but not in favourite opponents or
+        # head to head
         if not private:
             f.people = [
                 (o.user_id, _pair_result(p, o)) for o in others if o.user_id is not None

@@ -2,9 +2,10 @@
 
 ``PlayerStats`` holds one row of counters per (user, mode, opponents): ``mode`` is a game
 mode or ``all``; ``opponents`` is ``people`` (every other seat a person) or a computer level
-(``easy`` ... ``expert``: the strongest computer at the table). ``GameFacts`` is one row per
-(game, user): what the game meant for that player. It is the ledger that makes the update
-idempotent (a game already in it is not counted again) and the source of the charts.
+(``easy`` ... ``expert``: the strongest computer at the table), or ``private`` (a game at a
+private table, whoever sat there: shown to the player alone, docs/stats.md). ``GameFacts`` is
+one row per (game, user): what the game meant for that player. It is the ledger that makes the
+update idempotent (a game already in it is not counted again) and the source of the charts.
 ``Opponent`` counts each pair of people who met (favourite opponents, head to head).
 """
 from __future__ import annotations
@@ -17,8 +18,9 @@ from games.models import Game
 
 ALL_MODES = "all"
 PEOPLE = "people"
+PRIVATE = "private"
 BOT_KINDS = tuple(level.key for level in LEVEL_TABLE)
-OPPONENT_KINDS = (PEOPLE, *BOT_KINDS)
+OPPONENT_KINDS = (PEOPLE, PRIVATE, *BOT_KINDS)
 
 
 class Result(models.TextChoices):

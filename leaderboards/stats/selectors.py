@@ -12,14 +12,14 @@ from django.utils.safestring import mark_safe
 from games.bots.levels import LEVEL_TABLE
 from games.models import GamePlayer, Mode
 
-from .models import ALL_MODES, PEOPLE, GameFacts, Opponent, PlayerStats
+from .models import ALL_MODES, PEOPLE, PRIVATE, GameFacts, Opponent, PlayerStats
 
 # every column of PlayerStats (the best game's big JSON columns stay unread)
 STATS_FIELDS = [f.name for f in PlayerStats._meta.concrete_fields]
 MODE_ORDER = [ALL_MODES, *Mode.values]
 MODE_NAMES = {ALL_MODES: "All modes", **dict(Mode.choices)}
-OPPONENT_NAMES = {PEOPLE: "People",
-                  **{level.key: f"Computer · {level.name}" for level in LEVEL_TABLE}}
+OPPONENT_NAMES = {PEOPLE: "Against people", PRIVATE: "At private tables",
+                  **{level.key: f"Against the computer · {level.name}" for level in LEVEL_TABLE}}
 
 
 def _n(value, suffix: str = "") -> str:

@@ -272,5 +272,7 @@ def test_private_games_are_not_in_opponents(people):
     g = store_game([ann, bob], scores=[100, 0], winner=0, private_table=table)
     assert set(GamePlayer.objects.filter(game=g).values_list("private", flat=True)) == {True}
     services.stats_game_record(game_id=g.pk)
-    assert row(ann).wins == 1 and row(bob).losses == 1
+    # counted in their own figures, apart from the public ones ("people")
+    assert row(ann, opponents="private").wins == 1 and row(bob, opponents="private").losses == 1
+    assert not PlayerStats.objects.filter(opponents="people").exists()
     assert not Opponent.objects.exists()

@@ -66,7 +66,8 @@ def tournament_create(
     room = room_for(mode)
     with transaction.atomic():
         t = Tournament.objects.create(
-            **data, rated=room.allow_rated, private=bool(private),
+            # a private tournament's games are casual, as every private game (docs/ratings.md)
+            **data, rated=room.allow_rated and not private, private=bool(private),
             invite_token=secrets.token_urlsafe(16) if private else "",
             created_by=user if user is not None and user.is_authenticated else None,
             schedule=schedule,
