@@ -176,8 +176,14 @@ def client_address(request: HttpRequest) -> str:
 
 def anonymous_rate_limit(request: HttpRequest) -> None:
     """The limit on requests without a token, per client address (``ApiError`` 429)."""
+    address_rate_limit(client_address(request))
+
+
+def address_rate_limit(address: str) -> None:
+    """Count one call without a valid token from ``address`` (a request's, or a socket
+    handshake's): ``ApiError`` 429 past the anonymous limit."""
     rate_limit(
-        f"ip:{client_address(request)}",
+        f"ip:{address}",
         requests=int(accounts_settings.get("API_ANON_RATE_REQUESTS")),
         window=int(accounts_settings.get("API_ANON_RATE_WINDOW")),
         what="from your address without a token",

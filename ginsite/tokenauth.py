@@ -7,7 +7,8 @@ carries (they are dropped). A browser cannot put that header on a WebSocket, so 
 check that protects cookies from other sites' pages does not apply and a program sends no
 Origin. A refused token opens the socket and closes it at once with a code:
 4401 (unknown or revoked token), 4403 (the token lacks the scope, or its account is not a
-bot), 4429 (the token's rate limit; wait and reconnect). Handshakes without the header go
+bot), 4429 (the token's rate limit, or, for unknown tokens, the address's limit for calls
+without a token; wait and reconnect). Handshakes without the header go
 the browsers' way (Origin check, session cookie) unchanged. A socket opened with a token
 closes (4401) as soon as the token is revoked (``core.sockets``).
 """
@@ -17,7 +18,7 @@ import logging
 
 from channels.db import database_sync_to_async
 
-from accounts.api import ApiError, token_get
+from accounts.api import ApiError, address_rate_limit, token_get
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,25 @@ def bearer_token(scope) -> str | None:
     return None
 
 
+def _address(scope) -> str:
+    """The handshake's client address, as ``accounts.api.client_address`` reads a request's
+    (Daphne sets it from the proxy's headers when it runs with ``--proxy-headers``)."""
+    client = scope.get("client")
+    return str(client[0]) if client and client[0] else "unknown"
+
+
+def _token_or_count(raw: str, address: str):
+    """``token_get``; an unknown or revoked token (401) counts against the address's limit
+    for calls without a token, as over HTTP (``accounts.api.authenticate``), so guessing
+    tokens by handshakes is limited too: past it, 429 (closed 4429)."""
+    try:
+        return token_get(raw, SCOPE)
+    except ApiError as err:
+        if err.status == 401:
+            address_rate_limit(address)
+        raise
+
+
 class TokenHandshake:
     """Route token handshakes to ``token_app`` with the bot as ``scope["user"]``; every other
     handshake (and all HTTP) to ``browser_app``."""
@@ -49,7 +69,7 @@ class TokenHandshake:
         if raw is None:
             return await self.browser_app(scope, receive, send)
         try:
-            token = await database_sync_to_async(token_get)(raw, SCOPE)
+            token = await database_sync_to_async(_token_or_count)(raw, _address(scope))
         except ApiError as err:
             message = await receive()
             if message.get("type") == "websocket.connect":

@@ -3,6 +3,8 @@ the moment the token is revoked, or its account closed, as a new handshake with 
 refused; another token's sockets stay open."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -13,7 +15,7 @@ from games import services as games
 from games.models import Room
 from games.rooms import ensure_default_rooms
 from ginsite.asgi import application
-from tests.support.accounts import api_token, bearer, make_bot
+from tests.support.accounts import api_token, bearer, clear_cache, make_bot
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.usefixtures("close_worker_thread_connections")]
@@ -73,3 +75,26 @@ async def test_closing_the_account_closes_its_programs_sockets(make_user):
     notify = await _open("/ws/notify/", one)
     await sync_to_async(account_close)(user=bot)
     assert await _closed_with(notify) == 4401
+
+
+async def test_unknown_tokens_on_sockets_count_against_the_address(make_user, settings,
+                                                                  monkeypatch):
+    """Guessing tokens by socket handshakes is limited as over HTTP: an unknown token counts
+    against its address's limit for calls without a token, and past it the handshake closes
+    with 4429 (the HTTP 429) instead of 4401."""
+    import accounts.api
+
+    settings.ACCOUNTS_API_ANON_RATE_REQUESTS = 2
+    # one window whatever the clock, and no count left from another test (Redis keeps them)
+    monkeypatch.setattr(accounts.api, "time", SimpleNamespace(time=lambda: 1_800_000_030.0))
+    await sync_to_async(clear_cache)()
+    codes = []
+    for _ in range(3):
+        comm = WebsocketCommunicator(application, "/ws/notify/",
+                                     headers=[(b"authorization", b"Bearer gin_guessed")])
+        await comm.connect(timeout=WAIT)
+        codes.append(await _closed_with(comm))
+    assert codes == [4401, 4401, 4429]
+    # the address's limit, not the token's: a valid token still opens
+    bot, one, _ = await sync_to_async(_bot_with_tokens)(make_user)
+    await (await _open("/ws/notify/", one)).disconnect()
