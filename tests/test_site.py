@@ -1,3 +1,5 @@
+import time
+
 import pytest
 from django.urls import reverse
 
@@ -23,6 +25,18 @@ def test_manifest_lists_installable_icons(client):
     assert data["display"] == "standalone"
     sizes = {icon["sizes"] for icon in data["icons"]}
     assert {"192x192", "512x512"} <= sizes
+
+
+def _says_silent_since(text: str, seconds: float, since: float) -> bool:
+    """``text`` names a silence of ``seconds``, plus no more than the time since ``since``
+    (``time.monotonic()`` before the heartbeat was written): a loaded machine may take a
+    second or more to answer, and the page counts it."""
+    import re
+    import time
+
+    waited = time.monotonic() - since
+    return any(seconds <= int(n) <= seconds + waited + 1
+               for n in re.findall(r"(\d+) s\b", text))
 
 
 def _worker_heard(seconds_ago: float = 0) -> None:
@@ -51,6 +65,7 @@ def test_healthz_all_up(client):
 @pytest.mark.django_db(transaction=True)
 def test_the_footers_service_status_is_a_page_for_people(client):
     """The footer's "Service status" opened the monitors' JSON: it is a page in words now."""
+    since = time.monotonic()
     _worker_heard(seconds_ago=120)
     home = client.get("/").content.decode()
     assert 'href="/status/">Service status</a>' in home
@@ -59,19 +74,21 @@ def test_the_footers_service_status_is_a_page_for_people(client):
     page = response.content.decode()
     assert "background work may be late" in page
     assert "Live play (moves, chat and notices as they happen)" in page
-    assert "120 s" in page and page.count("working") >= 4
+    assert _says_silent_since(page, 120, since) and page.count("working") >= 4
     assert client.post("/status/").status_code == 405
 
 
 @pytest.mark.django_db(transaction=True)
 def test_healthz_reports_a_silent_worker_but_still_serves(client):
+    since = time.monotonic()
     _worker_heard(seconds_ago=120)
     response = client.get(reverse("healthz"))
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "degraded"
     assert body["failed"] == ["worker"]
-    assert "120 s" in body["checks"]["worker"]["error"]
+    assert body["checks"]["worker"]["error"].startswith("no worker heard from for ")
+    assert _says_silent_since(body["checks"]["worker"]["error"], 120, since)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -92,10 +109,10 @@ def test_healthz_names_an_unreachable_broker(client, settings):
 @pytest.mark.django_db(transaction=True)
 def test_healthz_a_hung_service_delays_no_poll_and_fails_no_other_check(client, monkeypatch):
     """A service that hangs (the cache here) reports ``timeout`` on every poll, each poll
-    still answers within a second, and no other check reports a failure: the hung probe's
-    runs are shared by the polls that come meanwhile instead of filling a thread pool that
-    the others wait behind (which made the drill's polls report the broker and the cache
-    down while a PostgreSQL outage held the database probes)."""
+    still answers in its budget, not after the hang, and no other check reports a failure:
+    the hung probe's runs are shared by the polls that come meanwhile instead of filling a
+    thread pool that the others wait behind (which made the drill's polls report the broker
+    and the cache down while a PostgreSQL outage held the database probes)."""
     import threading
     import time
 
@@ -117,7 +134,9 @@ def test_healthz_a_hung_service_delays_no_poll_and_fails_no_other_check(client, 
             body = response.json()
             assert response.status_code == 503 and body["failed"] == ["cache"], body
             assert body["checks"]["cache"]["error"].startswith("timeout")
-            assert took < 1.0 + 0.5, took  # the probes' 0.8 s budget, plus the request
+            # the probes' budget is 0.8 s: well below the 20 s the cache hangs for, even on
+            # a loaded machine (a poll that waited for the hung probe would take 20 s)
+            assert took < 5, took
     finally:
         release.set()
 
