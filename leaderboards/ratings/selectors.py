@@ -165,9 +165,10 @@ def my_position(*, user, mode: str, period: str = Period.ALL, country: str = "",
     return {"rank": row.rank, "position": row.position}
 
 
-def board_absence(user, mode: str) -> str:
-    """Why ``user`` is not on the mode's board of active established players, and what puts
-    them there: a player with 7 rated games read only "You are not on this board"."""
+def board_absence(user, mode: str, period: str = Period.ALL) -> str:
+    """Why ``user`` is not on the mode's board of active established players (``period``
+    all) or of best gains (week, month), and what puts them there: a player with 7 rated
+    games read only "You are not on this board"."""
     name = Mode(mode).label
     rating = Rating.objects.filter(user=user, mode=mode).first()
     needed = skill.PROVISIONAL_GAMES
@@ -178,6 +179,12 @@ def board_absence(user, mode: str) -> str:
         left = max(1, needed - rating.games)
         return (f"You are not on this board yet: your {name} rating is provisional, "
                 f"{left} more rated game{'' if left == 1 else 's'} at most to establish it.")
+    if period != Period.ALL:
+        days = 7 if period == Period.WEEK else 30
+        return (f"This board lists established players whose {name} rating rose over the "
+                f"last {days} days: yours did not (or you played no rated game of {name} "
+                "in them), or it rose since the board was brought up to date, every few "
+                "minutes.")
     since = timezone.now() - timedelta(days=conf.active_days())
     if rating.last_game_at is None or rating.last_game_at < since:
         return (f"You are not on this board: it lists players with a rated game of {name} in "

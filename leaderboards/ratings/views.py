@@ -1,7 +1,6 @@
 from urllib.parse import quote, urlencode
 
 from django.core.cache import cache
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -16,13 +15,24 @@ from . import selectors
 ROWS_CACHE_SECONDS = 15 * 60  # longer than the beat job's period; a new snapshot is a new key
 
 
-def _choice(value: str, allowed, default: str) -> str:
-    """A query value from ``allowed``; anything else is a 404 (a bad link changes nothing)."""
+class BadQuery(Exception):
+    """A leaderboard link with a value the boards do not have: answered 400 with the reason
+    (``index``), and nothing changes."""
+
+
+def _choice(value: str | None, allowed, default: str, what: str, names: str) -> str:
+    """A query value from ``allowed``; anything else is a ``BadQuery`` naming ``what`` was
+    asked and the ``names`` there are."""
     if value in (None, ""):
         return default
     if value not in allowed:
-        raise Http404("No such leaderboard.")
+        raise BadQuery(f"There is no {what} “{_quoted(value)}” on the leaderboards: {names}.")
     return value
+
+
+def _quoted(value: str) -> str:
+    value = "".join(c for c in value if c.isprintable())
+    return value if len(value) <= 40 else value[:39] + "…"
 
 
 def _rows_html(run, *, mode: str, period: str, country: str, page: int, pool: str) -> str:
@@ -52,19 +62,30 @@ def _rows_html(run, *, mode: str, period: str, country: str, page: int, pool: st
 def index(request):
     """One mode's board (top rated, or best gains of the week or month) of people or of
     bots (``kind``), one page of it, optionally one country's players; the viewer's row
-    highlighted."""
-    mode = _choice(request.GET.get("mode"), Mode.values, Mode.CLASSIC)
-    pool = _choice(request.GET.get("kind"), Pool.values, Pool.PEOPLE)
-    period = _choice(request.GET.get("period"), Period.values, Period.ALL)
+    highlighted. A value the boards do not have is answered 400 with the reason."""
+    try:
+        return _index(request)
+    except BadQuery as bad:
+        return render(request, "leaderboards/bad_query.html", {"reason": str(bad)}, status=400)
+
+
+def _index(request):
+    mode = _choice(request.GET.get("mode"), Mode.values, Mode.CLASSIC, "game",
+                   "the games are " + ", ".join(Mode.values))
+    pool = _choice(request.GET.get("kind"), Pool.values, Pool.PEOPLE, "kind of board",
+                   "boards are of " + " or ".join(Pool.values))
+    period = _choice(request.GET.get("period"), Period.values, Period.ALL, "period",
+                     "the periods are " + ", ".join(Period.values))
     country = (request.GET.get("country") or "").upper()
     if country and country not in countries.COUNTRIES:
-        raise Http404("No such country.")
+        raise BadQuery(f"There is no country “{_quoted(country)}”: countries go by their "
+                       "two-letter code, as FR or BR.")
     try:
         page = int(request.GET.get("page") or 1)
     except ValueError:
-        raise Http404("No such page.") from None
+        raise BadQuery("A page is a number, 1 or more.") from None
     if not 1 <= page <= 100000:
-        raise Http404("No such page.")
+        raise BadQuery("A page is a number, 1 or more.")
     me = selectors.my_position(user=request.user, mode=mode, period=period, country=country,
                                pool=pool)
     if request.GET.get("me") and me is not None:
@@ -77,7 +98,7 @@ def index(request):
     total = run.count(period, country, pool) if run else 0
     pages = max(1, -(-total // selectors.PAGE_SIZE))
     if page > pages:
-        raise Http404("No such page.")
+        raise BadQuery(f"This board has {pages} page{'' if pages == 1 else 's'} for now.")
     rows_html = _rows_html(run, mode=mode, period=period, country=country, page=page,
                            pool=pool)
     if me is not None and rows_html:
@@ -112,7 +133,4 @@ def _absence(user, mode: str, period: str, pool: str, country: str) -> str:
     if country and getattr(user, "country", "") != country:
         return ("This board lists the players of one country, and your profile gives "
                 "another (or none).")
-    if period != Period.ALL:
-        return ("This board lists established players whose rating rose in the period: "
-                "you are not among them.")
-    return selectors.board_absence(user, mode)
+    return selectors.board_absence(user, mode, period)

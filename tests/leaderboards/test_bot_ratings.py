@@ -137,7 +137,7 @@ def test_boards_never_mix(make_user, client):
     page = client.get("/leaderboards/?mode=classic&kind=bots").content.decode()
     assert "robo" in page and "zed" in page and "alice" not in page
     assert page.count('class="badge badge-bot"') == 2
-    assert client.get("/leaderboards/?kind=robots").status_code == 404
+    assert client.get("/leaderboards/?kind=robots").status_code == 400
     client.force_login(robo)
     page = client.get("/leaderboards/?mode=classic&kind=bots").content.decode()
     assert 'class="board-me" id="me"' in page

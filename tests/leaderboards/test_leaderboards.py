@@ -105,28 +105,40 @@ def test_a_player_off_the_board_is_told_what_puts_them_on_it(make_user, client):
     me = make_user("newcomer")
     client.force_login(me)
 
-    def note():
-        body = client.get("/leaderboards/?mode=classic").content.decode()
-        return body[body.index('<p class="muted small">You are not'):].split("</p>")[0]
+    def note(period="all"):
+        body = client.get(f"/leaderboards/?mode=classic&period={period}").content.decode()
+        return body[body.index('<p class="muted small board-absence">'):].split("</p>")[0]
 
     assert "play rated games of Classic Gin" in note() and "within 10 rated games" in note()
-    for query, text in (("kind=bots", "Only bot accounts"), ("period=week", "rating rose")):
-        body = client.get(f"/leaderboards/?mode=classic&{query}").content.decode()
-        assert text in body, query
+    assert "play rated games of Classic Gin" in note("week")
+    body = client.get("/leaderboards/?mode=classic&kind=bots").content.decode()
+    assert "Only bot accounts" in body
     rating = _rate(me, 1500, provisional=True, games=7)
-    assert "3 more rated games at most" in note()
+    # the best gains too: a provisional rating read "you are not among them", no reason
+    for period in ("all", "week", "month"):
+        assert "provisional, 3 more rated games at most" in note(period), period
     Rating.objects.filter(pk=rating.pk).update(
         provisional=False, games=12, last_game_at=timezone.now() - timedelta(days=40))
     assert "a rated game of Classic Gin in the last 30 days" in note()
+    assert "Classic Gin rating rose over the last 7 days: yours did not" in note("week")
+    assert "rose over the last 30 days" in note("month")
     Rating.objects.filter(pk=rating.pk).update(last_game_at=timezone.now())
     assert "brought up to date every few minutes" in note()
 
 
-@pytest.mark.parametrize("query", ["mode=chess", "period=year", "page=0", "page=x", "page=9",
-                                   "country=ZZ"])
-def test_bad_filters_are_not_found(make_user, client, query):
+@pytest.mark.parametrize("query, reason", [
+    ("mode=chess", "There is no game “chess” on the leaderboards: the games are classic, "),
+    ("period=year", "There is no period “year”"), ("kind=robots", "There is no kind of board"),
+    ("page=0", "A page is a number"), ("page=x", "A page is a number"),
+    ("page=9", "This board has 1 page for now."), ("country=ZZ", "There is no country “ZZ”"),
+    ("mode=%01" + "x" * 100, "There is no game “" + "x" * 39 + "…”"),
+])
+def test_bad_filters_are_answered_with_the_reason(make_user, client, query, reason):
+    """A link the boards cannot follow read "Page not found": it says what is wrong."""
     _board(3, make_user)
-    assert client.get(f"/leaderboards/?{query}").status_code == 404
+    response = client.get(f"/leaderboards/?{query}")
+    assert response.status_code == 400
+    assert reason in response.content.decode()
 
 
 def test_empty_board_says_so(client):
