@@ -155,7 +155,8 @@ class ArchiveFilterForm(forms.Form):
 
     mode = forms.ChoiceField(choices=[("", "Any mode"), *Mode.choices], required=False)
     opponent = forms.CharField(max_length=150, required=False,
-                               help_text="A username, or “computer”")
+                               help_text="A username, “computer”, or a computer level: "
+                               "easy, medium, hard, expert")
     result = forms.ChoiceField(choices=RESULT_CHOICES, required=False)
     rated = forms.ChoiceField(choices=RATED_CHOICES, required=False, label="Rated")
     date_from = forms.DateField(required=False, label="From",

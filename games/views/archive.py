@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -20,6 +21,8 @@ from ..forms import ArchiveFilterForm
 
 ARCHIVE_PAGE = 25
 BOT_LEVEL_BY_KEY = {level.key: level.number for level in LEVEL_TABLE}
+LEVEL_KEYS = ", ".join(BOT_LEVEL_BY_KEY)
+COMPUTER_AS_WRITTEN = re.compile(r"computer(?: \d+)? \((\w+)\)", re.IGNORECASE)
 
 
 def _archive(request, player, *, own: bool):
@@ -30,15 +33,23 @@ def _archive(request, player, *, own: bool):
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         opponent = data["opponent"]
-        if opponent.lower() in ("computer", "bot", "bots"):
+        # a level as the archive writes it ("Computer (Easy)", "Computer 2 (Easy)") too
+        level = COMPUTER_AS_WRITTEN.fullmatch(opponent)
+        key = (level.group(1) if level else opponent).lower()
+        if key in ("computer", "bot", "bots"):
             filters["computer"] = True
-        elif opponent.lower() in BOT_LEVEL_BY_KEY:
-            filters["bot_level"] = BOT_LEVEL_BY_KEY[opponent.lower()]
+        elif key in BOT_LEVEL_BY_KEY:
+            filters["bot_level"] = BOT_LEVEL_BY_KEY[key]
         elif opponent:
             try:
                 filters["opponent"] = user_get_by_username(username=opponent)
             except User.DoesNotExist:
-                form.add_error("opponent", f"No player is called “{opponent}”.")
+                form.add_error("opponent", f"No player is called “{opponent}”. For the "
+                               f"computer: “computer”, or a level ({LEVEL_KEYS}).")
+            else:
+                if filters["opponent"].pk == player.pk:
+                    form.add_error("opponent", f"That is {player.public_name}, whose games "
+                                   "these are: name someone they played.")
         filters.update(mode=data["mode"], result=data["result"], rated=data["rated"],
                        date_from=data["date_from"], date_to=data["date_to"])
     if form.is_bound and form.errors:

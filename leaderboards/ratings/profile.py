@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.profile_sections import ProfileSection, profile_section_register
 
@@ -22,6 +23,17 @@ def _ticks(low: int, high: int) -> list[int]:
     step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500, 1000) if span / s <= 4)
     first = -(-low // step) * step
     return list(range(first, high + 1, step))
+
+
+def _day(when) -> str:
+    """"6 Dec 2026" in the viewer's time zone, as the site writes a day elsewhere."""
+    local = timezone.localtime(when)
+    return f"{local.day} {local:%b %Y}"
+
+
+def _signed(delta: int) -> str:
+    """A change as the record page writes it: "+12", "−9" (a true minus), "±0"."""
+    return f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "±0"
 
 
 def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
@@ -46,8 +58,8 @@ def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
         delta = r.rating_after - r.rating_before
         points.append({
             "x": x(i), "y": y(r.rating_after), "url": reverse("games:game", args=[r.game_id]),
-            "title": f"{r.finished_at:%d %b %Y}: {skill.label(r.rating_after, r.provisional)}"
-                     f" ({delta:+d}), game {r.game_id}",
+            "title": f"{_day(r.finished_at)}: {skill.label(r.rating_after, r.provisional)}"
+                     f" ({_signed(delta)}), game {r.game_id}",
         })
     return {
         "width": WIDTH, "height": HEIGHT,
@@ -55,7 +67,7 @@ def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
         "points": points,
         "ticks": [{"y": y(t), "label": t} for t in _ticks(low, high)],
         "left": PAD_LEFT, "right": WIDTH - PAD_RIGHT, "bottom": HEIGHT - PAD_BOTTOM,
-        "first": f"{rows[0].finished_at:%d %b %Y}", "last": f"{rows[-1].finished_at:%d %b %Y}",
+        "first": _day(rows[0].finished_at), "last": _day(rows[-1].finished_at),
         "games": len(rows),
     }
 

@@ -132,20 +132,29 @@ def head_to_head(*, user, opponent) -> Opponent | None:
 
 
 def results_by_mode(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Bars for the results chart: per mode (not ``all``) wins, losses and ties as widths
-    in percent of the largest number of games (ties of the rounding go to the last bar)."""
-    rows = [m for t in tables for m in t["modes"] if m["mode"] != ALL_MODES]
-    if not rows:
+    """Bars for the results chart: per mode (not ``all``), over every table given (kinds of
+    opponents summed), wins, losses and ties as widths in percent of the largest number of
+    games (ties of the rounding go to the last bar)."""
+    sums: dict[str, dict[str, int]] = {}
+    for t in tables:
+        for m in t["modes"]:
+            if m["mode"] != ALL_MODES:
+                s, total = m["stats"], sums.setdefault(m["mode"], dict.fromkeys(
+                    ("games", "wins", "losses", "ties"), 0))
+                for key in total:
+                    total[key] += getattr(s, key)
+    if not sums:
         return []
-    most = max(m["stats"].games for m in rows) or 1
+    most = max(total["games"] for total in sums.values()) or 1
     bars = []
-    for m in rows:
-        s = m["stats"]
+    for mode in MODE_ORDER:
+        if mode not in sums:
+            continue
+        s = sums[mode]
         bars.append({
-            "name": m["name"], "games": s.games, "wins": s.wins, "losses": s.losses,
-            "ties": s.ties,
-            "w": round(300 * s.wins / most, 1), "l": round(300 * s.losses / most, 1),
-            "t": round(300 * s.ties / most, 1),
+            "name": MODE_NAMES[mode], **s,
+            "w": round(300 * s["wins"] / most, 1), "l": round(300 * s["losses"] / most, 1),
+            "t": round(300 * s["ties"] / most, 1),
         })
         bars[-1]["lx"] = bars[-1]["w"]
         bars[-1]["tx"] = round(bars[-1]["w"] + bars[-1]["l"], 1)

@@ -13,7 +13,8 @@ def mine(request):
     tables = selectors.stats_tables(user=request.user, opponents=OPPONENT_KINDS, own=True)
     return render(request, "stats/mine.html", {
         "tables": tables,
-        "bars": selectors.results_by_mode([t for t in tables if t["opponents"] == "people"]),
+        # both charts over every game (the profile's are over games against people)
+        "bars": selectors.results_by_mode(tables),
         "pph": selectors.points_per_hand_by_month(user=request.user, opponents=OPPONENT_KINDS),
         "accuracy": selectors.accuracy_summary(user=request.user, viewer=request.user),
     })

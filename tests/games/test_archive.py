@@ -42,6 +42,9 @@ def test_archive_lists_and_filters(client, trio):
     assert _ids(client.get(url, {"opponent": "computer"})) == [g3.pk]
     assert _ids(client.get(url, {"opponent": "hard"})) == [g3.pk]
     assert _ids(client.get(url, {"opponent": "easy"})) == []
+    # the computer as the archive names it (it had been "No player is called …")
+    assert _ids(client.get(url, {"opponent": "Computer (Hard)"})) == [g3.pk]
+    assert _ids(client.get(url, {"opponent": "computer 2 (hard)"})) == [g3.pk]
     assert _ids(client.get(url, {"rated": "rated"})) == [g1.pk]
     assert _ids(client.get(url, {"rated": "casual"})) == [g3.pk, g2.pk]
     day = (now - timedelta(days=2)).date()
@@ -60,6 +63,10 @@ def test_archive_refuses_bad_filters(client, trio):
     url = reverse("games:my_games")
     for params, message in [
         ({"opponent": "nobody-here"}, "No player is called"),
+        ({"opponent": "nobody-here"}, "a level (easy, medium, hard, expert)"),
+        ({"opponent": "Computer (Grandmaster)"}, "No player is called"),
+        # the archive's own player: every game had matched
+        ({"opponent": "alice"}, "whose games these are"),
         ({"mode": "chess"}, "Select a valid choice"),
         ({"date_from": "2026-02-30"}, "Enter a valid date"),
         ({"date_from": "2026-03-02", "date_to": "2026-03-01"}, "after the"),

@@ -175,4 +175,9 @@ def test_profile_shows_ratings_and_a_linked_history_chart(make_user, client):
     assert body.count("<circle") == 3
     r = Rating.objects.get(user=a, mode="classic")
     assert f"{r.rating}?" in body  # provisional after three games
+    # a day and a change written as everywhere else ("6 Dec 2026", "−9"), not "06 Dec", "-9"
+    day = timezone.localtime(games[0].finished_at)
+    assert f">{day.day} {day:%b %Y}: " in body.replace("<title>", ">")
+    b_body = client.get(b.get_absolute_url()).content.decode()
+    assert "(\u2212" in b_body and "(-" not in b_body
     assert "No rated games yet" in client.get(make_user().get_absolute_url()).content.decode()

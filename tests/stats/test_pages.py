@@ -76,6 +76,11 @@ def test_my_statistics_adds_the_computer(client, people):
     medium = r.context["tables"][1]["modes"][0]["stats"]
     assert (medium.games, medium.wins, medium.knocks, medium.knock_deadwood) == (1, 1, 1, 4)
     assert "Against the computer · Medium" in r.content.decode()
+    # both charts count the same games, every one: the bars had been people's games only
+    # while points per hand counted the computer's too
+    bars = {b["name"]: (b["games"], b["wins"], b["losses"]) for b in r.context["bars"]}
+    assert bars == {"Classic Gin": (7, 4, 3), "Basic Rummy": (1, 0, 1)}
+    assert "Every game you finished" in r.content.decode()
 
 
 def test_empty_profile_and_statistics(client, people):
