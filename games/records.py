@@ -145,7 +145,7 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     names = None
     site = None
     try:
-        if text.startswith("{"):
+        if text.startswith(("{", "[")):  # JSON (a list is JSON too, but no record)
             data = jsonlimits.loads(text, max_depth=MAX_IMPORT_DEPTH)
             if not isinstance(data, dict):
                 raise RecordImportError("The JSON is not a game record.")

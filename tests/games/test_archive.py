@@ -204,7 +204,9 @@ def _tampered(game):
     out.append(("result-line", "\n".join(lines2), "does not match the replay"))
     out.append(("garbage", "{not json", "not valid JSON"))
     out.append(("empty", "   ", "empty"))
-    out.append(("other-json", "[1, 2]", "not valid"))
+    out.append(("other-json", "[1, 2]", "The JSON is not a game record."))
+    # a JSON list was read as the text form: "line 1: expected 'SEAT ACTION [@MS]'"
+    out.append(("deep-json", "[" * 100 + "]" * 100, "nested more than"))
     return out
 
 
@@ -334,3 +336,28 @@ def test_the_record_pages_sheet_names_each_result_in_words(client, trio):
         hand(1, "big_gin", 1, 47)], ending="resignation", loser_seat=0)
     html = client.get(resigned.get_absolute_url()).content.decode()
     assert "ended by resignation in hand 2, which was not scored" in html
+
+
+def test_a_resigned_games_record_imports_as_stopping_before_the_end(
+        client, trio, rooms, django_capture_on_commit_callbacks):
+    """Its page read "the game was not finished" beside a game page saying "Resignation"."""
+    from games import services
+    from tests.support.tables import play_one
+
+    alice, bob, _ = trio
+    with django_capture_on_commit_callbacks(execute=True):
+        table = services.table_create(user=alice, room=rooms["classic"])
+        services.table_sit(table_id=table.pk, user=bob)
+        for _ in range(4):
+            play_one(table.pk, {0: alice, 1: bob})
+        services.table_resign(table_id=table.pk, user=alice)
+    game = Game.objects.get(table=table)
+    client.force_login(alice)
+    for ext in ("json", "txt"):
+        content = client.get(f"/games/{game.pk}/record.{ext}").content.decode()
+        r = _upload(client, content, name=f"game.{ext}")
+        assert r.status_code == 302, ext
+        page = client.get(r["Location"]).content.decode()
+        assert "the record stops before the game's end (a resignation" in page, ext
+        assert "was not finished" not in page
+    assert "stops before the end" in client.get("/games/import/").content.decode()
