@@ -15,7 +15,8 @@ from ..models import RatingChange
 from . import selectors, skill
 
 WIDTH, HEIGHT = 600, 200
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 44, 12, 12, 24
+# (room at the left for a four-digit tick at a phone's larger size, static/css/ratings.css)
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 60, 12, 12, 24
 
 
 def _ticks(low: int, high: int) -> list[int]:

@@ -31,11 +31,16 @@ def _duration(seconds: int) -> str:
     return f"{hours} h {rest // 60} min" if hours else f"{rest // 60} min"
 
 
-def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
+def figures(s: PlayerStats, *, own: bool,
+            modes: frozenset[str] | None = None) -> list[tuple[str, str, str | None]]:
     """(label, value, link or None) of one row, in reading order; the figures that cannot
-    happen in a mode are left out (no knocks in Straight Gin, no gins in Rummy)."""
+    happen in a mode are left out (no knocks in Straight Gin, no gins in Rummy), in the
+    ``all`` row those that cannot happen in any of the ``modes`` it sums."""
     mode = s.mode
-    gin = mode != "rummy"
+    played = modes if mode == ALL_MODES and modes else frozenset([mode])
+    gin = bool(played - {"rummy"})
+    knocking = bool(played - {"rummy", "straight"})
+    rummy = "rummy" in played
     out = [
         ("Games", str(s.games), None),
         ("Won · lost · tied", f"{s.wins} · {s.losses} · {s.ties}", None),
@@ -46,7 +51,7 @@ def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
     ]
     if gin:
         out.append(("Gins · big gins", f"{s.gins} · {s.big_gins}", None))
-        if mode != "straight":
+        if knocking:
             out += [
                 ("Knocks", str(s.knocks), None),
                 ("Average deadwood when knocking", _n(s.average_knock_deadwood), None),
@@ -54,7 +59,7 @@ def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
                  None),
             ]
         out.append(("Drawn hands", str(s.hands_drawn), None))
-    if mode in ("rummy", ALL_MODES):
+    if rummy:
         out += [("Going rummy", str(s.rummies), None),
                 ("Stalemates (lost hands)", str(s.stalemates), None)]
     best, link = "–", None
@@ -73,12 +78,12 @@ def figures(s: PlayerStats, *, own: bool) -> list[tuple[str, str, str | None]]:
     return out
 
 
-def figures_html(s: PlayerStats, *, own: bool) -> str:
+def figures_html(s: PlayerStats, *, own: bool, modes: frozenset[str] | None = None) -> str:
     """The figures as a ``<dl>`` (built here rather than in a template loop: a player's
     statistics page shows up to 30 of these, and the loop was much slower; docs/operations.md,
     "Measured figures")."""
     items = []
-    for label, value, link in figures(s, own=own):
+    for label, value, link in figures(s, own=own, modes=modes):
         if link:
             items.append(format_html('<div><dt>{}</dt><dd><a href="{}">{}</a></dd></div>',
                                      label, link, value))
@@ -89,8 +94,10 @@ def figures_html(s: PlayerStats, *, own: bool) -> str:
 
 def _by_mode(rows: list[PlayerStats], own: bool) -> list[dict[str, Any]]:
     by = {r.mode: r for r in rows}
+    played = frozenset(by) - {ALL_MODES}  # what the "all" row sums
     return [{"mode": m, "name": MODE_NAMES[m], "stats": by[m],
-             "figures_html": figures_html(by[m], own=own)} for m in MODE_ORDER if m in by]
+             "figures_html": figures_html(by[m], own=own, modes=played)}
+            for m in MODE_ORDER if m in by]
 
 
 def stats_tables(*, user, opponents: tuple[str, ...] = (PEOPLE,),

@@ -276,3 +276,26 @@ def test_private_games_are_not_in_opponents(people):
     assert row(ann, opponents="private").wins == 1 and row(bob, opponents="private").losses == 1
     assert not PlayerStats.objects.filter(opponents="people").exists()
     assert not Opponent.objects.exists()
+
+
+def test_the_all_modes_row_shows_only_what_its_modes_can_hold(people):
+    """A player of Basic Rummy alone read Gins, Knocks and Undercuts on their "All modes"
+    tab; one of Gin alone read Going rummy and Stalemates."""
+    from leaderboards.stats.selectors import stats_tables
+
+    ann, bob, cat, _ = people
+    services.stats_game_record(game_id=store_game([ann, bob], mode="rummy", scores=[100, 0],
+                                                  winner=0).pk)
+    services.stats_game_record(game_id=store_game([cat, bob], mode="straight",
+                                                  scores=[100, 0], winner=0).pk)
+
+    def labels(user):
+        modes = stats_tables(user=user)[0]["modes"]
+        return {m["mode"]: m["figures_html"] for m in modes}
+
+    ann_all = labels(ann)["all"]
+    assert "Going rummy" in ann_all and "Gins" not in ann_all and "Knocks" not in ann_all
+    cat_all = labels(cat)["all"]
+    assert "Gins" in cat_all and "Knocks" not in cat_all and "Going rummy" not in cat_all
+    both = labels(bob)["all"]  # a straight and a rummy game: gins and going rummy, no knocks
+    assert "Gins" in both and "Going rummy" in both and "Knocks" not in both
