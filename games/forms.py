@@ -36,7 +36,7 @@ class TableCreateForm(forms.Form):
     )
     private = forms.BooleanField(
         label="Private table (only people with the invite link)", required=False,
-        help_text="Private games are casual: nothing about them shows to anyone else.",
+        help_text="Private games are casual: no rating or public figure moves with them.",
     )
 
     def __init__(self, *args, room: Room, **kwargs):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 
 from .services import CHALLENGE_TURN_SECONDS
+from .tables import private_is_casual
 
 
 class NewTableInvitationForm(forms.Form):
@@ -23,8 +24,9 @@ class NewTableInvitationForm(forms.Form):
     )
     rated = forms.BooleanField(label="Rated game", required=False)
     private = forms.BooleanField(
-        label="Private table (only the people you invite can watch or sit)", required=False,
-        initial=True, help_text="Private games are casual: untick it for a rated game.",
+        label="Private table (only people with its invite link can watch or sit)",
+        required=False, initial=True,
+        help_text="Private games are casual: untick it for a rated game.",
     )
 
     def __init__(self, *args, contacts: list[tuple[str, str]], modes: list[tuple[str, str]],
@@ -44,4 +46,6 @@ class NewTableInvitationForm(forms.Form):
             if not low <= seats <= high:
                 players = f"{low} players" if low == high else f"{low} to {high} players"
                 self.add_error("seats", f"{self.names[mode]} is for {players}.")
+        if data.get("rated") and data.get("private"):
+            self.add_error("private", private_is_casual())
         return data

@@ -162,6 +162,14 @@ def table_start_pair(*, players, mode: str, target: int | None, rated: bool,
     return int(table.pk)
 
 
+def private_is_casual() -> str:
+    """Why a private table cannot be rated (the games app's words, for the invitation form
+    to put on its Private box)."""
+    from games.services.tables import PRIVATE_IS_CASUAL
+
+    return PRIVATE_IS_CASUAL
+
+
 def table_open(*, user, mode: str, seat_count: int, target: int | None, rated: bool,
                seconds_per_turn: int, private: bool) -> int:
     """Open a table of ``mode`` with ``user`` seated, waiting for the others

@@ -5,6 +5,7 @@ the public pages before and after; these are the ways in and the data from befor
 from __future__ import annotations
 
 import importlib
+import re
 from datetime import timedelta
 
 import pytest
@@ -43,6 +44,7 @@ def test_a_private_table_cannot_be_opened_rated(classic, make_user, client):
     response = client.post("/play/classic/new/", {"seats": "2", "seconds_per_turn": "30",
                                                   "rated": "on", "private": "on"})
     assert response.status_code == 400 and REASON in response.content.decode()
+    _describedby_ids_exist(response.content.decode())
     with pytest.raises(InvalidSettings, match=REASON):
         games_services.table_create(user=alice, room=classic, rated=True, private=True)
     with pytest.raises(InvalidSettings, match=REASON):
@@ -54,11 +56,29 @@ def test_a_private_table_cannot_be_opened_rated(classic, make_user, client):
     assert games_services.table_create(user=bob, room=classic, rated=True).rated
 
 
-def test_an_invitation_to_a_rated_private_table_is_refused(classic, make_user):
+def _describedby_ids_exist(page: str) -> None:
+    """Every id an ``aria-describedby`` names is on the page (the settings forms' hints and
+    errors had none, so a screen reader read neither)."""
+    named = {i for ids in re.findall(r'aria-describedby="([^"]*)"', page) for i in ids.split()}
+    assert named, "no aria-describedby"
+    missing = [i for i in named if f'id="{i}"' not in page]
+    assert not missing, missing
+
+
+def test_an_invitation_to_a_rated_private_table_is_refused(classic, make_user, client):
     alice, bob = make_user("alice"), make_user("bob")
     social_services.contact_request_send(sender=alice, recipient=bob)
     social_services.contact_request_accept(
         user=bob, request_id=bob.contact_requests_received.get().pk)
+    # the form puts the reason on its Private box (it came at the top of the form)
+    client.force_login(alice)
+    response = client.post("/invitations/new-table/", {
+        "to": "bob", "mode": "classic", "seats": "2", "seconds_per_turn": "30",
+        "rated": "on", "private": "on"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert re.search(r'id="id_private_error"><li>A private game is casual', page), page[-3000:]
+    _describedby_ids_exist(page)
     with pytest.raises(social_services.SocialError, match=REASON):
         social_services.invitation_send_new_table(sender=alice, recipient=bob,
                                                   mode="classic", rated=True)

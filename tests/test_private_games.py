@@ -340,6 +340,10 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     own.force_login(a)
     mine = own.get(f"/u/{a.username}/").content.decode()
     assert f"/games/{game.pk}/" in mine and f"{when.day} {when:%b %Y}" in mine
+    # told it is private (here, in the archive and on the game's page), as nobody else is
+    tag = 'title="Seen by its players alone">private</span>'
+    assert tag in mine and tag in own.get("/games/").content.decode()
+    assert tag in own.get(f"/games/{game.pk}/").content.decode()
 
     # A player asks for its analysis (the task runs: eager): it is stored, and its frames
     # went to that player's notification sockets only.

@@ -128,6 +128,8 @@ def game(request, game_id):
         "game": game,
         "players": players,
         "unrated": unrated,
+        # (only its players see a private game: they are told it is one)
+        "private": any(p.private for p in players),
         "sheet": selectors.score_sheet(game),
         "replay": data,
         "analysis": analysis,

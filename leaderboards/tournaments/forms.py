@@ -43,7 +43,8 @@ class TournamentCreateForm(forms.Form):
     rating_max = forms.IntegerField(label="Rating ceiling", required=False, min_value=0,
                                     max_value=4000)
     private = forms.BooleanField(label="Private (only people with the invite link)",
-                                 required=False)
+                                 required=False,
+                                 help_text="A private tournament's games are casual.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
