@@ -337,3 +337,29 @@ def test_an_invitation_to_a_table_that_started_is_not_on_the_home_page(contacts,
 
     table_sit(table_id=table.pk, user=make_user("dave"))  # the last seat: the game starts
     assert "invitations-waiting" not in client_for(bob).get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_an_invitation_to_a_table_that_left_the_wait_offers_no_accept(contacts, carol,
+                                                                       client_for):
+    """The page went on offering "Accept and sit down" for a table that had closed or
+    filled (the accept then only removed the row): it says so, and offers to dismiss."""
+    from games.services import table_leave, table_sit
+
+    alice, bob = contacts
+    closed = _table(alice, private=False)
+    services.invitation_send(sender=alice, recipient=bob, table_id=closed.pk)
+    table_leave(table_id=closed.pk, user=alice)  # its only player: the table closes
+    page = client_for(bob).get("/invitations/").content.decode()
+    assert "that table is no longer waiting for players" in page
+    assert "Accept and sit down" not in page and ">Dismiss<" in page
+    assert "no longer waiting for players" in client_for(alice).get(
+        "/invitations/").content.decode()
+    full = _table(carol, private=False)
+    services.contact_request_send(sender=carol, recipient=bob)
+    services.contact_request_accept(
+        user=bob, request_id=bob.contact_requests_received.get(from_user=carol).pk)
+    services.invitation_send(sender=carol, recipient=bob, table_id=full.pk)
+    table_sit(table_id=full.pk, user=alice)
+    page = client_for(bob).get("/invitations/").content.decode()
+    assert page.count("Accept and sit down") == 0

@@ -71,6 +71,31 @@ export function rematchOffers(offers, seats, mySeat, me) {
   return { standing: others.filter(here), lapsed: others.filter((o) => !here(o)) };
 }
 
+/** What the game-over panel says and offers about a rematch, for a seated player: ``notes``
+ * (texts) and ``buttons`` (``withdraw``, ``offer``, ``accept``, ``decline``, ``go``). Once
+ * the rematch is made (``rm.url``), only the way to it: the offers that made it, and the
+ * players who went there, are no longer news (the old table read "bob left the table: the
+ * offer has lapsed. Rematch offered: waiting for the other players…" beside "Go to the
+ * rematch"). ``names(list)`` writes offers as names. */
+export function rematchPanel(rm, seats, mySeat, me, names) {
+  if (rm.url) return { notes: ["The rematch has started."], buttons: ["go"] };
+  const notes = [];
+  const buttons = [];
+  const mine = (rm.offers || []).some((o) => o === me || o === mySeat);
+  const { standing, lapsed } = rematchOffers(rm.offers, seats, mySeat, me);
+  if (standing.length) notes.push(`${names(standing)} would like a rematch.`);
+  // an offer stands while its player is at the table (games/services/rematch.py)
+  if (lapsed.length) notes.push(`${names(lapsed)} left the table: ${lapsed.length > 1 ? "their offers have" : "the offer has"} lapsed.`);
+  if (mine) {
+    buttons.push("withdraw");
+    notes.push("Rematch offered: waiting for the other players…");
+  } else {
+    buttons.push(standing.length ? "accept" : "offer");
+    if (standing.length) buttons.push("decline");
+  }
+  return { notes, buttons };
+}
+
 /** The seats of the other players whose rematch offers are new in ``frame``. */
 export function newRematchOffers(prev, frame, mySeat) {
   const before = new Set(((prev && prev.table && prev.table.rematch) || {}).offers || []);
@@ -284,19 +309,17 @@ function gameOverContent(ctrl) {
   const tournament = ctrl.data.tournament_url; // a tournament's match: its next is there
   if (ctrl.mySeat !== null && !tournament) {
     const me = f.you && f.you.username;
-    const mine = (rm.offers || []).some((o) => o === me || o === ctrl.mySeat);
-    const { standing, lapsed } = rematchOffers(rm.offers, seats, ctrl.mySeat, me);
     const names = (list) => list.map((o) => (Number.isInteger(o) ? seatName(o, ctx) : (seats.find((s) => s.username === o) || { name: o }).name)).join(", ");
-    if (standing.length) kids.push(h("p", { class: "rematch-note", text: `${names(standing)} would like a rematch.` }));
-    // an offer stands while its player is at the table (games/services/rematch.py)
-    if (lapsed.length) kids.push(h("p", { class: "muted", text: `${names(lapsed)} left the table: ${lapsed.length > 1 ? "their offers have" : "the offer has"} lapsed.` }));
-    if (mine) {
-      actions.append(h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }));
-      kids.push(h("p", { class: "muted", text: "Rematch offered: waiting for the other players…" }));
-    } else {
-      actions.append(h("button", { class: "button", text: f.table.offline ? "Play again" : standing.length ? "Accept the rematch" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }));
-      if (standing.length) actions.append(h("button", { class: "button button-secondary", text: "Decline", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }));
-    }
+    const panel = rematchPanel(rm, seats, ctrl.mySeat, me, names);
+    panel.notes.forEach((text) => kids.push(h("p", { class: text.endsWith("would like a rematch.") ? "rematch-note" : "muted", text })));
+    const button = {
+      withdraw: () => h("button", { class: "button button-secondary", text: "Withdraw rematch offer", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }),
+      offer: () => h("button", { class: "button", text: f.table.offline ? "Play again" : "Offer a rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }),
+      accept: () => h("button", { class: "button", text: f.table.offline ? "Play again" : "Accept the rematch", attrs: { type: "button" }, on: { click: () => ctrl.rematch(true) } }),
+      decline: () => h("button", { class: "button button-secondary", text: "Decline", attrs: { type: "button" }, on: { click: () => ctrl.rematch(false) } }),
+      go: () => null, // (below, for spectators too)
+    };
+    panel.buttons.forEach((kind) => { const b = button[kind](); if (b) actions.append(b); });
   }
   if (tournament) actions.append(h("a", { class: "button", text: "Back to the tournament", attrs: { href: tournament } }));
   if (rm.url && !tournament) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));

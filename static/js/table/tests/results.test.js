@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchOffers, scoreText } from "../results.js";
+import { endingText, gameOverTitle, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchOffers, rematchPanel, scoreText } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -105,4 +105,19 @@ test("a card laid off on a run stands in its place; on a set, after", () => {
   assert.equal(shown(["TS", "JS", "QS"], ["KS"]), "TS JS QS [KS]");
   assert.equal(shown(["7C", "7D", "7H"], ["7S"]), "7C 7D 7H [7S]");
   assert.equal(shown(["AC", "2C", "3C"], []), "AC 2C 3C");
+});
+
+test("once the rematch is made, the old table offers only the way to it", () => {
+  const seats = [{ kind: "user", username: "me", connected: true }, { kind: "user", username: "bob", connected: false }];
+  const names = (list) => list.join(", ");
+  // bob went to the new table: his offer is not "lapsed", and ours is not "waiting"
+  const made = rematchPanel({ offers: [0, 1], url: "/tables/9/" }, seats, 0, "me", names);
+  assert.deepEqual(made, { notes: ["The rematch has started."], buttons: ["go"] });
+  const waiting = rematchPanel({ offers: [0] }, seats, 0, "me", names);
+  assert.deepEqual(waiting.buttons, ["withdraw"]);
+  assert.deepEqual(rematchPanel({ offers: [1] }, seats, 0, "me", names),
+    { notes: ["1 left the table: the offer has lapsed."], buttons: ["offer"] });
+  seats[1].connected = true;
+  assert.deepEqual(rematchPanel({ offers: [1] }, seats, 0, "me", names),
+    { notes: ["1 would like a rematch."], buttons: ["accept", "decline"] });
 });
