@@ -22,7 +22,7 @@ from leaderboards.stats import services as stats_services
 from leaderboards.stats.models import GameFacts, PlayerStats
 from leaderboards.tournaments import services as tournaments_services
 from social import services as social_services
-from tests.support.tables import play_one
+from tests.support.tables import play_then_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -104,8 +104,7 @@ def test_a_private_table_opened_rated_before_the_rule_plays_casual(
     Table.objects.filter(pk=table.pk).update(rated=True)  # as the rule found it
     with django_capture_on_commit_callbacks(execute=True):
         games_services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
-        play_one(table.pk, {0: alice, 1: bob})
-        games_services.table_resign(table_id=table.pk, user=bob)
+        play_then_resign(table.pk, {0: alice, 1: bob}, 1, bob)
     game = Game.objects.get(table=table)
     assert not game.rated and not game.players.filter(rated=True).exists()
     for u in (alice, bob):

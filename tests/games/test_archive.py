@@ -342,15 +342,13 @@ def test_a_resigned_games_record_imports_as_stopping_before_the_end(
         client, trio, rooms, django_capture_on_commit_callbacks):
     """Its page read "the game was not finished" beside a game page saying "Resignation"."""
     from games import services
-    from tests.support.tables import play_one
+    from tests.support.tables import play_then_resign
 
     alice, bob, _ = trio
     with django_capture_on_commit_callbacks(execute=True):
         table = services.table_create(user=alice, room=rooms["classic"])
         services.table_sit(table_id=table.pk, user=bob)
-        for _ in range(4):
-            play_one(table.pk, {0: alice, 1: bob})
-        services.table_resign(table_id=table.pk, user=alice)
+        play_then_resign(table.pk, {0: alice, 1: bob}, 4, alice)
     game = Game.objects.get(table=table)
     client.force_login(alice)
     for ext in ("json", "txt"):

@@ -57,3 +57,11 @@ def resigned_rated_table(rooms, users, capture):
     with capture(execute=True):
         services.table_resign(table_id=table.pk, user=users[-1])
     return table
+
+
+def play_then_resign(table_id, users_by_seat, moves, resigner):
+    """``moves`` safe moves by whoever is to act, then ``resigner`` resigns: a game that
+    ends early, stored as a finished game."""
+    for _ in range(moves):
+        play_one(table_id, users_by_seat)
+    return services.table_resign(table_id=table_id, user=resigner)
