@@ -72,22 +72,35 @@ descendants() {
   done
 }
 
+# Wait (at most 10 s) for the processes in "$@" to exit, then kill what is left.
+wait_gone() {
+  local left pid
+  for _ in $(seq 100); do
+    left=""
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && left="$left $pid"; done
+    [ -z "$left" ] && return 0
+    sleep 0.1
+  done
+  kill -KILL $left 2>/dev/null || true
+}
+
 stop_all() {
   trap - EXIT INT TERM
   touch "$STOP_FLAG"
-  local tree worker left pid
+  local tree worker workers pid
   tree="$(descendants $$)"
   worker="$(cat "$WORKER_PID_FILE" "$ANALYSIS_PID_FILE" 2>/dev/null || true)"
-  for pid in ${DAPHNE_PID:-} $worker; do kill -TERM "$pid" 2>/dev/null || true; done
-  # A warm shutdown finishes the task at hand; what is still running after 10 s is killed
-  # (beat has been seen to hang at "Shutting down").
-  for _ in $(seq 100); do
-    left=""
-    for pid in $tree; do kill -0 "$pid" 2>/dev/null && left="$left $pid"; done
-    [ -z "$left" ] && break
-    sleep 0.1
-  done
-  [ -n "$left" ] && kill -KILL $left 2>/dev/null || true
+  # The workers first, Daphne after them: the worker's beat and sweep went on for 3-4 s of
+  # warm shutdown after Daphne had gone, applying deadlines that nobody could meet (every
+  # socket was cut) and stamping the clocks' heartbeat, so the restart saw no gap to give back
+  # (docs/operations.md, "Stopping"). A warm shutdown finishes the task at hand; what is
+  # still running after 10 s is killed (beat has been seen to hang at "Shutting down").
+  for pid in $worker; do kill -TERM "$pid" 2>/dev/null || true; done
+  workers=""
+  for pid in $tree; do [ "$pid" != "${DAPHNE_PID:-}" ] && workers="$workers $pid"; done
+  wait_gone $workers
+  [ -n "${DAPHNE_PID:-}" ] && kill -TERM "$DAPHNE_PID" 2>/dev/null || true
+  wait_gone $tree
   rm -f "$STOP_FLAG" "$WORKER_PID_FILE" "$ANALYSIS_PID_FILE"
   echo "Stopped."
 }

@@ -41,7 +41,12 @@ def set_clock(
         table.deadline_seat = None
         table.turn_started_at = None
         return
-    if to_act != prev_to_act or table.turn_started_at is None:
+    # A hand just dealt (its history holds only the deal) starts a turn of its own, with the
+    # first turn's extra: its players read the last hand's result first (the next hand's
+    # clock ran while that panel was open), and the player who ended a hand and deals first
+    # in the next kept the old turn's deadline.
+    new_hand = prev_to_act is not None and len(state.hand_history) <= 1
+    if to_act != prev_to_act or table.turn_started_at is None or new_hand:
         table.turn_started_at = now
     seat = seats[to_act]
     if seat.bot_level is not None:
@@ -54,11 +59,12 @@ def set_clock(
         table.turn_deadline = None
         table.deadline_seat = None
         return
-    if to_act == prev_to_act and table.turn_deadline is not None and table.deadline_seat == to_act:
+    if (to_act == prev_to_act and table.turn_deadline is not None
+            and table.deadline_seat == to_act and not new_hand):
         # The same turn goes on (drew, now discards): keep the deadline, with a moment to act.
         table.turn_deadline = max(table.turn_deadline, now + timedelta(seconds=3))
         return
-    extra = conf.get("FIRST_TURN_EXTRA") if prev_to_act is None else 0
+    extra = conf.get("FIRST_TURN_EXTRA") if prev_to_act is None or new_hand else 0
     table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn + extra)
     table.deadline_seat = to_act
 

@@ -72,6 +72,28 @@ def test_the_turn_after_a_timeout_gets_no_first_turn_extra(rooms, two_players):
     assert 13 < after <= 15
 
 
+def test_a_new_hands_first_turn_gets_the_extra_too(rooms, two_players):
+    """The next hand's clock ran while its players read the last hand's result (a new
+    player saw "4 s" under the hand's panel), and a player who ended one hand and acted
+    first in the next kept the old turn's deadline."""
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob], seconds=15)
+    while state_of(table.pk).hand_number == 1:
+        table.refresh_from_db()
+        started = table.turn_started_at
+        play_one(table.pk, {0: alice, 1: bob})
+    table.refresh_from_db()
+    state = state_of(table.pk)
+    assert state.hand_number == 2 and len(state.hand_history) == 1  # just dealt
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert 15 + games_conf.get("FIRST_TURN_EXTRA") - 5 < left <= 25, left
+    assert table.turn_started_at > started
+    # and the hand's next turns are whole turns without it
+    play_one(table.pk, {0: alice, 1: bob})
+    table.refresh_from_db()
+    assert (table.turn_deadline - timezone.now()).total_seconds() <= 15
+
+
 def test_a_lost_state_frame_stops_the_clock_until_the_player_sees_the_table(
     rooms, two_players
 ):
