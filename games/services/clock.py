@@ -45,7 +45,8 @@ def set_clock(
     # first turn's extra: its players read the last hand's result first (the next hand's
     # clock ran while that panel was open), and the player who ended a hand and deals first
     # in the next kept the old turn's deadline.
-    new_hand = prev_to_act is not None and len(state.hand_history) <= 1
+    new_hand = (prev_to_act is not None and state is not None
+                and len(state.hand_history) <= 1)
     if to_act != prev_to_act or table.turn_started_at is None or new_hand:
         table.turn_started_at = now
     seat = seats[to_act]
