@@ -269,6 +269,8 @@ def test_play_the_computer_in_the_browser(server, browser):
     page.wait_for_selector(".tbl-conn[data-state=offline], .tbl-conn[data-state=connecting]")
     page.wait_for_selector(".tbl-conn[data-state=open]", timeout=15000)
     assert _version(page) >= version
+    # what a lost connection meant for the clock was said while it was lost, and goes with it
+    assert page.query_selector(".banner-outage") is None
     _play_turn(page)
 
     # a phone: nothing wider than the screen, big enough cards; the card selected before the

@@ -87,7 +87,11 @@ export class TableApp {
       error: (f, p) => this.onError(f, p),
       ack: () => this.setBusy(false),
       settled: () => this.setBusy(false),
-      status: (s, d) => renderConnection(this, s, d),
+      status: (s, d) => {
+        this.connState = s;
+        renderConnection(this, s, d);
+        if (this.frame) renderBanner(this); // (what a lost connection means for the clock)
+      },
     };
     this.socket = this.data.transport
       ? this.data.transport(handlers)

@@ -141,10 +141,22 @@ export function renderConnection(ctrl, state, detail) {
   updateChildren(c, kids);
 }
 
+/** What a seated player at a timed game in play is told while their socket is down: the
+ * page cannot tell the site's outage (no clock runs, the time comes back) from their own
+ * connection's (their clock runs), and its timer went on down to "0 s" with nothing said. */
+export function outageNote(connState, frame, mySeat) {
+  const t = (frame && frame.table) || {};
+  if (connState !== "offline" && connState !== "reconnecting") return "";
+  if (mySeat === null || t.status !== "playing" || !t.seconds_per_turn || t.offline) return "";
+  return "Not connected. If the site itself is down, no clock runs and the time comes back when it returns; if only your connection dropped, your clock keeps running.";
+}
+
 export function renderBanner(ctrl) {
   const f = ctrl.frame;
   const b = ctrl.el.banner;
   const kids = [];
+  const outage = outageNote(ctrl.connState, f, ctrl.mySeat);
+  if (outage) kids.push(h("span", { class: "banner-outage", text: outage }));
   if (f.you && f.you.can_claim) {
     const gone = f.seats.filter((s) => s.gone && s.index !== ctrl.mySeat).map((s) => s.name).join(", ");
     kids.push(h("span", { text: `${gone || "Your opponent"} left the table more than a minute ago.` }));

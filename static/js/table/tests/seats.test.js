@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { colourIndex, connectionText, displayNames, fitNames, initials, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
+import { colourIndex, connectionText, displayNames, fitNames, initials, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -79,4 +79,14 @@ test("names still cut with their short forms push the ratings out, not the other
   el.clientWidth = 60; // room again (the page's own measure follows the ratings' going)
   fitNames(root([el]), over);
   assert.ok(!classes.has("names-tight"));
+});
+
+test("a seated player at a timed game is told what a lost connection means for the clock", () => {
+  const timed = { table: { status: "playing", seconds_per_turn: 15 } };
+  assert.match(outageNote("offline", timed, 0), /If the site itself is down, no clock runs/);
+  assert.match(outageNote("reconnecting", timed, 1), /your clock keeps running/);
+  assert.equal(outageNote("open", timed, 0), "");
+  assert.equal(outageNote("offline", timed, null), ""); // a spectator has no clock
+  assert.equal(outageNote("offline", { table: { status: "playing", seconds_per_turn: 0 } }, 0), "");
+  assert.equal(outageNote("offline", { table: { status: "finished", seconds_per_turn: 15 } }, 0), "");
 });
