@@ -148,7 +148,7 @@ export function outageNote(connState, frame, mySeat) {
   const t = (frame && frame.table) || {};
   if (connState !== "offline" && connState !== "reconnecting") return "";
   if (mySeat === null || t.status !== "playing" || !t.seconds_per_turn || t.offline) return "";
-  return "Not connected. If the site itself is down, no clock runs and the time comes back when it returns; if only your connection dropped, your clock keeps running.";
+  return "Not connected: if the site is down, no clock runs and you get the time back; if only your connection dropped, your clock keeps running.";
 }
 
 export function renderBanner(ctrl) {

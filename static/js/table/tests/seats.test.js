@@ -83,7 +83,7 @@ test("names still cut with their short forms push the ratings out, not the other
 
 test("a seated player at a timed game is told what a lost connection means for the clock", () => {
   const timed = { table: { status: "playing", seconds_per_turn: 15 } };
-  assert.match(outageNote("offline", timed, 0), /If the site itself is down, no clock runs/);
+  assert.match(outageNote("offline", timed, 0), /if the site is down, no clock runs and you get the time back/);
   assert.match(outageNote("reconnecting", timed, 1), /your clock keeps running/);
   assert.equal(outageNote("open", timed, 0), "");
   assert.equal(outageNote("offline", timed, null), ""); // a spectator has no clock
