@@ -25,9 +25,13 @@ logger = logging.getLogger(__name__)
 
 
 def on_player_seated(sender, *, table_id, user_id, url, private=False, **kwargs):
+    if private:
+        # A private table is the players' business, even that it is being played: two
+        # contacts both "playing", then both back "online" in the same second, told whom
+        # they played. Its players show online (or offline) as anywhere else on the site.
+        return
     try:
-        # A private table is the players' business: contacts see "playing", not where.
-        presence_set_playing(user_id, table_id, "" if private else url)
+        presence_set_playing(user_id, table_id, url)
     except Exception:  # presence must never break play
         logger.exception("presence_set_playing failed for user %s", user_id)
 

@@ -290,19 +290,22 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     # A private game is casual: asked rated, it is refused with the reason.
     with pytest.raises(InvalidSettings, match="A private game is casual"):
         games_services.table_create(user=a, room=room, rated=True, private=True)
+    watcher_heard = len(notified.get(watcher.pk, []))  # (their public games said "playing")
     with django_capture_on_commit_callbacks(execute=True):
         table = games_services.table_create(user=a, room=room, private=True)
         games_services.table_sit(table_id=table.pk, user=b, invite=table.invite_token)
         for _ in range(2):
             play_one(table.pk, {0: a, 1: b})
-    # While it is played (both connected at the table), the contacts see "playing", never
-    # the table, and the room lists neither player as online.
+    # While it is played (both connected at the table), the contacts are not told they play,
+    # nor the table, and the room lists neither player as online.
     Seat.objects.filter(table=table).update(connected=True, last_seen=timezone.now())
     scenario = {"a": a, "b": b, "players": [a, b], "people": [a, b, watcher],
                 "table": table, "invite": table.invite_token, "tournament": tournament,
                 "playing": True}
     for presence in presence_of([a.pk, b.pk]).values():
-        assert presence.state == "playing"
+        # not even "playing": two contacts playing at once, then online together, would
+        # say whom they play (they show as anywhere else on the site)
+        assert presence.state != "playing", presence
         assert presence.as_frame()["table"] is None, presence
     watching = Client()
     watching.force_login(watcher)
@@ -382,9 +385,11 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
                    for uid, fs in notified.items() if uid != a.pk for f in fs)
     scenario["imported"] = imported
 
-    # What the watcher's notification socket was sent, all along: presence, but no table.
+    # What the watcher's notification socket was sent, all along: no table, and since the
+    # private game began, never "playing".
     frames = notified.get(watcher.pk, [])
-    assert any(f.get("type") == "presence" and f.get("state") == "playing" for f in frames)
+    assert not any(f.get("type") == "presence" and f.get("state") == "playing"
+                   for f in frames[watcher_heard:])
     for frame in frames:
         assert not _leaks(json.dumps(frame), scenario, "/ws/notify/"), frame
 

@@ -144,7 +144,7 @@ def test_invite_form_over_http(contacts, client_for):
 def test_sitting_down_shows_playing_to_contacts(contacts, django_capture_on_commit_callbacks):
     alice, bob = contacts
     with django_capture_on_commit_callbacks(execute=True):
-        table = _table(alice)
+        table = _table(alice, private=False)
     assert presence.presence_playing(alice.pk)["table_id"] == table.pk
     assert presence.presence_of([alice.pk])[alice.pk].state == "playing"
     from games.services import table_leave
@@ -152,6 +152,11 @@ def test_sitting_down_shows_playing_to_contacts(contacts, django_capture_on_comm
     with django_capture_on_commit_callbacks(execute=True):
         table_leave(table_id=table.pk, user=alice)
     assert presence.presence_playing(alice.pk) is None
+    # at a private table: not even "playing" (docs/social.md, "Presence")
+    with django_capture_on_commit_callbacks(execute=True):
+        _table(alice, private=True)
+    assert presence.presence_playing(alice.pk) is None
+    assert presence.presence_of([alice.pk])[alice.pk].state != "playing"
 
 
 @pytest.mark.django_db(transaction=True)
