@@ -102,6 +102,10 @@ class Period(models.TextChoices):
     MONTH = "month", "Best gains this month"
 
 
+# how far back each best-gains board looks (the boards and what they tell a missing player)
+GAIN_DAYS = {Period.WEEK: 7, Period.MONTH: 30}
+
+
 class Pool(models.TextChoices):
     """Whose board: people's and bots' ratings never mix (docs/ratings.md, "Bots")."""
     PEOPLE = "people", "People"

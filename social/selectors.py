@@ -288,8 +288,7 @@ def invitations_waiting(user) -> list[tuple]:
     ttl: int = conf.get("INVITE_TTL")
     fresh = invitations_received(user).filter(
         created_at__gte=timezone.now() - timedelta(seconds=ttl)).order_by("-created_at")[:10]
-    return [(i, t) for i, t in invitation_rows(fresh)
-            if t is not None and t.open and t.free_seats > 0]
+    return [(i, t) for i, t in invitation_rows(fresh) if t is not None and t.joinable]
 
 
 # --- Challenges ------------------------------------------------------------------------------

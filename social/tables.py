@@ -28,6 +28,11 @@ class TableInfo:
     invite_token: str
 
     @property
+    def joinable(self) -> bool:
+        """Still waiting for players, with a seat free: an invitation to it can be accepted."""
+        return self.open and self.free_seats > 0
+
+    @property
     def invite_url(self) -> str:
         if self.private and self.invite_token:
             return f"{self.url}?invite={self.invite_token}"

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.apps import apps
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import services as games_services
@@ -97,11 +98,21 @@ def test_a_private_tournament_is_casual(classic, make_user):
     assert not private.rated and public.rated
 
 
-def test_a_private_table_opened_rated_before_the_rule_plays_casual(
+def test_the_database_holds_the_rule_and_a_private_game_and_its_rematch_are_casual(
         classic, make_user, django_capture_on_commit_callbacks):
+    """No path that makes a table or a tournament can miss the rule (a rematch copies its
+    table's settings; a tournament picks its own): the database refuses a rated private
+    one, so nothing downstream (the finish path, the ratings) needs to check again."""
     alice, bob = make_user("alice"), make_user("bob")
     table = games_services.table_create(user=alice, room=classic, private=True)
-    Table.objects.filter(pk=table.pk).update(rated=True)  # as the rule found it
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Table.objects.filter(pk=table.pk).update(rated=True)
+    staff = make_user("organiser", is_staff=True)
+    cup = tournaments_services.tournament_create(
+        user=staff, name="Friends", starts_at=timezone.now() + timedelta(minutes=30),
+        private=True)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        type(cup).objects.filter(pk=cup.pk).update(rated=True)
     with django_capture_on_commit_callbacks(execute=True):
         games_services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
         play_then_resign(table.pk, {0: alice, 1: bob}, 1, bob)
@@ -113,10 +124,6 @@ def test_a_private_table_opened_rated_before_the_rule_plays_casual(
     games_services.table_rematch(table_id=table.pk, user=bob)
     rematch = Table.objects.get(pk=table.pk).rematch_table
     assert rematch is not None and rematch.private and not rematch.rated
-    migration = importlib.import_module("games.migrations.0014_private_tables_casual")
-    Table.objects.filter(pk=rematch.pk).update(rated=True, rating_range=200)
-    migration.casual(apps, None)
-    assert Table.objects.filter(private=True, rated=True).count() == 0
 
 
 def test_the_recount_moves_private_games_out_of_the_public_figures(

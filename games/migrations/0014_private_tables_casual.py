@@ -1,6 +1,7 @@
 """A private table is casual (a rating is public, and its change would show that the players
-met): tables opened private and rated before the rule are made casual. Games already played
-and rated keep their rating changes (docs/ratings.md, "Private games")."""
+met): tables opened private and rated before the rule are made casual, then the database
+holds the rule. Games already played and rated keep their rating changes (docs/ratings.md,
+"Private games")."""
 from django.db import migrations
 
 

@@ -98,6 +98,12 @@ class Table(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["room", "status"])]
+        # a private game is casual (docs/ratings.md, "Private games"): the database holds
+        # the rule, so no path that makes a table (a rematch, a tournament) can miss it
+        constraints = [
+            models.CheckConstraint(condition=~(models.Q(private=True) & models.Q(rated=True)),
+                                   name="table_private_is_casual"),
+        ]
 
     def __str__(self):
         return f"Table {self.pk} ({self.get_mode_display()})"

@@ -16,13 +16,18 @@ from ..models import (
 # ------------------------------------------------------------------------- archive
 
 
-def game_visible(game: Game, viewer) -> bool:
-    """Private tables' games are for their players only. The privacy is read from the seats'
-    copy (``GamePlayer.private``) as well as the table, so it outlives the table's row."""
-    players = game.players.all()
+def game_private(game: Game) -> bool:
+    """Whether ``game`` was played at a private table: read from the seats' copy
+    (``GamePlayer.private``) as well as the table, so it outlives the table's row."""
     table = game.table
-    if not (table is not None and table.private) and not any(p.private for p in players):
+    return (table is not None and table.private) or any(p.private for p in game.players.all())
+
+
+def game_visible(game: Game, viewer) -> bool:
+    """Private tables' games are for their players only (``game_private``)."""
+    if not game_private(game):
         return True
+    players = game.players.all()
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return False
     return any(p.user_id == viewer.pk for p in players)

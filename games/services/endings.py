@@ -46,9 +46,7 @@ def finish_game(table: Table, seats: list[Seat], state: E.GameState, *, ending: 
     ]
     game = Game.objects.create(
         table=table, mode=table.mode, settings=states.mode_settings(state),
-        num_players=table.seat_count, target=table.target,
-        # (a private table is casual; this also covers one opened rated before that rule)
-        rated=table.rated and not table.private, seed=table.seed,
+        num_players=table.seat_count, target=table.target, rated=table.rated, seed=table.seed,
         actions=actions, hands=states.hand_results(state),
         final={"result": result, "totals": totals, "hand_points": list(state.scores),
                "places": places},

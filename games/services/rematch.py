@@ -71,8 +71,7 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
 def _rematch_table(old: Table, seats: list[Seat], outbox: Outbox | None) -> Table:
     table = Table.objects.create(
         room=old.room, mode=old.mode, seat_count=old.seat_count, target=old.target,
-        rated=old.rated and not old.private, seconds_per_turn=old.seconds_per_turn,
-        private=old.private,
+        rated=old.rated, seconds_per_turn=old.seconds_per_turn, private=old.private,
         rating_range=old.rating_range,
         invite_token=secrets.token_urlsafe(16) if old.private else "",
         seed=secrets.randbits(62), created_by=old.created_by, version=1,

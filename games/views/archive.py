@@ -129,7 +129,7 @@ def game(request, game_id):
         "players": players,
         "unrated": unrated,
         # (only its players see a private game: they are told it is one)
-        "private": any(p.private for p in players),
+        "private": selectors.game_private(game),
         "sheet": selectors.score_sheet(game),
         "replay": data,
         "analysis": analysis,

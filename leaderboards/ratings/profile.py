@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from accounts.profile_sections import ProfileSection, profile_section_register
+from core.templatetags.deltas import signed
 
 from ..models import RatingChange
 from . import selectors, skill
@@ -27,14 +28,8 @@ def _ticks(low: int, high: int) -> list[int]:
 
 
 def _day(when) -> str:
-    """"6 Dec 2026" in the viewer's time zone, as the site writes a day elsewhere."""
-    local = timezone.localtime(when)
-    return f"{local.day} {local:%b %Y}"
-
-
-def _signed(delta: int) -> str:
-    """A change as the record page writes it: "+12", "−9" (a true minus), "±0"."""
-    return f"+{delta}" if delta > 0 else f"\u2212{-delta}" if delta < 0 else "±0"
+    """"6 Dec 2026" in the viewer's time zone: the templates' ``|date:"j M Y"``."""
+    return dateformat.format(timezone.localtime(when), "j M Y")
 
 
 def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
@@ -60,7 +55,7 @@ def history_chart(rows: list[RatingChange]) -> dict[str, Any] | None:
         points.append({
             "x": x(i), "y": y(r.rating_after), "url": reverse("games:game", args=[r.game_id]),
             "title": f"{_day(r.finished_at)}: {skill.label(r.rating_after, r.provisional)}"
-                     f" ({_signed(delta)}), game {r.game_id}",
+                     f" ({signed(delta)}), game {r.game_id}",
         })
     return {
         "width": WIDTH, "height": HEIGHT,

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.models import GamePlayer, Mode
 
 from ..models import (
+    GAIN_DAYS,
     LeaderboardEntry,
     LeaderboardRun,
     Period,
@@ -180,7 +181,7 @@ def board_absence(user, mode: str, period: str = Period.ALL) -> str:
         return (f"You are not on this board yet: your {name} rating is provisional, "
                 f"{left} more rated game{'' if left == 1 else 's'} at most to establish it.")
     if period != Period.ALL:
-        days = 7 if period == Period.WEEK else 30
+        days = GAIN_DAYS[Period(period)]
         return (f"This board lists established players whose {name} rating rose over the "
                 f"last {days} days: yours did not (or you played no rated game of {name} "
                 "in them), or it rose since the board was brought up to date, every few "

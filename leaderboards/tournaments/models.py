@@ -102,6 +102,9 @@ class Tournament(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["schedule", "starts_at"],
                                     name="tournament_one_edition_per_start"),
+            # a private tournament's games are casual, as every private game
+            models.CheckConstraint(condition=~(models.Q(private=True) & models.Q(rated=True)),
+                                   name="tournament_private_is_casual"),
         ]
 
     def __str__(self):

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ...models import (
+    GAIN_DAYS,
     LeaderboardEntry,
     LeaderboardRun,
     Period,
@@ -77,7 +78,7 @@ def _pool_boards(mode: str, now: datetime, bots: bool) -> dict[str, list[dict[st
     current = {r["user_id"]: r for r in Rating.objects.filter(
         mode=mode, user__is_bot=bots, user__is_active=True).values(
         "user_id", "rating", "provisional", "user__country")}
-    for period, days in ((Period.WEEK, 7), (Period.MONTH, 30)):
+    for period, days in GAIN_DAYS.items():
         first: dict[int, int] = {}
         counts: dict[int, int] = {}
         for user_id, before in (
