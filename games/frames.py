@@ -334,10 +334,13 @@ def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
     meta = table_meta(table)
     seats_d = seats_data(seats)
     shown = None
+    timed_out: list[list[int]] = []
     if table.state:
-        shown = view(states.load(table.state), seat, closed=_closed(table.status))
+        state = states.load(table.state)
+        shown = view(state, seat, closed=_closed(table.status))
         if table.status == TableStatus.FINISHED:
             shown.setdefault("seed", table.seed)
+        timed_out = hand_timeouts(table, state)
     return {
         "type": "snapshot",
         "version": table.version,
@@ -348,4 +351,12 @@ def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
         "view": shown,
         "chat": chat,
         "ratings": ratings_data(table.mode, seats, meta["finish"]),
+        "timed_out": timed_out,
     }
+
+
+def hand_timeouts(table: Table, state: E.GameState) -> list[list[int]]:
+    """The snapshot's ``timed_out``: each ``[start, end]`` slice of the view's ``history``
+    (this hand's) that the server played because a clock ran out."""
+    return [[start, end] for hand, start, end in table.hand_timeouts or []
+            if hand == state.hand_number]

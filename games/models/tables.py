@@ -94,6 +94,11 @@ class Table(models.Model):
     rematch_table = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The stretches of a hand's public history the server played on a timeout, each
+    # [hand number, first event, end]: a page opened mid-hand marks them in the log it
+    # rebuilds from the view (``frames.snapshot_frame``'s ``timed_out``). Entries of earlier
+    # hands are dropped when the next timeout is stored.
+    hand_timeouts = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -232,6 +232,7 @@ def _apply_timeout(table: Table, seats: list[Seat], state: E.GameState, seat: Se
         finish_game(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
         return True
     hand = state.hand_number
+    start = len(state.hand_history)
     events: list[E.Event] = []
     text = ""
     for _ in range(30):
@@ -241,6 +242,11 @@ def _apply_timeout(table: Table, seats: list[Seat], state: E.GameState, seat: Se
         _store_action(table, seat_index, text, ActionSource.TIMEOUT)
         if state.is_over or state.to_act != seat_index or state.hand_number != hand:
             break
+    if state.hand_number == hand and not state.is_over:
+        # marked for a log rebuilt mid-hand (a move ending the hand leaves nothing to mark)
+        table.hand_timeouts = [*(m for m in table.hand_timeouts or [] if m[0] == hand),
+                               [hand, start, len(state.hand_history)]]
+        table.save(update_fields=["hand_timeouts"])
     # The turn that timed out is over: the next one (even the same seat's, in a new hand)
     # gets a deadline of its own, without the first turn's extra time.
     table.turn_deadline = None

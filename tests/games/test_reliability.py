@@ -72,6 +72,30 @@ def test_the_turn_after_a_timeout_gets_no_first_turn_extra(rooms, two_players):
     assert 13 < after <= 15
 
 
+def test_a_snapshot_marks_the_moves_played_on_a_timeout(rooms, two_players):
+    """A page opened mid-hand rebuilds its log from the view's history: the snapshot says
+    which of those events the server played on a timeout (before, a reconnected player read
+    them as their own moves)."""
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob], seconds=15)
+    play_one(table.pk, {0: alice, 1: bob})
+    start = len(state_of(table.pk).hand_history)
+    timed = state_of(table.pk).to_act
+    _expire(table.pk)
+    assert services.table_timeout(table_id=table.pk) is True
+    end = len(state_of(table.pk).hand_history)
+    play_one(table.pk, {0: alice, 1: bob})
+    for user, seat in ((alice, 0), (bob, 1), (None, None)):
+        snapshot = selectors.table_snapshot(table.pk, user, seat)
+        assert snapshot["timed_out"] == [[start, end]]
+        marked = snapshot["view"]["history"][start:end]
+        assert marked and {e["data"]["seat"] for e in marked} == {timed}
+    # the next hand starts with no marks
+    while state_of(table.pk).hand_number == 1:
+        play_one(table.pk, {0: alice, 1: bob})
+    assert selectors.table_snapshot(table.pk, alice, 0)["timed_out"] == []
+
+
 def test_a_new_hands_first_turn_gets_the_extra_too(rooms, two_players):
     """The next hand's clock ran while its players read the last hand's result (a new
     player saw "4 s" under the hand's panel), and a player who ended one hand and acted

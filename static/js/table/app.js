@@ -11,7 +11,7 @@
 
 import { attention } from "../attention.js";
 import { hintOf, legalOf } from "./actions.js";
-import { describeEvent, describeHandResult, earlierHands, seatName, timeoutNotice, turnPrompt } from "./announce.js";
+import { describeEvent, rebuiltLog, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
 import { Clock } from "./clock.js";
@@ -214,13 +214,11 @@ export class TableApp {
       // a fresh page: each earlier hand's result, then the moves of this hand so far go in
       // the log (not read out: a reload had kept this hand alone); the game has just started
       // under our eyes: the deal is read out too
-      for (const row of earlierHands(this.view)) {
-        this.notices.logLine(`Hand ${row.hand}: ${describeHandResult(row, this.ctx(frame))}`);
-      }
-      for (const ev of this.view.history.slice(-30)) {
-        const text = describeEvent(ev, this.ctx(frame));
-        if (text && prev) this.notices.announce(text);
-        else if (text) this.notices.logLine(text);
+      const log = rebuiltLog(this.view, this.ctx(frame), frame.timed_out);
+      for (const line of log.earlier) this.notices.logLine(line);
+      for (const line of log.moves) {
+        if (prev) this.notices.announce(line);
+        else this.notices.logLine(line);
       }
       // the card you had just drawn, when nothing has happened since, is marked again
       const drawn = drawnCard(this.view.history[this.view.history.length - 1], this.mySeat);

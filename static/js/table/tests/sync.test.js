@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { legalOf } from "../actions.js";
 import { ActionIds, Backoff, PendingMove, VersionTracker } from "../sync.js";
-import { describeEvent, describeHandResult, turnPrompt } from "../announce.js";
+import { describeEvent, describeHandResult, rebuiltLog, turnPrompt } from "../announce.js";
 
 test("versions: in order, stale, gaps, snapshots", () => {
   const t = new VersionTracker();
@@ -75,4 +75,39 @@ test("turn prompts follow the phase and the legal moves", () => {
   assert.match(turnPrompt({ phase: "offer", discard_pile: ["7H"] }, ["take_upcard", "pass"]), /7\u2665/);
   assert.match(turnPrompt({ phase: "discard" }, ["discard:7H", "knock:7H"]), /knock/);
   assert.equal(turnPrompt(view, []), "");
+});
+
+test("a log rebuilt mid-hand marks the moves played on a timeout", () => {
+  const ctx = { mySeat: 0, names: ["Alice", "Anna"], maxTimeouts: 3 };
+  const view = {
+    hand_number: 2,
+    score_sheet: { hands: [{ hand: 1, outcome: "knock", winner: 1, points: 12 }] },
+    history: [
+      { kind: "deal", data: { hand: 2, dealer: 1, upcard: "5D" } },
+      { kind: "pass", data: { seat: 0 } },
+      { kind: "pass", data: { seat: 1 } },
+      { kind: "draw", data: { seat: 0, source: "stock", card: "KC" } },
+      { kind: "discard", data: { seat: 0, card: "KC" } },
+      { kind: "draw", data: { seat: 1, source: "stock" } },
+      { kind: "discard", data: { seat: 1, card: "2H" } },
+    ],
+  };
+  const log = rebuiltLog(view, ctx, [[3, 5]]);
+  assert.equal(log.earlier.length, 1);
+  assert.match(log.earlier[0], /^Hand 1: /);
+  assert.deepEqual(log.moves.slice(3), [
+    "You drew K\u2663 from the stock.",
+    "You discarded K\u2663.",
+    "Your time ran out: a safe move was played for you.",
+    "Anna drew from the stock.",
+    "Anna discarded 2\u2665.",
+  ]);
+  // the opponent's timeout names them; without marks nothing is added
+  assert.ok(rebuiltLog(view, ctx, [[5, 7]]).moves.includes("Anna's time ran out: a safe move was played for them."));
+  assert.equal(rebuiltLog(view, ctx).moves.length, 7);
+  // only the last events are logged: a mark ending before them is left out, one ending
+  // among them is kept; bad marks are ignored
+  assert.deepEqual(rebuiltLog(view, ctx, [[3, 5]], 2).moves, ["Anna drew from the stock.", "Anna discarded 2\u2665."]);
+  assert.equal(rebuiltLog(view, ctx, [[3, 5]], 3).moves[1], "Your time ran out: a safe move was played for you.");
+  assert.equal(rebuiltLog(view, ctx, [[3, 99], "x", null, [1.5, 2]]).moves.length, 7);
 });
