@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import prefetch_related_objects
+
 from games.bots.analysis import GameAnalysis
 
-from ..models import Analysis, AnalysisSeat, Game, GamePlayer, ImportedRecord
+from ..models import Analysis, AnalysisSeat, Game, ImportedRecord
+from ..selectors.archive import game_private
 
 
 def store_game_analysis(game: Game, result: GameAnalysis, *, seed: int, seconds: float) -> bool:
@@ -17,9 +20,9 @@ def store_game_analysis(game: Game, result: GameAnalysis, *, seed: int, seconds:
     )
     if not created:
         return False
-    players = {p.seat: p for p in GamePlayer.objects.filter(game=game)}
-    private = bool(game.table is not None and game.table.private) or any(
-        p.private for p in players.values())
+    prefetch_related_objects([game], "players")  # read once, by game_private and here
+    players = {p.seat: p for p in game.players.all()}
+    private = game_private(game)
     rows = []
     for s in result.summaries:
         p = players.get(s.seat)

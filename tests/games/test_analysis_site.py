@@ -196,6 +196,8 @@ def test_a_private_games_analysis_is_for_its_players_only(
     with django_capture_on_commit_callbacks(execute=True):
         assert _ask(player, game.pk).status_code == 202
     assert Analysis.objects.filter(game=game).exists()
+    seats = AnalysisSeat.objects.filter(game=game)
+    assert seats.count() == 2 and all(s.private for s in seats)
     assert player.get(f"/games/{game.pk}/analysis.json").json()["analysis"]
     for client in (outsider, Client()):
         answer = client.get(f"/games/{game.pk}/analysis.json")
