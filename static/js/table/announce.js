@@ -75,25 +75,25 @@ export function earlierHands(view) {
 
 /** What a page opened mid-game writes in its log, rebuilt from the ``view``: ``earlier``,
  * each earlier hand's result; ``moves``, this hand's last ``limit`` events as sentences, with
- * a line after each stretch of them the server played on a timeout (the snapshot's
+ * a line before each stretch of them the server played on a timeout (the snapshot's
  * ``timedOut``, ``[start, end]`` slices of ``view.history``), as the live log has it. */
 export function rebuiltLog(view, ctx, timedOut = [], limit = 30) {
   const earlier = earlierHands(view).map((row) => `Hand ${row.hand}: ${describeHandResult(row, ctx)}`);
   const history = (view && Array.isArray(view.history)) ? view.history : [];
   const from = Math.max(0, history.length - limit);
-  const after = new Map();
+  const before = new Map();
   for (const mark of Array.isArray(timedOut) ? timedOut : []) {
     const [start, end] = Array.isArray(mark) ? mark : [];
     const ev = history[start];
     if (!Number.isInteger(end) || end - 1 < from || end > history.length || !ev) continue;
-    after.set(end - 1, timeoutNotice(seatName((ev.data || {}).seat, ctx)));
+    before.set(Math.max(start, from), timeoutNotice(seatName((ev.data || {}).seat, ctx)));
   }
   const moves = [];
   history.forEach((ev, i) => {
     if (i < from) return;
+    if (before.has(i)) moves.push(before.get(i));
     const text = describeEvent(ev, ctx);
     if (text) moves.push(text);
-    if (after.has(i)) moves.push(after.get(i));
   });
   return { earlier, moves };
 }
