@@ -2,6 +2,8 @@
 frame (docs/protocol.md) and a message fit to show the user."""
 from __future__ import annotations
 
+from core.text import CONTROLS_MESSAGE
+
 
 class GameServiceError(Exception):
     code = "error"
@@ -120,6 +122,11 @@ class InvalidSettings(GameServiceError):
 class ChatEmpty(GameServiceError):
     code = "chat_empty"
     default_message = "Say something first."
+
+
+class ChatControls(GameServiceError):
+    code = "control_characters"
+    default_message = CONTROLS_MESSAGE
 
 
 class ChatTooLong(GameServiceError):

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.channels import TOKEN_REVOKED, send_after_commit, token_group
+from core.text import CONTROLS_MESSAGE, has_controls
 
 from ..conf import accounts_settings
 from ..models import ApiToken, User
@@ -40,6 +41,8 @@ def api_token_create(*, user: User, name: str, scopes: list[str]) -> tuple[ApiTo
     max_name = int(accounts_settings.get("API_TOKEN_NAME_MAX"))
     if not name:
         raise TokenError("Give the token a name, so you can tell it apart later.")
+    if has_controls(name):
+        raise TokenError(CONTROLS_MESSAGE)
     if len(name) > max_name:
         raise TokenError(f"The name is too long ({len(name)} characters; at most {max_name}).")
     chosen = sorted(set(scopes))

@@ -7,10 +7,10 @@ from django.db import transaction
 
 from core.cache import count_hit
 from core.channels import Outbox
-from core.text import shows_something
+from core.text import has_controls, shows_something
 
 from .. import broadcast, conf, frames
-from ..exceptions import ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
+from ..exceptions import ChatControls, ChatEmpty, ChatTooLong, Forbidden, RateLimited, TableNotFound
 from ..models import ChatMessage, Seat, Table
 from .locking import after_commit
 
@@ -32,6 +32,8 @@ def chat_post(*, table_id: int, user: User | AnonymousUser | None, text: Any,
     text = " ".join(text.split())
     if not shows_something(text):
         raise ChatEmpty()
+    if has_controls(text):
+        raise ChatControls()
     if len(text) > CHAT_MAX:
         raise ChatTooLong()
     limit, window = conf.get("CHAT_RATE")

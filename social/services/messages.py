@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from core.text import shows_something
+from core.text import CONTROLS_MESSAGE, has_controls, shows_something
 from core.types import Frame
 
 from .. import frames, policy, selectors
@@ -44,6 +44,8 @@ def _clean_body(body: object) -> str:
     body = body.replace("\r\n", "\n").strip()
     if not shows_something(body):
         raise SocialError("Write a message first.", "empty")
+    if has_controls(body, allow="\n\t"):
+        raise SocialError(CONTROLS_MESSAGE, "control_characters")
     if len(body) > MESSAGE_MAX_LENGTH:
         raise SocialError(
             f"A message can be at most {MESSAGE_MAX_LENGTH:,} characters "

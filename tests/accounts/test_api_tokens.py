@@ -58,6 +58,8 @@ def test_a_token_is_stored_hashed_and_shown_once(user):
     ("ok", [], "at least one scope"),
     ("ok", ["games:write"], "Unknown scope"),
     ("ok", ["bot:play"], "bot account"),
+    ("a\x07b", ["games:read"], "control characters"),
+    ("bot \u202egpj.exe", ["games:read"], "control characters"),
 ])
 def test_bad_tokens_are_refused(user, name, scopes, message):
     with pytest.raises(TokenError, match=message):

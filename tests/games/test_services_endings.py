@@ -11,6 +11,7 @@ from games import engine as E
 from games import services, signals
 from games.exceptions import (
     CannotClaim,
+    ChatControls,
     ChatEmpty,
     ChatTooLong,
     NotPlaying,
@@ -159,6 +160,9 @@ def test_chat_limits(rooms, two_players):
     assert services.chat_post(table_id=table.pk, user=bob, text="\U0001F469\u200d\U0001F4BB").text
     with pytest.raises(ChatTooLong):
         services.chat_post(table_id=table.pk, user=alice, text="x" * 301)
+    for text in ("bell\x07", "see \u202egpj.exe"):
+        with pytest.raises(ChatControls):
+            services.chat_post(table_id=table.pk, user=alice, text=text)
     for _ in range(4):
         services.chat_post(table_id=table.pk, user=alice, text="spam")
     with pytest.raises(RateLimited):

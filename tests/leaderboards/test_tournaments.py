@@ -42,7 +42,8 @@ def test_creating_needs_rated_games_and_valid_settings(make_user, staff):
     for bad in ({"capacity": 500}, {"capacity": 1}, {"starts_at": timezone.now()},
                 {"format": Format.ROBIN, "capacity": 20}, {"name": "x"},
                 {"target": 20}, {"rating_min": 1800, "rating_max": 1700},
-                {"format": "knockout"}, {"mode": "chess"}):
+                {"format": "knockout"}, {"mode": "chess"}, {"name": "Cup \x1b[31m"},
+                {"name": "Cup \u202eevil"}):
         with pytest.raises(S.TournamentError):
             _create(staff, **bad)
     assert not Tournament.objects.exists()

@@ -151,12 +151,20 @@ def test_message_preference(alice, bob, carol):
 
 def test_message_validation(alice, bob):
     for body, code in [("", "empty"), ("   \n ", "empty"), ("\u200b\ufeff", "empty"),
-                       ("x" * 2001, "too_long"), (None, "invalid"), (["a"], "invalid")]:
+                       ("x" * 2001, "too_long"), (None, "invalid"), (["a"], "invalid"),
+                       # a bell, an escape, a NUL; a bidirectional override that makes a
+                       # link's ".../\u202egpj.exe" read ".../exe.jpg"
+                       ("bell\x07", "control_characters"), ("esc\x1b[31m", "control_characters"),
+                       ("nul\x00", "control_characters"),
+                       ("https://example.org/\u202egpj.exe", "control_characters")]:
         with pytest.raises(services.SocialError) as exc:
             services.message_send(sender=alice, recipient=bob, body=body)
         assert exc.value.code == code
     services.message_send(sender=alice, recipient=bob, body="x" * 2000)
-    assert Message.objects.count() == 1
+    # line breaks and tabs are text; a right-to-left mark (not an override) is too
+    services.message_send(sender=alice, recipient=bob,
+                          body="a\tb\nc \u200f\u05e9\u05dc\u05d5\u05dd")
+    assert Message.objects.count() == 2
 
 
 def test_rate_limit_clear_error_and_nothing_stored(alice, bob, settings):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from core.text import CONTROLS_MESSAGE, has_controls
 from games import engine as E
 from games.models import Mode
 
@@ -29,6 +30,8 @@ def tournament_settings_check(*, name: object, mode: str, format: str, target: i
     name = " ".join(str(name or "").split())
     if not 3 <= len(name) <= NAME_MAX:
         raise TournamentError(f"The name must have 3 to {NAME_MAX} characters.")
+    if has_controls(name):
+        raise TournamentError(CONTROLS_MESSAGE)
     if mode not in Mode.values:
         raise TournamentError("Choose a game.")
     if format not in Format.values:
