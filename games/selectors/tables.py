@@ -142,14 +142,15 @@ def room_tables(room: Room, filters: dict[str, Any] | None = None,
 
 def room_payload(room: Room, filters: dict[str, Any] | None = None,
                  viewer: Any = None) -> dict[str, Any]:
-    """The room page's lists (``room_tables``) and who is online there."""
+    """The room page's lists (``room_tables``) and who is online there: everyone in the room
+    but the people ``viewer`` blocked or was blocked by (``hooks.hidden_senders``)."""
     online = room_online(room)
     if online:
         from django.contrib.auth import get_user_model
 
         ids = dict(get_user_model().objects.filter(
             username__in=[p["username"] for p in online], is_active=True
-        ).values_list("username", "pk"))
+        ).exclude(pk__in=hooks.hidden_senders(viewer)).values_list("username", "pk"))
         # (an account deleted or closed in the last 30 s is no longer listed, nor linked to)
         online = [p for p in online if p["username"] in ids]
         labels = hooks.rating_labels(ids.values(), room.mode)

@@ -278,3 +278,26 @@ def test_seat_checks_see_the_people_at_the_table_but_not_the_newcomer(
     hooks.register_hidden_senders(lambda user_id: hidden.append(user_id) or {user_id, bob.pk})
     assert hooks.hidden_senders(alice) == frozenset({bob.pk})  # never oneself
     assert hooks.hidden_senders(None) == frozenset() and hidden == [alice.pk]
+
+
+def test_the_rooms_online_list_leaves_out_blocks_both_ways(rooms, people):
+    """A room lists who is there to everyone in it, but not someone you blocked, nor someone
+    who blocked you (an outside audit saw a blocked player read 'carol is here')."""
+    carol, dave, alice = people["carol"], people["dave"], people["alice"]
+    social_services.block_add(user=carol, target=dave)
+    clients = {}
+    for user in (carol, dave, alice):
+        clients[user.username] = Client()
+        clients[user.username].force_login(user)
+        clients[user.username].get("/play/classic/tables.json")  # seen in the room
+
+    def online(name):
+        data = clients[name].get("/play/classic/tables.json").json()
+        assert data["online_count"] == len(data["online"])
+        return {p["username"] for p in data["online"]}
+
+    assert online("dave") == {"alice", "dave"}
+    assert online("carol") == {"alice", "carol"}
+    assert online("alice") == {"alice", "carol", "dave"}
+    assert {p["username"] for p in Client().get("/play/classic/tables.json").json()["online"]} \
+        == {"alice", "carol", "dave"}
