@@ -120,6 +120,25 @@ def test_rematch_with_a_bot_starts_a_new_table(rooms, make_user):
     assert new.seats.get(user=user).index == 1
 
 
+def test_every_new_deal_has_a_seed_exact_in_javascript(rooms, make_user, two_players,
+                                                      monkeypatch):
+    """Seeds are drawn below 2**53 (the largest the draw can give is asked for here): a
+    browser read a 62-bit seed 604722250469829277 as 604722250469829200."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 2 ** bits - 1)
+    user = make_user()
+    table = services.table_create(user=user, room=rooms["classic"], seconds_per_turn=0,
+                                  bot_level=1)
+    services.table_resign(table_id=table.pk, user=user)
+    services.table_rematch(table_id=table.pk, user=user)
+    paired = services.table_start_pair(mode="classic", players=tuple(two_players))
+    tables = [Table.objects.get(pk=table.pk), Table.objects.get(pk=table.pk).rematch_table,
+              Table.objects.get(pk=paired.pk)]
+    assert [t.seed for t in tables] == [2 ** 53 - 1] * 3
+    assert float(2 ** 53 - 1) == 2 ** 53 - 1  # exact as a JavaScript number
+
+
 def test_a_rematch_offer_lapses_when_its_player_has_left(rooms, two_players):
     """An offer was kept for good: one player offered and went to the lobby, the other
     accepted 70 s later, and the new game started with the absent player's clock running
