@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views import csrf
 
 
 def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
@@ -42,7 +42,14 @@ def json_refusal(status: int, code: str, message: str) -> JsonResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a script that asks for JSON gets the site's JSON refusal (403
-    ``csrf``), as every other refusal; a form gets Django's page."""
+    ``csrf``), as every other refusal; a form gets the site's own page, which says what to
+    do and links back to the page the form was on (Django's read "More information is
+    available with DEBUG=True"). Nothing was changed either way."""
     if wants_json(request):
         return json_refusal(403, "csrf", CSRF_MESSAGE)
-    return csrf.csrf_failure(request, reason=reason)
+    back = request.headers.get("Referer", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = ""
+    return render(request, "403_csrf.html", {"message": CSRF_MESSAGE, "back": back},
+                  status=403)

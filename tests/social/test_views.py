@@ -354,5 +354,16 @@ def test_a_missing_csrf_token_is_refused_in_json_to_a_script(alice, bob):
     assert answer.status_code == 403
     assert answer.json()["error"]["code"] == "csrf"
     assert not ContactRequest.objects.exists()
-    page = c.post(reverse("social:request_send", args=["bob"]))  # a form: Django's page
+    # a form: the site's own page, which says what to do and links back to a page of the
+    # site (Django's read "More information is available with DEBUG=True")
+    page = c.post(reverse("social:request_send", args=["bob"]),
+                  HTTP_REFERER="http://testserver/u/bob/")
+    text = page.content.decode()
     assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
+    assert "That form had expired" in text and "reload the page and try again" in text
+    assert 'href="http://testserver/u/bob/"' in text and "DEBUG" not in text
+    assert 'class="site-header' in text or "<nav" in text  # the site's layout
+    elsewhere = c.post(reverse("social:request_send", args=["bob"]),
+                       HTTP_REFERER="https://evil.example/")
+    assert "evil.example" not in elsewhere.content.decode()
+    assert not ContactRequest.objects.exists()
