@@ -209,12 +209,17 @@ def authenticate(request: HttpRequest, scope: str, *, anonymous: bool = False) -
     ``ApiError``. With ``anonymous``, a request without a token is let through as the
     anonymous user (``api_token`` None), under the per-address limit; a session cookie
     never counts."""
-    raw = bearer_token(request)
+    try:
+        raw = bearer_token(request)
+    except ApiError:  # a header of another scheme, or empty: a call without a token
+        anonymous_rate_limit(request)
+        raise
     if raw is None:
+        # counted before the refusal: every call counts (docs/bot-api.md, "Rate limits")
+        anonymous_rate_limit(request)
         if not anonymous:
             raise ApiError(401, "missing_token",
                            "This endpoint needs a token: 'Authorization: Bearer <token>'.")
-        anonymous_rate_limit(request)
         request.user = AnonymousUser()
         request.api_token = None  # type: ignore[attr-defined]
         return

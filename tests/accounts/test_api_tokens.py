@@ -170,6 +170,19 @@ def test_refused_calls_count_too(user, settings, monkeypatch):
     assert answers == [401, 401, 429]
 
 
+def test_calls_without_a_token_count_against_the_address(settings, monkeypatch):
+    """35 calls with no Authorization header were all answered 401 and none 429: a call
+    without a token, or with a header of another scheme, now counts as the docs say."""
+    settings.ACCOUNTS_API_ANON_RATE_REQUESTS = 3
+    import accounts.api
+
+    monkeypatch.setattr(accounts.api, "time", SimpleNamespace(time=lambda: 1_800_000_030.0))
+    answers = [call(whoami)[0].status_code,
+               call(whoami, HTTP_AUTHORIZATION="Basic abc")[0].status_code,
+               call(whoami)[0].status_code, call(whoami)[0].status_code]
+    assert answers == [401, 401, 401, 429]
+
+
 def test_the_decorator_answers_json_errors(user):
     response, body = call(whoami)
     assert response.status_code == 401 and body["error"] == "missing_token"
