@@ -131,6 +131,16 @@ def _short(exc: Exception, most: int = 300) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
+def _json_value(text: str) -> bool:
+    """Whether ``text`` is a JSON value other than an object or a list (``null``, ``"a"``,
+    ``3``): read as the text form, it was refused as a move line."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     """Read an uploaded record and check it by replaying it through the engine.
 
@@ -156,11 +166,15 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
                 players = data.get("players") or []
                 if not isinstance(players, list):
                     raise RecordImportError("The record's players are not a list.")
-                names = [str(p.get("name") or p.get("username") or f"Seat {i + 1}")
-                         if isinstance(p, dict) else str(p) for i, p in enumerate(players)]
+                # the site's names, read as the engine reads its own (text, not too long)
+                names = E.player_names([
+                    (p.get("name") or p.get("username") or f"Seat {i + 1}")
+                    if isinstance(p, dict) else p for i, p in enumerate(players)])
                 data = data["engine"]
             record = E.GameRecord.from_dict(data)
         else:
+            if _json_value(text):
+                raise RecordImportError("The JSON is not a game record.")
             record = E.GameRecord.from_text(text)
             # its headers are JSON too, read by the engine (the JSON form was checked above)
             if "\x00" in text or jsonlimits.has_bad_character(record.to_dict()):

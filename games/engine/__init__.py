@@ -117,6 +117,6 @@ __all__ = [
     "view_for",
 ]
 
-from .record import GameRecord, Move, iter_replay, replay  # noqa: E402
+from .record import PLAYER_NAME_MAX, GameRecord, Move, iter_replay, player_names, replay  # noqa: E402
 
-__all__ += ["GameRecord", "Move", "iter_replay", "replay"]
+__all__ += ["PLAYER_NAME_MAX", "GameRecord", "Move", "iter_replay", "player_names", "replay"]

@@ -28,7 +28,8 @@ from .play import apply
 from .results import GameResult, HandResult
 from .state import GameState
 
-__all__ = ["GameRecord", "Move", "replay", "iter_replay", "RecordError"]
+__all__ = ["GameRecord", "Move", "replay", "iter_replay", "RecordError", "PLAYER_NAME_MAX",
+           "player_names"]
 
 FORMAT = "gin-record/1"
 # a move line's seat and timestamp (ms since the epoch) in the text form
@@ -45,8 +46,8 @@ def _whole(text: str, name: str) -> int:
     return int(text)
 
 
-# a seed is a signed 64-bit whole number: what a game's seed is stored in (the site draws 62
-# random bits)
+# a seed is a signed 64-bit whole number: what a game's seed is stored in (the site draws 53
+# random bits, exact as a JavaScript number)
 SEED_BITS = 64
 
 
@@ -73,6 +74,60 @@ class Move:
     action: str
     ts: int = 0
     line: int | None = field(default=None, compare=False)  # source line when read from text
+
+
+# A player's name is shown at every step of a replay: a record of 100,000-character names
+# made a 16 MB page of a 109 KB file. The site's usernames have at most 150 characters.
+PLAYER_NAME_MAX = 150
+
+
+def player_names(value: Any) -> list[str]:
+    """A record's players: a list of names, each text of at most ``PLAYER_NAME_MAX``
+    characters (a list or an object was shown as Python wrote it)."""
+    if not isinstance(value, list):
+        raise RecordError("the players must be a list of names")
+    for i, name in enumerate(value):
+        if not isinstance(name, str):
+            raise RecordError(f"player {i + 1}'s name must be text")
+        if len(name) > PLAYER_NAME_MAX:
+            raise RecordError(f"player {i + 1}'s name has {len(name):,} characters (at most "
+                              f"{PLAYER_NAME_MAX})")
+    return list(value)
+
+
+def _move(i: int, m: Any) -> Move:
+    """A move of a record's JSON: ``[seat, action]`` or ``[seat, action, ms]``, the seat and
+    the time whole numbers of at least 0 (int() took "1", 1.5 and -5)."""
+    if not isinstance(m, (list, tuple)) or len(m) not in (2, 3):
+        raise RecordError(f"move {i + 1} is not [seat, action, ms]: {m!r:.60}")
+    seat, action, ms = m[0], m[1], m[2] if len(m) > 2 else 0
+    for value, what in ((seat, "seat"), (ms, "time")):
+        if type(value) is not int or value < 0 or value >= 10 ** 18:
+            raise RecordError(f"move {i + 1}'s {what} must be a whole number of at least 0, "
+                              f"not {value!r:.40}")
+    if not isinstance(action, str):
+        raise RecordError(f"move {i + 1}'s action must be text, not {action!r:.40}")
+    return Move(seat, action, ms)
+
+
+def _field(name: str, read: Any, value: Any) -> Any:
+    """``read(value)`` for the field ``name`` of a record's JSON: a wrong value is refused
+    naming the field (Python's own words, "string indices must be integers", were shown)."""
+    try:
+        return read(value)
+    except RecordError:
+        raise
+    except KeyError as exc:
+        raise RecordError(f"the {name!r} field has no {exc.args[0]!r}") from None
+    except (TypeError, ValueError, AttributeError, OverflowError):
+        # (OverflowError: a number of 1e400 reads as infinity, which int() refuses)
+        raise RecordError(f"the {name!r} field has a wrong value") from None
+
+
+def _listed(name: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"the {name!r} field must be a list")
+    return value
 
 
 def _dealer(value: Any) -> int | None:
@@ -164,32 +219,31 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameRecord:
-        try:
-            if d.get("format", FORMAT) != FORMAT:
-                raise RecordError(f"unknown record format {d.get('format')!r}")
-            moves = []
-            for i, m in enumerate(d.get("moves", [])):
-                if not isinstance(m, (list, tuple)) or len(m) not in (2, 3):
-                    raise RecordError(f"move {i + 1} is not [seat, action, ms]: {m!r}")
-                moves.append(Move(int(m[0]), str(m[1]), int(m[2]) if len(m) > 2 else 0))
-            return cls(
-                mode=str(d["mode"]),
-                settings=dict(d.get("settings") or get_mode(d["mode"]).to_dict()),
-                players=[str(p) for p in d["players"]],
-                seed=_seed(d["seed"]),
-                moves=moves,
-                hand_results=[HandResult.from_dict(h) for h in d.get("hand_results", [])],
-                result=GameResult.from_dict(d["result"]) if d.get("result") else None,
-                dealer=_dealer(d.get("dealer")),
-                deals=[Deal.from_dict(x) for x in d.get("deals", [])],
-            )
-        except RecordError:
-            raise
-        except KeyError as exc:  # said as a person reads it, not as Python's KeyError('mode')
-            raise RecordError(f"it has no {exc.args[0]!r} field") from None
-        except (TypeError, ValueError, OverflowError) as exc:
-            # (OverflowError: a number of 1e400 reads as infinity, which int() refuses)
-            raise RecordError(f"a field of the record has a wrong value ({exc})") from None
+        if d.get("format", FORMAT) != FORMAT:
+            raise RecordError(f"unknown record format {d.get('format')!r:.60}")
+        for key in ("mode", "players", "seed"):
+            if key not in d:  # said as a person reads it, not as Python's KeyError('mode')
+                raise RecordError(f"it has no {key!r} field")
+        mode = d["mode"]
+        if not isinstance(mode, str):
+            raise RecordError("the 'mode' field must be text")
+        settings = d.get("settings")
+        if settings is not None and not isinstance(settings, dict):
+            raise RecordError("the 'settings' field must be an object")
+        result = d.get("result")
+        return cls(
+            mode=mode,
+            settings=dict(settings or get_mode(mode).to_dict()),
+            players=player_names(d["players"]),
+            seed=_seed(d["seed"]),
+            moves=[_move(i, m) for i, m in enumerate(_listed("moves", d.get("moves", [])))],
+            hand_results=[_field("hand_results", HandResult.from_dict, h)
+                          for h in _listed("hand_results", d.get("hand_results", []))],
+            result=_field("result", GameResult.from_dict, result) if result else None,
+            dealer=_dealer(d.get("dealer")),
+            deals=[_field("deals", Deal.from_dict, x)
+                   for x in _listed("deals", d.get("deals", []))],
+        )
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -253,6 +307,8 @@ class GameRecord:
                     raise RecordError(f"line {lineno}: header {head.strip()!r} after the moves")
                 key = " ".join(head.lower().split())
                 if key.startswith("deal "):
+                    if key[5:].strip().isdigit() and int(key[5:]) in deals:
+                        raise RecordError(f"line {lineno}: a second {head.strip()!r} header")
                     try:
                         deals[int(key[5:])] = Deal.from_dict(json.loads(value))
                     except (ValueError, KeyError, TypeError, EngineError) as exc:
@@ -260,6 +316,8 @@ class GameRecord:
                     except RecursionError:
                         raise RecordError(f"line {lineno}: bad deal: nested too deep") from None
                 else:
+                    if key in headers:  # a second "Mode:" had silently replaced the first
+                        raise RecordError(f"line {lineno}: a second {head.strip()!r} header")
                     headers[key] = value.strip()
                 continue
             parts = line.split()
@@ -281,23 +339,21 @@ class GameRecord:
                 raise RecordError(f"record text has no '{key.title()}:' header")
         try:
             mode = headers["mode"].strip().lower()
-            players = json.loads(headers["players"])
-            if not isinstance(players, list):
-                raise ValueError("Players must be a JSON list")
+            players = player_names(json.loads(headers["players"]))
             seed = _seed(headers["seed"])
             changed = json.loads(headers["settings"]) if "settings" in headers else {}
             if not isinstance(changed, dict):
                 raise ValueError("Settings must be a JSON object")
             settings = get_mode(mode, **changed).to_dict()
             dealer = _whole(headers["dealer"], "Dealer") if "dealer" in headers else None
-        except (ValueError, EngineError) as exc:
+        except (ValueError, EngineError) as exc:  # (a RecordError is an EngineError)
             raise RecordError(f"record header is not valid: {exc}") from None
         except RecursionError:
             raise RecordError("record header is not valid: JSON nested too deep") from None
         rec = cls(
             mode=mode,
             settings=settings,
-            players=[str(p) for p in players],
+            players=players,
             seed=seed,
             moves=moves,
             dealer=dealer,

@@ -1,6 +1,7 @@
 """The game archive, the privacy of private tables' games, the replay page and record import."""
 from __future__ import annotations
 
+import html
 import json
 from datetime import timedelta
 
@@ -207,6 +208,46 @@ def _tampered(game):
     out.append(("other-json", "[1, 2]", "The JSON is not a game record."))
     # a JSON list was read as the text form: "line 1: expected 'SEAT ACTION [@MS]'"
     out.append(("deep-json", "[" * 100 + "]" * 100, "nested more than"))
+    out += _hostile(site, text)
+    return out
+
+
+def _hostile(site, text):
+    """Files an outside audit sent: names that made a 109 KB file a 16 MB page (every step
+    of the replay shows them), names that were lists, a second header that replaced the
+    first, times that are not whole, and fields whose refusal quoted Python."""
+    out = []
+    lines = text.splitlines()
+    players = next(j for j, line in enumerate(lines) if line.startswith("Players:"))
+    long = list(lines)
+    long[players] = "Players: " + json.dumps(["B" * 100_000, "Computer (Easy)"])
+    out.append(("long-name", "\n".join(long), "player 1's name has 100,000 characters"))
+    listed = list(lines)
+    listed[players] = 'Players: [["x"], {"a": 1}]'
+    out.append(("list-name", "\n".join(listed), "player 1's name must be text"))
+    twice = list(lines)
+    twice.insert(players, "Mode: straight")
+    out.append(("mode-twice", "\n".join(twice), "a second 'Mode' header"))
+    a = json.loads(json.dumps(site))
+    a["players"][0]["name"] = "B" * 151
+    out.append(("site-long-name", json.dumps(a), "at most 150"))
+    b = json.loads(json.dumps(site))
+    b["players"][1]["name"] = ["x"]
+    out.append(("site-list-name", json.dumps(b), "player 2's name must be text"))
+    for field, value, message in [
+            ("settings", "x", "the 'settings' field must be an object"),
+            ("hand_results", "x", "the 'hand_results' field must be a list"),
+            ("hand_results", ["x"], "the 'hand_results' field has a wrong value"),
+            ("result", "x", "the 'result' field has a wrong value"),
+            ("players", None, "the players must be a list of names"),
+            ("moves", [[0, "draw:stock", -5]], "move 1's time must be a whole number"),
+            ("moves", [[0, "draw:stock", 1.5]], "move 1's time must be a whole number"),
+            ("moves", [["0", "draw:stock"]], "move 1's seat must be a whole number")]:
+        c = json.loads(json.dumps(site))
+        c["engine"][field] = value
+        out.append((f"engine-{field}-{value!r}", json.dumps(c), message))
+    for scalar in ("null", '"hello"', "3"):
+        out.append((f"json-{scalar}", scalar, "The JSON is not a game record."))
     return out
 
 
@@ -217,9 +258,11 @@ def test_import_refuses_edited_records(client, trio):
     for name, content, message in _tampered(game):
         r = _upload(client, content)
         assert r.status_code == 400, name
-        body = r.content.decode()
+        body = html.unescape(r.content.decode())
         assert message in body, (name, body[body.find("errorlist"):][:400])
         assert "replay-data" not in body
+        # said as a person reads it, never in Python's words, and short
+        assert "indices" not in body and "NoneType" not in body and len(body) < 60_000
     assert Game.objects.count() == before
 
 
