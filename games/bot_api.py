@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.api import ApiError, api_endpoint, error_response, json_object_body
 
@@ -24,7 +24,7 @@ def table_ref(table_id: int, mode: str, status: str) -> dict[str, Any]:
             "socket": f"/ws/table/{table_id}/"}
 
 
-@require_GET
+@require_safe
 @api_endpoint("bot:play")
 def api_games(request: HttpRequest) -> JsonResponse:
     """The tables the bot holds a seat at that are waiting or being played (to resume after

@@ -25,7 +25,7 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.dateparse import parse_date, parse_datetime
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.api import ApiError, api_endpoint
 from accounts.models import User
@@ -149,7 +149,7 @@ async def export_lines_async(query: ExportQuery) -> AsyncIterator[bytes]:
         yield chunk
 
 
-@require_GET
+@require_safe
 @api_endpoint("games:read", anonymous=True)
 def games_export(request: HttpRequest, username: str) -> HttpResponse:
     try:

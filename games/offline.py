@@ -20,7 +20,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from core.jsonlimits import JSONBadCharacter
 from core.jsonlimits import loads as json_loads
@@ -83,7 +83,7 @@ def precache_urls() -> list[str]:
     return list(dict.fromkeys(urls))
 
 
-@require_GET
+@require_safe
 @csp_update({"script-src": ["'wasm-unsafe-eval'"]})
 def offline_page(request):
     """Play the computer on this device, with or without a network."""
@@ -116,7 +116,7 @@ def _development_fingerprint(urls: list[str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-@require_GET
+@require_safe
 @never_cache
 def service_worker(request):
     """The service worker, at the site's root so that its scope is the whole site."""

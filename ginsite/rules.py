@@ -10,7 +10,7 @@ examples are computed here with the mode's numbers; how long an invitation waits
 from __future__ import annotations
 
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import conf as games_conf
 from games.engine.cards import Card
@@ -97,11 +97,11 @@ def _context() -> dict:
     }
 
 
-@require_GET
+@require_safe
 def rules(request):
     return render(request, "rules.html", _context())
 
 
-@require_GET
+@require_safe
 def help_page(request):
     return redirect("rules", permanent=True)

@@ -7,7 +7,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_safe
 from django.views.static import serve as static_serve
 
 from games import selectors as games_selectors
@@ -16,7 +16,7 @@ from social import selectors as social_selectors
 from . import health
 
 
-@require_GET
+@require_safe
 def home(request):
     # A player coming back (the installed app opens here) finds their games in progress first.
     my_tables = games_selectors.user_live_tables(request.user)
@@ -27,7 +27,7 @@ def home(request):
 
 
 @never_cache
-@require_GET
+@require_safe
 async def healthz(request):
     """``/healthz`` through Django (the test client, a WSGI server). Under Daphne the ASGI
     application answers it before Django (``health.HealthEndpoint``), so that it never waits
@@ -37,7 +37,7 @@ async def healthz(request):
 
 
 @never_cache
-@require_GET
+@require_safe
 async def service_status(request):
     """``/status/`` through Django (the test client); Daphne answers it before Django, as
     ``/healthz`` (``health.HealthEndpoint``)."""
@@ -45,13 +45,13 @@ async def service_status(request):
     return HttpResponse(health.status_page(body), status=status)
 
 
-@require_GET
+@require_safe
 def favicon(request):
     # Resolved per request: with hashed static files the name is known only at run time.
     return HttpResponsePermanentRedirect(static("icons/favicon.svg"))
 
 
-@require_GET
+@require_safe
 def manifest(request):
     data = {
         "name": "Gin Rummy",

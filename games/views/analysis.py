@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from core.http import wants_json
 from games.bots.analysis import ANALYSER_VERSION
@@ -53,7 +53,7 @@ def game_analysis_request(request, game_id):
         signed_out=f"{reverse('account_login')}?next={game_url}")
 
 
-@require_GET
+@require_safe
 def game_analysis_json(request, game_id):
     """Where the analysis of a game the viewer may see stands, with the stored result
     (404 like the game page for anyone else)."""

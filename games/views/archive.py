@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from accounts.models import User
 from accounts.selectors import user_get_by_username
@@ -71,13 +71,13 @@ def _archive(request, player, *, own: bool):
     }, status=status)
 
 
-@require_GET
+@require_safe
 @login_required
 def my_games(request):
     return _archive(request, request.user, own=True)
 
 
-@require_GET
+@require_safe
 def player_games(request, username):
     try:
         player = user_get_by_username(username=username)
@@ -93,7 +93,7 @@ def _names(game) -> list[str]:
     return [p.name for p in sorted(game.players.all(), key=lambda p: p.seat)]
 
 
-@require_GET
+@require_safe
 def game(request, game_id):
     game = selectors.game_for_viewer(game_id, request.user)
     if game is None:
@@ -136,7 +136,7 @@ def game(request, game_id):
     })
 
 
-@require_GET
+@require_safe
 def game_record_json(request, game_id):
     game = selectors.game_for_viewer(game_id, request.user)
     if game is None:
@@ -148,7 +148,7 @@ def game_record_json(request, game_id):
     return response
 
 
-@require_GET
+@require_safe
 def game_record_txt(request, game_id):
     game = selectors.game_for_viewer(game_id, request.user)
     if game is None:

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import engine as E
 from games.bots.analysis import ANALYSER_VERSION
@@ -75,7 +75,7 @@ def _owned(request, record_id):
     return imported
 
 
-@require_GET
+@require_safe
 def imported(request, record_id):
     """An imported record's replay with its analysis: its importer only (404 for anyone
     else, signed in or not)."""
@@ -123,7 +123,7 @@ def imported_analysis_request(request, record_id):
         page=reverse("games:imported", args=[record_id]), not_found="No such imported record.")
 
 
-@require_GET
+@require_safe
 def imported_analysis_json(request, record_id):
     """Where the analysis of an imported record stands, with the stored result: its
     importer only (404 for anyone else)."""

@@ -8,7 +8,7 @@ from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from core.http import is_form, redirect_back
 from games.bots.levels import LEVEL_TABLE
@@ -25,7 +25,7 @@ from ..forms import (
 from ..models import Room, TableStatus
 
 
-@require_GET
+@require_safe
 def lobby(request):
     return render(request, "games/lobby.html", {
         "rooms": selectors.rooms_overview(),
@@ -34,7 +34,7 @@ def lobby(request):
     })
 
 
-@require_GET
+@require_safe
 def rooms_json(request):
     return JsonResponse({"rooms": selectors.rooms_overview()})
 
@@ -72,14 +72,14 @@ def _room_page(request, room, form, status=200, filters=None):
     }, status=status)
 
 
-@require_GET
+@require_safe
 def room(request, slug):
     room = get_object_or_404(Room, slug=slug)
     return _room_page(request, room, TableCreateForm(room=room),
                       filters=_room_filters(request, room))
 
 
-@require_GET
+@require_safe
 def room_json(request, slug):
     room = get_object_or_404(Room, slug=slug)
     filters = _room_filters(request, room)
@@ -169,7 +169,7 @@ def play_computer(request):
     return redirect(table.get_absolute_url())
 
 
-@require_GET
+@require_safe
 def table(request, table_id):
     table = selectors.table_with_seats(table_id)
     invite = request.GET.get("invite", "")

@@ -1,12 +1,12 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from . import selectors
 from .models import OPPONENT_KINDS
 
 
-@require_GET
+@require_safe
 @login_required
 def mine(request):
     """The player's own statistics: against people and against each computer level."""

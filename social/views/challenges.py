@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.api import ApiError, api_endpoint, error_response, json_object_body
 
@@ -127,7 +127,7 @@ api_challenge_cancel = _api_answer(services.challenge_cancel)
 # --- the page and forms for people ------------------------------------------------------------
 
 @login_required
-@require_GET
+@require_safe
 def challenges(request: HttpRequest):
     services.challenges_expire(user_ids=[request.user.pk])
     incoming, outgoing = selectors.challenges_pending(request.user)

@@ -5,14 +5,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from .. import frames, selectors, services
 from .answers import action_view, active_user, answer
 
 
 @login_required
-@require_GET
+@require_safe
 def contacts(request):
     query = request.GET.get("q", "").strip()[:40]
     results = selectors.people_search(request.user, query) if query else []
@@ -69,7 +69,7 @@ contact_remove = action_view(services.contact_remove, "social:contacts",
 
 
 @login_required
-@require_GET
+@require_safe
 def contacts_json(request):
     """The user's contacts with presence, for pickers (JSON)."""
     return JsonResponse(

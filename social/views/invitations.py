@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from core.http import wants_json
 
@@ -54,7 +54,7 @@ def _page(request, *, form: NewTableInvitationForm | None = None, contacts=None,
 
 
 @login_required
-@require_GET
+@require_safe
 def invitations(request):
     return _page(request)
 

@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.http import wants_json
 
@@ -18,7 +18,7 @@ from .answers import STATUS, active_user, answer, int_param
 
 
 @login_required
-@require_GET
+@require_safe
 def inbox(request):
     conversations = list(selectors.conversation_list(request.user))
     return render(request, "social/inbox.html", {"conversations": conversations})
@@ -106,7 +106,7 @@ def _member_or_404(user, conversation_id) -> ConversationMember:
 
 
 @login_required
-@require_GET
+@require_safe
 def history(request, conversation_id):
     """Older messages as JSON, for the "load older" button."""
     member = _member_or_404(request.user, conversation_id)
@@ -147,6 +147,6 @@ def conversation_delete(request, conversation_id):
 
 
 @login_required
-@require_GET
+@require_safe
 def unread(request):
     return JsonResponse({"unread": selectors.unread_total(request.user.pk)})

@@ -402,3 +402,17 @@ def test_a_resigned_games_record_imports_as_stopping_before_the_end(
         assert "the record stops before the game's end (a resignation" in page, ext
         assert "was not finished" not in page
     assert "stops before the end" in client.get("/games/import/").content.decode()
+
+
+def test_pages_answer_head_as_get(client, trio):
+    """HEAD was 405 on every page (the views took GET alone): link checkers and monitors ask
+    with HEAD. It answers as GET would, without the body."""
+    alice, bob, _ = trio
+    game = finished_game([alice, bob], seed=5)
+    for url in ("/", "/play/", "/rules/", "/leaderboards/", f"/games/{game.pk}/",
+                f"/games/{game.pk}/record.json", f"/games/{game.pk}/record.txt",
+                f"/u/{alice.username}/"):
+        get, head = client.get(url), client.head(url)
+        assert head.status_code == get.status_code == 200, url
+        assert head.content == b"" and head["Content-Type"] == get["Content-Type"], url
+    assert client.head("/games/999999/").status_code == 404
