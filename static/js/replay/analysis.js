@@ -64,6 +64,9 @@ export function judgementText(d, names) {
   if (d.judgement === "forced") return `${who} had only this move.`;
   if (d.judgement === "timeout") return `${who}: time ran out, the site played this move (not judged).`;
   if (d.played === d.best || d.loss <= 0) return `${who}: best move.`;
+  // judged best though another move scored a little more: within the analysis's margin
+  // (it read "best; best was taking the discard (−0.4 points)")
+  if (d.judgement === "best") return `${who}: best move, within ${Math.abs(Number(d.loss) || 0).toFixed(1)} points of ${actionLabel(d.best)}.`;
   return `${who}: ${CLASS_NAMES[d.judgement] || d.judgement}; best was ${actionLabel(d.best)} (${minus(d.loss)} points).`;
 }
 

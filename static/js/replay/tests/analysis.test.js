@@ -39,6 +39,9 @@ test("the judgement of a move says what was best and what it cost", () => {
   const names = ["ann", "bob"];
   assert.equal(judgementText(DECISIONS[2], names), "bob: mistake; best was 7♠ (−4.2 points).");
   assert.equal(judgementText(DECISIONS[1], names), "ann: best move.");
+  // judged best, though another move scored a little more: not "best; best was …"
+  assert.equal(judgementText(d(9, 0, "best", 0.4, "draw:stock", "draw:discard"), names),
+    "ann: best move, within 0.4 points of taking the discard.");
   assert.equal(judgementText(DECISIONS[0], names), "ann had only this move.");
   assert.equal(judgementText({ ...DECISIONS[2], judgement: "timeout", loss: 0 }, names),
     "bob: time ran out, the site played this move (not judged).");
