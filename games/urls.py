@@ -23,6 +23,8 @@ urlpatterns = [
     path("games/import/", views.game_import, name="game_import"),
     path("games/import/<id:record_id>/", views.imported, name="imported"),
     path("games/import/<id:record_id>/delete/", views.imported_delete, name="imported_delete"),
+    path("games/import/<id:record_id>/record.<str:fmt>", views.imported_record,
+         name="imported_record"),
     path("games/import/<id:record_id>/analysis/", views.imported_analysis_request,
          name="imported_analysis"),
     path("games/import/<id:record_id>/analysis.json", views.imported_analysis_json,

@@ -71,6 +71,8 @@ FILLED = {
         f"/games/import/{_imported_id(s)}/analysis/"],
     "games/import/<id:record_id>/analysis.json": lambda s: [
         f"/games/import/{_imported_id(s)}/analysis.json"],
+    "games/import/<id:record_id>/record.<str:fmt>": lambda s: [
+        f"/games/import/{_imported_id(s)}/record.{fmt}" for fmt in ("json", "txt")],
     "messages/with/<str:username>/": lambda s: [f"/messages/with/{u.username}/"
                                                 for u in s["players"]],
     "messages/c/<id:conversation_id>/history/": lambda s: ["/messages/c/1/history/"],

@@ -20,6 +20,7 @@ from .imports import (
     imported_analysis_json,
     imported_analysis_request,
     imported_delete,
+    imported_record,
 )
 from .tables import (
     lobby,
@@ -61,6 +62,7 @@ __all__ = [
     "game_analysis_json",
     "imported",
     "imported_delete",
+    "imported_record",
     "imported_analysis_request",
     "imported_analysis_json",
 ]

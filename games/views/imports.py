@@ -3,7 +3,7 @@ kept (their replay with its analysis, the list, deletion), each seen by its impo
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -98,6 +98,24 @@ def imported(request, record_id):
         "kept": kept, "record": record, "names": kept.names, "replay": data,
         "filename": kept.title, "analysis": analysis,
     })
+
+
+@require_safe
+def imported_record(request, record_id, fmt):
+    """A kept record's file again, as it was read (the engine's ``gin-record/1``, JSON or
+    text, with the names it was imported with): its importer only."""
+    if fmt not in ("json", "txt"):
+        raise Http404("Records download as .json or .txt.")
+    kept = _owned(request, record_id)
+    record = services.imported_engine_record(kept)
+    if record is None:
+        raise Http404("This record no longer reads with the site's engine.")
+    if fmt == "json":
+        response = HttpResponse(record.to_json(indent=2), content_type="application/json")
+    else:
+        response = HttpResponse(record.to_text(), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="imported-{kept.pk}.{fmt}"'
+    return response
 
 
 @require_POST

@@ -65,6 +65,16 @@ def test_a_signed_in_import_is_kept_once_and_found_again(people):
     page = client.get(answer["Location"]).content.decode()
     assert "evening game.txt" in page and "Analyse this game" in page
     assert 'id="analysis-data"' in page and 'id="replay-data"' in page
+    # its files again, which import back to the same row; its importer's alone
+    assert "the score sheet and the record files below" not in page  # (it has neither)
+    for fmt in ("json", "txt"):
+        url = f"/games/import/{kept.pk}/record.{fmt}"
+        assert f'href="{url}"' in page
+        again = client.get(url)
+        assert again.status_code == 200
+        assert _upload(client, again.content.decode())["Location"] == f"/games/import/{kept.pk}/"
+        assert _client(ann).get(url).status_code == 404 and Client().get(url).status_code == 404
+    assert client.get(f"/games/import/{kept.pk}/record.exe").status_code == 404
     # the same record again, in either JSON form: the same row
     for content in (json.dumps(game.record["engine"]), json.dumps(records.record_json(game))):
         again = _upload(client, content, name="again.json")
