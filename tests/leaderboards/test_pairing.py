@@ -263,6 +263,19 @@ def test_arena_two_players_who_just_met_wait():
     assert P.arena_pairings([P.ArenaPlayer(1), P.ArenaPlayer(1)]) == []
 
 
+def test_arena_players_who_just_met_meet_again_when_nobody_else_can_come_free():
+    two = [P.ArenaPlayer(1, 0, 1500, 2), P.ArenaPlayer(2, 0, 1500, 1)]
+    assert P.arena_pairings(two, rematch=True) == [(1, 2)]
+    # a third free player is still preferred to the rematch; the odd one out waits
+    three = [*two, P.ArenaPlayer(3, 0, 1500, None)]
+    pairs = P.arena_pairings(three, rematch=True)
+    assert len(pairs) == 1 and 3 in pairs[0]
+    # four whose last opponents pair them up: no rematch where another pairing exists
+    four = [*two, P.ArenaPlayer(3, 0, 1500, 4), P.ArenaPlayer(4, 0, 1500, 3)]
+    pairs = {frozenset(p) for p in P.arena_pairings(four, rematch=True)}
+    assert len(pairs) == 2 and not pairs & {frozenset((1, 2)), frozenset((3, 4))}
+
+
 def test_arena_points_and_performance():
     assert P.arena_points(["win", "win", "win", "loss", "win"]) == (2 + 2 + 4 + 0 + 2, False)
     assert P.arena_points(["win", "win"]) == (4, True)

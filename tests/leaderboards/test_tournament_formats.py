@@ -136,6 +136,17 @@ def test_arena_pairs_again_at_once_and_ends(make_user, staff):
     assert Match.objects.filter(tournament=t).count() == 4  # nothing paired after the end
 
 
+def test_a_two_player_arena_keeps_pairing_its_two_players(make_user, staff):
+    a, b = _players(make_user, 2)
+    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=2, target=50)
+    enter_and_start(t, (a, b))
+    for _ in range(3):
+        m = Match.objects.get(tournament=t, status=MatchStatus.PLAYING)
+        assert {m.player_a_id, m.player_b_id} == {a.pk, b.pk}
+        _resign(m, m.player_b_id)  # nobody else can come free: they meet again at once
+    assert Match.objects.filter(tournament=t).count() == 4
+
+
 def test_an_arena_pairs_only_players_on_the_site(make_user, staff):
     a, b, c, d = _players(make_user, 4)
     _away(c)

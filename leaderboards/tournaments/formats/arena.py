@@ -75,7 +75,9 @@ class Arena(TournamentFormat):
         if len(free) < 2:
             return False
         number = Match.objects.filter(tournament=t).count()
-        for a, b in P.arena_pairings(free):
+        # with no game in play nobody else can come free: two free players who just met
+        # play again rather than wait for the end (two left alone in an arena)
+        for a, b in P.arena_pairings(free, rematch=not (busy - {None})):
             number += 1
             desk.open(t, key=f"A{number}", round=0, a=a, b=b)
         return False

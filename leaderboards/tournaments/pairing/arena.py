@@ -1,7 +1,7 @@
 """Arena: pairing whoever is free now, the streak points and the standings (pure).
 
 :func:`arena_pairings` pairs the players free right now by similar score, never with
-themselves and never with their last opponent while someone else is free;
+themselves and never with their last opponent while someone else could be (see there);
 :func:`arena_points` scores a player's results with the streak bonus; :func:`arena_standings`
 orders by points, then performance, then games played.
 """
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .base import Standing, shared_places
-from .matching import match_blocks
+from .matching import match_all, match_blocks
 
 
 @dataclass(frozen=True)
@@ -22,10 +22,13 @@ class ArenaPlayer:
     last_opponent: int | None = None
 
 
-def arena_pairings(free: Sequence[ArenaPlayer]) -> list[tuple[int, int]]:
+def arena_pairings(free: Sequence[ArenaPlayer], *, rematch: bool = False,
+                   ) -> list[tuple[int, int]]:
     """Pair the players who are free now, by similar score (then rating). Nobody meets
-    themselves, and nobody meets their last opponent while another player is free: with only
-    those two free, they wait. An odd one out waits for the next wave."""
+    themselves, and nobody meets their last opponent while another free player is left for
+    them. Players that rule leaves out wait for the next wave, unless ``rematch`` (nobody
+    else can come free: no other game is in play), when they meet again, for two players
+    alone in an arena would otherwise wait until its end. An odd one out waits."""
     ranked = sorted({p.id: p for p in free}.values(), key=lambda p: (-p.score, -p.rating, p.id))
     if len(ranked) < 2:
         return []
@@ -44,6 +47,10 @@ def arena_pairings(free: Sequence[ArenaPlayer]) -> list[tuple[int, int]]:
 
     pairs = match_blocks([p.id for p in ranked], weight, allowed, bye=False,
                           strict=lambda pairs: True)
+    if rematch:
+        paired = {x for pair in pairs for x in pair}
+        left = [p.id for p in ranked if p.id not in paired]
+        pairs += match_all(left, weight, lambda a, b: True, False)
     return [(a, b) if rank[a] < rank[b] else (b, a) for a, b in pairs]
 
 
