@@ -295,3 +295,38 @@ def test_arena_performance_is_the_exact_mean():
     assert rows[1].player == 2 and rows[1].tiebreak1 == 1500
     assert (rows[0].place, rows[1].place) == (1, 2)  # equal points, the exact mean decides
     assert P.arena_standings([1], {1: [("win", 1246.48)]})[0].tiebreak1 == 1746.48
+
+
+def test_a_waiting_match_shows_the_side_already_known():
+    """Five entrants: seed 1's bye puts him in round two while 4 v 5 is played; his box
+    shows him, not "… / …"."""
+    seeds = _ids(5)
+    resolved = P.resolve(P.single_elimination(5), seeds, {})
+    waiting = [m for m in resolved.values() if m.state == "waiting" and seeds[0] in (m.a, m.b)]
+    assert len(waiting) == 1 and None in (waiting[0].a, waiting[0].b)
+
+
+@pytest.mark.parametrize("build", [P.single_elimination, P.double_elimination])
+@pytest.mark.parametrize("n", [3, 5, 6, 9, 12])
+def test_every_waiting_side_whose_source_is_decided_is_filled(build, n):
+    specs, seeds, rng = build(n), _ids(n), random.Random(n)
+    results: dict[str, int] = {}
+    while True:
+        resolved = P.resolve(specs, seeds, results)
+        for m in resolved.values():
+            if m.state != "waiting":
+                continue
+            for src, got in ((m.spec.a, m.a), (m.spec.b, m.b)):
+                if src.kind == "seed":
+                    want = seeds[int(src.ref)] if int(src.ref) < n else None
+                elif resolved[str(src.ref)].decided:
+                    r = resolved[str(src.ref)]
+                    want = r.winner if src.kind == "winner" else r.loser
+                else:
+                    want = None
+                assert got == want
+        ready = [m for m in resolved.values() if m.state == "ready"]
+        if not ready:
+            break
+        m = ready[0]
+        results[m.spec.key] = rng.choice((m.a, m.b))

@@ -131,7 +131,8 @@ def double_elimination(n: int) -> list[MatchSpec]:
 class Resolved:
     """A match of the bracket as the results so far make it.
 
-    ``state``: ``waiting`` (a side is not known yet), ``ready`` (both players known, to be
+    ``state``: ``waiting`` (a side is not known yet: ``a`` or ``b`` is the one already
+    known, if any), ``ready`` (both players known, to be
     played), ``bye`` (one side absent: the other goes through unplayed), ``done`` (played),
     ``empty`` (both sides absent) or ``skipped`` (a grand-final reset that is not needed).
     """
@@ -172,6 +173,7 @@ def resolve(specs: Sequence[MatchSpec], seeds: Sequence[int],
         if not (known_a and known_b):
             if spec.key in results:
                 raise PairingError(f"Match {spec.key} is not ready.")
+            m.a, m.b = a, b  # a side already known shows while the other is decided
             continue
         m.a, m.b = a, b
         if spec.reset and out[str(spec.a.ref)].winner == out[str(spec.a.ref)].a:
