@@ -2,6 +2,7 @@
 enter and withdraw from the lobby, the room and the page; private tournaments; profiles."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -414,4 +415,6 @@ def test_a_tie_at_the_top_is_a_shared_first_place(client, staff, make_user):
         assert u.public_name in page
     listed = client.get("/tournaments/").content.decode()
     assert "Shared first place" in listed and "2 more" in listed
+    # the row ends with the date, as a won one does (it read "... and 2 more," and no date)
+    assert re.search(r"2 more, <time datetime=\"[^\"]+\">\d+ \w+</time>", listed)
     assert "players level on both share the place" in page
