@@ -137,6 +137,39 @@ def test_only_the_creator_or_staff_cancel(make_user, staff):
     assert t.status == Status.CANCELLED and t.cancel_reason == "rain"
 
 
+def test_refusals_name_the_real_reason(make_user, staff):
+    """Entering, cancelling or withdrawing at a tournament that has ended says so; a second
+    withdrawal says the player already withdrew."""
+    users = _players(make_user, 5)
+    for _ in range(S.min_rated_games()):
+        make_game([users[0], users[1]])
+    early = _create(users[0])
+    S.tournament_enter(tournament_id=early.pk, user=users[1])
+    S.tournament_cancel(tournament_id=early.pk, user=users[0], reason="rain")
+    with pytest.raises(S.TournamentError, match="cancelled before its start"):
+        S.tournament_cancel(tournament_id=early.pk, user=users[0], reason="again")
+    with pytest.raises(S.TournamentError, match="cancelled before its start"):
+        S.tournament_withdraw(tournament_id=early.pk, user=users[1])
+    with pytest.raises(S.TournamentError,
+                       match="Entries are closed: the tournament was cancelled before"):
+        S.tournament_enter(tournament_id=early.pk, user=users[2])
+
+    running = _create(staff, capacity=4)
+    enter_and_start(running, users[:4])
+    S.tournament_withdraw(tournament_id=running.pk, user=users[0])
+    with pytest.raises(S.TournamentError, match="already withdrawn"):
+        S.tournament_withdraw(tournament_id=running.pk, user=users[0])
+    S.tournament_cancel(tournament_id=running.pk, user=staff, reason="power cut")
+    with pytest.raises(S.TournamentError, match="^The tournament was cancelled.$"):
+        S.tournament_withdraw(tournament_id=running.pk, user=users[1])
+
+    Tournament.objects.filter(pk=running.pk).update(status=Status.FINISHED)
+    with pytest.raises(S.TournamentError, match="Entries are closed: the tournament is over"):
+        S.tournament_enter(tournament_id=running.pk, user=users[4])
+    with pytest.raises(S.TournamentError, match="The tournament is over"):
+        S.tournament_cancel(tournament_id=running.pk, user=staff, reason="late")
+
+
 def test_schedules_create_each_edition_once(staff):
     TournamentSchedule.objects.all().delete()
     start = timezone.now() + timedelta(minutes=20)

@@ -29,7 +29,7 @@ from .advancing import tournament_advance
 from .locking import room_for, tournament_lock, version_bump
 from .matches import DESK, match_forfeit
 from .notices import notify_after_commit
-from .policy import can_create, entry_refusal, rated_games
+from .policy import can_create, ended_refusal, entry_refusal, rated_games
 from .validation import tournament_settings_check
 
 if TYPE_CHECKING:
@@ -107,14 +107,18 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
     with transaction.atomic():
         t = tournament_lock(tournament_id)
         entry = Entry.objects.filter(tournament=t, user=user).first()
-        if entry is None or entry.withdrawn:
+        if entry is None:
             raise TournamentError("You are not in this tournament.", "not_entered")
+        if entry.withdrawn:
+            raise TournamentError("You have already withdrawn from this tournament.",
+                                  "withdrawn")
+        ended = ended_refusal(t)
+        if ended:
+            raise TournamentError(ended, "over")
         if t.status == Status.SCHEDULED:
             entry.delete()
             version_bump(t)
             return
-        if t.status != Status.RUNNING:
-            raise TournamentError("The tournament is over.", "over")
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
         for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING).filter(
@@ -144,10 +148,11 @@ def tournament_cancel(
         t = tournament_lock(tournament_id)
         staff = user is not None and user.is_authenticated and user.is_staff
         creator = user is not None and user.is_authenticated and user.pk == t.created_by_id
+        ended = ended_refusal(t)  # the real reason first, whoever asks
+        if ended:
+            raise TournamentError(ended, "over")
         if not (staff or (creator and t.status == Status.SCHEDULED)):
             raise NotAllowed("Only its creator, before the start, or staff may cancel it.")
-        if t.status not in (Status.SCHEDULED, Status.RUNNING):
-            raise TournamentError("The tournament is over.", "over")
         cancel(t, reason or "Cancelled by the organiser.")
     return t
 

@@ -33,9 +33,22 @@ def can_create(user: User | AnonymousUser | None) -> bool:
     return user.is_staff or rated_games(user) >= conf.min_rated_games()
 
 
+def ended_refusal(t: Tournament) -> str | None:
+    """Why nothing more can be done in ``t``, if it has ended: finished or cancelled."""
+    if t.status == Status.CANCELLED:
+        return ("The tournament was cancelled." if t.started_at is not None
+                else "The tournament was cancelled before its start.")
+    if t.status == Status.FINISHED:
+        return "The tournament is over."
+    return None
+
+
 def entry_window_refusal(t: Tournament) -> str | None:
     """Why nobody may enter ``t`` now, whoever they are (None: its entries are open)."""
     now = timezone.now()
+    ended = ended_refusal(t)
+    if ended:
+        return f"Entries are closed: {ended[0].lower()}{ended[1:]}"
     if t.status != Status.SCHEDULED or now >= t.starts_at:
         return "Entries are closed: the tournament has started."
     if not t.entries_open:
