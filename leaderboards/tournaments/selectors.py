@@ -198,11 +198,32 @@ def user_results(user, limit: int = 10) -> list[Entry]:
     )
 
 
+def match_is_last(match: Match) -> bool:
+    """No match of the tournament can follow this one: the tournament has ended, or this is
+    its final (single elimination's, or a double elimination's reset), its last round (Swiss,
+    round robin) or an arena game after the arena's end. (A grand final that a reset may
+    follow is not last.)"""
+    t = match.tournament
+    if t.status in (Status.FINISHED, Status.CANCELLED):
+        return True
+    if t.format == Format.ARENA:
+        return t.ends_at is not None and timezone.now() >= t.ends_at
+    if not t.is_elimination:
+        fmt = format_for(t)
+        total = getattr(fmt, "total_rounds", None)
+        return total is not None and bool(match.round) and match.round >= total(t)
+    specs = bracket_specs(t)
+    spec = next((s for s in specs if s.key == match.key), None)
+    return spec is not None and spec is specs[-1] and (
+        t.format == Format.SINGLE or spec.reset)
+
+
 def match_rematch_refusal(table) -> str | None:
     """``games.hooks`` rematch check: a tournament match has no rematch (its players' next
     game is the tournament's, and a rematch would keep them from it)."""
     match = Match.objects.filter(table_id=table.pk).select_related("tournament").first()
     if match is None:
         return None
-    return (f"This was a match of {match.tournament.name}: there is no rematch. Your next "
-            "match is on the tournament's page.")
+    after = ("The results are on the tournament's page." if match_is_last(match)
+             else "Your next match is on the tournament's page.")
+    return f"This was a match of {match.tournament.name}: there is no rematch. {after}"

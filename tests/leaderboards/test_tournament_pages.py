@@ -328,6 +328,10 @@ def test_a_matchs_table_is_named_as_in_the_bracket(client, staff, make_user):
 
     first = list(Match.objects.filter(tournament=t, table__isnull=False))
     assert [title(m) for m in first] == ["Round 1", "Round 1"]
+    client.force_login(first[0].player_a)
+    page = client.get(first[0].table.get_absolute_url()).content.decode()
+    assert "your next match is on the tournament page" in page
+    client.logout()
     for m in first:
         resign_match(m, m.player_b_id)
     final = Match.objects.get(tournament=t, round=2, table__isnull=False)
@@ -336,7 +340,8 @@ def test_a_matchs_table_is_named_as_in_the_bracket(client, staff, make_user):
     url = final.table.get_absolute_url()
     assert "your next match" not in client.get(url).content.decode()
     client.force_login(final.player_a)
-    assert "your next match is on the tournament page" in client.get(url).content.decode()
+    page = client.get(url).content.decode()  # a final has no next match
+    assert "your next match" not in page and "the results are on the tournament page" in page
 
 
 def test_a_name_that_says_its_format_is_not_followed_by_it_again(client, staff, make_user):

@@ -273,8 +273,11 @@ def test_a_match_table_offers_no_rematch_even_over_the_socket(make_user, staff):
     _resign(m, m.player_b_id)
     table = Table.objects.get(pk=m.table_id)
     assert table.status == TableStatus.FINISHED
-    with pytest.raises(RematchRefused, match="no rematch"):
+    with pytest.raises(RematchRefused, match="no rematch") as refused:
         games_services.table_rematch(table_id=table.pk, user=a)
+    # the final of a finished tournament: no next match to send the players to
+    assert "next match" not in str(refused.value)
+    assert "results are on the tournament's page" in str(refused.value)
 
     async def over_the_socket():
         comm = await connect(table.pk, b)

@@ -19,7 +19,7 @@ def tournaments_soon(context, mode=None):
 @register.inclusion_tag("tournaments/_table_link.html", takes_context=True)
 def tournament_of_table(context, table_id):
     """On a table page: which tournament match this table is, with a link back (and, for
-    its two players, where their next match will be)."""
+    its two players, where their next match will be, or the results after a final)."""
     from ..models import Match
 
     match = (Match.objects.filter(table_id=table_id).select_related("tournament").first()
@@ -28,5 +28,7 @@ def tournament_of_table(context, table_id):
     player = (match is not None and user is not None and user.is_authenticated
               and user.pk in (match.player_a_id, match.player_b_id))
     return {"match": match, "title": selectors.match_title(match) if match else "",
-            "player": player}
+            "player": player,
+            # a final has no next match: its players are sent to the results instead
+            "last": player and match is not None and selectors.match_is_last(match)}
 
