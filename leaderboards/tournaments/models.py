@@ -132,6 +132,15 @@ class Tournament(models.Model):
         return self.format in (Format.SINGLE, Format.DOUBLE)
 
 
+class OutReason(models.TextChoices):
+    """Why a player left a running tournament (``Entry.out_reason``)."""
+
+    NONE = "", "—"
+    WITHDREW = "withdrew", "you withdrew"
+    ABSENT = "absent", "you did not come to a match"
+    BANNED = "banned", "you were barred from rated play"
+
+
 class Entry(models.Model):
     """A player in a tournament. ``withdrawn`` entries before the start are deleted; during
     the event they stay (with their results) and forfeit every match left."""
@@ -144,6 +153,9 @@ class Entry(models.Model):
     rating = models.PositiveIntegerField(null=True, blank=True)  # at the start
     provisional = models.BooleanField(default=False)  # the rating at the start was ("1500?")
     withdrawn = models.BooleanField(default=False)
+    # why, once withdrawn during the event (blank for entries withdrawn before it was kept)
+    out_reason = models.CharField(max_length=10, choices=OutReason.choices, default="",
+                                  blank=True)
     # Standings, refreshed after every result.
     score = models.FloatField(default=0)
     tiebreak1 = models.FloatField(default=0)

@@ -284,6 +284,9 @@ def test_an_absent_arena_player_is_not_paired_again(make_user, staff, client):
     page = client.get(t.get_absolute_url()).content.decode()
     assert "You are out of this tournament" in page and "(withdrawn)" in page
     assert "withdrew" not in page
+    # the page says why, and what it means in an arena: nothing is forfeited
+    assert "(you did not come to a match): you are no longer paired" in page
+    assert "forfeited" not in page
     _resign(m2, m2.player_b_id)
     playing = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
     assert all(m1.player_b_id not in (m.player_a_id, m.player_b_id) for m in playing)

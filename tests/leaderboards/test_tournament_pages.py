@@ -423,3 +423,20 @@ def test_a_tie_at_the_top_is_a_shared_first_place(client, staff, make_user):
     # the row ends with the date, as a won one does (it read "... and 2 more," and no date)
     assert re.search(r"2 more, <time datetime=\"[^\"]+\">\d+ \w+</time>", listed)
     assert "players level on both share the place" in page
+
+
+@pytest.mark.parametrize("fmt, then", [
+    (Format.SINGLE, "your remaining matches are forfeited"),
+    (Format.SWISS, "you are no longer paired; your results so far stand"),
+])
+def test_a_player_who_withdrew_is_told_why_and_what_follows(client, staff, make_user, fmt,
+                                                            then):
+    from tests.support.tournaments import enter_and_start, rated_players
+
+    users = rated_players(make_user, 4)
+    t = _create(staff, format=fmt, capacity=4, **({"rounds": 3} if fmt == Format.SWISS else {}))
+    enter_and_start(t, users)
+    S.tournament_withdraw(tournament_id=t.pk, user=users[0])
+    _login(client, users[0])
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert f"You are out of this tournament (you withdrew): {then}." in page

@@ -16,6 +16,7 @@ from leaderboards.tournaments.models import (
     Match,
     MatchEnding,
     MatchStatus,
+    OutReason,
     Status,
     Tournament,
     TournamentSchedule,
@@ -239,6 +240,7 @@ def test_a_player_playbanned_mid_event_forfeits_instead_of_sitting(make_user, st
     assert final.table is None and final.ending == MatchEnding.WITHDRAWAL
     assert final.winner_id == m1.player_a_id
     assert Entry.objects.get(tournament=t, user_id=banned).withdrawn
+    assert Entry.objects.get(tournament=t, user_id=banned).out_reason == OutReason.BANNED
     t.refresh_from_db()
     assert t.status == Status.FINISHED and t.winner_id == m1.player_a_id
 

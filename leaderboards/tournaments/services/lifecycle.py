@@ -21,6 +21,7 @@ from ..models import (
     Match,
     MatchEnding,
     MatchStatus,
+    OutReason,
     Status,
     Tournament,
     TournamentSchedule,
@@ -120,7 +121,8 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
             version_bump(t)
             return
         entry.withdrawn = True
-        entry.save(update_fields=["withdrawn"])
+        entry.out_reason = OutReason.WITHDREW
+        entry.save(update_fields=["withdrawn", "out_reason"])
         for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING).filter(
             Q(player_a=user) | Q(player_b=user)
         ):

@@ -15,7 +15,7 @@ from social.presence import presence_reachable
 
 from .. import frames, ratings
 from ..formats import format_for
-from ..models import Entry, Match, MatchEnding, MatchStatus, Tournament
+from ..models import Entry, Match, MatchEnding, MatchStatus, OutReason, Tournament
 from .locking import room_for
 from .notices import notify_after_commit
 
@@ -28,7 +28,8 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     now = timezone.now()
     banned = [u for u in (a, b) if (ratings.playban_until(users[u]) or now) > now]
     if banned:
-        Entry.objects.filter(tournament=t, user_id__in=banned).update(withdrawn=True)
+        Entry.objects.filter(tournament=t, user_id__in=banned).update(
+            withdrawn=True, out_reason=OutReason.BANNED)
         fmt = format_for(t)
         if fmt.forfeits_banned:
             match_unplayed(t, key=key, round=round, a=a, b=b,

@@ -11,7 +11,7 @@ from games import selectors as games_selectors
 
 from .. import conf
 from ..formats import format_for
-from ..models import Entry, Match, MatchEnding, MatchStatus, Status, Tournament
+from ..models import Entry, Match, MatchEnding, MatchStatus, OutReason, Status, Tournament
 from .advancing import tournament_advance
 from .lifecycle import tournament_start
 from .locking import tournament_lock, version_bump
@@ -49,7 +49,8 @@ def tournament_tick(*, tournament_id: int) -> dict[str, int]:
             done["no_shows"] += 1
             if fmt.withdraws_absent:
                 # Nobody should wait for them again: an absent arena player stops being paired.
-                Entry.objects.filter(tournament=t, user_id__in=absent).update(withdrawn=True)
+                Entry.objects.filter(tournament=t, user_id__in=absent).update(
+                    withdrawn=True, out_reason=OutReason.ABSENT)
         if done["no_shows"] or done["recorded"] or fmt.paired_by_clock:
             tournament_advance(t)  # (brackets and rounds move on with each result)
         if done["no_shows"] or done["recorded"] or (
