@@ -133,6 +133,10 @@ def test_only_the_creator_or_staff_cancel(make_user, staff):
     t = _create(users[0])
     with pytest.raises(S.NotAllowed):
         S.tournament_cancel(tournament_id=t.pk, user=users[1], reason="no")
+    with pytest.raises(S.TournamentError, match="at most 200 characters; it has 201"):
+        S.tournament_cancel(tournament_id=t.pk, user=users[0], reason="word " * 40 + "x")
+    t.refresh_from_db()
+    assert t.status == Status.SCHEDULED  # refused, not cut off mid-word
     S.tournament_cancel(tournament_id=t.pk, user=users[0], reason="  rain  ")
     t.refresh_from_db()
     assert t.status == Status.CANCELLED and t.cancel_reason == "rain"

@@ -140,12 +140,18 @@ def tournaments_leave(user: User) -> None:
     ).values_list("tournament_id", flat=True):
         tournament_withdraw(tournament_id=tournament_id, user=user)
 
+CANCEL_REASON_MAX = Tournament._meta.get_field("cancel_reason").max_length or 200
+
+
 def tournament_cancel(
     *, tournament_id: int, user: User | AnonymousUser | None, reason: str = ""
 ) -> Tournament:
     """The creator (before the start) or staff (any time before the end) cancels, saying
     why. Matches in play are left to finish as ordinary games."""
-    reason = " ".join(str(reason or "").split())[:200]
+    reason = " ".join(str(reason or "").split())
+    if len(reason) > CANCEL_REASON_MAX:  # refused, not cut off mid-word
+        raise TournamentError(f"The reason may have at most {CANCEL_REASON_MAX} characters; "
+                              f"it has {len(reason)}.", "too_long")
     with transaction.atomic():
         t = tournament_lock(tournament_id)
         staff = user is not None and user.is_authenticated and user.is_staff
