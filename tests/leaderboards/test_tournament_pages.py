@@ -45,6 +45,14 @@ def test_list_shows_upcoming_running_finished(client, staff, make_user):
     assert client.get(S.invite_url(hidden)).status_code == 200
 
 
+def test_a_right_to_left_name_is_isolated_from_the_text_around_it(client, staff, make_user):
+    """A Hebrew name in "Arena game of <name>: after the game, ..." or a list row could
+    reorder the text that follows it: every name sits in a <bdi>."""
+    t = _create(staff, name="\u05d2\u05d1\u05d9\u05e2 \u05e9\u05d1\u05ea")
+    assert f"<bdi>{t.name}</bdi>" in client.get("/tournaments/").content.decode()
+    assert f"<bdi>{t.name}</bdi>" in client.get(t.get_absolute_url()).content.decode()
+
+
 def test_a_private_tournament_refuses_an_invite_outside_ascii(client, staff, make_user):
     """The page's link checked out but the form's invite is "ünï": refused, not a 500 (the
     comparison of secrets raised on a character outside ASCII)."""

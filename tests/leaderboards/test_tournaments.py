@@ -48,6 +48,10 @@ def test_creating_needs_rated_games_and_valid_settings(make_user, staff):
         with pytest.raises(S.TournamentError):
             _create(staff, **bad)
     assert not Tournament.objects.exists()
+    # a name of zero-width spaces alone shows nothing (its list link was invisible)
+    with pytest.raises(S.TournamentError, match="characters that show"):
+        _create(staff, name="\u200b" * 4)
+    assert not Tournament.objects.exists()
     t = _create(newbie, format=Format.SWISS, capacity=40)
     assert t.rounds == 7 and t.target == 100 and t.status == Status.SCHEDULED
 

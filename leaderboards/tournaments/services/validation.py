@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from core.text import CONTROLS_MESSAGE, has_controls
+from core.text import CONTROLS_MESSAGE, has_controls, shows_something
 from games import engine as E
 from games.models import Mode
 
@@ -32,6 +32,9 @@ def tournament_settings_check(*, name: object, mode: str, format: str, target: i
         raise TournamentError(f"The name must have 3 to {NAME_MAX} characters.")
     if has_controls(name):
         raise TournamentError(CONTROLS_MESSAGE)
+    if not shows_something(name):  # four zero-width spaces made an invisible list link
+        raise TournamentError("The name must have characters that show, not only invisible "
+                              "ones.")
     if mode not in Mode.values:
         raise TournamentError("Choose a game.")
     if format not in Format.values:
