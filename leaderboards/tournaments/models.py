@@ -58,6 +58,9 @@ class TournamentSchedule(models.Model):
         return self.name
 
 
+CANCEL_REASON_MAX = 200  # a longer reason is refused (services.lifecycle), never cut off
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=80)
     mode = models.CharField(max_length=16, choices=Mode.choices)
@@ -85,7 +88,7 @@ class Tournament(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices,
                               default=Status.SCHEDULED, db_index=True)
-    cancel_reason = models.CharField(max_length=200, blank=True)
+    cancel_reason = models.CharField(max_length=CANCEL_REASON_MAX, blank=True)
     round = models.PositiveSmallIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     ends_at = models.DateTimeField(null=True, blank=True)  # arena

@@ -363,10 +363,10 @@ def test_a_name_that_says_its_format_is_not_followed_by_it_again(client, staff, 
     _create(staff, name="Swissquote Cup", format=Format.SWISS, rounds=3, capacity=8,
             entry_opens_at=opens)
     lobby = client.get("/play/").content.decode()
-    assert "Arena Arena" not in lobby.replace("</a> <span class=\"muted\">", " ")
-    assert "Sunday Open</a> <span class=\"muted\">Arena ·" in lobby
+    assert "Arena Arena" not in lobby.replace("</bdi></a> <span class=\"muted\">", " ")
+    assert "Sunday Open</bdi></a> <span class=\"muted\">Arena ·" in lobby
     # (a word of the name, not a part of one)
-    assert "Swissquote Cup</a> <span class=\"muted\">Swiss ·" in lobby
+    assert "Swissquote Cup</bdi></a> <span class=\"muted\">Swiss ·" in lobby
 
 
 def _play_out_round(t, loser_of):

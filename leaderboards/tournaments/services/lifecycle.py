@@ -16,6 +16,7 @@ from .. import conf, frames, pairing, ratings
 from ..exceptions import NotAllowed, TournamentError
 from ..formats import format_for
 from ..models import (
+    CANCEL_REASON_MAX,
     Entry,
     Format,
     Match,
@@ -139,9 +140,6 @@ def tournaments_leave(user: User) -> None:
         user=user, withdrawn=False, tournament__status__in=(Status.SCHEDULED, Status.RUNNING)
     ).values_list("tournament_id", flat=True):
         tournament_withdraw(tournament_id=tournament_id, user=user)
-
-CANCEL_REASON_MAX = Tournament._meta.get_field("cancel_reason").max_length or 200
-
 
 def tournament_cancel(
     *, tournament_id: int, user: User | AnonymousUser | None, reason: str = ""
