@@ -317,7 +317,7 @@ def test_a_row_says_full_or_when_entries_open_instead_of_enter(client, staff, ma
         assert "Full" in row(lobby, full)
     client.logout()
     page = client.get(later.get_absolute_url()).content.decode()
-    assert "Entries open at" in page and "Log in to enter" not in page
+    assert "Entries open" in page and "Log in to enter" not in page
     assert "Log in to enter" in client.get(open_now.get_absolute_url()).content.decode()
 
 
@@ -448,3 +448,25 @@ def test_a_player_who_withdrew_is_told_why_and_what_follows(client, staff, make_
     _login(client, users[0])
     page = client.get(t.get_absolute_url()).content.decode()
     assert f"You are out of this tournament (you withdrew): {then}." in page
+
+
+def test_entry_refusals_write_a_moment_as_the_pages_do_in_the_viewers_zone(client, staff,
+                                                                           make_user):
+    """"Entries open at 06:50, 06 Dec." had no zone and another layout than "Starts Sun 6
+    Dec, 07:50 UTC"."""
+    from django.utils import timezone as tz
+
+    from core.moments import moment
+
+    now = timezone.now()
+    later = _create(staff, name="Later Cup", starts_at=now + timedelta(hours=3),
+                    entry_opens_at=now + timedelta(hours=2))
+    viewer = make_user("tokyo")
+    viewer.time_zone = "Asia/Tokyo"
+    viewer.save(update_fields=["time_zone"])
+    _login(client, viewer)
+    page = client.get(later.get_absolute_url()).content.decode()
+    with tz.override("Asia/Tokyo"):
+        opens, starts = moment(later.entry_opens_at), moment(later.starts_at)
+    assert opens.endswith(" JST") and f"Entries open {opens}." in page
+    assert f">{starts}</time>" in page  # "Starts ...", the same function

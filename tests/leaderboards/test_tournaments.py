@@ -3,6 +3,7 @@ told of their match, and the sweep making good a lost task (the formats played t
 test_tournament_formats.py)."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -68,8 +69,10 @@ def test_enter_and_withdraw_rules(make_user, staff, monkeypatch):
         S.tournament_enter(tournament_id=t.pk, user=bob)
     dave = make_user("dave")
     monkeypatch.setattr(S.ratings, "playban_until", lambda u: _soon(60) if u == dave else None)
-    with pytest.raises(S.NotAllowed, match="rated games until"):
+    with pytest.raises(S.NotAllowed, match="rated games until") as refused:
         S.tournament_enter(tournament_id=t.pk, user=dave)
+    # the site's one way to write a moment, with its time zone ("Sun 6 Dec, 07:50 UTC")
+    assert re.search(r"until \w{3} \d{1,2} \w{3}, \d\d:\d\d UTC\.$", str(refused.value))
     S.tournament_withdraw(tournament_id=t.pk, user=bob)
     assert not Entry.objects.filter(tournament=t).exists()
     with pytest.raises(S.TournamentError):

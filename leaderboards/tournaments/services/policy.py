@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from django.urls import reverse
 from django.utils import timezone
 
+from core.moments import moment
 from core.secrets_compare import same_secret
 
 from .. import conf, ratings
@@ -52,7 +53,7 @@ def entry_window_refusal(t: Tournament) -> str | None:
     if t.status != Status.SCHEDULED or now >= t.starts_at:
         return "Entries are closed: the tournament has started."
     if not t.entries_open:
-        return f"Entries open at {timezone.localtime(t.entry_opens_at):%H:%M, %d %b}."
+        return f"Entries open {moment(t.entry_opens_at)}."
     return None
 
 
@@ -76,7 +77,7 @@ def entry_refusal(
         return "This tournament is private: you need its invite link."
     ban = ratings.playban_until(user)
     if ban is not None and ban > now:
-        return f"You may not play rated games until {timezone.localtime(ban):%H:%M, %d %b}."
+        return f"You may not play rated games until {moment(ban)}."
     if t.rating_min is not None or t.rating_max is not None:
         rating = ratings.ratings_for([user.pk], t.mode).get(user.pk)
         if rating is not None and t.rating_min is not None and rating < t.rating_min:
