@@ -118,6 +118,10 @@ def page_data(t: Tournament, user=None) -> dict:
         "tiebreaks": format_for(t).tiebreak_labels,
         # everyone in first place: more than one where the tie-breaks could not part them
         "firsts": [e for e in entries if e.place == 1],
+        # the viewer's place is shared with someone level on every key (any place, not
+        # only the first)
+        "me_shared": me is not None and me.place is not None and sum(
+            1 for e in entries if e.place == me.place) > 1,
     }
     if t.status != Status.SCHEDULED and t.is_elimination and any(e.seed for e in entries):
         specs, resolved = bracket(t)

@@ -404,7 +404,15 @@ def test_a_player_knocked_out_is_told_so_and_not_offered_to_withdraw(client, sta
     _play_out_round(t, lambda m: m.player_b_id)
     _login(client, loser)
     page = client.get(t.get_absolute_url()).content.decode()
-    assert "You are out of this tournament: you placed 3 of 4" in page
+    # both semi-final losers placed 3: a shared place, not only the first, says so
+    assert "You are out of this tournament: you placed 3 of 4 (shared)" in page
+    _play_out_round(t, lambda m: m.player_b_id)  # the final
+    final = Match.objects.get(tournament=t, round=2)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "you placed 3, shared." in page
+    _login(client, final.player_b)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "you placed 2." in page and "shared" not in page
 
 
 def test_a_tie_at_the_top_is_a_shared_first_place(client, staff, make_user):
