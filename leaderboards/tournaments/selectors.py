@@ -12,6 +12,7 @@ from games import selectors as games_selectors
 from . import pairing as P
 from .formats import bracket, bracket_specs, format_for
 from .models import Entry, Format, Match, MatchStatus, Status, Tournament
+from .services.policy import entry_refusal
 
 FINISHED_LISTED = 20
 
@@ -44,7 +45,17 @@ def tournament_lists(user=None) -> dict:
     for rows in lists.values():
         for t in rows:
             t.entered = t.pk in entered
+    _refusals(lists["upcoming"], user)
     return lists
+
+
+def _refusals(rows: list[Tournament], user) -> None:
+    """``t.refusal`` on each row: why the signed-in ``user`` may not enter it now (the entry
+    policy's own answer, ``services.policy.entry_refusal``), so a row offers Enter only where
+    the entry would be taken; "" for a visitor or an entrant."""
+    for t in rows:
+        t.refusal = (entry_refusal(t, user) or "") if (
+            user is not None and user.is_authenticated and not t.entered) else ""
 
 
 def starting_soon(mode: str | None = None, user=None, limit: int = 5) -> list[Tournament]:
@@ -62,6 +73,7 @@ def starting_soon(mode: str | None = None, user=None, limit: int = 5) -> list[To
                       .values_list("tournament_id", flat=True))
     for t in rows:
         t.entered = t.pk in entered
+    _refusals(rows, user)
     return rows
 
 

@@ -478,3 +478,25 @@ def test_entry_refusals_write_a_moment_as_the_pages_do_in_the_viewers_zone(clien
         opens, starts = moment(later.entry_opens_at), moment(later.starts_at)
     assert opens.endswith(" JST") and f"Entries open {opens}." in page
     assert f">{starts}</time>" in page  # "Starts ...", the same function
+
+
+def test_the_lobby_offers_enter_only_where_the_entry_would_be_taken(client, staff, make_user):
+    """A player above the ceiling saw Enter under "Tournaments starting soon", and was then
+    refused: the row says why instead."""
+    from tests.support.tournaments import rated_players
+
+    high, fits = rated_players(make_user, 2, ratings=[1900, 1600])
+    t = _create(staff, name="Club Cup", rating_max=1800,
+                entry_opens_at=timezone.now() - timedelta(minutes=1))
+
+    def row(body):
+        start = body.index(f'href="{t.get_absolute_url()}"')
+        return body[start:body.index("</li>", start)]
+
+    client.force_login(high)
+    for url in ("/play/", "/tournaments/"):
+        here = row(client.get(url).content.decode())
+        assert ">Enter<" not in here
+        assert "Your rating (1900) is above this tournament&#x27;s ceiling (1800)." in here
+    client.force_login(fits)
+    assert ">Enter</button>" in row(client.get("/play/").content.decode())
