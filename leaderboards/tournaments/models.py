@@ -69,6 +69,8 @@ class Tournament(models.Model):
     target = models.PositiveIntegerField()
     capacity = models.PositiveIntegerField()
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # Swiss
+    # a Swiss whose rounds were cut at the start (fewer players came): the rounds set
+    rounds_set = models.PositiveSmallIntegerField(null=True, blank=True)
     duration_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # arena
     seconds_per_turn = models.PositiveSmallIntegerField(default=30)
     rated = models.BooleanField(default=True)

@@ -108,7 +108,7 @@ def test_a_swiss_never_promises_more_rounds_than_it_can_play(make_user, staff):
     t = _create(staff, format=Format.SWISS, rounds=5, capacity=8, target=50)
     enter_and_start(t, _players(make_user, 3))
     t.refresh_from_db()
-    assert t.rounds == 2
+    assert t.rounds == 2 and t.rounds_set == 5
 
 
 def test_arena_pairs_again_at_once_and_ends(make_user, staff):

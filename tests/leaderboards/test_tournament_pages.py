@@ -500,3 +500,16 @@ def test_the_lobby_offers_enter_only_where_the_entry_would_be_taken(client, staf
         assert "Your rating (1900) is above this tournament&#x27;s ceiling (1800)." in here
     client.force_login(fits)
     assert ">Enter</button>" in row(client.get("/play/").content.decode())
+
+
+def test_a_swiss_cut_at_the_start_says_why(client, staff, make_user):
+    """5 rounds set, 3 players came: the page read just "Swiss (2 rounds)"."""
+    from tests.support.tournaments import enter_and_start, rated_players
+
+    t = _create(staff, format=Format.SWISS, rounds=5, capacity=8, target=50)
+    enter_and_start(t, rated_players(make_user, 3))
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Swiss (2 rounds: 5 were set; 3 players came)" in page
+    full = _create(staff, name="Full Swiss", format=Format.SWISS, rounds=2, capacity=4)
+    enter_and_start(full, [make_user(f"f{i}") for i in range(3)])  # nothing cut
+    assert "Swiss (2 rounds)" in client.get(full.get_absolute_url()).content.decode()

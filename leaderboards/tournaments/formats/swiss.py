@@ -41,8 +41,8 @@ class Swiss(RoundsFormat):
         # fewer players came than the capacity: the page says how many rounds they play
         total = self.total_rounds(t)
         if total != t.rounds:
-            t.rounds = total
-            t.save(update_fields=["rounds"])
+            t.rounds_set, t.rounds = t.rounds, total
+            t.save(update_fields=["rounds", "rounds_set"])
         super().start(t, desk)
 
     def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
