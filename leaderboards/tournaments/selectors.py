@@ -129,6 +129,10 @@ def page_data(t: Tournament, user=None) -> dict:
         "rounds": [], "bracket": None, "me_out": False,
         "tiebreaks": format_for(t).tiebreak_labels,
         # everyone in first place: more than one where the tie-breaks could not part them
+        # entrants without standings: before the start, or cancelled before it (nobody
+        # played: no places, no ratings of a start that never came)
+        "listing": t.status == Status.SCHEDULED or (
+            t.status == Status.CANCELLED and t.started_at is None),
         "firsts": [e for e in entries if e.place == 1],
         # the viewer's place is shared with someone level on every key (any place, not
         # only the first)

@@ -513,3 +513,34 @@ def test_a_swiss_cut_at_the_start_says_why(client, staff, make_user):
     full = _create(staff, name="Full Swiss", format=Format.SWISS, rounds=2, capacity=4)
     enter_and_start(full, [make_user(f"f{i}") for i in range(3)])  # nothing cut
     assert "Swiss (2 rounds)" in client.get(full.get_absolute_url()).content.decode()
+
+
+def test_a_tournament_cancelled_before_its_start_shows_no_standings(client, staff, make_user):
+    """It showed a Standings table ("– gina – 0") and "Ratings as they were at the start"."""
+    gina = make_user("gina")
+    t = _create(staff)
+    S.tournament_enter(tournament_id=t.pk, user=gina)
+    S.tournament_cancel(tournament_id=t.pk, user=staff, reason="rain")
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Players who had entered" in page and gina.public_name in page
+    assert "Standings" not in page and "Ratings as they were" not in page
+    assert "<th scope=\"col\">#</th>" not in page
+
+
+def test_games_finished_after_a_cancel_count_in_the_standings(client, staff, make_user):
+    """Cancelled while running: the bracket showed the final won 123-98 and the standings
+    gave its winner 0 wins."""
+    from tests.support.tournaments import enter_and_start, rated_players, resign_match
+
+    t = _create(staff, format=Format.SINGLE, capacity=4, target=50)
+    enter_and_start(t, rated_players(make_user, 4))
+    first, second = Match.objects.filter(tournament=t).order_by("key")
+    resign_match(first, first.player_b_id)
+    S.tournament_cancel(tournament_id=t.pk, user=staff, reason="power cut")
+    resign_match(second, second.player_b_id)  # left to finish as an ordinary game
+    second.refresh_from_db()
+    assert second.status == "finished" and second.winner_id == second.player_a_id
+    wins = dict(Entry.objects.filter(tournament=t).values_list("user_id", "score"))
+    assert wins[first.player_a_id] == 1 and wins[second.player_a_id] == 1
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Standings" in page and "Ratings as they were at the start" in page

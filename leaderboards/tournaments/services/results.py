@@ -6,7 +6,7 @@ from django.db import transaction
 from games.models import Game
 
 from ..models import Match, Status
-from .advancing import tournament_advance
+from .advancing import standings_refresh, tournament_advance
 from .locking import tournament_lock, version_bump
 from .matches import match_record_game
 
@@ -25,6 +25,10 @@ def match_result(*, table_id: int) -> bool:
             return False
         if t.status == Status.RUNNING:
             tournament_advance(t)
+        elif t.status == Status.CANCELLED:
+            # a game left to finish after the cancel counts in the standings, as the bracket
+            # and the rounds show it (they read the matches)
+            standings_refresh(t)
         version_bump(t)
     return True
 
