@@ -1,7 +1,9 @@
-"""A table's game state and its stored forms: a new game with the table's settings, the
-state as a table stores it after every move, and the parts a finished ``Game`` keeps."""
+"""A table's game state and its stored forms: a new deal's seed, a new game with the table's
+settings, the state as a table stores it after every move, and the parts a finished ``Game``
+keeps."""
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,8 +11,18 @@ from games import engine as E
 
 from .local.table import new_state  # the one way a game starts, online and offline
 
-__all__ = ["new_state", "load", "dump", "replay_moves", "game_result", "hand_results",
-           "mode_settings"]
+__all__ = ["new_seed", "new_state", "load", "dump", "replay_moves", "game_result",
+           "hand_results", "mode_settings"]
+
+# A deal's seed is below 2**53: every seed is exact in a browser's (or any JavaScript
+# client's) JSON number, where a 62-bit one lost its last digits (604722250469829277 read
+# 604722250469829200) and replayed another deal.
+SEED_BITS = 53
+
+
+def new_seed() -> int:
+    """A new table's seed (``SEED_BITS``)."""
+    return secrets.randbits(SEED_BITS)
 
 
 def load(data: dict[str, Any] | None) -> E.GameState:

@@ -10,12 +10,12 @@ from django.utils import timezone
 
 from core.channels import Outbox
 
-from .. import hooks
+from .. import hooks, states
 from ..exceptions import NotPlaying, RematchRefused
 from ..models import Seat, Table, TableStatus
 from .locking import load_seats, lock_table_in, require_seat
 from .publish import announce_seated, save_and_publish
-from .tables import new_seed, rated_seat_check, start_game
+from .tables import rated_seat_check, start_game
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -74,7 +74,7 @@ def _rematch_table(old: Table, seats: list[Seat], outbox: Outbox | None) -> Tabl
         rated=old.rated, seconds_per_turn=old.seconds_per_turn, private=old.private,
         rating_range=old.rating_range,
         invite_token=secrets.token_urlsafe(16) if old.private else "",
-        seed=new_seed(), created_by=old.created_by, version=1,
+        seed=states.new_seed(), created_by=old.created_by, version=1,
     )
     # Players move one seat round, so the deal order changes between games.
     n = len(seats)

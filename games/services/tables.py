@@ -40,15 +40,6 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 TURN_SECONDS = (0, 15, 30, 60)
-# A deal's seed is below 2**53: every seed is exact in a browser's (or any JavaScript
-# client's) JSON number, where a 62-bit one lost its last digits (604722250469829277 read
-# 604722250469829200) and replayed another deal.
-SEED_BITS = 53
-
-
-def new_seed() -> int:
-    """A new table's seed (``SEED_BITS``)."""
-    return secrets.randbits(SEED_BITS)
 
 
 # A rating is public (the profile's card, the leaderboards, the game count), so a rated game
@@ -137,7 +128,7 @@ def table_create(
             target=target or E.get_mode(room.mode).target_for(seat_count),
             rated=rated, seconds_per_turn=seconds_per_turn, private=private,
             invite_token=secrets.token_urlsafe(16) if private else "",
-            seed=new_seed(), created_by=user, version=1, rating_range=rating_range,
+            seed=states.new_seed(), created_by=user, version=1, rating_range=rating_range,
         )
         rated_seat_check(table, user)
         seats = [
@@ -344,7 +335,7 @@ def _deal_for_players(
             target=target or E.get_mode(room.mode).target_for(len(users)),
             rated=rated, seconds_per_turn=seconds_per_turn, private=private,
             invite_token=secrets.token_urlsafe(16) if private else "",
-            seed=new_seed(), created_by=created_by, version=1,
+            seed=states.new_seed(), created_by=created_by, version=1,
         )
         if check_rated_seats:
             for u in users:

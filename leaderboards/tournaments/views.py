@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.http import redirect_back, wants_json
 
@@ -44,7 +44,7 @@ def _visible(request, tournament_id: int) -> Tournament:
     return t
 
 
-@require_GET
+@require_safe
 def tournament_list(request):
     return render(request, "tournaments/list.html", {
         **selectors.tournament_lists(request.user),
@@ -99,13 +99,13 @@ def _page_context(request, t: Tournament) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def tournament_detail(request, tournament_id: int):
     t = _visible(request, tournament_id)
     return render(request, "tournaments/detail.html", _page_context(request, t))
 
 
-@require_GET
+@require_safe
 def tournament_live(request, tournament_id: int):
     """``{"version", "status"}``, plus ``html`` (the page's live part) when ``?v=`` is older."""
     t = _visible(request, tournament_id)
