@@ -145,7 +145,7 @@ def test_unknown_player_is_404(client):
 @pytest.mark.django_db
 def test_post_is_refused(client, games):
     response = client.post(URL.format("alice"))
-    assert response.status_code == 405 and response["Allow"] == "GET"
+    assert response.status_code == 405 and response["Allow"] == "GET, HEAD"
     assert response.json()["error"] == "method_not_allowed"
 
 

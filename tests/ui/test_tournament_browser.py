@@ -108,7 +108,7 @@ torg, _ = get_user_model().objects.get_or_create(
 t = services.tournament_create(user=torg, name="N" * 80, format=Format.SINGLE,
                                capacity=8, target=50,
                                starts_at=timezone.now() + timedelta(hours=3))
-services.tournament_cancel(tournament_id=t.pk, user=torg, reason="<b>" + "r" * 300)
+services.tournament_cancel(tournament_id=t.pk, user=torg, reason="<b>" + "r" * 190)
 services.tournament_create(user=torg, name="M" * 80, format=Format.SINGLE, capacity=8,
                            target=50, starts_at=timezone.now() + timedelta(hours=3))
 from allauth.account.models import EmailAddress
