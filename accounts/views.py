@@ -52,7 +52,7 @@ def profile(request, username):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def profile_edit(request):
     user = request.user
     status = 200
@@ -89,7 +89,7 @@ def profile_edit(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def alerts_edit(request):
     """Which alerts say that the site needs you: your turn, a match ready, a new message."""
     user = request.user
@@ -125,11 +125,11 @@ def _api_page(request, *, form=None, status=200):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def api_settings(request):
     """Personal API tokens (made, listed, revoked), bot status, and whether bots may
     challenge this person (docs/bot-api.md)."""
-    if request.method == "GET":
+    if request.method != "POST":  # (GET, or HEAD: answered as GET)
         return _api_page(request)
     form = ApiTokenForm(request.POST, user=request.user)
     if form.is_valid():
@@ -169,7 +169,7 @@ def bots_may_challenge_edit(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def bot_convert(request):
     """The confirmation step of becoming a bot account (irreversible)."""
     user = request.user
@@ -188,7 +188,7 @@ def bot_convert(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def account_close(request):
     """Closing the account, confirmed with its password (irreversible)."""
     user = request.user

@@ -27,7 +27,7 @@ def _import_page(request, form, *, status=200, upload_error=""):
     }, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_import(request):
     """Upload a record file: it is replayed through the engine. A signed-in person's record
     is kept for them (once per record) and shown on its own page, where it may be analysed;

@@ -55,7 +55,7 @@ def tournament_list(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_new(request):
     allowed = services.can_create(request.user)
     form = TournamentCreateForm(request.POST or None)
@@ -67,7 +67,7 @@ def tournament_new(request):
         else:
             messages.success(request, "Your tournament is open for entries.")
             return redirect(services.invite_url(t))
-    status = 200 if request.method == "GET" else 400
+    status = 200 if request.method != "POST" else 400
     if not allowed:
         status = 403 if request.method == "POST" else 200
     return render(request, "tournaments/new.html", {

@@ -35,7 +35,7 @@ unblock = action_view(services.block_remove, "social:privacy", "You unblocked {n
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def privacy(request):
     if request.method == "POST":
         try:

@@ -81,11 +81,11 @@ def _challenge_answer(challenge, status: int = 200) -> JsonResponse:
 
 # --- the bot API ------------------------------------------------------------------------------
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @api_endpoint("bot:play")
 def api_challenges(request: HttpRequest) -> JsonResponse:
     """``GET``: the bot's open challenges; ``POST``: challenge someone."""
-    if request.method == "GET":
+    if request.method != "POST":  # (GET, or HEAD: answered as GET)
         incoming, outgoing = selectors.challenges_pending(request.user)
         return JsonResponse({"incoming": [frames.challenge_frame(c) for c in incoming],
                              "outgoing": [frames.challenge_frame(c) for c in outgoing]})

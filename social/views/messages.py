@@ -25,7 +25,7 @@ def inbox(request):
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def conversation(request, username):
     other = _partner(request.user, username)
     if other.pk == request.user.pk:

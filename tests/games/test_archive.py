@@ -416,3 +416,10 @@ def test_pages_answer_head_as_get(client, trio):
         assert head.status_code == get.status_code == 200, url
         assert head.content == b"" and head["Content-Type"] == get["Content-Type"], url
     assert client.head("/games/999999/").status_code == 404
+    # the pages with a form too: HEAD reads them, and never takes the POST path
+    client.force_login(alice)
+    for url in ("/games/import/", "/settings/api/", "/tournaments/new/",
+                f"/messages/with/{bob.username}/"):
+        get, head = client.get(url), client.head(url)
+        assert head.status_code == get.status_code == 200, url
+        assert head.content == b"", url
