@@ -53,8 +53,9 @@ def _refusals(rows: list[Tournament], user) -> None:
     """``t.refusal`` on each row: why the signed-in ``user`` may not enter it now (the entry
     policy's own answer, ``services.policy.entry_refusal``), so a row offers Enter only where
     the entry would be taken; "" for a visitor or an entrant."""
+    known: dict = {}  # the user's playban and ratings, read once for every row
     for t in rows:
-        t.refusal = (entry_refusal(t, user) or "") if (
+        t.refusal = (entry_refusal(t, user, known=known) or "") if (
             user is not None and user.is_authenticated and not t.entered) else ""
 
 

@@ -544,3 +544,30 @@ def test_games_finished_after_a_cancel_count_in_the_standings(client, staff, mak
     assert wins[first.player_a_id] == 1 and wins[second.player_a_id] == 1
     page = client.get(t.get_absolute_url()).content.decode()
     assert "Standings" in page and "Ratings as they were at the start" in page
+
+
+def test_the_enter_check_reads_the_players_facts_once_for_the_whole_list(
+        staff, make_user):
+    """Each row asked the entry policy, which read the player's playban and rating again: two
+    queries a row, up to 100 on the list of 50 upcoming tournaments."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leaderboards.tournaments import selectors
+
+    player = make_user("many")
+
+    def count():
+        with CaptureQueriesContext(connection) as seen:
+            lists = selectors.tournament_lists(player)
+        return len(seen), lists
+
+    _create(staff, name="Cup 0", rating_max=1800,
+            entry_opens_at=timezone.now() - timedelta(minutes=1))
+    few, _ = count()
+    for i in range(1, 8):
+        _create(staff, name=f"Cup {i}", rating_max=1800,
+                entry_opens_at=timezone.now() - timedelta(minutes=1))
+    many, lists = count()
+    assert len(lists["upcoming"]) == 8
+    assert many == few, (few, many)

@@ -1,7 +1,7 @@
 """Who may create and enter, and the link a private tournament is seen through."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
 from django.utils import timezone
@@ -58,9 +58,13 @@ def entry_window_refusal(t: Tournament) -> str | None:
 
 
 def entry_refusal(
-    t: Tournament, user: User | AnonymousUser | None, invite: str = ""
+    t: Tournament, user: User | AnonymousUser | None, invite: str = "",
+    known: dict[Any, Any] | None = None,
 ) -> str | None:
-    """Why ``user`` may not enter now (None: they may)."""
+    """Why ``user`` may not enter now (None: they may). ``known``: the user's playban and
+    ratings read for an earlier tournament, kept between calls for one user (a list of
+    tournaments asks once, not twice a row)."""
+    known = {} if known is None else known
     now = timezone.now()
     if user is None or not user.is_authenticated:
         return "Log in to enter."
@@ -75,11 +79,15 @@ def entry_refusal(
         same_secret(invite, t.invite_token)
     ):
         return "This tournament is private: you need its invite link."
-    ban = ratings.playban_until(user)
+    if "ban" not in known:
+        known["ban"] = ratings.playban_until(user)
+    ban = known["ban"]
     if ban is not None and ban > now:
         return f"You may not play rated games until {moment(ban)}."
     if t.rating_min is not None or t.rating_max is not None:
-        rating = ratings.ratings_for([user.pk], t.mode).get(user.pk)
+        if ("rating", t.mode) not in known:
+            known["rating", t.mode] = ratings.ratings_for([user.pk], t.mode).get(user.pk)
+        rating = known["rating", t.mode]
         if rating is not None and t.rating_min is not None and rating < t.rating_min:
             return f"Your rating ({rating}) is below this tournament's floor ({t.rating_min})."
         if rating is not None and t.rating_max is not None and rating > t.rating_max:
