@@ -206,3 +206,46 @@ def test_bot_delay_from_the_environment_reaches_the_games_settings():
     refused = run_manage("check", GAMES_BOT_DELAY="fast")
     assert refused.returncode != 0
     assert "GAMES_BOT_DELAY must be two numbers" in refused.stderr
+
+
+def test_each_test_worker_has_its_own_folders_redis_database_and_prefixes(tmp_path):
+    """scripts/test.sh runs a pytest-xdist worker per core: the second one (gw1), on a
+    Redis at database 5, takes database 6, its own var folder and its own cache and channel
+    prefixes (ginsite/settings/test.py), so one worker's cache.clear() (a FLUSHDB) never
+    reaches the other's broker queue or rate limits."""
+    show = ("from django.conf import settings as s;"
+            "print(s.CACHES['default']['LOCATION']);"
+            "print(s.CACHES['default']['KEY_PREFIX']);"
+            "print(s.CHANNEL_LAYERS['default']['CONFIG']['prefix']);"
+            "print(s.CELERY_BROKER_URL);"
+            "print(s.MEDIA_ROOT)")
+
+    def settings_of(worker, fails=False):
+        env = {k: v for k, v in os.environ.items()
+               if k not in {"DATABASE_URL", "CHANNEL_LAYER", "GINSITE_TEST_WORKER",
+                            "PYTEST_XDIST_WORKER", "CELERY_BROKER_URL"}}
+        env.update(DJANGO_SETTINGS_MODULE="ginsite.settings.test",
+                   GINSITE_VAR_DIR=str(tmp_path), REDIS_URL="redis://127.0.0.1:6379/5",
+                   CACHE_KEY_PREFIX="ci", CHANNEL_PREFIX="asgi-ci")
+        if worker:
+            env["PYTEST_XDIST_WORKER"] = worker
+        result = subprocess.run([sys.executable, "manage.py", "shell", "--no-imports", "-c",
+                                 show], cwd=ROOT, env=env, capture_output=True, text=True,
+                                timeout=120)
+        if fails:
+            assert result.returncode != 0
+            return result.stderr.strip().splitlines()[-1]
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    assert settings_of("gw1") == [
+        "redis://127.0.0.1:6379/6", "ci-gw1", "asgi-ci-gw1", "redis://127.0.0.1:6379/6",
+        str(tmp_path / "test-gw1" / "test-media")]
+    assert settings_of("gw0")[:4] == ["redis://127.0.0.1:6379/5", "ci-gw0", "asgi-ci-gw0",
+                                      "redis://127.0.0.1:6379/5"]
+    # a twelfth worker from database 5 would need database 16, which Redis has not: said at
+    # once, not as a failure of every test that touches the cache (scripts/test.sh runs 8)
+    assert "test worker gw11 would use Redis database 16" in settings_of("gw11", fails=True)
+    # outside xdist: the environment's own
+    assert settings_of("") == ["redis://127.0.0.1:6379/5", "ci", "asgi-ci",
+                               "redis://127.0.0.1:6379/5", str(tmp_path / "test-media")]

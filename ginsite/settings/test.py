@@ -6,10 +6,44 @@ import os
 
 os.environ.setdefault("DEBUG", "1")
 
-from . import base  # noqa: E402
 
-# The package's __init__ imported base before DEBUG was set above: read it again with it.
-importlib.reload(base)
+def _one_worker_apart() -> None:
+    """Under pytest-xdist (``-n``, scripts/test.sh) each worker process gets its own var
+    folder (SQLite test database, filesystem broker, media), its own Redis database and
+    its own cache and channel prefixes: one worker's ``cache.clear()`` (a FLUSHDB on Redis)
+    or broker purge never reaches the other's tests. Written into the environment, so that
+    the servers and Celery workers a test starts inherit them. PostgreSQL needs nothing:
+    pytest-django gives each worker its own test database (``test_<name>_gw0``)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker or os.environ.get("GINSITE_TEST_WORKER") == worker:
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    from ginsite.localfiles import var_dir
+
+    n = int(worker.removeprefix("gw"))
+    os.environ["GINSITE_TEST_WORKER"] = worker
+    os.environ["GINSITE_VAR_DIR"] = str(var_dir() / f"test-{worker}")
+    if redis_url := os.environ.get("REDIS_URL"):
+        parts = urlsplit(redis_url)
+        db = int(parts.path.strip("/") or 0) + n
+        if db > 15:  # (a Redis server has 16 databases unless configured otherwise)
+            raise RuntimeError(
+                f"test worker {worker} would use Redis database {db} of {redis_url}: run "
+                "fewer workers (TEST_WORKERS) or start from a lower database")
+        os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{db}"))
+    for name, default in (("CACHE_KEY_PREFIX", "ginsite"), ("CHANNEL_PREFIX", "asgi")):
+        os.environ[name] = f"{os.environ.get(name, default)}-{worker}"
+
+
+_one_worker_apart()
+
+from . import auth, backends, base, security  # noqa: E402
+
+# The package's __init__ imported base before DEBUG was set above (and before a test
+# worker's folders were chosen): read its parts and it again with them.
+for _part in (auth, backends, security, base):
+    importlib.reload(_part)
 
 from .base import *  # noqa: E402,F401,F403
 from .base import DATABASE_URL, VAR_DIR  # noqa: E402
