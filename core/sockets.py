@@ -236,12 +236,20 @@ class FramedConsumer(AsyncWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self._recent_frames: deque[float] = deque()
         self._closed = False
+        # Set once this consumer has closed the socket itself (a revoked token, a flood):
+        # from then on nothing is sent. A frame of one of its groups can still reach it after
+        # the close (published before it, delivered late through Redis under load), and was
+        # passed on after the close frame.
+        self._shut = False
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """Send, unless the client has just closed the socket: a frame to a socket whose close
         is on its way (a tab shut as the game ended) raised "Attempt to send on a closed
         protocol" through the consumer, a traceback in the log each time. It is dropped: the
-        close ends this consumer a moment later."""
+        close ends this consumer a moment later. Nothing is sent after this consumer's own
+        close (``_shut``)."""
+        if self._shut:
+            return
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except SocketGone:
@@ -271,6 +279,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
     async def api_token_revoked(self, event):
         if not self._closed:
             self._closed = True
+            self._shut = True
             await self.close(code=TOKEN_REVOKED_CLOSE)
 
     def flood(self) -> tuple[int, float]:
@@ -295,6 +304,7 @@ class FramedConsumer(AsyncWebsocketConsumer):
             await self.settle()
             await self._error("rate_limited", "Too many messages; the socket closes. Reconnect "
                               "after a pause, and send less.")
+            self._shut = True  # (after that last frame)
             await self.close(code=FLOOD_CLOSE)
             return
         if text_data is None:

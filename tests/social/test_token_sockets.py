@@ -7,10 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import ApiToken
 from accounts.services import account_close, api_token_revoke
+from games import broadcast
 from games import services as games
 from games.models import Room
 from games.rooms import ensure_default_rooms
@@ -62,6 +64,12 @@ async def test_revoking_a_token_closes_its_open_sockets_at_once(make_user):
     assert await _closed_with(table) == 4401
     # frames still arriving on the closed socket get nothing
     await table.send_to(text_data='{"type": "ping"}')
+    assert await table.receive_nothing(timeout=0.3)
+    # nor does a frame of its table's group that comes after the close (one sent before it
+    # can reach the consumer late through Redis, under load)
+    await get_channel_layer().group_send(
+        broadcast.table_group(table_id),
+        {"type": "table.chat", "message": {"user": "host", "text": "late"}})
     assert await table.receive_nothing(timeout=0.3)
     # the other token's socket is untouched
     await other.send_to(text_data='{"type": "ping"}')
