@@ -18,7 +18,7 @@ from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
 from . import broadcast, conf, frames, hooks, selectors, services, watchers
-from .exceptions import GameServiceError
+from .exceptions import GameServiceError, LeftGame
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
 from .socket_work import (
@@ -47,6 +47,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
     pinging: asyncio.Future | None = None  # the ping being answered
     gone = False  # disconnected: timers must not start again
     opened = False  # the open was allowed: the table's events may be forwarded
+    left = False  # this person left the game, which goes on without them (a computer's seat)
     user = None
 
     def flood(self) -> tuple[int, float]:
@@ -85,6 +86,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
             self._count_seated(True)
             await channels.asend(outbox.take())
         if opened.snapshot is not None:
+            self.left = bool(opened.snapshot["you"].get("left"))
             self._watch_clock(opened.snapshot.get("clock"))
             await self._send(opened.snapshot)
         if self.seat is None:
@@ -215,9 +217,10 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
                 log.exception("table %s: a follow-up failed", self.table_id)
 
     async def on_action(self, message: Action):
-        if self.seat is None:
-            await self._error("not_seated", "Only the players at this table may move.",
-                              message.id, with_version=True)
+        if self.seat is None:  # (a person who left: told so; a spectator: not seated)
+            code, words = ((LeftGame.code, LeftGame.default_message) if self.left
+                           else ("not_seated", "Only the players at this table may move."))
+            await self._error(code, words, message.id, with_version=True)
             return
         ok, new_version = await self._call(
             services.table_act, message.id, table_id=self.table_id, user=self.user,
@@ -352,9 +355,8 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
             await self._send(snapshot)
 
     def _my_seat_in(self, seats):
-        if not self.user or not self.user.is_authenticated:
-            return None
-        return next((s["index"] for s in seats if s["username"] == self.user.username), None)
+        user = self.user if self.user and self.user.is_authenticated else None
+        return next((s["index"] for s in seats if user and s["username"] == user.username), None)
 
     async def table_frames(self, event):
         """One version's frames, one per human seat and one for spectators: forward ours."""
@@ -364,6 +366,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         frame = bodies[audience]
         seat_now = self._my_seat_in(frame["seats"])
         if seat_now != self.seat:
+            self.left = frames.left_of(frame["seats"], self.user) is not None
             # Sat down or left (maybe from another tab): start afresh. A new seat is marked
             # connected (and everyone is told) before the snapshot goes out.
             self.seat = seat_now

@@ -37,6 +37,14 @@ class NotSeated(GameServiceError):
     default_message = "Only the players at this table may do that."
 
 
+class LeftGame(NotSeated):
+    """A person who left a game that goes on without them (a computer plays their seat)."""
+
+    code = "left_game"
+    default_message = ("You left this game: a computer plays your seat now, and your "
+                       "place is fixed.")
+
+
 class NotPlaying(GameServiceError):
     code = "not_playing"
     default_message = "The game is not in progress."
@@ -63,7 +71,7 @@ class NotYourTurn(GameServiceError):
 
 
 class NoHint(GameServiceError):
-    """Hints are for casual games against the computer (``frames.hints_allowed``)."""
+    """Hints are for casual games against the computer (``seat_rules.hints_allowed``)."""
 
     code = "no_hint"
     default_message = "Hints are only for casual games against the computer."

@@ -18,6 +18,7 @@ from games import engine as E
 from . import hooks, states
 from .bots.levels import computer_name, computer_short_name
 from .models import Seat, Table, TableStatus
+from .seat_rules import game_goes_on, hints_allowed
 
 
 def seat_data(seat: Seat, now: datetime, name: str | None = None,
@@ -32,20 +33,28 @@ def seat_data(seat: Seat, now: datetime, name: str | None = None,
             "short_name": user.public_name,
             "username": user.username, "bot_level": None, "is_bot": bool(user.is_bot),
             "connected": bool(seat.connected) and not seat.is_gone(now),
-            "gone": seat.is_gone(now), "timeouts": seat.timeouts,
+            "gone": seat.is_gone(now), "timeouts": seat.timeouts, "left": None,
         }
     if seat.bot_level is not None:
         return {
             "index": seat.index, "kind": "bot", "name": name or computer_name(seat.bot_level),
             "short_name": short or computer_short_name(seat.bot_level),
             "username": None, "bot_level": seat.bot_level, "is_bot": False, "connected": True,
-            "gone": False, "timeouts": 0,
+            "gone": False, "timeouts": 0, "left": left_data(seat.left),
         }
     return {
         "index": seat.index, "kind": "empty", "name": "", "short_name": "", "username": None,
         "bot_level": None, "is_bot": False,
-        "connected": False, "gone": False, "timeouts": 0,
+        "connected": False, "gone": False, "timeouts": 0, "left": None,
     }
+
+
+def left_data(left: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A seat's ``left``: who left the game there, how, when and at what place (a computer
+    plays the seat on); None for a seat whose player did not leave."""
+    if left is None:
+        return None
+    return {key: left.get(key) for key in ("username", "name", "reason", "at", "place")}
 
 
 def seats_data(seats: list[Seat]) -> list[dict[str, Any]]:
@@ -128,29 +137,33 @@ def with_remaining(clock: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**clock, "remaining_ms": max(0, int(remaining))}
 
 
-def hints_allowed(*, rated: bool, bot_seats: Sequence[bool], seat: int | None) -> bool:
-    """Whether the player at ``seat`` may ask for a hint: a casual table where every other
-    seat is the computer (``bot_seats[i]``: seat i is a computer level). Never against a
-    person, and never in a rated game."""
-    if seat is None or rated:
-        return False
-    return all(bot for i, bot in enumerate(bot_seats) if i != seat)
+def _goes_on_without(seats: list[dict], leaving: set[int]) -> bool:
+    """``game_goes_on`` read from a frame's seats."""
+    staying = [s for s in seats
+               if s["index"] not in leaving and not s.get("left") and s["kind"] != "empty"]
+    return game_goes_on(len(seats), len(staying), sum(s["kind"] == "user" for s in staying))
 
 
 def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]) -> dict:
     """The per-connection part of a frame."""
     authenticated = bool(user and user.is_authenticated)
     playing = table["status"] == TableStatus.PLAYING
-    can_claim = False
+    can_claim = resign_goes_on = claim_goes_on = False
     if seat is not None and playing:
-        can_claim = any(s["gone"] for s in seats if s["index"] != seat and s["kind"] == "user")
+        gone = {s["index"] for s in seats
+                if s["gone"] and s["index"] != seat and s["kind"] == "user"}
+        can_claim = bool(gone)
+        resign_goes_on = _goes_on_without(seats, {seat})
+        claim_goes_on = can_claim and _goes_on_without(seats, gone)
     can_sit = (  # a bot account never sits as a person does (docs/bot-api.md)
         authenticated and not getattr(user, "is_bot", False)
         and seat is None and table["status"] == TableStatus.OPEN
         and table["seconds_per_turn"] > 0 and any(s["kind"] == "empty" for s in seats)
     )
+    # (a computer playing on for a person who left is no computer to take hints against)
     can_hint = playing and hints_allowed(
-        rated=table["rated"], bot_seats=[s["kind"] == "bot" for s in seats], seat=seat)
+        rated=table["rated"], bot_seats=[s["kind"] == "bot" and not s.get("left")
+                                         for s in seats], seat=seat)
     return {
         "role": "player" if seat is not None else "spectator",
         "seat": seat,
@@ -159,7 +172,23 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
         "can_sit": can_sit,
         "can_chat": authenticated,
         "can_hint": can_hint,
+        # whether the game would go on without this player if they resigned, or without the
+        # gone players if this one claimed (``game_goes_on``): the confirmation and the
+        # claim button say which
+        "resign_goes_on": resign_goes_on,
+        "claim_goes_on": claim_goes_on,
+        # the seat this person left, whose game goes on without them (a computer plays it)
+        "left": left_of(seats, user),
     }
+
+
+def left_of(seats: list[dict[str, Any]], user) -> dict[str, Any] | None:
+    """The ``left`` of the seat ``user`` left (a game that goes on without them, a computer
+    in their seat), from a frame's seats; None when they left none."""
+    if not (user and user.is_authenticated):
+        return None
+    return next((s["left"] for s in seats
+                 if s.get("left") and s["left"]["username"] == user.username), None)
 
 
 def chat_data(message, seat_by_user: dict[int, int]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_safe
 
 from games import conf as games_conf
+from games.bots.levels import LEVEL_BY_NUMBER, STAND_IN_LEVEL
 from games.engine.cards import Card
 from games.engine.modes import MODES
 from games.forms import TURN_CHOICES
@@ -79,6 +80,7 @@ def _context() -> dict:
             "spade_knock": 13, "spade_points": 13 * oklahoma.hand_multiplier(Card.parse("5S")),
         },
         "max_timeouts": games_conf.get("MAX_TIMEOUTS"),
+        "stand_in": LEVEL_BY_NUMBER[STAND_IN_LEVEL].name,
         "first_turn_extra": games_conf.get("FIRST_TURN_EXTRA"),
         "grace": games_conf.get("DISCONNECT_GRACE"),
         "outage_resume": games_conf.get("OUTAGE_RESUME"),

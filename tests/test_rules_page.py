@@ -49,6 +49,11 @@ def test_rules_page_states_the_engine_numbers(client):
     assert "2 strikes, 15 minutes; 3 strikes, 1 hour; 4 strikes, 3 hours; 5 or more strikes, " \
            "24 hours" in text
     assert "Buchholz" in text and "Sonneborn-Berger" in text
+    # a player who leaves a game of three or four: out, and the game goes on (it read "ends
+    # the game for everybody")
+    assert "Resigning ends a two-player game at once" in text
+    assert "the Medium computer plays their seat so that the game goes on" in text
+    assert "for everybody" not in text
 
 
 @pytest.mark.django_db

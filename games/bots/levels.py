@@ -32,6 +32,7 @@ from .rummy import OUTS_WEIGHT, RummyPolicy
 __all__ = [
     "Level",
     "LEVEL_TABLE",
+    "STAND_IN_LEVEL",
     "LEVEL_BY_NUMBER",
     "LEVEL_KEYS",
     "HINT_LEVEL",
@@ -64,6 +65,10 @@ LEVEL_BY_NUMBER = {level.number: level for level in LEVEL_TABLE}
 # The computer whose move a hint is, online and offline (games.services.hints,
 # games.local.table.hint): Hard, whose decisions take milliseconds.
 HINT_LEVEL = 3
+# The computer that plays on in the seat of a person who left a game of three or four that
+# goes on without them (games.services.departures, the rules page): Medium, a fair opponent
+# for those still playing.
+STAND_IN_LEVEL = 2
 LEVEL_KEYS = {level.number: level.key for level in LEVEL_TABLE}
 
 

@@ -102,7 +102,7 @@ def _seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
     you = doc.get("name") or "You"
     seats = [{"index": PLAYER, "kind": "user", "name": you, "short_name": you,
               "username": None, "bot_level": None, "is_bot": False, "connected": True,
-              "gone": False, "timeouts": 0}]
+              "gone": False, "timeouts": 0, "left": None}]
     for i in range(1, count + 1):
         # (the short label, as online: a phone's seat boxes for three or four showed
         # "Compute…" three times)
@@ -110,29 +110,41 @@ def _seats(doc: dict[str, Any]) -> list[dict[str, Any]]:
         seats.append({"index": i, "kind": "bot", "name": computer_name(doc["level"], number),
                       "short_name": computer_short_name(doc["level"], number),
                       "username": None, "bot_level": doc["level"], "is_bot": False,
-                      "connected": True, "gone": False, "timeouts": 0})
+                      "connected": True, "gone": False, "timeouts": 0, "left": None})
     return seats
 
 
-def placements(totals: list[int], loser_seat: int | None) -> list[int]:
+def placements(totals: list[int], loser_seat: int | None,
+               left_places: dict[int, int] | None = None) -> list[int]:
     """1-based places: the forfeiting seat last, the others by total (ties share). The one
-    rule of places for every finished game, online (``services.endings``) and offline."""
-    order = sorted(range(len(totals)), key=lambda i: (i == loser_seat, -totals[i]))
+    rule of places for every finished game, online (``services.endings``) and offline.
+
+    ``left_places``: seat → the place fixed for a person who left a game of three or four
+    that went on without them (the last place still free when they left, so an earlier
+    leaver is below a later one); the other seats share the places above them."""
+    left_places = left_places or {}
+    order = sorted((i for i in range(len(totals)) if i not in left_places),
+                   key=lambda i: (i == loser_seat, -totals[i]))
     places = [0] * len(totals)
     for rank, i in enumerate(order):
         prev = order[rank - 1] if rank else None
         same = (prev is not None and totals[prev] == totals[i]
                 and (prev == loser_seat) == (i == loser_seat))
         places[i] = places[prev] if same else rank + 1
+    for i, place in left_places.items():
+        places[i] = place
     return places
 
 
 def standing(totals: list[int], loser_seat: int | None, *, by_rules: bool,
-             rules_winner: int | None = None) -> tuple[list[int], int | None]:
+             rules_winner: int | None = None,
+             left_places: dict[int, int] | None = None) -> tuple[list[int], int | None]:
     """(places, winner seat or None): the engine's winner when the game ended by the rules
-    (``by_rules``), else the one seat in first place (None when first place is shared)."""
-    places = placements(totals, loser_seat)
-    if by_rules:
+    (``by_rules``) unless that seat's person had left (a computer played it on: the winner
+    is then the one seat first among those who stayed), else the one seat in first place
+    (None when first place is shared)."""
+    places = placements(totals, loser_seat, left_places)
+    if by_rules and rules_winner not in (left_places or {}):
         return places, rules_winner
     return places, places.index(1) if places.count(1) == 1 else None
 
@@ -171,7 +183,7 @@ def frame(doc: dict[str, Any], *, kind: str = "snapshot", state: E.GameState | N
     out = {"type": kind, "version": doc["version"], "table": table, "seats": seats,
            "you": {"role": "player", "seat": PLAYER, "username": None, "can_claim": False,
                    "can_sit": False, "can_chat": False,
-                   "can_hint": doc["status"] == "playing"},
+                   "can_hint": doc["status"] == "playing", "left": None},
            "clock": None, "view": view}
     if kind == "state":
         out["events"] = [e.to_dict() for e in events if e.visible_to(PLAYER)]

@@ -82,6 +82,12 @@ class GamePlayer(models.Model):
     # 1 for the winner; ties share a place.
     place = models.PositiveSmallIntegerField(default=1)
     won = models.BooleanField(default=False)
+    # How this player left the game before its end (an ``Ending``: resignation, timeout,
+    # abandonment), blank for one who played it to the end. Set for every leaver of a game
+    # of three or four that went on without them (a computer played their seat on) and for
+    # the player whose forfeit ended the game (``Game.loser_seat``); games stored before
+    # this field have it blank and only ``Game.loser_seat`` says who forfeited.
+    left = models.CharField(max_length=12, choices=Ending.choices, blank=True, default="")
     # Copies of the game's facts that the archive filters on, so that a player's archive
     # reads their own rows only (a player may have tens of thousands of games).
     mode = models.CharField(max_length=16, choices=Mode.choices, blank=True)

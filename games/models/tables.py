@@ -135,6 +135,16 @@ class Seat(models.Model):
     last_seen = models.DateTimeField(null=True, blank=True)
     # Consecutive turns the server played for this seat because its clock ran out.
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # A person who left a game of three or four that went on without them (resigned, timed
+    # out or claimed as gone while another person still played): the seat is a computer's
+    # now (``bot_level``, no ``user``) and these say whose it was (``services.departures``).
+    # ``left``: {"name", "username", "reason" (an ``Ending``), "at" (ISO), "place" (fixed when
+    # they left: the last one still free), "after_hands"}.
+    left_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="left_seats",
+    )
+    left = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]
@@ -148,6 +158,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.bot_level is not None
+
+    @property
+    def stands_in(self) -> bool:
+        """A computer playing on for a person who left the game (``left``)."""
+        return self.left is not None
 
     @property
     def is_empty(self) -> bool:
@@ -170,15 +185,21 @@ class Seat(models.Model):
     def bot_names(seats) -> dict[int, str]:
         """Seat index → name of every computer seat among one table's ``seats``, unique at the
         table: computers of the same level are numbered in seat order ("Computer (Medium)",
-        "Computer 2 (Medium)", ...)."""
-        return {i: computer_name(level, n) for i, (level, n) in Seat._bot_numbers(seats).items()}
+        "Computer 2 (Medium)", ...); a computer that plays on for a person who left is named
+        after them ("Computer (for Alice)") and numbers no other."""
+        names = {i: computer_name(level, n) for i, (level, n) in Seat._bot_numbers(seats).items()}
+        names.update({s.index: stand_in_name(s.left) for s in seats if s.left is not None})
+        return names
 
     @staticmethod
     def bot_short_names(seats) -> dict[int, str]:
         """Seat index → short label of every computer seat ("Medium", "Medium 2"), numbered
         as ``bot_names``: what a narrow seat box shows."""
-        return {i: computer_short_name(level, n)
-                for i, (level, n) in Seat._bot_numbers(seats).items()}
+        shorts = {i: computer_short_name(level, n)
+                  for i, (level, n) in Seat._bot_numbers(seats).items()}
+        shorts.update({s.index: stand_in_short_name(s.left) for s in seats
+                       if s.left is not None})
+        return shorts
 
     @staticmethod
     def _bot_numbers(seats) -> dict[int, tuple[int, int]]:
@@ -186,10 +207,20 @@ class Seat(models.Model):
         numbers: dict[int, tuple[int, int]] = {}
         count: dict[int, int] = {}
         for seat in sorted(seats, key=lambda s: s.index):
-            if seat.user_id is None and seat.bot_level is not None:
+            if seat.user_id is None and seat.bot_level is not None and seat.left is None:
                 count[seat.bot_level] = count.get(seat.bot_level, 0) + 1
                 numbers[seat.index] = (seat.bot_level, count[seat.bot_level])
         return numbers
+
+
+def stand_in_name(left: dict) -> str:
+    """The name of a computer that plays on for a person who left: "Computer (for Alice)"."""
+    return f"Computer (for {left.get('name') or left.get('username') or 'a player'})"
+
+
+def stand_in_short_name(left: dict) -> str:
+    """Its label in a narrow seat box: "for Alice"."""
+    return f"for {left.get('name') or left.get('username') or 'a player'}"
 
 
 class ActionSource(models.TextChoices):

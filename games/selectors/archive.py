@@ -189,5 +189,10 @@ def game_summary(gp: GamePlayer) -> dict[str, Any]:
             ending += " before anyone scored"
     elif not scored:
         ending = "nobody scored"
+    # people who left a game of three or four that went on without them
+    left = [p for p in players if getattr(p, "left", "") and p.seat != game.loser_seat]
+    if left:
+        went_on = _and_list([f"{p.name} {FORFEIT_VERB.get(p.left, 'left')}" for p in left])
+        ending = f"{went_on}; {ending}" if ending else f"{went_on} and the game went on"
     return {"result": result, "opponents": _and_list([p.name for p in others]),
             "score": score, "ending": ending}

@@ -237,10 +237,22 @@ def table_access(table: Table, user, invite: str | None,
         return True, seat
     if _open_without_link(table, user, seated=False):
         return True, None
+    if _left(table, user, seats):  # a player who left a game that goes on: they may watch
+        return True, None
     ok = same_secret(invite, table.invite_token)
     if ok and hooks.seat_refusal(table, user, _people_at(table, seats)):
         ok = False  # blocked either way by someone there: refused like a wrong invite link
     return ok, None
+
+
+def _left(table: Table, user, seats: list[Seat] | None) -> bool:
+    """Whether ``user`` left this table's game while it went on (a computer plays their
+    seat): they stay one of its players for what they may see."""
+    if user is None or not user.is_authenticated:
+        return False
+    if seats is not None:
+        return any(s.left_user_id == user.pk for s in seats)
+    return Seat.objects.filter(table=table, left_user=user).exists()
 
 
 def _open_without_link(table: Table, user, seated: bool) -> bool:
@@ -258,7 +270,8 @@ def tables_open_to(user, tables: list[Table]) -> set[int]:
     private = [t.pk for t in tables if t.private]
     seated: set[int] = set()
     if private and user is not None and user.is_authenticated:
-        seated = set(Seat.objects.filter(table_id__in=private, user=user)
+        seated = set(Seat.objects.filter(Q(user=user) | Q(left_user=user),
+                                         table_id__in=private)
                      .values_list("table_id", flat=True))
     return {t.pk for t in tables if _open_without_link(t, user, t.pk in seated)}
 

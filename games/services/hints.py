@@ -1,6 +1,6 @@
 """A hint: the move the Hard computer would make in the player's place, thought from what the
 player's seat sees and nothing else (``computer.bot_action`` gives the bot the seat's view).
-Only at a casual table where every other seat is the computer (``frames.hints_allowed``): a
+Only at a casual table where every other seat is the computer (``seat_rules.hints_allowed``): a
 hint is a lesson, never help against a person. Nothing is stored; the answer names the
 version it was thought for, and a client shows it only while that version is on the table."""
 from __future__ import annotations
@@ -12,8 +12,8 @@ from core.channels import Outbox
 from .. import computer, states
 from ..bots.levels import HINT_LEVEL
 from ..exceptions import NoHint, NotPlaying, NotYourTurn
-from ..frames import hints_allowed
 from ..models import Table, TableStatus
+from ..seat_rules import hints_allowed
 from .locking import load_seats, require_seat
 
 if TYPE_CHECKING:
@@ -31,8 +31,9 @@ def table_hint(*, table_id: int, user: User | AnonymousUser | None,
         raise NotPlaying()
     seats = load_seats(table)
     mine = require_seat(seats, user)
-    if not hints_allowed(rated=table.rated, bot_seats=[s.bot_level is not None for s in seats],
-                         seat=mine.index):
+    # (a computer playing on for a person who left is no computer to take hints against)
+    bots = [s.bot_level is not None and not s.stands_in for s in seats]
+    if not hints_allowed(rated=table.rated, bot_seats=bots, seat=mine.index):
         raise NoHint()
     state = states.load(table.state)
     if state.to_act != mine.index:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from core import wire
 from core.prepared import prepared_cursor
 
-from ..exceptions import NotSeated, TableNotFound
+from ..exceptions import LeftGame, NotSeated, TableNotFound
 from ..models import Room, Seat, Table, TableAction
 from ..selectors.tables import table_access
 
@@ -291,9 +291,13 @@ def lock_table_in(table_id: int, status: str,
 def require_seat(
     seats: list[Seat], user: User | AnonymousUser | None, message: str | None = None
 ) -> Seat:
-    """The user's seat; ``NotSeated`` (with ``message``, if given) when they hold none."""
+    """The user's seat; ``NotSeated`` (with ``message``, if given) when they hold none, and
+    ``LeftGame`` when they left this game and a computer plays their seat on."""
     mine = seat_of(seats, user)
     if mine is None:
+        if user is not None and user.is_authenticated and any(
+                s.left_user_id == user.pk for s in seats):
+            raise LeftGame()
         raise NotSeated(message)
     return mine
 

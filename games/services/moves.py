@@ -27,7 +27,7 @@ from ..exceptions import (
 )
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
 from .clock import clocks_fresh, set_clock
-from .endings import finish_game
+from .endings import finish_game, leave_game
 from .locking import (
     insert_action,
     load_seats,
@@ -228,8 +228,10 @@ def _apply_timeout(table: Table, seats: list[Seat], state: E.GameState, seat: Se
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
     if seat.timeouts >= conf.get("MAX_TIMEOUTS"):
+        # the player forfeits: the game ends, or goes on without them with the computer in
+        # their seat, which plays the turn that ran out
         table.version += 1
-        finish_game(table, seats, state, ending=Ending.TIMEOUT, loser_seat=seat_index)
+        leave_game(table, seats, state, [seat], Ending.TIMEOUT)
         return True
     hand = state.hand_number
     start = len(state.hand_history)

@@ -69,23 +69,34 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
 
 
 def _rematch_table(old: Table, seats: list[Seat], outbox: Outbox | None) -> Table:
+    # Its creator is one of its players: the old table's, unless they left the game (a
+    # private table's creator may open it, and the leaver would have watched a private
+    # rematch that is not theirs), then the first person still seated.
+    people = [s.user_id for s in seats if s.user_id is not None]
+    creator = old.created_by_id if old.created_by_id in people else people[0]
     table = Table.objects.create(
         room=old.room, mode=old.mode, seat_count=old.seat_count, target=old.target,
         rated=old.rated, seconds_per_turn=old.seconds_per_turn, private=old.private,
         rating_range=old.rating_range,
         invite_token=secrets.token_urlsafe(16) if old.private else "",
-        seed=states.new_seed(), created_by=old.created_by, version=1,
+        seed=states.new_seed(), created_by_id=creator, version=1,
     )
-    # Players move one seat round, so the deal order changes between games.
+    # Players move one seat round, so the deal order changes between games. The seat of a
+    # person who left the game (the computer played it on) is open again: the rematch waits
+    # for somebody to sit there (or, at a casual table, for a computer its players add),
+    # as any table does; it had got a Medium computer nobody chose, at a rated table too.
     n = len(seats)
     new_seats = []
     for s in seats:
         new_seats.append(Seat.objects.create(
-            table=table, index=(s.index + 1) % n, user=s.user, bot_level=s.bot_level,
+            table=table, index=(s.index + 1) % n, user=s.user,
+            bot_level=None if s.stands_in else s.bot_level,
             last_seen=timezone.now() if s.user_id else None,
         ))
     new_seats.sort(key=lambda s: s.index)
-    state = start_game(table, new_seats)
+    state = None
+    if not any(s.is_empty for s in new_seats):
+        state = start_game(table, new_seats)
     table.version += 1
     save_and_publish(table, new_seats, state, outbox=outbox)
     for s in new_seats:

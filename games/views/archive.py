@@ -63,6 +63,8 @@ def _archive(request, player, *, own: bool):
     for gp in page.object_list:
         gp.rating_change = changes.get(gp.game_id, {}).get(player.pk)
         gp.unrated = unrated.get(gp.game_id)
+        if gp.unrated is None and left_unrated(gp, changes.get(gp.game_id, {})):
+            gp.unrated = LEFT_UNRATED
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "games/my_games.html", {
@@ -93,6 +95,17 @@ def _names(game) -> list[str]:
     return [p.name for p in sorted(game.players.all(), key=lambda p: p.seat)]
 
 
+# Why a counted game did not rate one of its players (the ratings app leaves out a person who
+# left a game of three or four before a move of their own: leaderboards.ratings.rules).
+LEFT_UNRATED = "left before a move of their own"
+
+
+def left_unrated(player, changes: dict[int, int]) -> bool:
+    """Whether ``player`` (a ``GamePlayer``) left a rated game that the rating left them out
+    of: the others' changes are in (``changes``, by user id), theirs is not."""
+    return bool(changes and player.left) and player.user_id not in changes
+
+
 @require_safe
 def game(request, game_id):
     game = selectors.game_for_viewer(game_id, request.user)
@@ -110,6 +123,10 @@ def game(request, game_id):
     for p in players:
         p.rating_change = changes.get(p.user_id)
         p.rating_label = labels.get(p.user_id)
+        p.not_rated = left_unrated(p, changes)
+        # a person who left a game of three or four that went on without them
+        p.went_on = (f"{selectors.FORFEIT_VERB.get(p.left, 'left')}, and the computer "
+                     "played their seat on" if p.left and p.seat != game.loser_seat else "")
     record = records.engine_record(game)
     data = None
     if record is not None:
@@ -128,6 +145,7 @@ def game(request, game_id):
         "game": game,
         "players": players,
         "unrated": unrated,
+        "left_unrated": LEFT_UNRATED,
         # (only its players see a private game: they are told it is one)
         "private": selectors.game_private(game),
         "sheet": selectors.score_sheet(game),

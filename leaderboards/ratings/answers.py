@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.models import Seat
 
 from . import selectors
-from .rules import unrated_reason
+from .rules import needs_moves, unrated_reason
 
 
 def minutes_left(until) -> int:
@@ -81,12 +81,12 @@ def unrated_reasons(games) -> dict[int, str]:
     """``{game_id: reason}`` for the games created rated that change no rating
     (``rules.unrated_reason``, the one rule). Games whose moves were left out of the
     query (the archive defers them) get them in one query, and only those that need them:
-    rated games between people that did not end normally."""
-    from games.models import Ending, Game
+    rated games that did not end normally or that somebody left (``rules.needs_moves``)."""
+    from games.models import Game
 
     games = [g for g in games if g.rated]
-    missing = [g for g in games
-               if g.ending != Ending.NORMAL and "actions" in g.get_deferred_fields()]
+    missing = [g for g in games if "actions" in g.get_deferred_fields()
+               and needs_moves(g, list(g.players.all()))]
     if missing:
         actions = dict(Game.objects.filter(pk__in=[g.pk for g in missing])
                        .values_list("pk", "actions"))

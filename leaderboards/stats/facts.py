@@ -153,13 +153,16 @@ def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
             result=_result(game, p), margin=p.score - best_other, seconds_played=seconds,
         )
         _hand_facts(f, game.hands or [], p.seat)
-        if game.loser_seat == p.seat:
-            if game.ending == Ending.RESIGNATION:
-                f.resignations = 1
-            elif game.ending == Ending.TIMEOUT:
-                f.timeouts = 1
-            elif game.ending == Ending.ABANDONMENT:
-                f.abandonments = 1
+        # how this player left the game: every leaver of a game that went on without them
+        # has it on their row (GamePlayer.left); games stored before name only the seat
+        # whose forfeit ended the game
+        left = p.left or (game.ending if game.loser_seat == p.seat else "")
+        if left == Ending.RESIGNATION:
+            f.resignations = 1
+        elif left == Ending.TIMEOUT:
+            f.timeouts = 1
+        elif left == Ending.ABANDONMENT:
+            f.abandonments = 1
         f.timeout_turns = sum(
             1 for a in game.actions or []
             if a.get("source") == "timeout" and a.get("seat") == p.seat

@@ -44,7 +44,8 @@ def rated_games(user, up_to: int) -> int:
              .prefetch_related(Prefetch("players", queryset=GamePlayer.objects
                                         .select_related("user").only("game_id", "seat",
                                                                      "user_id", "bot_level",
-                                                                     "place", "user__is_bot")))
+                                                                     "place", "left",
+                                                                     "user__is_bot")))
              .order_by("-id"))
     for game in games.iterator(chunk_size=50):
         players = list(game.players.all())

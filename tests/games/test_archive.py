@@ -383,7 +383,8 @@ def test_the_record_pages_sheet_names_each_result_in_words(client, trio):
 
 def test_a_resigned_games_record_imports_as_stopping_before_the_end(
         client, trio, rooms, django_capture_on_commit_callbacks):
-    """Its page read "the game was not finished" beside a game page saying "Resignation"."""
+    """Its page read "the game was not finished" beside a game page saying "Resignation".
+    The site's JSON says who resigned; the text form, the same game, leads to that row."""
     from games import services
     from tests.support.tables import play_then_resign
 
@@ -399,7 +400,7 @@ def test_a_resigned_games_record_imports_as_stopping_before_the_end(
         r = _upload(client, content, name=f"game.{ext}")
         assert r.status_code == 302, ext
         page = client.get(r["Location"]).content.decode()
-        assert "the record stops before the game's end (a resignation" in page, ext
+        assert "the record stops where alice resigned (as the file says)" in page, ext
         assert "was not finished" not in page
     assert "stops before the end" in client.get("/games/import/").content.decode()
 

@@ -196,3 +196,45 @@ def test_only_frames_builds_state_and_snapshot_bodies():
     unexpected = [b for b in found if not (b.startswith("computer.py:") and b.endswith("view_for"))]
     assert not unexpected, unexpected
     assert _builders(GAMES / "frames.py")
+
+
+def _you(seats, seat=0):
+    """``you`` of seat ``seat`` at a table in play, its seats given as (kind, gone, left)."""
+    shown = [{"index": i, "kind": kind, "gone": gone, "left": {"username": "x"} if left else None}
+             for i, (kind, gone, left) in enumerate(seats)]
+    table = {"status": "playing", "rated": False, "seconds_per_turn": 30}
+    return frames.you_data(user=AnonymousUser(), seat=seat, table=table, seats=shown)
+
+
+def test_you_says_whether_resigning_or_claiming_lets_the_game_go_on():
+    """The confirmation and the claim button read it from the server (the browser had its
+    own copy of the rule, which could drift from ``departures.goes_on_without``)."""
+    person, gone, bot, stand_in = ("user", False, False), ("user", True, False), \
+        ("bot", False, False), ("bot", False, True)
+    # two players: resigning or claiming ends the game
+    assert (_you([person, gone])["resign_goes_on"], _you([person, gone])["claim_goes_on"]) \
+        == (False, False)
+    # four people, one gone: either way the game goes on
+    you = _you([person, gone, person, person])
+    assert you["can_claim"] and you["resign_goes_on"] and you["claim_goes_on"]
+    # the claimer and two gone of three: nobody else plays for a place; resigning would
+    # leave the two gone people, so it goes on
+    you = _you([person, gone, gone])
+    assert you["can_claim"] and not you["claim_goes_on"] and you["resign_goes_on"]
+    # a computer still plays for a place beside the claimer: the claim lets it go on; so
+    # would a resignation (the gone person still holds their seat until claimed)
+    you = _you([person, gone, bot])
+    assert you["claim_goes_on"] and you["resign_goes_on"]
+    # with no other person, a resignation ends it
+    assert not _you([person, bot, bot])["resign_goes_on"]
+    # a computer playing for an earlier leaver plays for no place
+    you = _you([person, gone, stand_in])
+    assert not you["claim_goes_on"] and not you["resign_goes_on"]
+    you = _you([person, person, stand_in])
+    assert not you["resign_goes_on"]
+    # nobody gone: no claim
+    you = _you([person, person, person])
+    assert not you["can_claim"] and not you["claim_goes_on"] and you["resign_goes_on"]
+    # a spectator: neither
+    you = _you([person, person, person], seat=None)
+    assert not you["resign_goes_on"] and not you["claim_goes_on"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import engine as E
-from games import frames, services, states
+from games import seat_rules, services, states
 from games.exceptions import NoHint, NotPlaying, NotSeated, NotYourTurn
 from games.models import Table, TableAction, TableStatus
 from tests.support.sockets import connect, recv, send
@@ -101,11 +101,11 @@ def test_hints_are_refused_against_a_person_rated_out_of_turn_and_to_others(
 
 def test_the_frame_says_who_may_ask():
     bots = [False, True]
-    assert frames.hints_allowed(rated=False, bot_seats=bots, seat=0)
-    assert not frames.hints_allowed(rated=True, bot_seats=bots, seat=0)
-    assert not frames.hints_allowed(rated=False, bot_seats=[False, False], seat=0)
-    assert not frames.hints_allowed(rated=False, bot_seats=bots, seat=None)
-    assert frames.hints_allowed(rated=False, bot_seats=[True, False, True, True], seat=1)
+    assert seat_rules.hints_allowed(rated=False, bot_seats=bots, seat=0)
+    assert not seat_rules.hints_allowed(rated=True, bot_seats=bots, seat=0)
+    assert not seat_rules.hints_allowed(rated=False, bot_seats=[False, False], seat=0)
+    assert not seat_rules.hints_allowed(rated=False, bot_seats=bots, seat=None)
+    assert seat_rules.hints_allowed(rated=False, bot_seats=[True, False, True, True], seat=1)
 
 
 async def _ask(table_id, user, message_id):

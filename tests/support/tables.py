@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from games import services, states, timeouts
-from games.models import Table
+from games.models import Game, Seat, Table, TableStatus
 
 
 def start_table(room, users, *, seconds=30, target=None, seats=None):
@@ -44,7 +44,11 @@ def rated_table(rooms, users, mode="classic"):
     for u in users[1:]:
         services.table_sit(table_id=table.pk, user=u)
     by_seat = {i: u for i, u in enumerate(users)}
-    for _ in range(len(users)):  # everybody moves once, so the game is not an abort
+    # everybody makes a move, so the game is not an abort (a turn may take more than one:
+    # a draw and a discard)
+    moved: set[int] = set()
+    while len(moved) < len(users):
+        moved.add(state_of(table.pk).to_act)
         play_one(table.pk, by_seat)
     return table
 
@@ -65,3 +69,15 @@ def play_then_resign(table_id, users_by_seat, moves, resigner):
     for _ in range(moves):
         play_one(table_id, users_by_seat)
     return services.table_resign(table_id=table_id, user=resigner)
+
+
+def play_to_the_end(table_id, users_by_seat, limit=5000):
+    """The people still seated (of ``users_by_seat``) play safe moves, the computers moving
+    on their own (Celery runs eagerly in the tests), until the game is over: its ``Game``."""
+    for _ in range(limit):
+        if Table.objects.get(pk=table_id).status != TableStatus.PLAYING:
+            return Game.objects.get(table_id=table_id)
+        seated = set(Seat.objects.filter(table_id=table_id, user__isnull=False)
+                     .values_list("index", flat=True))
+        play_one(table_id, {i: u for i, u in users_by_seat.items() if i in seated})
+    raise AssertionError("the game did not end")

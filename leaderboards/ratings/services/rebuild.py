@@ -11,11 +11,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games.models import Ending, Game, GamePlayer
+from games.models import Game, GamePlayer
 
 from ...models import ModeLedger, Rating, RatingChange
 from .. import skill
-from ..rules import rated_entries
+from ..rules import needs_moves, rated_entries
 from .boards import leaderboards_compute_all
 from .bulk import analyze, insert_rows
 from .rating import ledger_lock
@@ -37,6 +37,7 @@ class _PlayerRow:
     user_id: int | None
     bot_level: int | None
     place: int
+    left: str = ""
 
 
 CHANGE_FIELDS = ["game_id", "user_id", "mode", "seat", "place", "mu_before", "sigma_before",
@@ -63,18 +64,20 @@ def ratings_rebuild(*, progress: Callable[[int, int], Any] | None = None,
             ).order_by("mode", "finished_at", "pk").values_list("pk", "mode", "ending",
                                                                 "finished_at").iterator(10000)
         ]
-        early = [g for g in games if g.ending != Ending.NORMAL]
-        by_pk = {g.pk: g for g in early}
+        players: dict[int, list[_PlayerRow]] = {}
+        for game_id, seat, user_id, bot_level, place, left in GamePlayer.objects.filter(
+            game__rated=True
+        ).values_list("game_id", "seat", "user_id", "bot_level", "place", "left").iterator(
+                20000):
+            players.setdefault(game_id, []).append(
+                _PlayerRow(seat, user_id, bot_level, place, left))
+        # the moves, of the games whose rule reads them (ended early, or somebody left)
+        by_pk = {g.pk: g for g in games if needs_moves(g, players.get(g.pk, []))}
         ids = list(by_pk)
         for i in range(0, len(ids), 2000):
             for pk, actions in Game.objects.filter(pk__in=ids[i:i + 2000]).values_list(
                     "pk", "actions"):
                 by_pk[pk].actions = actions or []
-        players: dict[int, list[_PlayerRow]] = {}
-        for game_id, seat, user_id, bot_level, place in GamePlayer.objects.filter(
-            game__rated=True
-        ).values_list("game_id", "seat", "user_id", "bot_level", "place").iterator(20000):
-            players.setdefault(game_id, []).append(_PlayerRow(seat, user_id, bot_level, place))
 
         bots = set(get_user_model().objects.filter(is_bot=True).values_list("pk", flat=True))
         RatingChange.objects.all().delete()

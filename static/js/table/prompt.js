@@ -59,12 +59,23 @@ export function renderPrompt(ctrl) {
   updateChildren(acts, buttons);
 }
 
+/** What resigning does, as the confirmation says it: at a table of three or four where
+ * another person plays on (and a second seat still plays for a place) the game goes on
+ * without you, as the server says (``you.resign_goes_on``; docs/protocol.md, "Timers,
+ * disconnections, the end"). */
+export function resignText(frame) {
+  if (frame && frame.you && frame.you.resign_goes_on) {
+    return "Resigning counts as a loss: you take the last place still free, and a computer plays your seat until the others finish the game.";
+  }
+  return "Resigning ends the game at once and counts as a loss.";
+}
+
 export function confirmResign(ctrl) {
   const d = ctrl.el.confirmDialog;
   setChildren(
     d,
     h("h2", { text: "Resign this game?", attrs: { id: "tbl-confirm-title" } }),
-    h("p", { text: "Resigning ends the game at once and counts as a loss." }),
+    h("p", { text: resignText(ctrl.frame) }),
     h(
       "div",
       { class: "tbl-actions" },

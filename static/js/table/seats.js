@@ -151,16 +151,64 @@ export function outageNote(connState, frame, mySeat) {
   return "Not connected: if the site is down, no clock runs and you get the time back; if only your connection dropped, your clock keeps running.";
 }
 
+const LEFT_HOW = {
+  resignation: ["You resigned", "resigned"],
+  timeout: ["Your time ran out too many turns in a row", "ran out of time too often"],
+  abandonment: ["You were away too long and the game was claimed", "was away too long"],
+};
+
+function ordinal(n) {
+  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] || "th"}`;
+}
+
+/** What a person who left a game that goes on (``you.left``) is told: they lost, their
+ * place, and that a computer plays their seat on; "" for anyone else. */
+export function leftNote(left, seatCount) {
+  if (!left) return "";
+  const how = (LEFT_HOW[left.reason] || ["You left the game"])[0];
+  const place = left.place ? `, placed ${ordinal(left.place)}${seatCount ? ` of ${seatCount}` : ""}` : "";
+  return `${how}: you lose this game${place}. A computer plays your seat and the game goes on without you.`;
+}
+
+/** The people who left since the last frame, as the others are told: "alice resigned: a
+ * computer plays their seat and the game goes on." (one line each). */
+export function leaversNews(prev, frame) {
+  if (!prev || !Array.isArray(prev.seats) || !Array.isArray(frame.seats)) return [];
+  const before = new Set(prev.seats.filter((s) => s.left).map((s) => s.index));
+  const mine = frame.you && frame.you.left;
+  return frame.seats
+    .filter((s) => s.left && !before.has(s.index) && !(mine && s.left.username === mine.username))
+    .map((s) => `${s.left.name || s.left.username} ${(LEFT_HOW[s.left.reason] || ["", "left the game"])[1]}: a computer plays their seat and the game goes on.`);
+}
+
+/** The claim offered when players have been gone over a minute (``you.can_claim``): at a
+ * table of three or four where another seat still plays for a place, the claim hands the gone
+ * players' seats to the computer and the game goes on (as a resignation there does); else it
+ * wins the game. The server says which (``you.claim_goes_on``). */
+export function claimText(frame, mySeat) {
+  const seats = (frame && frame.seats) || [];
+  const gone = seats.filter((s) => s.gone && !s.left && s.index !== mySeat);
+  const names = gone.map((s) => s.name).join(", ");
+  if (frame && frame.you && frame.you.claim_goes_on) {
+    return { note: `${names || "A player"} left the table more than a minute ago: a computer can play ${gone.length > 1 ? "their seats" : "the seat"} and the game goes on.`, button: "Let the computer play on" };
+  }
+  return { note: `${names || "Your opponent"} left the table more than a minute ago.`, button: "Claim the win" };
+}
+
 export function renderBanner(ctrl) {
   const f = ctrl.frame;
   const b = ctrl.el.banner;
   const kids = [];
   const outage = outageNote(ctrl.connState, f, ctrl.mySeat);
   if (outage) kids.push(h("span", { class: "banner-outage", text: outage }));
-  if (f.you && f.you.can_claim) {
-    const gone = f.seats.filter((s) => s.gone && s.index !== ctrl.mySeat).map((s) => s.name).join(", ");
-    kids.push(h("span", { text: `${gone || "Your opponent"} left the table more than a minute ago.` }));
-    kids.push(h("button", { class: "button button-small", text: "Claim the win", attrs: { type: "button" }, on: { click: () => ctrl.claim() } }));
+  const left = f.you && f.you.left;
+  if (left && f.table.status === "playing") {
+    kids.push(h("span", { class: "banner-left", text: leftNote(left, f.table.seat_count) }));
+    if (ctrl.data.room_url) kids.push(h("a", { class: "button button-small", text: "Back to the room", attrs: { href: ctrl.data.room_url } }));
+  } else if (f.you && f.you.can_claim) {
+    const claim = claimText(f, ctrl.mySeat);
+    kids.push(h("span", { text: claim.note }));
+    kids.push(h("button", { class: "button button-small", text: claim.button, attrs: { type: "button" }, on: { click: () => ctrl.claim() } }));
   } else if (f.table.status === "playing") {
     const away = f.seats.filter((s) => s.kind === "user" && !s.connected && s.index !== ctrl.mySeat);
     if (away.length) kids.push(h("span", { text: `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} disconnected. Waiting for them to come back…` }));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { waitingText } from "../prompt.js";
+import { resignText, waitingText } from "../prompt.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 
@@ -15,4 +15,14 @@ test("the knocker watches the defender lay off", () => {
   const v = { to_act: 1, phase: "layoff", showdown: { knocker: 0 } };
   assert.equal(waitingText(v, 0, ctx), "You knocked. ann is laying off onto your melds…");
   assert.equal(waitingText({ ...v, showdown: { knocker: 1 } }, 0, ctx), "Waiting for ann to lay off…");
+});
+
+test("the resign confirmation says whether the game goes on without you, as the server says", () => {
+  const ends = "Resigning ends the game at once and counts as a loss.";
+  assert.equal(resignText({ you: { resign_goes_on: false } }), ends);
+  assert.equal(resignText({}), ends);
+  assert.equal(resignText(null), ends);
+  const on = resignText({ you: { resign_goes_on: true } });
+  assert.match(on, /a computer plays your seat/);
+  assert.match(on, /last place still free/);
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { colourIndex, connectionText, displayNames, fitNames, initials, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
+import { claimText, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -89,4 +89,35 @@ test("a seated player at a timed game is told what a lost connection means for t
   assert.equal(outageNote("offline", timed, null), ""); // a spectator has no clock
   assert.equal(outageNote("offline", { table: { status: "playing", seconds_per_turn: 0 } }, 0), "");
   assert.equal(outageNote("offline", { table: { status: "finished", seconds_per_turn: 15 } }, 0), "");
+});
+
+test("a person who left a game that goes on is told they lost, and the others who left", () => {
+  const left = { username: "alice", name: "Alice", reason: "resignation", place: 4 };
+  assert.equal(leftNote(left, 4), "You resigned: you lose this game, placed 4th of 4. A computer plays your seat and the game goes on without you.");
+  assert.match(leftNote({ ...left, reason: "timeout", place: 3 }, 4), /^Your time ran out too many turns in a row: you lose this game, placed 3rd of 4\./);
+  assert.equal(leftNote(null, 4), "");
+  const seat = (index, l = null) => ({ index, left: l });
+  const prev = { seats: [seat(0), seat(1), seat(2)], you: { left: null } };
+  const now = { seats: [seat(0, left), seat(1), seat(2)], you: { left: null } };
+  assert.deepEqual(leaversNews(prev, now), ["Alice resigned: a computer plays their seat and the game goes on."]);
+  assert.deepEqual(leaversNews(now, now), []);
+  assert.deepEqual(leaversNews(null, now), []);
+  // the leaver's own page has its own words for it
+  assert.deepEqual(leaversNews(prev, { ...now, you: { left } }), []);
+});
+
+test("a claim says whether it wins the game or lets the computer play on, as the server says", () => {
+  const user = (index, extra = {}) => ({ index, kind: "user", name: `p${index}`, left: null, gone: false, ...extra });
+  // two players: the claim wins
+  assert.deepEqual(claimText({ seats: [user(0), user(1, { gone: true })], you: { claim_goes_on: false } }, 0),
+    { note: "p1 left the table more than a minute ago.", button: "Claim the win" });
+  // four people, one gone: the computer plays the seat and the game goes on
+  const four = claimText({ seats: [user(0), user(1, { gone: true }), user(2), user(3)], you: { claim_goes_on: true } }, 0);
+  assert.equal(four.button, "Let the computer play on");
+  assert.match(four.note, /^p1 left the table more than a minute ago: a computer can play the seat and the game goes on\.$/);
+  // two gone: both named, their seats
+  const two = claimText({ seats: [user(0), user(1, { gone: true }), user(2, { gone: true }), user(3)], you: { claim_goes_on: true } }, 0);
+  assert.match(two.note, /^p1, p2 left .*: a computer can play their seats/);
+  // a frame without the flag (an older server) claims the win
+  assert.equal(claimText({ seats: [user(0), user(1, { gone: true }), user(2)] }, 0).button, "Claim the win");
 });
