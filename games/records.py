@@ -10,7 +10,7 @@ from core import jsonlimits
 from games import engine as E
 
 from .bots.levels import LEVEL_TABLE, computer_name
-from .models import ActionSource, Game
+from .models import ActionSource, Ending, Game
 
 # Records written before computers were named alike in both formats called them "bot-easy"
 # in the engine record (the text form's Players header): read as "Computer (Easy)".
@@ -76,6 +76,22 @@ def engine_record(game: Game) -> E.GameRecord | None:
 def timed_out_moves(game: Game, record: E.GameRecord) -> frozenset[int]:
     """The indices in ``record``'s moves of those the site played for a player whose time ran
     out (the game's stored sources; none when they do not line up with the record)."""
+    return _moves_where(game, record, lambda seat, source: source == ActionSource.TIMEOUT)
+
+
+def played_on_moves(game: Game, record: E.GameRecord) -> frozenset[int]:
+    """The indices in ``record``'s moves of those the computer played in the seat of a person
+    who had left the game (a game of three or four that went on: the stored players'
+    ``played_on_by``)."""
+    seats = {p.get("seat") for p in (game.record or {}).get("players") or []
+             if isinstance(p, dict) and p.get("played_on_by")}
+    if not seats:
+        return frozenset()
+    return _moves_where(game, record,
+                        lambda seat, source: seat in seats and source == ActionSource.BOT)
+
+
+def _moves_where(game: Game, record: E.GameRecord, test) -> frozenset[int]:
     actions = game.actions or []
     if len(actions) != len(record.moves):
         return frozenset()
@@ -83,7 +99,7 @@ def timed_out_moves(game: Game, record: E.GameRecord) -> frozenset[int]:
     for i, (stored, move) in enumerate(zip(actions, record.moves, strict=True)):
         if stored.get("seat") != move.seat:
             return frozenset()
-        if stored.get("source") == ActionSource.TIMEOUT:
+        if test(move.seat, stored.get("source")):
             out.add(i)
     return frozenset(out)
 
@@ -105,11 +121,25 @@ def record_text(game: Game) -> str:
         totals = (game.record or {}).get("totals") or sheet.get("hand_points")
         if totals:
             ending += "\n# Score at the forfeit: " + " ".join(str(t) for t in totals)
+    ending += "".join(_went_on_line(x) for x in (game.record or {}).get("leavers") or []
+                      if not (forfeit and x.get("seat") == forfeit.get("seat")))
     if record is None:
         lines = [ending, f"# mode {game.mode}, seed {game.seed}"]
         lines += [f"{a['seat']} {a['action']}" for a in game.actions]
         return "\n".join(lines) + "\n"
     return ending + "\n" + record.to_text()
+
+
+def _went_on_line(leaver: dict[str, Any]) -> str:
+    """A comment line for a person who left a game of three or four that went on without
+    them (the record's ``leavers``)."""
+    from .selectors import FORFEIT_VERB
+
+    who = leaver.get("name") or leaver.get("username") or f"seat {leaver.get('seat')}"
+    hands = leaver.get("after_hands") or 0
+    return (f"\n# {who} {FORFEIT_VERB.get(leaver.get('reason') or '', 'left')} after {hands} "
+            f"hand{'' if hands == 1 else 's'}, placed {leaver.get('place')}; the computer "
+            f"played seat {leaver.get('seat')} on")
 
 
 MAX_IMPORT_MOVES = 5_000  # long Rummy games have about 2,000
@@ -141,13 +171,55 @@ def _json_value(text: str) -> bool:
     return True
 
 
+# how a game can be given up (every ``Ending`` but playing it to the end)
+FORFEIT_REASONS = tuple(e.value for e in Ending if e != Ending.NORMAL)
+
+
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
+    """``record_import_with_forfeit`` without the forfeit: the record and its names."""
+    record, names, _forfeit = record_import_with_forfeit(text)
+    return record, names
+
+
+def forfeit_text(forfeit: dict[str, Any] | None, names: list[str]) -> str:
+    """"ann resigned" for a record's ``forfeit`` (``record_import_with_forfeit``), or ""."""
+    if not forfeit:
+        return ""
+    from .selectors import FORFEIT_VERB
+
+    seat = forfeit["seat"]
+    who = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    return f"{who} {FORFEIT_VERB.get(forfeit['reason'], 'left')}"
+
+
+def _site_forfeit(site: dict[str, Any], record: E.GameRecord, over: bool) -> dict[str, Any] | None:
+    """The forfeit a site record names (``{"seat", "reason"}``), checked against the replay:
+    only a game whose moves stop before its end was forfeited."""
+    forfeit = site.get("forfeit")
+    if forfeit is None:
+        return None
+    seat = forfeit.get("seat") if isinstance(forfeit, dict) else None
+    reason = forfeit.get("reason") if isinstance(forfeit, dict) else None
+    if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.num_players
+            or reason not in FORFEIT_REASONS):
+        raise RecordImportError("The record's forfeit is not valid: it needs the seat of a "
+                                "player and a reason (resignation, timeout or abandonment).")
+    if over:
+        raise RecordImportError("The record names a forfeit, but its moves play the game to "
+                                "its end.")
+    return {"seat": seat, "reason": reason}
+
+
+def record_import_with_forfeit(
+        text: str) -> tuple[E.GameRecord, list[str], dict[str, Any] | None]:
     """Read an uploaded record and check it by replaying it through the engine.
 
     Accepts the site's JSON (``ginsite-game/1``, with the engine record inside), the
     engine's JSON (``gin-record/1``) and the engine's text form. Every hand result and the
     final result written in the file must equal the replay's, so an edited record is refused.
-    Returns the engine record and the players' display names. Stores nothing.
+    Returns the engine record, the players' display names and, for the site's JSON of a
+    forfeited game, who forfeited and why (``{"seat", "reason"}``; else None: the engine's
+    forms do not say). Stores nothing.
     """
     text = text.strip()
     if not text:
@@ -207,6 +279,7 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
         totals = list(final.result.totals) if final.result else list(final.scores)
         if site.get("totals") is not None and site["totals"] != totals:
             raise RecordImportError("The record's totals differ from the replay of its moves.")
+    forfeit = _site_forfeit(site, record, final.result is not None) if site else None
     computers = None
     if site is not None:  # the site's players say which seats were computers
         computers = {i for i, p in enumerate(site.get("players") or [])
@@ -214,4 +287,4 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     _named(record, computers)
     if names is None or len(names) != record.num_players:
         names = list(record.players)
-    return record, names
+    return record, names, forfeit

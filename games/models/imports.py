@@ -29,6 +29,9 @@ class ImportedRecord(models.Model):
     moves = models.PositiveIntegerField(default=0)
     finished = models.BooleanField(default=False)
     totals = models.JSONField(default=list)
+    # who forfeited and why, as the site's JSON of a forfeited game says (``{"seat",
+    # "reason"}``; ``records.record_import_with_forfeit``); null when the file does not say
+    forfeit = models.JSONField(null=True, blank=True)
     record = models.JSONField()  # the engine's gin-record/1 JSON
     created_at = models.DateTimeField(auto_now_add=True)
 

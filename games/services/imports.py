@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -48,11 +49,13 @@ def _clean_filename(name: str) -> str:
 
 
 def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
-                filename: str) -> tuple[ImportedRecord, bool]:
+                filename: str, forfeit: dict[str, Any] | None = None,
+                ) -> tuple[ImportedRecord, bool]:
     """Keep ``record`` (read and replayed by ``records.record_import``) for ``owner``: the
     row and True when it is new; the row kept before and False when ``owner`` imported the
-    same record already. Refused (``ImportNotKept``, nothing stored) past the per-person
-    count (``GAMES_IMPORTS_PER_USER``) or the size cap (``GAMES_IMPORT_KEEP_MAX_BYTES``)."""
+    same record already. ``forfeit``: who forfeited, as the site's JSON said. Refused
+    (``ImportNotKept``, nothing stored) past the per-person count
+    (``GAMES_IMPORTS_PER_USER``) or the size cap (``GAMES_IMPORT_KEEP_MAX_BYTES``)."""
     data = record.to_dict()
     size = len(json.dumps(data, separators=(",", ":")).encode())
     limit = int(conf.get("IMPORT_KEEP_MAX_BYTES"))
@@ -78,7 +81,7 @@ def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
                 mode=record.mode, names=list(names), moves=len(record.moves),
                 finished=result is not None,
                 totals=list(result.totals) if result is not None else [],
-                record=data)
+                forfeit=forfeit, record=data)
     except IntegrityError:  # the same record imported at the same moment
         existing = ImportedRecord.objects.filter(owner=owner, digest=digest).first()
         if existing is None:

@@ -45,7 +45,7 @@ def game_import(request):
     if not form.is_valid():
         return _import_page(request, form, status=400)
     try:
-        record, names = records.record_import(form.cleaned_data["record"])
+        record, names, forfeit = records.record_import_with_forfeit(form.cleaned_data["record"])
     except records.RecordImportError as exc:
         form.add_error("record", str(exc))
         return _import_page(request, form, status=400)
@@ -54,7 +54,8 @@ def game_import(request):
     if request.user.is_authenticated:
         try:
             kept, created = services.import_keep(owner=request.user, record=record,
-                                                 names=names, filename=filename)
+                                                 names=names, filename=filename,
+                                                 forfeit=forfeit)
         except ImportNotKept as exc:
             not_kept = exc.message
         else:
@@ -64,6 +65,7 @@ def game_import(request):
     return render(request, "games/game_imported.html", {
         "record": record, "names": names, "replay": replay.replay_data(record, names),
         "filename": filename, "not_kept": not_kept,
+        "forfeit": records.forfeit_text(forfeit, names),
         "mode_name": dict(Mode.choices).get(record.mode, record.mode),
     })
 
@@ -97,6 +99,7 @@ def imported(request, record_id):
     return render(request, "games/game_imported.html", {
         "kept": kept, "record": record, "names": kept.names, "replay": data,
         "filename": kept.title, "analysis": analysis,
+        "forfeit": records.forfeit_text(kept.forfeit, list(kept.names)),
     })
 
 

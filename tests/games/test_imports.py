@@ -225,12 +225,12 @@ def test_deleting_a_record_drops_its_analysis_and_frees_the_turn(
     settings.GAMES_ANALYSIS_PROGRESS_EVERY = 0
     real = analysis_service.analyse
 
-    def deleting(record, *, seed, progress, timed_out=frozenset()):
+    def deleting(record, *, seed, progress, **sources):
         def report(done, total):
             if done == 2:
                 ImportedRecord.objects.filter(pk=kept.pk).delete()
             progress(done, total)
-        return real(record, seed=seed, progress=report, timed_out=timed_out)
+        return real(record, seed=seed, progress=report, **sources)
 
     monkeypatch.setattr(analysis_service, "analyse", deleting)
     assert services.analysis_run(job_id=job.pk) is False
