@@ -289,10 +289,14 @@ def analysis_run(*, job_id: int) -> bool:
     seed = (import_seed(subject) if isinstance(subject, ImportedRecord)
             else analysis_seed(subject))
     begun = time.monotonic()
-    timed_out = (frozenset() if isinstance(subject, ImportedRecord)
-                 else records.timed_out_moves(subject, record))
+    timed_out: frozenset[int] = frozenset()
+    played_on: frozenset[int] = frozenset()
+    if not isinstance(subject, ImportedRecord):  # (an imported record has no sources)
+        timed_out = records.timed_out_moves(subject, record)
+        played_on = records.played_on_moves(subject, record)
     try:
-        result = analyse(record, seed=seed, progress=_Progress(job), timed_out=timed_out)
+        result = analyse(record, seed=seed, progress=_Progress(job), timed_out=timed_out,
+                         played_on=played_on)
     except _Gone:
         return False
     except E.RecordError:

@@ -229,6 +229,25 @@ def test_moves_the_site_played_on_a_timeout_are_not_judged(short_game):
     assert GameAnalysis.from_json(a.to_json()) == a
 
 
+def test_moves_the_computer_played_for_a_player_who_left_are_not_judged(short_game):
+    """In a game of three or four that went on without a player who left, the computer's
+    moves in their seat are not their decisions: "played_on", no loss, out of their
+    accuracy."""
+    judged = analyse(short_game, seed=1)
+    later = frozenset(d.index for d in judged.decisions
+                      if d.seat == 0 and d.judgement != "forced" and d.index >= 4)
+    assert later
+    a = analyse(short_game, seed=1, played_on=later)
+    for d, before in zip(a.decisions, judged.decisions, strict=True):
+        if d.index in later:
+            assert (d.judgement, d.loss, d.best) == ("played_on", 0.0, before.played)
+        else:
+            assert d == before
+    mine = [d for d in judged.decisions if d.seat == 0 and d.judgement != "forced"]
+    assert a.summaries[0].decisions == len(mine) - len(later)
+    assert GameAnalysis.from_json(a.to_json()) == a
+
+
 def test_rummy_three_players_is_judged():
     rec = _bot_game("rummy", players=3, target=20, seed=4)
     a = analyse(rec, seed=2)

@@ -251,7 +251,7 @@ def test_a_failing_analysis_is_told_and_may_be_asked_again(
     ann, bob, _ = people
     game = short([ann, bob])
 
-    def broken(record, *, seed=0, progress=None, timed_out=frozenset()):
+    def broken(record, *, seed=0, progress=None, **sources):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(analysis_service, "analyse", broken)

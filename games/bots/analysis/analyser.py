@@ -24,6 +24,7 @@ from .report import (
     ANALYSER_VERSION,
     FORCED,
     JUDGEMENTS,
+    PLAYED_ON,
     TIMED_OUT,
     Decision,
     GameAnalysis,
@@ -142,22 +143,24 @@ def analyse(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     timed_out: frozenset[int] = frozenset(),
+    played_on: frozenset[int] = frozenset(),
 ) -> GameAnalysis:
     """Judge every decision of every seat of a finished (or unfinished) record.
 
     ``timed_out``: the indices of the moves the site played for a player whose time ran out
-    (the game's sources): reported as ``TIMED_OUT``, not judged. ``progress(done, total)`` is
-    called as decisions are judged. Deterministic for a seed. Raises
-    ``games.engine.RecordError`` for a record that does not replay."""
+    (the game's sources): reported as ``TIMED_OUT``, not judged; ``played_on``: those the
+    computer played in the seat of a person who had left the game, ``PLAYED_ON``, not
+    judged. ``progress(done, total)`` is called as decisions are judged. Deterministic for
+    a seed. Raises ``games.engine.RecordError`` for a record that does not replay."""
     total = decision_count(record)
     state = record.new_state()
     decisions: list[Decision] = []
     for i, move, after, _events in iter_replay(record):
-        if i in timed_out:
+        if i in timed_out or i in played_on:
             played = _canonical(move.action)
             kind = _kind(state.phase, [str(a) for a in legal_actions(state)], played)
             options: tuple[Option, ...] = (Option(played, 0.0, 0.0),)
-            loss, judgement = 0.0, TIMED_OUT
+            loss, judgement = 0.0, TIMED_OUT if i in timed_out else PLAYED_ON
         else:
             kind, options, loss, judgement = judge_position(
                 state, move.seat, move.action, index=i, seed=seed

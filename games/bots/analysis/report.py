@@ -15,6 +15,7 @@ __all__ = [
     "JUDGEMENTS",
     "FORCED",
     "TIMED_OUT",
+    "PLAYED_ON",
     "THRESHOLDS",
     "ACCURACY_SCALE",
     "Option",
@@ -33,6 +34,9 @@ FORCED = "forced"
 # a move the site played for a player whose time ran out: not the player's decision, so not
 # judged (no loss, not in the accuracy); the record's sources say which (``analyse``)
 TIMED_OUT = "timeout"
+# a move the computer played in the seat of a person who had left the game (a game of three
+# or four that went on without them): not that person's decision either
+PLAYED_ON = "played_on"
 
 # A decision losing less than THRESHOLDS[0] points is "best" (within the evaluator's noise of
 # the best option); below THRESHOLDS[1] "good", below [2] an inaccuracy, below [3] a mistake,
@@ -171,12 +175,12 @@ class GameAnalysis:
 
 def summarise(decisions: Sequence[Decision], players: Sequence[str]) -> tuple[SeatSummary, ...]:
     """One summary per seat: judged decisions (neither forced nor played by the site on a
-    timeout), accuracy (mean per-decision accuracy; 100 with none judged), counts per
-    judgement and the total loss."""
+    timeout or for a player who had left), accuracy (mean per-decision accuracy; 100 with
+    none judged), counts per judgement and the total loss."""
     out = []
     for seat, player in enumerate(players):
         mine = [d for d in decisions
-                if d.seat == seat and d.judgement not in (FORCED, TIMED_OUT)]
+                if d.seat == seat and d.judgement not in (FORCED, TIMED_OUT, PLAYED_ON)]
         counts = {j: 0 for j in JUDGEMENTS}
         for d in mine:
             counts[d.judgement] += 1

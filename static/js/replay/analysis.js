@@ -14,6 +14,7 @@ export const MARKED = ["inaccuracy", "mistake", "blunder"];
 export const CLASS_NAMES = {
   best: "best", good: "good", inaccuracy: "inaccuracy", mistake: "mistake",
   blunder: "blunder", forced: "only move", timeout: "played on a timeout",
+  played_on: "played by the computer after the player left",
 };
 // Chess's marks, read out by their names (the mark itself is aria-hidden).
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -63,6 +64,7 @@ export function judgementText(d, names) {
   const who = names[d.seat] ?? `Seat ${d.seat + 1}`;
   if (d.judgement === "forced") return `${who} had only this move.`;
   if (d.judgement === "timeout") return `${who}: time ran out, the site played this move (not judged).`;
+  if (d.judgement === "played_on") return `${who} had left the game: the computer played this move (not judged).`;
   if (d.played === d.best || d.loss <= 0) return `${who}: best move.`;
   // judged best though another move scored a little more: within the analysis's margin
   // (it read "best; best was taking the discard (−0.4 points)")

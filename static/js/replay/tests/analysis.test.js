@@ -45,6 +45,9 @@ test("the judgement of a move says what was best and what it cost", () => {
   assert.equal(judgementText(DECISIONS[0], names), "ann had only this move.");
   assert.equal(judgementText({ ...DECISIONS[2], judgement: "timeout", loss: 0 }, names),
     "bob: time ran out, the site played this move (not judged).");
+  // the computer's move in the seat of a player who had left a game of three or four
+  assert.equal(judgementText({ ...DECISIONS[2], judgement: "played_on", loss: 0 }, names),
+    "bob had left the game: the computer played this move (not judged).");
   assert.equal(judgementText(DECISIONS[4], names), "ann: blunder; best was knocking with 3♣ (−11.0 points).");
   assert.equal(judgementText(undefined, names), "");
 });
