@@ -13,8 +13,18 @@ def tournament_ref(t: Tournament) -> dict[str, Any]:
 
 
 def notice(event: str, t: Tournament, **extra: Any) -> dict[str, Any]:
-    """A ``tournament`` notice: ``started``, ``finished``, ``cancelled`` (with ``reason``)."""
+    """A ``tournament`` notice: ``started``, ``finished`` (with ``reason`` when a Swiss ended
+    before its last round), ``cancelled`` (with ``reason``)."""
     return {"type": "tournament", "event": event, "tournament": tournament_ref(t), **extra}
+
+
+def finished_notice(t: Tournament) -> dict[str, Any]:
+    """The tournament has finished; a Swiss that ended before its last round says why (its
+    players were waiting for a round that never came)."""
+    if not t.ended_early:
+        return notice("finished", t)
+    return notice("finished", t, reason=f"It ended after round {t.rounds} of {t.rounds_set}: "
+                                        f"{t.get_ended_early_display()}.")
 
 
 def match_notice(t: Tournament, *, table: Any, opponent: dict[str, Any],

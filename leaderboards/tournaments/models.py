@@ -61,6 +61,12 @@ class TournamentSchedule(models.Model):
 CANCEL_REASON_MAX = 200  # a longer reason is refused (services.lifecycle), never cut off
 
 
+class EndedEarly(models.TextChoices):
+    """Why a Swiss ended before its last round: its next round could not be paired."""
+    REMATCHES = "rematches", "every pairing left was a rematch"
+    PLAYERS = "players", "fewer than two players were left"
+
+
 class Tournament(models.Model):
     name = models.CharField(max_length=80)
     mode = models.CharField(max_length=16, choices=Mode.choices)
@@ -69,8 +75,12 @@ class Tournament(models.Model):
     target = models.PositiveIntegerField()
     capacity = models.PositiveIntegerField()
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # Swiss
-    # a Swiss whose rounds were cut at the start (fewer players came): the rounds set
+    # a Swiss whose rounds were cut at the start (fewer players came) or that ended early
+    # (``ended_early``): the rounds set
     rounds_set = models.PositiveSmallIntegerField(null=True, blank=True)
+    # a Swiss that ended before its last round, and why (``EndedEarly``); "" otherwise
+    ended_early = models.CharField(max_length=12, blank=True, default="",
+                                   choices=[("", "")] + EndedEarly.choices)
     duration_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # arena
     seconds_per_turn = models.PositiveSmallIntegerField(default=30)
     rated = models.BooleanField(default=True)

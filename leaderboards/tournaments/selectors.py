@@ -246,5 +246,5 @@ def match_rematch_refusal(table) -> str | None:
     if match is None:
         return None
     after = ("The results are on the tournament's page." if match_is_last(match)
-             else "Your next match is on the tournament's page.")
+             else "What comes next is on the tournament's page.")
     return f"This was a match of {match.tournament.name}: there is no rematch. {after}"

@@ -366,7 +366,8 @@ function tournamentToast(frame) {
     });
   } else if (frame.event === "started" || frame.event === "finished") {
     if (window.location.pathname === t.url) return;
-    toast({ title: `${t.name} has ${frame.event}`, href: t.url, linkText: "See it" });
+    // (a Swiss that ended before its last round says why: its players waited for a round)
+    toast({ title: `${t.name} has ${frame.event}`, text: frame.reason || "", href: t.url, linkText: "See it" });
   } else if (frame.event === "cancelled") {
     toast({ title: `${t.name} is cancelled`, text: frame.reason || "", href: t.url,
       linkText: "See it", timeout: 0 });

@@ -128,8 +128,9 @@ def test_double_elimination_reset_only_after_an_upset():
     assert P.elimination_places(specs, r) == {2: 1, 1: 2}
 
 
-def _min_repeats(players: list[P.SwissPlayer]) -> int:
-    """The fewest repeated pairings any pairing of this round must have (exact)."""
+def _min_repeats(players: list[P.SwissPlayer], byes: bool = True) -> int:
+    """The fewest repeated pairings any pairing of this round must have (exact); with
+    ``byes`` false, the fewest rematches of two players (a second bye counts for nothing)."""
     g = nx.Graph()
     ids = [p.id for p in players]
     if len(ids) % 2:
@@ -138,7 +139,7 @@ def _min_repeats(players: list[P.SwissPlayer]) -> int:
     for i, a in enumerate(ids):
         for b in ids[i + 1:]:
             if a == P.BYE or b == P.BYE:
-                rep = by_id[b if a == P.BYE else a].had_bye
+                rep = byes and by_id[b if a == P.BYE else a].had_bye
             else:
                 rep = b in by_id[a].opponents
             g.add_edge(a, b, weight=0 if rep else 1)
@@ -163,9 +164,11 @@ def test_swiss_rounds(n, rounds, seed):
         seen = [p for pair in pairs for p in pair] + ([bye] if bye is not None else [])
         assert sorted(seen) == ids  # each entrant exactly once
         assert (bye is not None) == (n % 2 == 1)  # a bye only when odd
-        repeats = sum(1 for a, b in pairs if b in opponents[a]) + (bye in byes)
+        rematches = sum(1 for a, b in pairs if b in opponents[a])
+        repeats = rematches + (bye in byes)
         if repeats:
             assert repeats == _min_repeats(players)
+            assert rematches == _min_repeats(players, byes=False)  # a Swiss ends on one
         for a, b in pairs:
             assert a != b
             w = rng.choice((a, b))
@@ -194,6 +197,16 @@ def test_swiss_keeps_score_groups_and_avoids_repeats():
     pairs, _ = P.swiss_pairings(players)
     partner = dict(pairs + [(b, a) for a, b in pairs])
     assert partner[0] >= 4
+
+
+def test_swiss_gives_a_second_bye_rather_than_a_rematch():
+    """1 has met 2 and 3 and had the bye: 2 v 3 with 1's second bye, not a rematch of 1
+    (which the old weights chose: both had one repeat, and the bye to the leader cost more
+    in the standings)."""
+    players = [P.SwissPlayer(1, 2.0, 2000, frozenset({2, 3}), had_bye=True),
+               P.SwissPlayer(2, 1.0, 1900, frozenset({1})),
+               P.SwissPlayer(3, 0.0, 1800, frozenset({1}))]
+    assert P.swiss_pairings(players) == ([(2, 3)], 1)
 
 
 def test_swiss_bye_goes_to_the_lowest_without_one():

@@ -341,3 +341,47 @@ def test_a_running_brackets_standings_list_the_players_still_in_first(make_user,
     assert t.status == Status.FINISHED
     places = [e.place for e in selectors.page_data(t)["entries"]]
     assert places == sorted(places) and places[0] == 1
+
+
+def test_a_swiss_ends_when_its_next_round_could_only_be_a_rematch(make_user, staff, client,
+                                                                  monkeypatch):
+    """4 players, 3 rounds; in round 2 the two who did not meet in round 1's first match
+    withdraw. Round 3 paired the two left again, a rematch the rules say never happens: the
+    event now ends after round 2, and its page says why. Three withdrawals: one player left."""
+    import social.notify
+
+    sent = []
+    monkeypatch.setattr(social.notify, "notify_users",
+                        lambda ids, frame: sent.append((set(ids), frame)))
+    users = _players(make_user, 8)
+    for players, leaving, why in ((users[:4], 2, "every pairing left was a rematch"),
+                                  (users[4:], 3, "fewer than two players were left")):
+        t = _create(staff, name=f"Swiss {leaving}", format=Format.SWISS, rounds=3,
+                    capacity=4, target=50)
+        enter_and_start(t, players)
+        first = list(Match.objects.filter(tournament=t, round=1).order_by("key"))
+        for m in first:
+            _resign(m, m.player_b_id)
+        t.refresh_from_db()
+        assert t.round == 2
+        stay = [first[0].player_a_id, first[0].player_b_id][: 4 - leaving]
+        # (the last to go is the opponent of a player who stays: round 2 ends with them)
+        opponents = {m.player_a_id if m.player_b_id in stay else m.player_b_id
+                     for m in Match.objects.filter(tournament=t, round=2)
+                     if {m.player_a_id, m.player_b_id} & set(stay)}
+        for u in sorted(players, key=lambda u: u.pk in opponents):
+            if u.pk not in stay:
+                S.tournament_withdraw(tournament_id=t.pk, user=u)
+        t.refresh_from_db()
+        assert t.status == Status.FINISHED, t.status
+        assert (t.rounds, t.rounds_set, t.round) == (2, 3, 2)
+        assert t.get_ended_early_display() == why
+        assert not Match.objects.filter(tournament=t, round=3).exists()
+        assert Entry.objects.filter(tournament=t, place=1).exists()
+        page = client.get(t.get_absolute_url()).content.decode()
+        assert f"Swiss (2 rounds played: 3 were set; {why})" in page
+        # its players, waiting for round 3, are told why it ended
+        finished = [(ids, f) for ids, f in sent
+                    if f["event"] == "finished" and f["tournament"]["id"] == t.pk]
+        assert finished == [({u.pk for u in players}, {
+            **finished[0][1], "reason": f"It ended after round 2 of 3: {why}."})]

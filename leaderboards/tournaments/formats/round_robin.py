@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import pairing as P
 from ..models import Format, Tournament
 from . import store
-from .rounds import Pairs, RoundsFormat
+from .rounds import RoundPlan, RoundsFormat
 
 
 class RoundRobin(RoundsFormat):
@@ -15,9 +15,9 @@ class RoundRobin(RoundsFormat):
         n = len(store.seeds(t))
         return n if n % 2 else n - 1
 
-    def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
+    def pairings(self, t: Tournament, gone: set[int]) -> RoundPlan:
         schedule = P.round_robin(store.seeds(t))
         r = t.round
         pairs = schedule[r - 1] if r <= len(schedule) else []
         byes = [a for a, b in pairs if b is None]
-        return [(a, b) for a, b in pairs if b is not None], byes
+        return RoundPlan([(a, b) for a, b in pairs if b is not None], byes)

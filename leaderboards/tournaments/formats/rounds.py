@@ -4,6 +4,7 @@ and Sonneborn-Berger."""
 from __future__ import annotations
 
 import abc
+from typing import NamedTuple
 
 from .. import pairing as P
 from ..models import Entry, Match, MatchStatus, Tournament
@@ -11,6 +12,15 @@ from . import store
 from .base import MatchDesk, Row, TournamentFormat
 
 Pairs = list[tuple[int, int]]
+
+
+class RoundPlan(NamedTuple):
+    """A round's pairs and byes, or why it is not played and the event ends after the rounds
+    played (``ends_early``, an ``EndedEarly`` value; "" to play it)."""
+
+    pairs: Pairs
+    byes: list[int]
+    ends_early: str = ""
 
 
 class RoundsFormat(TournamentFormat):
@@ -24,35 +34,46 @@ class RoundsFormat(TournamentFormat):
         """How many rounds the event plays."""
 
     @abc.abstractmethod
-    def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
-        """Round ``t.round``'s ``(pairs, byes)``; ``gone``: the withdrawn players."""
+    def pairings(self, t: Tournament, gone: set[int]) -> RoundPlan:
+        """Round ``t.round``'s plan; ``gone``: the withdrawn players."""
 
     def start(self, t: Tournament, desk: MatchDesk) -> None:
-        self.pair_round(t, desk)
+        gone = store.withdrawn(t)
+        self.record_round(t, desk, gone, self.pairings(t, gone))
 
     def advance(self, t: Tournament, desk: MatchDesk) -> bool:
         while not Match.objects.filter(tournament=t, round=t.round,
                                        status=MatchStatus.PLAYING).exists():
             if t.round >= self.total_rounds(t):
                 return True
+            gone = store.withdrawn(t)
             t.round += 1
+            plan = self.pairings(t, gone)
+            if plan.ends_early:
+                t.round -= 1
+                # the page says it: "3 rounds played: 5 were set; every pairing left was a
+                # rematch" (a cut at the start already kept the rounds set)
+                t.rounds_set, t.rounds = t.rounds_set or t.rounds, t.round
+                t.ended_early = plan.ends_early
+                t.save(update_fields=["rounds", "rounds_set", "ended_early"])
+                return True
             t.save(update_fields=["round"])
-            self.pair_round(t, desk)
+            self.record_round(t, desk, gone, plan)
         return False
 
-    def pair_round(self, t: Tournament, desk: MatchDesk) -> None:
-        """Make round ``t.round`` (byes and forfeits recorded at once)."""
-        gone = store.withdrawn(t)
+    def record_round(self, t: Tournament, desk: MatchDesk, gone: set[int],
+                     plan: RoundPlan) -> None:
+        """Make round ``t.round`` from its plan (forfeits of the withdrawn and byes recorded
+        at once)."""
         r = t.round
-        pairs, byes = self.pairings(t, gone)
-        for i, (a, b) in enumerate(pairs):
+        for i, (a, b) in enumerate(plan.pairs):
             key = f"R{r}-{i}"
             if a in gone or b in gone:
                 winner = None if (a in gone and b in gone) else (a if b in gone else b)
                 desk.unplayed(t, key=key, round=r, a=a, b=b, winner=winner)
             else:
                 desk.open(t, key=key, round=r, a=a, b=b)
-        for a in byes:
+        for a in plan.byes:
             desk.bye(t, key=f"R{r}-bye", round=r, player=a)
 
     def standings(self, t: Tournament, entries: dict[int, Entry]) -> dict[int, Row]:

@@ -7,10 +7,10 @@ from collections.abc import Collection
 
 from .. import pairing as P
 from ..exceptions import TournamentError
-from ..models import Entry, Format, Tournament
+from ..models import EndedEarly, Entry, Format, Tournament
 from . import store
 from .base import MatchDesk
-from .rounds import Pairs, RoundsFormat
+from .rounds import RoundPlan, RoundsFormat
 
 ROUNDS = (1, 15)
 
@@ -45,9 +45,24 @@ class Swiss(RoundsFormat):
             t.save(update_fields=["rounds", "rounds_set"])
         super().start(t, desk)
 
-    def pairings(self, t: Tournament, gone: set[int]) -> tuple[Pairs, list[int]]:
-        pairs, bye = P.swiss_pairings(players(t, exclude=gone))
-        return pairs, [bye] if bye is not None else []
+    def pairings(self, t: Tournament, gone: set[int]) -> RoundPlan:
+        """A later round that nobody can play (fewer than two players left) or that pairs
+        a rematch is not played: the rules promise each round pairs players who have not met
+        (lichess's Swiss also ends when no new pairing is left). Withdrawals cause it, or a
+        field whose earlier rounds used up the pairings the last one needed."""
+        field = players(t, exclude=gone)
+        pairs, bye = P.swiss_pairings(field)
+        plan = RoundPlan(pairs, [bye] if bye is not None else [])
+        if t.round == 1:
+            return plan
+        if not pairs:
+            return plan._replace(ends_early=EndedEarly.PLAYERS)
+        met = {p.id: p.opponents for p in field}
+        # (the matching puts no rematch where a field without one exists, up to
+        # pairing.FULL_LIMIT players; above it, a rematch may be the blocks' and is played)
+        if len(field) <= P.FULL_LIMIT and any(b in met[a] for a, b in pairs):
+            return plan._replace(ends_early=EndedEarly.REMATCHES)
+        return plan
 
 
 def players(t: Tournament, exclude: Collection[int] = ()) -> list[P.SwissPlayer]:

@@ -1,10 +1,11 @@
 """Swiss: pairings by maximum-weight matching and the standings with tie-breaks (pure).
 
-:func:`swiss_pairings` pairs a round: first no repeated pairing, then the smallest score
-differences, then neighbours in the standings. An odd field gives the bye to the
-lowest-placed player who has not had one; if the blocks of the standings still leave a
-repeat, the whole field is matched at once (up to :data:`FULL_LIMIT` players), so a repeat
-happens only when it cannot be avoided. :func:`swiss_standings`: score, Buchholz,
+:func:`swiss_pairings` pairs a round: first no two players who have met, then the bye to
+a player who has not had one, then the smallest score differences, then neighbours in the
+standings. An odd field gives the bye to the lowest-placed player who has not had one; if
+the blocks of the standings still leave a repeat, the whole field is matched at once (up to
+:data:`FULL_LIMIT` players), so two players meet again only when it cannot be avoided (a
+Swiss then ends instead: ``formats.swiss``). :func:`swiss_standings`: score, Buchholz,
 Sonneborn-Berger (round robins are scored the same way).
 """
 from __future__ import annotations
@@ -32,9 +33,9 @@ def swiss_order(players: Iterable[SwissPlayer]) -> list[SwissPlayer]:
 def swiss_pairings(players: Sequence[SwissPlayer]) -> tuple[list[tuple[int, int]], int | None]:
     """One round: ``(pairs, bye)``. Pairs are (higher placed, lower placed).
 
-    The matching maximises, in this order: pairings that are not repeats (and a bye to a
-    player who had none), then the smallest squared score differences, then closeness in
-    the standings.
+    The matching maximises, in this order: pairs of players who have not met, a bye to a
+    player who had none (a second bye is better than a rematch), then the smallest squared
+    score differences, then closeness in the standings.
     """
     ranked = swiss_order(players)
     if len(ranked) < 2:
@@ -63,7 +64,9 @@ def swiss_pairings(players: Sequence[SwissPlayer]) -> tuple[list[tuple[int, int]
 
     def weight(a: int, b: int) -> int:
         w = q_max - deficit(*((a, b) if b == BYE or a != BYE else (b, a)))
-        return w if repeat(a, b) else w + big
+        if a == BYE or b == BYE:  # a second bye gains less than a first, more than a rematch
+            return w + (big if repeat(a, b) else 2 * big)
+        return w if repeat(a, b) else w + 2 * big
 
     def no_repeats(pairs: list[tuple[int, int]]) -> bool:
         return not any(repeat(a, b) for a, b in pairs)

@@ -46,5 +46,5 @@ def tournament_finish(t: Tournament) -> None:
     t.winner_id = first.user_id if first else None
     t.save(update_fields=["winner"])
     notify_after_commit(Entry.objects.filter(tournament=t).values_list("user_id", flat=True),
-                        frames.notice("finished", t))
+                        frames.finished_notice(t))
     finals_analyse_after_commit(t)

@@ -19,7 +19,8 @@ def tournaments_soon(context, mode=None):
 @register.inclusion_tag("tournaments/_table_link.html", takes_context=True)
 def tournament_of_table(context, table_id):
     """On a table page: which tournament match this table is, with a link back (and, for
-    its two players, where their next match will be, or the results after a final)."""
+    its two players, where to read what comes next: a knockout's loser has no next match, so
+    it does not promise one; after a final, the results)."""
     from ..models import Match
 
     match = (Match.objects.filter(table_id=table_id).select_related("tournament").first()
