@@ -186,13 +186,16 @@ RUMMY_DEALS = {
 }
 
 
-def _deal(server, table_id, mode, hands, upcard, stock, dealer=False, seconds=0):
+def _deal(server, table_id, mode, hands, upcard, stock, dealer=False, seconds=0, then=()):
     """The table's state replaced by a new game of ``mode`` whose first deal is ``hands`` (the
     player's first, then the seats after it), ``upcard`` and the top of the stock; the player
     sits after the dealer, so acts first (or, with ``dealer``, deals). ``seconds`` gives the
-    table a turn timer."""
+    table a turn timer. ``then``: the next hands' deals, each ``(hands, upcard, stock)`` the
+    same way (the later ones come from the table's seed, which differs from run to run)."""
     n = len(hands)
     first = "me" if dealer else f"(me - 1) % {n}"
+    deals = [([h.split() for h in hs], up, tuple(st))
+             for hs, up, st in [(hands, upcard, stock), *then]]
     env = server_env(server["tmp"])
     out = manage(env, "shell", "-c", (
         "from games.models import Table\n"
@@ -200,9 +203,9 @@ def _deal(server, table_id, mode, hands, upcard, stock, dealer=False, seconds=0)
         "from games.engine import Deal, new_game\n"
         f"t = Table.objects.get(pk={table_id})\n"
         "me = next(s.index for s in t.seats.all() if s.user_id)\n"
-        f"deal = {[h.split() for h in hands]!r}\n"
+        f"deals = {deals!r}\n"
         f"s = new_game({mode!r}, t.seed, {n}, dealer={first}, deals=[Deal.make("
-        f"[deal[(i - me) % {n}] for i in range({n})], {upcard!r}, {tuple(stock)!r})])\n"
+        f"[hs[(i - me) % {n}] for i in range({n})], up, st) for hs, up, st in deals])\n"
         "t.state = states.dump(s); t.version += 1\n"
         f"t.seconds_per_turn = {seconds}\n"
         "t.save(update_fields=['state', 'version', 'seconds_per_turn'])\n"
@@ -274,10 +277,17 @@ GIN_NOW = "AS 2S 3S 4H 5H 6H 7C 7D 7S KD"  # take the upcard 7H, then gin:KD
 OTHER = "2C 3C 4C 8D 9D TD 9H TH JH AC"  # 1 deadwood: the game goes on after the gin
 
 
-def _gin_hand(server, chromium, other=OTHER):
-    ctx, page = _start(chromium, server["base"], "classic")
+NO_KNOCK = (["AS 3S 5S 7S 9S JS KH QH 2D 4D", WIDE_OTHER], "KC", ("QC", "JD", "TS"))
+
+
+def _gin_hand(server, chromium, other=OTHER, level="1", later=(NO_KNOCK,)):
+    """A game where the player goes gin in the first hand against the computer of ``level``.
+    The next hands are dealt too (``later``, ``_deal``'s ``then``): from the table's seed, the
+    computer (first to act in the second) now and then took the upcard and knocked at once."""
+    ctx, page = _start(chromium, server["base"], "classic", level=level)
     table_id = int(page.get_attribute("#table-app", "data-table-id"))
-    _deal(server, table_id, "classic", [GIN_NOW, other], "7H", ("2H", "3H", "6D"))
+    _deal(server, table_id, "classic", [GIN_NOW, other], "7H", ("2H", "3H", "6D"),
+          then=list(later))
     page.reload()
     page.wait_for_selector(".tbl-conn[data-state=open]")
     page.wait_for_selector(".tbl[data-phase=offer].is-my-turn:not(.is-busy)", timeout=15000)
@@ -324,6 +334,26 @@ def test_the_result_closes_by_itself_when_the_next_turn_begins(server, chromium)
         page.wait_for_selector(".tbl-panel", state="hidden", timeout=25000)
         assert time.monotonic() - opened >= 11
         assert page.query_selector(".tbl-panel [data-act=continue]") is None
+    finally:
+        _close(ctx, page)
+
+
+def test_a_result_being_read_is_not_replaced_by_the_next_hands(server, chromium):
+    """The player goes gin; in the next hand the computer (first to act) takes the upcard and
+    goes gin at once. Its result replaced the gin's before it could be read: now the gin's
+    stays up, says the next one follows, and Continue shows it."""
+    # (Medium: it takes the upcard whenever it melds)
+    ctx, page = _gin_hand(server, chromium, level="2", later=[
+        (["2C 4C 6C 8C TC QC 3D 5D 9D AH", GIN_NOW], "7H", ("2H", "3H", "6D")), NO_KNOCK])
+    try:
+        page.wait_for_function("() => window.ginTable.view.hand_number === 3", timeout=15000)
+        panel = page.locator(".tbl-panel[data-kind=hand]")
+        assert panel.locator(".panel-title").text_content().startswith("Hand 1: You")
+        assert "Hand 2 has ended too: its result follows." in panel.text_content()
+        panel.locator("[data-act=continue]").click()
+        assert panel.locator(".panel-title").text_content().startswith("Hand 2: Computer")
+        panel.locator("[data-act=continue]").click()
+        page.wait_for_selector(".tbl-panel", state="hidden")
     finally:
         _close(ctx, page)
 

@@ -25,8 +25,8 @@ import { buildLayout, checkFit } from "./layout.js";
 import { Notices } from "./notices.js";
 import { renderPrompt } from "./prompt.js";
 import { RatingBook } from "./ratings.js";
-import { endingText, gameOverTitle, newRematchOffers, rematchDeclined, renderPanel } from "./results.js";
-import { displayNames, renderBanner, renderConnection, renderOpponents, renderTitle } from "./seats.js";
+import { endingText, gameOverTitle, newRematchOffers, rematchDeclined, renderPanel, resultAfter, resultArrives } from "./results.js";
+import { displayNames, leaversNews, leftNote, renderBanner, renderConnection, renderOpponents, renderTitle } from "./seats.js";
 import { TableSocket, socketUrl } from "./socket.js";
 
 // The shortest time a hand's result stays up before the next turn closes it (ms).
@@ -65,6 +65,7 @@ export class TableApp {
     this.sortMode = initialSort(this.data.table_id, store("gin.sort"));
     this.fourColour = store("gin.fourColour") === "1";
     this.resultHand = null; // hand number whose result panel is open
+    this.resultHeld = null; // an earlier hand's result kept up over the newest (resultArrives)
     this.resultDismissed = null;
     this.gameOverClosed = false;
     this.busy = false;
@@ -162,9 +163,11 @@ export class TableApp {
         ? prevNo !== lh.hand_number
         : !this.resultSeen(lh.hand_number) && !this.myTurn && (this.view.history || []).length <= 2;
       if (fresh && this.resultDismissed !== lh.hand_number) {
-        this.resultHand = lh.hand_number;
-        this.resultOpened = { version: frame.version, at: Date.now() };
-      } else if (this.resultHand === lh.hand_number && this.resultOpened && this.resultOpened.version !== frame.version) {
+        const next = resultArrives({ hand: this.resultHand, held: this.resultHeld }, prevView && prevView.last_hand, lh);
+        this.resultHand = next.hand;
+        this.resultHeld = next.held;
+        if (next.opened) this.resultOpened = { version: frame.version, at: Date.now() };
+      } else if (this.resultHand !== null && this.resultOpened && this.resultOpened.version !== frame.version) {
         this.closeResultOnTurn(prevView, frame);
       }
     }
@@ -257,6 +260,15 @@ export class TableApp {
       const fin = frame.table.finish || {};
       const title = gameOverTitle(fin.winner_seat, false, this.ctx(frame));
       this.notices.announce(`${/[.!]$/.test(title) ? title : `${title}.`} ${endingText(fin, this.ctx(frame))}`.trim());
+    }
+    // a person who left a game of three or four that goes on: the others are told, and so is
+    // the leaver (their banner says it too)
+    for (const line of leaversNews(prev, frame)) {
+      this.notices.announce(line);
+      this.notices.toast(line, "info", "left");
+    }
+    if (prev && frame.you && frame.you.left && !(prev.you && prev.you.left)) {
+      this.notices.announce(leftNote(frame.you.left, frame.table && frame.table.seat_count));
     }
     // a rematch offered by another player (the panel shows it; read out here)
     for (const o of newRematchOffers(prev, frame, this.mySeat)) this.notices.announce(`${seatName(o, this.ctx(frame))} would like a rematch.`);
@@ -518,10 +530,25 @@ export class TableApp {
   /** The player closes hand ``n``'s result: back to the hand and the prompt. */
   dismissResult(n) {
     this.resultDismissed = n;
+    if (this.openNextResult(n)) {
+      renderPanel(this);
+      return;
+    }
     this.resultHand = null;
     renderPanel(this);
     this.focusHand();
     reveal(this.el.prompt, "center");
+  }
+
+  /** Hand ``n``'s result has closed: opens the newest one if ``n``'s was held over it
+   * (``resultAfter``); whether it did. */
+  openNextResult(n) {
+    const next = resultAfter(n, this.resultHeld, this.view && this.view.last_hand, this.resultDismissed);
+    this.resultHeld = null;
+    if (next === null) return false;
+    this.resultHand = next;
+    this.resultOpened = { version: this.frame.version, at: Date.now() };
+    return true;
   }
 
   /** Shows (or hides, to look at the table) the game-over panel. */
@@ -548,6 +575,12 @@ export class TableApp {
     const close = () => {
       if (this.resultHand !== hand) return;
       this.resultDismissed = hand;
+      if (this.openNextResult(hand)) {
+        renderPanel(this);
+        // (this player's turn has begun: the next result goes the same way, after its time)
+        this.closeResultOnTurn(null, this.frame);
+        return;
+      }
       this.resultHand = null;
       renderPanel(this);
     };

@@ -15,15 +15,46 @@ const ENDING_TEXT = {
   abandonment: "by abandonment",
 };
 
-/** Which panel shows: "game-over", "hand-<n>" (the last hand's result) or null. */
-export function panelKey(frame, view, { resultHand, gameOverClosed }) {
+/** Which panel shows: "game-over", "hand-<n>" (the last hand's result, or an earlier one
+ * still being read: ``resultHeld``) or null. */
+export function panelKey(frame, view, { resultHand, resultHeld, gameOverClosed }) {
   // (a table closed before its game began has no game to be over: the felt says it closed)
   const over = frame.table.status === "finished" || (frame.table.status === "abandoned" && view) || (view && view.is_over);
   if (over && !gameOverClosed) return "game-over";
   // a game ended by its last hand shows that hand on the felt (felt.js): no panel over it
   if (gameEndedByHand(view)) return null;
-  if (view && view.last_hand && resultHand === view.last_hand.hand_number) return `hand-${view.last_hand.hand_number}`;
+  const hr = shownResult(view, { resultHand, resultHeld });
+  return hr ? `hand-${hr.hand_number}` : null;
+}
+
+/** The hand result whose panel is open: the one held over the newest while it is read
+ * (``resultArrives``), else the last hand's, else null. */
+export function shownResult(view, { resultHand, resultHeld }) {
+  if (resultHeld && resultHand === resultHeld.hand_number) return resultHeld;
+  if (view && view.last_hand && resultHand === view.last_hand.hand_number) return view.last_hand;
   return null;
+}
+
+/**
+ * The result panel's state when hand ``lh``'s result arrives (``prevLast``: the last result
+ * before this frame): ``{ hand, held, opened }``, the hand whose result is up, the earlier
+ * result kept for it, and whether the new one opened now. A result still up for an earlier
+ * hand stays up, and the new one follows it: a computer that went out before this player's
+ * first turn of the next hand replaced the result being read.
+ */
+export function resultArrives({ hand, held }, prevLast, lh) {
+  if (held && held.hand_number === hand) return { hand, held, opened: false };
+  if (hand !== null && hand !== undefined && prevLast && prevLast.hand_number === hand && hand < lh.hand_number) {
+    return { hand, held: prevLast, opened: false };
+  }
+  return { hand: lh.hand_number, held: null, opened: true };
+}
+
+/** After hand ``n``'s result closes: the hand whose result follows it (the newest, when ``n``'s
+ * was held over it and the newest was not closed already), else null. */
+export function resultAfter(n, held, lh, dismissed) {
+  if (!held || held.hand_number !== n || !lh || lh.hand_number <= n) return null;
+  return dismissed === lh.hand_number ? null : lh.hand_number;
 }
 
 /** "You score 37 (25 gin bonus + deadwood)." and the like, from the mode's settings. */
@@ -54,12 +85,19 @@ export function gameOverTitle(winner, hasResult, ctx) {
 const ORDINALS = ["1st", "2nd", "3rd", "4th"];
 
 /** "Places: 1st Computer 2 (Medium) · 2nd Computer (Medium) · 3rd you" at a table of three or
- * four (two players have the winner's title), in place order; "" without places. */
-export function placesText(fin, ctx) {
+ * four (two players have the winner's title), in place order; "" without places. A place
+ * taken by a person who left (``seats[i].left``) is theirs, not the computer's that played
+ * their seat on: "3rd ann (left)", "3rd you (left)" for ``me``. */
+export function placesText(fin, ctx, seats = [], me = null) {
   const places = fin && fin.places;
   if (!Array.isArray(places) || places.length < 3) return "";
   const order = places.map((p, seat) => [p, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return `Places: ${order.map(([p, seat]) => `${ORDINALS[p - 1] || `${p}th`} ${seatName(seat, ctx) === "You" ? "you" : seatName(seat, ctx)}`).join(" · ")}`;
+  const nameOf = (seat) => {
+    const left = seats[seat] && seats[seat].left;
+    if (left) return `${me && left.username === me ? "you" : left.name || left.username} (left)`;
+    return seatName(seat, ctx) === "You" ? "you" : seatName(seat, ctx);
+  };
+  return `Places: ${order.map(([p, seat]) => `${ORDINALS[p - 1] || `${p}th`} ${nameOf(seat)}`).join(" · ")}`;
 }
 
 /** The rematch offers of the other players (seat indexes, or names in older frames): those
@@ -78,7 +116,7 @@ export function rematchOffers(offers, seats, mySeat, me) {
  * offer has lapsed. Rematch offered: waiting for the other players…" beside "Go to the
  * rematch"). ``names(list)`` writes offers as names. */
 export function rematchPanel(rm, seats, mySeat, me, names) {
-  if (rm.url) return { notes: ["The rematch has started."], buttons: ["go"] };
+  if (rm.url) return { notes: ["The rematch is ready."], buttons: ["go"] };
   const notes = [];
   const buttons = [];
   const mine = (rm.offers || []).some((o) => o === me || o === mySeat);
@@ -94,6 +132,15 @@ export function rematchPanel(rm, seats, mySeat, me, names) {
     if (standing.length) buttons.push("decline");
   }
   return { notes, buttons };
+}
+
+/** Where "Go to the rematch" leads once the rematch is made, or null: for players and
+ * spectators alike, but a private rematch is its players' alone (one who left the game still
+ * sees this table, and the link led them to a 404). */
+export function rematchLink(table, mySeat) {
+  const url = table && table.rematch && table.rematch.url;
+  if (!url || (table.private && mySeat === null)) return null;
+  return url;
 }
 
 /** The seats of the other players whose rematch offers are new in ``frame``. */
@@ -145,12 +192,13 @@ export function renderPanel(ctrl) {
   const v = ctrl.view;
   const shown = p.hidden ? null : p.dataset.shown;
   const key = panelKey(ctrl.frame, v, ctrl);
+  const hr = shownResult(v, ctrl);
   if (key === "game-over") {
     p.dataset.kind = "game-over";
     updateChildren(p, gameOverContent(ctrl));
   } else if (key !== null) {
     p.dataset.kind = "hand";
-    updateChildren(p, handResultContent(ctrl, v.last_hand, true));
+    updateChildren(p, handResultContent(ctrl, hr, true));
   }
   p.hidden = key === null;
   if (key === null) {
@@ -163,7 +211,7 @@ export function renderPanel(ctrl) {
     fitSheetNames(p); // (on screen now: measurable)
     window.ginScrollCues?.(p);
   }
-  if (p.dataset.kind === "hand") store(`gin.result.${ctrl.data.table_id}`, String(v.last_hand.hand_number));
+  if (p.dataset.kind === "hand") store(`gin.result.${ctrl.data.table_id}`, String(hr.hand_number));
   // a phone shows only part of the table: a result that just appeared is brought into view,
   // and a keyboard player lands on its first button (Continue), not on the move buttons it
   // covers
@@ -251,7 +299,11 @@ function handResultContent(ctrl, hr, closable) {
     }
   }
   if (hr.reason) kids.push(h("p", { class: "muted", text: `(${hr.reason})` }));
-  kids.push(scoreLine(ctrl));
+  const last = ctrl.view && ctrl.view.last_hand;
+  // an earlier result held over the newest: the scores now count both, so the line says what
+  // comes instead (resultArrives)
+  if (closable && last && last.hand_number > hr.hand_number) kids.push(h("p", { class: "score-line", text: `Hand ${last.hand_number} has ended too: its result follows.` }));
+  else kids.push(scoreLine(ctrl));
   if (closable) {
     kids.push(
       h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue", hand: hr.hand_number }, attrs: { type: "button" }, on: { click: () => ctrl.dismissResult(hr.hand_number) } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => openSheet(ctrl) } })),
@@ -298,7 +350,7 @@ function gameOverContent(ctrl) {
     kids.push(grand);
     if (res && res.margin) kids.push(h("p", { class: "muted", text: `Margin ${res.margin} · ${plural(res.hands_played, "hand")} played` }));
   }
-  const places = placesText(fin, ctx);
+  const places = placesText(fin, ctx, f.seats || [], f.you && f.you.username);
   if (places) kids.push(h("p", { class: "score-places", text: places }));
   // (the last hand of a game it ended stands on the felt: finalHand)
   if (gameEndedByHand(v)) kids.push(h("p", { class: "score-last-hand", text: `Last hand: ${describeHandResult(v.last_hand, ctx)}` }));
@@ -322,7 +374,8 @@ function gameOverContent(ctrl) {
     panel.buttons.forEach((kind) => { const b = button[kind](); if (b) actions.append(b); });
   }
   if (tournament) actions.append(h("a", { class: "button", text: "Back to the tournament", attrs: { href: tournament } }));
-  if (rm.url && !tournament) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rm.url } }));
+  const rematchUrl = tournament ? null : rematchLink(f.table, ctrl.mySeat);
+  if (rematchUrl) actions.append(h("a", { class: "button", text: "Go to the rematch", attrs: { href: rematchUrl } }));
   if (fin.url) actions.append(h("a", { class: "button button-secondary", text: "Game record", attrs: { href: fin.url } }));
   if (!tournament) actions.append(h("a", { class: "button button-secondary", text: "Back to the room", attrs: { href: ctrl.data.room_url } }));
   if (v) actions.append(h("button", { class: "button button-secondary", text: "Look at the table", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(false) } }));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchOffers, rematchPanel, scoreText } from "../results.js";
+import { endingText, gameOverTitle, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchLink, rematchOffers, rematchPanel, resultAfter, resultArrives, scoreText, shownResult } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -64,6 +64,10 @@ test("a table of three or four says its places, the one who left last", () => {
   const three = { mySeat: 0, names: ["me", "ann", "bob"] };
   assert.equal(placesText({ places: [3, 1, 2] }, three), "Places: 1st ann · 2nd bob · 3rd you");
   assert.equal(placesText({ places: [3, 1, 1] }, three), "Places: 1st ann · 1st bob · 3rd you");
+  // a place taken by a person who left is theirs, not the computer's that played on for them
+  const seats = [{ left: { username: "cy", name: "Cy" } }, {}, {}];
+  assert.equal(placesText({ places: [3, 1, 2] }, three, seats), "Places: 1st ann · 2nd bob · 3rd Cy (left)");
+  assert.equal(placesText({ places: [3, 1, 2] }, three, seats, "cy"), "Places: 1st ann · 2nd bob · 3rd you (left)");
   assert.equal(placesText({ places: [1, 2] }, ctx), "");
   assert.equal(placesText({}, ctx), "");
 });
@@ -112,7 +116,7 @@ test("once the rematch is made, the old table offers only the way to it", () => 
   const names = (list) => list.join(", ");
   // bob went to the new table: his offer is not "lapsed", and ours is not "waiting"
   const made = rematchPanel({ offers: [0, 1], url: "/tables/9/" }, seats, 0, "me", names);
-  assert.deepEqual(made, { notes: ["The rematch has started."], buttons: ["go"] });
+  assert.deepEqual(made, { notes: ["The rematch is ready."], buttons: ["go"] });
   const waiting = rematchPanel({ offers: [0] }, seats, 0, "me", names);
   assert.deepEqual(waiting.buttons, ["withdraw"]);
   assert.deepEqual(rematchPanel({ offers: [1] }, seats, 0, "me", names),
@@ -120,4 +124,40 @@ test("once the rematch is made, the old table offers only the way to it", () => 
   seats[1].connected = true;
   assert.deepEqual(rematchPanel({ offers: [1] }, seats, 0, "me", names),
     { notes: ["1 would like a rematch."], buttons: ["accept", "decline"] });
+});
+
+test("the way to a rematch: for spectators too, but not to a private one", () => {
+  const rematch = { offers: [], table_id: 9, url: "/tables/9/" };
+  assert.equal(rematchLink({ private: false, rematch }, 0), "/tables/9/");
+  assert.equal(rematchLink({ private: false, rematch }, null), "/tables/9/");
+  assert.equal(rematchLink({ private: true, rematch }, 1), "/tables/9/");
+  // one who left a private game watches its table still; its rematch is not theirs
+  assert.equal(rematchLink({ private: true, rematch }, null), null);
+  assert.equal(rematchLink({ private: false, rematch: { offers: [], url: null } }, 0), null);
+  assert.equal(rematchLink({ private: false }, 0), null);
+});
+
+test("a result still being read stays up when the next hand ends before this player's turn", () => {
+  // (a computer went out on its first turn of hand 2: its result replaced hand 1's at once)
+  const h1 = { hand_number: 1, winner: 0 };
+  const h2 = { hand_number: 2, winner: 1 };
+  const h3 = { hand_number: 3, winner: 1 };
+  const held = resultArrives({ hand: 1, held: null }, h1, h2);
+  assert.deepEqual(held, { hand: 1, held: h1, opened: false });
+  const playing = { table: { status: "playing" } };
+  assert.equal(panelKey(playing, { last_hand: h2 }, { resultHand: 1, resultHeld: h1, gameOverClosed: false }), "hand-1");
+  assert.equal(shownResult({ last_hand: h2 }, { resultHand: 1, resultHeld: h1 }), h1);
+  assert.equal(shownResult({ last_hand: h2 }, { resultHand: 2, resultHeld: null }), h2);
+  assert.equal(shownResult({ last_hand: h2 }, { resultHand: null, resultHeld: null }), null);
+  // a third result while the first is still up: the first stays, the newest follows it
+  assert.deepEqual(resultArrives({ hand: 1, held: h1 }, h2, h3), { hand: 1, held: h1, opened: false });
+  // closed: the newest follows, unless it was closed already
+  assert.equal(resultAfter(1, h1, h2, 1), 2);
+  assert.equal(resultAfter(1, h1, h2, 2), null);
+  assert.equal(resultAfter(2, null, h2, 2), null); // nothing held: nothing follows
+  // nothing up, or the panel up was the previous result's own: the new one opens at once
+  assert.deepEqual(resultArrives({ hand: null, held: null }, h1, h2), { hand: 2, held: null, opened: true });
+  assert.deepEqual(resultArrives({ hand: 2, held: null }, h2, h2), { hand: 2, held: null, opened: true });
+  // the game over still comes first
+  assert.equal(panelKey(playing, { last_hand: h2, is_over: true }, { resultHand: 1, resultHeld: h1, gameOverClosed: false }), "game-over");
 });
