@@ -6,8 +6,10 @@ export async function copyText(text, target = null) {
     try {
       await navigator.clipboard.writeText(text);
       return true;
-    } catch {
-      // refused (no permission, an insecure page): the selection below may still work
+    } catch (err) {
+      // refused (no permission, an insecure page, a page out of focus): the selection below
+      // may still work; the reason stays in the console for a report
+      console.warn("clipboard: writeText refused:", err && err.name, err && err.message);
     }
   }
   if (!target) return false;

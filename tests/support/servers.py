@@ -359,9 +359,12 @@ class RunSite:
         self.base = f"http://127.0.0.1:{self.port}"
         self.db = tmp / "var" / "db.sqlite3"
         self.log_path = tmp / "run.log"
+        # Not the suite's DEBUG=1 either (ginsite/settings/test.py sets it in this process):
+        # the README's command runs without it, and with it the service worker's version
+        # would follow the files' times, which a test in another worker changes.
         self.env = {k: v for k, v in os.environ.items()
                     if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                                 "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL")}
+                                 "DJANGO_SETTINGS_MODULE", "GINSITE_RELAY_URL", "DEBUG")}
         # The computer's pause before a move (0.6-1.5 s by default: a whole game against it
         # waited a minute on it) made short; its moves still go through the worker's queue
         # with a countdown.

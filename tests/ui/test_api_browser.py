@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, phone_page, require_chromium
@@ -65,6 +66,9 @@ def test_tokens_export_and_a_bot_account_on_the_run_command(site, chromium):
     ctx, page = _login(chromium, base, "tess")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    console: list[str] = []  # what the page said and where it went: read when the copy fails
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+    page.on("framenavigated", lambda f: console.append(f"navigated: {f.url}"))
     try:
         page.goto(base + "/settings/api/")
         assert page.locator("input[value='bot:play']").count() == 0
@@ -78,7 +82,12 @@ def test_tokens_export_and_a_bot_account_on_the_run_command(site, chromium):
         # one tap copies it whole (a long press on a phone selected it up to a hyphen)
         ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
         page.get_by_role("button", name="Copy the token").click()
-        page.wait_for_selector("[data-copy-note]:has-text('Copied.')")
+        try:
+            page.wait_for_selector("[data-copy-note]:not(:empty)")
+        except PlaywrightTimeout:
+            pytest.fail(f"no answer to the copy: {page.url} {console}")
+        note = page.text_content("[data-copy-note]")
+        assert note == "Copied.", (note, page.url, console)
         assert page.evaluate("() => navigator.clipboard.readText()") == secret
         page.reload()
         assert page.locator("[data-new-token]").count() == 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 import urllib.request
 
@@ -32,14 +33,24 @@ def _up(base: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def built_files(tmp_path_factory):
+    """A copy of ``generated/static`` for this module's server alone."""
+    copy = tmp_path_factory.mktemp("offline_built") / "generated_static"
+    shutil.copytree(ROOT / "generated" / "static", copy)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, built_files):
     """Daphne on a migrated SQLite file of its own (``server_env``), shared by the tests after
     the first: they use no account and no table, only the offline page, its service worker
-    and the browser's own storage (each test in its own browser context)."""
+    and the browser's own storage (each test in its own browser context). Its built files
+    are a copy (``tests.support.private_static``), which one test changes."""
     from tests.support.servers import daphne, migrate, server_env
 
     tmp = tmp_path_factory.mktemp("offline")
-    env = server_env(tmp)
+    env = server_env(tmp, DJANGO_SETTINGS_MODULE="tests.support.private_static",
+                     GINSITE_TEST_GENERATED_STATIC=str(built_files))
     migrate(env)
     with daphne(tmp, env) as base:
         yield base
@@ -229,10 +240,12 @@ def test_installable_and_accessible_in_chromium(server, tmp_path, chromium):
     ctx.close()
 
 
-def test_a_new_version_is_offered_then_replaces_the_old_cache(server, chromium):
+def test_a_new_version_is_offered_then_replaces_the_old_cache(server, built_files, chromium):
     """A changed static file makes a new service worker: the page offers "Update", the new
-    worker takes over on the click, the page reloads and the old version's cache is gone."""
-    package = ROOT / "generated" / "static" / "offline" / "engine.zip"
+    worker takes over on the click, the page reloads and the old version's cache is gone.
+    Another open page of the site is not reloaded under its reader (a new API token is shown
+    once); its own "Update" then loads the new version."""
+    package = built_files / "offline" / "engine.zip"  # this server's own copy
     base = server
     ctx = chromium.new_context(service_workers="allow")
     page = ctx.new_page()
@@ -240,6 +253,11 @@ def test_a_new_version_is_offered_then_replaces_the_old_cache(server, chromium):
     _controlled(page)
     before = page.evaluate("async () => await caches.keys()")
     assert len(before) == 1 and not page.locator("#sw-update").count()
+    other = ctx.new_page()
+    other.goto(base + "/play/")
+    _controlled(other)
+    other.evaluate("""() => { window.kept = true; navigator.serviceWorker.addEventListener(
+        "controllerchange", () => { window.changed = true; }); }""")
     stat = package.stat()  # a new build of a precached file (same bytes, a new time)
     os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
     try:
@@ -252,10 +270,14 @@ def test_a_new_version_is_offered_then_replaces_the_old_cache(server, chromium):
                     " && !(await navigator.serviceWorker.getRegistration()).waiting")
         after = page.evaluate("async () => await caches.keys()")
         assert after != before
+        # the other page now runs under the new worker, still showing what it showed
+        _poll(other, "() => window.changed === true")
+        other.wait_for_timeout(1000)
+        assert other.evaluate("() => window.kept") is True
+        with other.expect_navigation():
+            other.click("#sw-update button")
+        assert other.evaluate("() => window.kept") is None
     finally:
-        # its time put back: otherwise the next start of the run command (the next pass's
-        # first browser test) collects every static file again (scripts/setup.sh)
-        os.utime(package, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         ctx.close()
 
 

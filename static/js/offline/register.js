@@ -6,6 +6,8 @@ const el = document.querySelector("script[data-offline-register]");
 const signedIn = el && el.dataset.signedIn === "1";
 const owner = (el && el.dataset.owner) || ""; // whose offline games to upload (stats.js mine)
 
+let updateAsked = false; // this page's "Update" was pressed
+
 function showUpdate(reg) {
   if (document.getElementById("sw-update")) return;
   const bar = document.createElement("div");
@@ -19,8 +21,12 @@ function showUpdate(reg) {
   btn.className = "button button-small";
   btn.textContent = "Update";
   btn.addEventListener("click", () => {
-    if (reg.waiting) reg.waiting.postMessage({ type: "skip-waiting" });
+    updateAsked = true;
     btn.disabled = true;
+    // the new version may already have taken over (another tab updated, or every page of
+    // the old one closed): then this page only has to load it
+    if (reg.waiting) reg.waiting.postMessage({ type: "skip-waiting" });
+    else window.location.reload();
   });
   const later = document.createElement("button");
   later.type = "button";
@@ -48,9 +54,13 @@ async function register() {
       if (w.state === "installed" && navigator.serviceWorker.controller) showUpdate(reg);
     });
   });
+  // Only the page whose player pressed "Update" reloads. A new worker also takes over on
+  // its own (when another tab updates, or on a navigation once no other page of the old
+  // version is open), and a reload then would throw away what the page shows (a new API
+  // token is shown once) or what was being written.
   let reloading = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (reloading || !document.getElementById("sw-update")) return;
+    if (reloading || !updateAsked) return;
     reloading = true;
     window.location.reload();
   });
