@@ -217,7 +217,11 @@ def _visible_text(html: str) -> str:
     # the profile's clock moves on (read after the tags are gone: the time sits in its own
     # element, which the pattern on the HTML never matched, so a minute turning between the
     # two reads failed the comparison)
-    return re.sub(r"Local time \d{1,2}:\d\d", "Local time", text)
+    text = re.sub(r"Local time \d{1,2}:\d\d", "Local time", text)
+    # nor when the boards were computed: the scan computes them again after the game, and a
+    # minute turning between the two runs (12:04, then 12:05) failed the comparison
+    return re.sub(r"Computed \d{1,2} \w{3} \d{4}, \d\d:\d\d \w+ \([^)]*\)", "Computed",
+                  text)
 
 
 def _public_pages(players) -> dict[str, str]:
