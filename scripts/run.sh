@@ -47,7 +47,9 @@ supervise() {
     while [ ! -e "$STOP_FLAG" ]; do
       $SETSID .venv/bin/celery -A ginsite worker "$@" --without-mingle --without-gossip &
       pid=$!
-      echo "$pid" > "$pid_file"
+      # Written whole, then renamed into place: a reader (stop_all, a test) never finds the
+      # file empty between the truncation and the write.
+      echo "$pid" > "$pid_file.new" && mv -f "$pid_file.new" "$pid_file"
       code=0
       wait "$pid" || code=$?
       if [ -n "$SETSID" ]; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
@@ -101,7 +103,8 @@ stop_all() {
   wait_gone $workers
   [ -n "${DAPHNE_PID:-}" ] && kill -TERM "$DAPHNE_PID" 2>/dev/null || true
   wait_gone $tree
-  rm -f "$STOP_FLAG" "$WORKER_PID_FILE" "$ANALYSIS_PID_FILE"
+  rm -f "$STOP_FLAG" "$WORKER_PID_FILE" "$ANALYSIS_PID_FILE" "$WORKER_PID_FILE.new" \
+    "$ANALYSIS_PID_FILE.new"
   echo "Stopped."
 }
 trap stop_all EXIT
