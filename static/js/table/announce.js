@@ -59,6 +59,9 @@ export function describeEvent(ev, ctx) {
       return describeHandResult(d, ctx);
     case "game_over":
       if (d.winner === null || d.winner === undefined) return "The game is over: a tie.";
+      // (the computer playing on for a person who left: that seat wins nothing, the people
+      // who stayed share out the first place; the game-over panel says who has it)
+      if ((ctx.standIns || []).includes(d.winner)) return `The game is over. ${seatName(d.winner, ctx)} finished ahead, but a seat played for someone who left wins nothing: the first place goes to those who stayed.`;
       return `The game is over. ${seatName(d.winner, ctx) === "You" ? "You win" : `${seatName(d.winner, ctx)} wins`}.`;
     default:
       return null;

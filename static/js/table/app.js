@@ -118,7 +118,9 @@ export class TableApp {
   }
 
   ctx(frame = this.frame) {
-    return { mySeat: this.mySeat, names: displayNames(frame && frame.seats ? frame.seats : []), maxTimeouts: this.data.max_timeouts };
+    const seats = frame && frame.seats ? frame.seats : [];
+    // standIns: the seats the computer plays on for a person who left (they win nothing)
+    return { mySeat: this.mySeat, names: displayNames(seats), standIns: seats.filter((s) => s.left).map((s) => s.index), maxTimeouts: this.data.max_timeouts };
   }
 
   nameOf(i) {
@@ -258,7 +260,7 @@ export class TableApp {
     const over = prev && prev.table && prev.table.status === "playing" && frame.table && frame.table.status === "finished";
     if (over && !(frame.events || []).some((ev) => ev.kind === "game_over")) {
       const fin = frame.table.finish || {};
-      const title = gameOverTitle(fin.winner_seat, false, this.ctx(frame));
+      const title = gameOverTitle(fin.winner_seat, false, this.ctx(frame), fin.places);
       this.notices.announce(`${/[.!]$/.test(title) ? title : `${title}.`} ${endingText(fin, this.ctx(frame))}`.trim());
     }
     // a person who left a game of three or four that goes on: the others are told, and so is

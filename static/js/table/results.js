@@ -76,10 +76,28 @@ export function scoreText(hr, ctx, view) {
   return `${score}.`;
 }
 
-/** The game-over title: who won, or a tie. */
-export function gameOverTitle(winner, hasResult, ctx) {
+/** The game-over title: who won, or a tie. ``places`` (``finish.places``, a table of three
+ * or four) names those who share the first place when nobody won alone: "You and bob share
+ * first place". */
+export function gameOverTitle(winner, hasResult, ctx, places = null) {
   if (winner !== null && winner !== undefined) return seatName(winner, ctx) === "You" ? "You win the game!" : `${seatName(winner, ctx)} wins the game`;
+  const firsts = Array.isArray(places) && places.length >= 3 ? places.map((p, seat) => [p, seat]).filter(([p]) => p === 1).map(([, seat]) => seat) : [];
+  if (firsts.length > 1) {
+    const names = firsts.map((seat) => seatName(seat, ctx));
+    return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} share first place`;
+  }
   return hasResult ? "The game is a tie" : "Game over";
+}
+
+/** Who won the game as the site counts it: the rules' winner (``res.winner``), unless that seat
+ * was played on by the computer for a person who left (``seats[i].left``), whose game is lost
+ * whatever its seat scores; then the server's ``finish.winner_seat``, the one seat first among
+ * those who stayed, or null for a shared first place (docs/protocol.md). Without a result (a
+ * resignation, a claim), the server's. */
+export function gameWinner(res, fin, seats = []) {
+  const won = res ? res.winner : fin.winner_seat;
+  if (won !== null && won !== undefined && seats[won] && seats[won].left) return fin.winner_seat ?? null;
+  return won;
 }
 
 const ORDINALS = ["1st", "2nd", "3rd", "4th"];
@@ -328,9 +346,9 @@ function gameOverContent(ctrl) {
   const fin = f.table.finish || {};
   const ctx = ctrl.ctx();
   const res = v && v.result;
-  const winner = res ? res.winner : fin.winner_seat;
+  const winner = gameWinner(res, fin, f.seats || []);
   const kids = [];
-  kids.push(h("h2", { class: "panel-title", text: gameOverTitle(winner, Boolean(res), ctx) }));
+  kids.push(h("h2", { class: "panel-title", text: gameOverTitle(winner, Boolean(res), ctx, fin.places) }));
   const ended = endingText(fin, ctx);
   if (ended) kids.push(h("p", { class: "muted", text: ended }));
   // the rating change under the title: below the score sheet it was under the buttons on a

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchLink, rematchOffers, rematchPanel, resultAfter, resultArrives, scoreText, shownResult } from "../results.js";
+import { endingText, gameOverTitle, gameWinner, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchLink, rematchOffers, rematchPanel, resultAfter, resultArrives, scoreText, shownResult } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -70,6 +70,28 @@ test("a table of three or four says its places, the one who left last", () => {
   assert.equal(placesText({ places: [3, 1, 2] }, three, seats, "cy"), "Places: 1st ann · 2nd bob · 3rd you (left)");
   assert.equal(placesText({ places: [1, 2] }, ctx), "");
   assert.equal(placesText({}, ctx), "");
+});
+
+test("the computer playing on for a person who left wins nothing: those who stayed do", () => {
+  // a game of three: alice (seat 0) resigned, her stand-in went rummy and ended the game
+  const seats = [{ index: 0, left: { username: "alice", name: "alice" } }, { index: 1 }, { index: 2 }];
+  const res = { winner: 0, totals: [172, 0, 0] };
+  // bob and cleo share the first place (the server's winner_seat is null)
+  const shared = { winner_seat: null, places: [3, 1, 1] };
+  assert.equal(gameWinner(res, shared, seats), null);
+  const bob = { mySeat: 1, names: ["Computer (for alice)", "bob", "cleo"] };
+  assert.equal(gameOverTitle(gameWinner(res, shared, seats), true, bob, shared.places), "You and cleo share first place");
+  assert.equal(gameOverTitle(null, true, { mySeat: null, names: ["x", "bob", "cleo"] }, shared.places), "bob and cleo share first place");
+  // one of them first alone
+  const alone = { winner_seat: 2, places: [3, 2, 1] };
+  assert.equal(gameOverTitle(gameWinner(res, alone, seats), true, bob, alone.places), "cleo wins the game");
+  // the rules' winner stands when it is a person, or a computer that was never anyone's
+  assert.equal(gameWinner({ winner: 1 }, { winner_seat: 1 }, seats), 1);
+  assert.equal(gameWinner({ winner: 0 }, { winner_seat: 0 }, [{ index: 0 }, { index: 1 }]), 0);
+  // no result (a resignation): the server's
+  assert.equal(gameWinner(null, { winner_seat: 2 }, seats), 2);
+  // a tie of two stays a tie; a two-seat table names nobody
+  assert.equal(gameOverTitle(null, true, ctx, [1, 1]), "The game is a tie");
 });
 
 test("an offer whose player left the table has lapsed; one still there stands", () => {

@@ -67,6 +67,11 @@ test("announcements name the player and the card", () => {
   assert.equal(describeEvent({ kind: "mystery", data: {} }, ctx), null);
   assert.equal(describeHandResult({ outcome: "gin", winner: 1, points: 37 }, ctx), "Anna went gin: 37 points.");
   assert.equal(describeHandResult({ outcome: "drawn", winner: null, points: 0 }, ctx), "The hand is a draw: nobody scores.");
+  assert.equal(describeEvent({ kind: "game_over", data: { winner: 1 } }, ctx), "The game is over. Anna wins.");
+  // the computer playing on for a person who left ends ahead: it wins nothing
+  const standIn = { mySeat: 0, names: ["Bob", "Computer (for Anna)", "Cy"], standIns: [1] };
+  assert.equal(describeEvent({ kind: "game_over", data: { winner: 1 } }, standIn),
+    "The game is over. Computer (for Anna) finished ahead, but a seat played for someone who left wins nothing: the first place goes to those who stayed.");
 });
 
 test("turn prompts follow the phase and the legal moves", () => {
