@@ -5,12 +5,15 @@ from games import services, states, timeouts
 from games.models import Game, Seat, Table, TableStatus
 
 
-def start_table(room, users, *, seconds=30, target=None, seats=None):
-    """A started table with ``users`` seated in order (through the services)."""
+def start_table(room, users, *, seconds=30, target=None, seats=None, seed=None):
+    """A started table with ``users`` seated in order (through the services); ``seed``, the
+    table's seed (its deals and its computers' choices), else a new random one."""
     table = services.table_create(
         user=users[0], room=room, seat_count=seats or len(users), seconds_per_turn=seconds,
         target=target,
     )
+    if seed is not None:  # (the last seat taken deals from it)
+        Table.objects.filter(pk=table.pk).update(seed=seed)
     for u in users[1:]:
         services.table_sit(table_id=table.pk, user=u)
     return Table.objects.get(pk=table.pk)
