@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from games import hooks, services
-from games.models import Ending, Game
+from games.models import Ending, Game, Table
 from leaderboards.models import Rating, RatingChange
 from leaderboards.ratings import services as ratings
 from leaderboards.stats.models import PlayerStats
@@ -19,7 +19,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_leaver_is_rated_last_and_counted_as_resigning(rooms, make_user):
     people = [make_user(n) for n in ("alice", "bob", "cleo", "dan")]
     alice = people[0]
-    table = rated_table(rooms, people, mode="rummy-3-4")
+    # fixed deals (seed): a random one ran from one hand to many (up to 38 s); so below
+    table = rated_table(rooms, people, mode="rummy-3-4", seed=2)
     services.table_resign(table_id=table.pk, user=alice)
     game = play_to_the_end(table.pk, dict(enumerate(people)))
     assert game.ending == Ending.NORMAL and game.rated
@@ -41,11 +42,11 @@ def test_a_leaver_who_timed_out_gets_a_fair_play_strike(rooms, make_user):
     from django.utils import timezone
 
     from games import conf, states
-    from games.models import Seat, Table
+    from games.models import Seat
     from leaderboards.models import PlaybanStrike
 
     people = [make_user(n) for n in ("alice", "bob", "cleo")]
-    table = rated_table(rooms, people, mode="rummy-3-4")
+    table = rated_table(rooms, people, mode="rummy-3-4", seed=2)
     seat = states.load(Table.objects.get(pk=table.pk).state).to_act
     Seat.objects.filter(table=table, index=seat).update(timeouts=conf.get("MAX_TIMEOUTS") - 1)
     Table.objects.filter(pk=table.pk).update(turn_deadline=timezone.now() - timedelta(seconds=5))
@@ -56,11 +57,12 @@ def test_a_leaver_who_timed_out_gets_a_fair_play_strike(rooms, make_user):
     assert strikes == [(people[seat].pk, "timeout")]
 
 
-def _seated_without_moves(rooms, people):
+def _seated_without_moves(rooms, people, seed):
     """A rated table of ``people`` (seat i is people[i]) where nobody has moved yet, and the
     first seat to act: a person other than that one can leave before their first move."""
     table = services.table_create(user=people[0], room=rooms["rummy-3-4"], rated=True,
                                   seat_count=len(people))
+    Table.objects.filter(pk=table.pk).update(seed=seed)
     for u in people[1:]:
         services.table_sit(table_id=table.pk, user=u)
     return table, state_of(table.pk).to_act
@@ -71,7 +73,7 @@ def test_a_leaver_who_never_moved_is_not_rated_and_the_others_are(rooms, make_us
     leaves a game of three before a move of their own is not rated for it; the two who
     played it to the end are, by their places. Before, the leaver was rated last."""
     people = [make_user(n) for n in ("alice", "bob", "cleo")]
-    table, first = _seated_without_moves(rooms, people)
+    table, first = _seated_without_moves(rooms, people, seed=11)
     leaver = people[(first + 1) % 3]  # not the first to act: no move of theirs yet
     services.table_resign(table_id=table.pk, user=leaver)
     game = play_to_the_end(table.pk, dict(enumerate(people)))
@@ -108,7 +110,7 @@ def test_a_later_forfeit_does_not_void_a_game_that_an_unmoved_leaver_left(rooms,
     two who played (before, the first leaver's missing move voided it: resigning then cost
     the second leaver nothing)."""
     people = [make_user(n) for n in ("alice", "bob", "cleo")]
-    table, first = _seated_without_moves(rooms, people)
+    table, first = _seated_without_moves(rooms, people, seed=2)
     leaver = people[(first + 1) % 3]
     services.table_resign(table_id=table.pk, user=leaver)
     stayed = [p for p in people if p != leaver]

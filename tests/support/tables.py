@@ -41,9 +41,13 @@ def play_one(table_id, users_by_seat, rng=None):
     )
 
 
-def rated_table(rooms, users, mode="classic"):
+def rated_table(rooms, users, mode="classic", seed=None):
+    """A rated table of ``users`` (seat i is users[i]) where each has made a move (``seed`` as
+    in ``start_table``)."""
     table = services.table_create(user=users[0], room=rooms[mode], rated=True,
                                         seat_count=len(users))
+    if seed is not None:
+        Table.objects.filter(pk=table.pk).update(seed=seed)
     for u in users[1:]:
         services.table_sit(table_id=table.pk, user=u)
     by_seat = {i: u for i, u in enumerate(users)}
