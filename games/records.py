@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from core import jsonlimits
@@ -91,6 +92,43 @@ def played_on_moves(game: Game, record: E.GameRecord) -> frozenset[int]:
                         lambda seat, source: seat in seats and source == ActionSource.BOT)
 
 
+# How a player left a game, after their name ("ann resigned"), by ``Ending``: the records'
+# comment lines, the archive's summaries and the game page.
+FORFEIT_VERB = {"resignation": "resigned", "timeout": "timed out", "abandonment": "left"}
+
+
+def stand_ins(game: Game) -> list[dict[str, Any]]:
+    """The seats the computer played on for a person who had left (a game of three or four
+    that went on without them), so that a replay and a score sheet name the computer, not
+    the person, for what followed: each ``{"seat", "name"`` (the computer's, "Computer (for
+    ann)"), ``"from_ply"`` (the moves made before they left), ``"after_hands"`` (the hands
+    finished before)``}``. From the stored record's ``leavers`` and the moves' times."""
+    data = game.record or {}
+    players = {p.get("seat"): p for p in data.get("players") or [] if isinstance(p, dict)}
+    times = [_moment((a or {}).get("at")) for a in game.actions or []]
+    out = []
+    for leaver in data.get("leavers") or []:
+        if not isinstance(leaver, dict):
+            continue
+        seat = leaver.get("seat")
+        by = (players.get(seat) or {}).get("played_on_by")
+        left = _moment(leaver.get("at"))
+        if not isinstance(by, dict) or left is None:
+            continue  # (the one whose leaving ended the game: nobody played on for them)
+        out.append({"seat": seat, "name": by.get("name") or f"Computer (seat {seat})",
+                    "from_ply": sum(1 for t in times if t is not None and t < left),
+                    "after_hands": leaver.get("after_hands") or 0})
+    return out
+
+
+def _moment(text: Any) -> datetime | None:
+    """An ISO 8601 time as the records write it ("...Z"), or None."""
+    try:
+        return datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+
+
 def _moves_where(game: Game, record: E.GameRecord, test) -> frozenset[int]:
     actions = game.actions or []
     if len(actions) != len(record.moves):
@@ -133,8 +171,6 @@ def record_text(game: Game) -> str:
 def _went_on_line(leaver: dict[str, Any]) -> str:
     """A comment line for a person who left a game of three or four that went on without
     them (the record's ``leavers``)."""
-    from .selectors import FORFEIT_VERB
-
     who = leaver.get("name") or leaver.get("username") or f"seat {leaver.get('seat')}"
     hands = leaver.get("after_hands") or 0
     return (f"\n# {who} {FORFEIT_VERB.get(leaver.get('reason') or '', 'left')} after {hands} "
@@ -185,8 +221,6 @@ def forfeit_text(forfeit: dict[str, Any] | None, names: list[str]) -> str:
     """"ann resigned" for a record's ``forfeit`` (``record_import_with_forfeit``), or ""."""
     if not forfeit:
         return ""
-    from .selectors import FORFEIT_VERB
-
     seat = forfeit["seat"]
     who = names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
     return f"{who} {FORFEIT_VERB.get(forfeit['reason'], 'left')}"

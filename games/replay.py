@@ -7,7 +7,7 @@ replaying the engine record (``iter_replay``), so they are exactly what was play
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games import engine as E
@@ -106,20 +106,34 @@ def _frame(state: E.GameState) -> dict[str, Any]:
     }
 
 
-def replay_data(record: E.GameRecord, names: list[str]) -> dict[str, Any]:
+def names_at(names: list[str], stand_ins: Sequence[dict[str, Any]], ply: int) -> list[str]:
+    """The seats' names after ``ply`` moves: a person who had left by then (``stand_ins``,
+    ``records.stand_ins``) is the computer that played their seat on."""
+    out = list(names)
+    for s in stand_ins:
+        if ply >= s["from_ply"] and 0 <= s["seat"] < len(out):
+            out[s["seat"]] = s["name"]
+    return out
+
+
+def replay_data(record: E.GameRecord, names: list[str],
+                stand_ins: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """Frames of every position (frame 0 is the first deal; frame N is after move N) and the
-    hand-by-hand score sheet. Raises ``RecordError`` when the record does not replay."""
+    hand-by-hand score sheet. ``stand_ins``: the seats the computer played on for a person
+    who had left, named so from then on (the page's ``stand_ins`` for the viewer). Raises
+    ``RecordError`` when the record does not replay."""
     state = record.new_state()
     frames = [{"ply": 0, "move": None, "text": "The cards are dealt", **_frame(state)}]
     seen = 0
     sheet: list[dict[str, Any]] = []
     after = state
     for i, move, after, _events in E.iter_replay(record):
-        name = names[move.seat] if move.seat < len(names) else f"seat {move.seat}"
+        now = names_at(names, stand_ins, i) if stand_ins else names
+        name = now[move.seat] if move.seat < len(now) else f"seat {move.seat}"
         frame = {"ply": i + 1, "move": [move.seat, move.action],
                  "text": describe(name, move.action), **_frame(after)}
         if len(after.hand_results) > seen:
-            frame["showdown"] = [_showdown(h, names) for h in after.hand_results[seen:]]
+            frame["showdown"] = [_showdown(h, now) for h in after.hand_results[seen:]]
             # per game of the sheet (Hollywood's three), each seat's total after the hand
             running = E.running_totals(((h.winner, h.points, h.columns)
                                         for h in after.hand_results),
@@ -129,6 +143,8 @@ def replay_data(record: E.GameRecord, names: list[str]) -> dict[str, Any]:
                 sheet.append({"hand": h.hand_number, "ply": i + 1,
                               "outcome": outcome[:1].upper() + outcome[1:],
                               "winner": h.winner, "points": h.points,
+                              "winner_name": (now[h.winner] if h.winner is not None
+                                              and h.winner < len(now) else None),
                               "running": running[n]})
             seen = len(after.hand_results)
         frames.append(frame)
@@ -137,6 +153,8 @@ def replay_data(record: E.GameRecord, names: list[str]) -> dict[str, Any]:
         "mode": record.mode,
         "family": "rummy" if record.mode == "rummy" else "gin",
         "players": names,
+        "stand_ins": [{"seat": s["seat"], "from_ply": s["from_ply"], "name": s["name"]}
+                      for s in stand_ins],
         "frames": frames,
         "sheet": sheet,
         "result": final.result.to_dict() if final.result else None,

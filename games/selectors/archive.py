@@ -12,6 +12,7 @@ from ..models import (
     GamePlayer,
     Seat,
 )
+from ..records import FORFEIT_VERB
 
 # ------------------------------------------------------------------------- archive
 
@@ -151,7 +152,6 @@ def export_batch(*, player_id: int, include_private: bool, mode: str = "",
 
 # ------------------------------------------------------------------------ one game in a list
 
-FORFEIT_VERB = {"resignation": "resigned", "timeout": "timed out", "abandonment": "left"}
 
 
 def _and_list(names: list[str]) -> str:

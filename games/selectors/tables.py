@@ -15,7 +15,7 @@ from core.secrets_compare import same_secret
 from games import engine as E
 from games.replay import OUTCOMES
 
-from .. import frames, hooks, watchers
+from .. import frames, hooks, records, watchers
 from ..models import (
     ActionSource,
     ChatMessage,
@@ -349,14 +349,21 @@ def score_sheet(game: Game) -> dict[str, Any]:
                 hand.get("columns") or ([0] if winner is not None else []))
 
     totals = E.running_totals(map(scored, game.hands), ncols, len(players))
+    # a hand finished after a person left is the computer's that played their seat on
+    stand_ins = records.stand_ins(game)
     rows = []
     for hand, cells in zip(game.hands, totals, strict=True):
         winner = hand.get("winner")
+        number = hand.get("hand_number", len(rows) + 1)
+        now = list(names)
+        for s in stand_ins:
+            if number > s["after_hands"] and 0 <= s["seat"] < len(now):
+                now[s["seat"]] = s["name"]
         rows.append({
-            "hand": hand.get("hand_number", len(rows) + 1),
+            "hand": number,
             # as the replay and the table say it ("big gin", "drawn hand", "went out")
             "outcome": OUTCOMES.get(hand.get("outcome", ""), hand.get("outcome", "")),
-            "winner": names[winner] if winner is not None and winner < len(names) else None,
+            "winner": now[winner] if winner is not None and winner < len(now) else None,
             "points": hand.get("points", 0),
             "columns": cells,
         })

@@ -131,7 +131,7 @@ def game(request, game_id):
     data = None
     if record is not None:
         try:
-            data = replay.replay_data(record, _names(game))
+            data = replay.replay_data(record, _names(game), records.stand_ins(game))
         except E.RecordError:  # a stored record that no longer replays: the sheet only
             data = None
     analysis = None

@@ -113,6 +113,22 @@ def test_the_others_play_to_the_end_above_the_leaver(rooms, four):
     assert played_on == {i for i, a in enumerate(game.actions)
                          if a["seat"] == 0 and a["source"] == ActionSource.BOT}
     assert played_on and not any(game.actions[i]["seat"] != 0 for i in played_on)
+    # the replay and the score sheet name the computer, not alice, for what it played
+    [stand_in] = records.stand_ins(game)
+    assert stand_in == {"seat": 0, "name": "Computer (for alice)", "from_ply": 6,
+                        "after_hands": 0}
+    from games import replay
+
+    data = replay.replay_data(engine, [players[i].name for i in range(4)],
+                              records.stand_ins(game))
+    assert data["stand_ins"] == [{"seat": 0, "from_ply": 6, "name": "Computer (for alice)"}]
+    texts = [f["text"] for f in data["frames"][1:]]
+    assert all(texts[i].startswith("Computer (for alice) ") for i in played_on)
+    assert not any("alice" in t and not t.startswith("Computer (for alice)")
+                   for t in texts[6:])
+    assert all(row["winner_name"] == "Computer (for alice)" for row in data["sheet"])
+    sheet = selectors.score_sheet(game)
+    assert [r["winner"] for r in sheet["rows"]] == ["Computer (for alice)"] * len(game.hands)
     # the game's page and the text record say so too
     from django.test import Client
 

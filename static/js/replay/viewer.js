@@ -169,6 +169,15 @@ function seatBox(f, name, seat) {
     cardRow(splitCards(f.hands[seat]), `${name}'s hand`));
 }
 
+/** The seats' names after ``ply`` moves: a person who had left a game of three or four by
+ * then is the computer that played their seat on (``stand_ins``: ``{seat, from_ply, name}``,
+ * games/replay.py). */
+export function namesAt(players, standIns, ply) {
+  const out = players.slice();
+  for (const s of standIns || []) if (ply >= s.from_ply && s.seat >= 0 && s.seat < out.length) out[s.seat] = s.name;
+  return out;
+}
+
 // ---------------------------------------------------------------------------------- the viewer
 
 export class ReplayViewer {
@@ -271,7 +280,7 @@ export class ReplayViewer {
   renderBoard(f) {
     const board = this.dom.board;
     board.replaceChildren();
-    this.names.forEach((name, seat) => {
+    namesAt(this.names, this.data.stand_ins, f.ply).forEach((name, seat) => {
       board.append(seatBox(f, name, seat));
       if (seat === 0) board.append(middleBox(f, this.data.family));
     });
@@ -281,7 +290,8 @@ export class ReplayViewer {
     const box = this.dom.showdown;
     box.replaceChildren();
     box.hidden = !f.showdown;
-    for (const sd of f.showdown || []) box.append(showdownBox(sd, this.names));
+    // (named as at the move that ended the hand)
+    for (const sd of f.showdown || []) box.append(showdownBox(sd, namesAt(this.names, this.data.stand_ins, f.ply - 1)));
   }
 
   /** The score sheet: hands up to this move filled in, the later ones still to come. */
@@ -298,7 +308,7 @@ export class ReplayViewer {
     const body = el("tbody");
     for (const row of this.data.sheet) {
       const done = row.ply <= this.ply;
-      const who = row.winner == null ? "" : `: ${names[row.winner]} +${row.points}`;
+      const who = row.winner == null ? "" : `: ${row.winner_name || names[row.winner]} +${row.points}`;
       const tr = el("tr", { class: done ? "" : "sheet-future" },
         el("th", { scope: "row", text: String(row.hand) }),
         el("td", { class: "sheet-result", text: done ? row.outcome + who : "…" }),

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clampPly, handStarts, knockerHeading, knockText, splitCards } from "../viewer.js";
+import { clampPly, handStarts, knockerHeading, knockText, namesAt, splitCards } from "../viewer.js";
 
 test("a frame's cards come as one string of two-letter codes", () => {
   assert.deepEqual(splitCards("4H5HTS"), ["4H", "5H", "TS"]);
@@ -35,4 +35,13 @@ test("the knocker's heading says what they did, whatever brackets their name hol
   assert.equal(knockerHeading({ knocker: 0, outcome: "undercut", knocker_deadwood: 9 }, names), "ann knocked: deadwood 9");
   assert.equal(knockerHeading({ knocker: 1, outcome: "gin", knocker_deadwood: 0 }, names), "Computer (Easy) went gin: deadwood 0");
   assert.equal(knockerHeading({ knocker: 1, outcome: "big_gin", knocker_deadwood: 0 }, names), "Computer (Easy) went big gin: deadwood 0");
+});
+
+test("a person who left is the computer that played their seat on, from the move they left", () => {
+  const players = ["alice", "bob", "cleo"];
+  const standIns = [{ seat: 0, from_ply: 6, name: "Computer (for alice)" }];
+  assert.deepEqual(namesAt(players, standIns, 5), ["alice", "bob", "cleo"]);
+  assert.deepEqual(namesAt(players, standIns, 6), ["Computer (for alice)", "bob", "cleo"]);
+  assert.deepEqual(namesAt(players, undefined, 9), players);
+  assert.deepEqual(players, ["alice", "bob", "cleo"]); // (not changed)
 });
