@@ -59,6 +59,14 @@ def record_json(game: Game) -> dict[str, Any]:
     if isinstance(data.get("engine"), dict) and isinstance(data["engine"].get("players"), list):
         data["engine"] = {**data["engine"], "players": computer_names(
             [str(p) for p in data["engine"]["players"]], _computer_seats(game))}
+    # how many moves were made before each leaver the computer played on for left, so that an
+    # import of this file names the computer from there (``stand_ins``)
+    before = {s["seat"]: s["from_ply"] for s in stand_ins(game)}
+    if before and isinstance(data.get("leavers"), list):
+        data["leavers"] = [
+            {**x, "moves_before": before[x.get("seat")]}
+            if isinstance(x, dict) and x.get("seat") in before else x
+            for x in data["leavers"]]
     data["game_id"] = game.pk
     data["finished_at"] = game.finished_at.isoformat().replace("+00:00", "Z")
     return data
@@ -213,8 +221,18 @@ FORFEIT_REASONS = tuple(e.value for e in Ending if e != Ending.NORMAL)
 
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     """``record_import_with_forfeit`` without the forfeit: the record and its names."""
-    record, names, _forfeit = record_import_with_forfeit(text)
+    record, names, _forfeit, _stand_ins = record_import_with_forfeit(text)
     return record, names
+
+
+def went_on_text(stand_ins: list[dict[str, Any]], names: list[str]) -> str:
+    """"after move 6, ann left and Computer (for ann) played the seat on" for each person
+    who left a game that went on (``_site_stand_ins``), joined; "" for none."""
+    return "; ".join(
+        f"after move {s['from_ply']}, "
+        f"{names[s['seat']] if 0 <= s['seat'] < len(names) else 'seat ' + str(s['seat'] + 1)}"
+        f" left and {s['name']} played the seat on"
+        for s in stand_ins)
 
 
 def forfeit_text(forfeit: dict[str, Any] | None, names: list[str]) -> str:
@@ -244,16 +262,50 @@ def _site_forfeit(site: dict[str, Any], record: E.GameRecord, over: bool) -> dic
     return {"seat": seat, "reason": reason}
 
 
+def _site_stand_ins(site: dict[str, Any], record: E.GameRecord) -> list[dict[str, Any]]:
+    """The seats the computer played on for a person who had left, as a site record says
+    (its ``leavers``' ``moves_before`` and its players' ``played_on_by``): ``{"seat",
+    "from_ply", "name"}`` each, for the replay's names. Records that do not say give none."""
+    leavers = site.get("leavers")
+    if leavers is None:
+        return []
+    players = site.get("players") if isinstance(site.get("players"), list) else []
+    by_seat = {p.get("seat"): p for p in players if isinstance(p, dict)}
+    bad = RecordImportError("The record's leavers are not valid: each needs the seat of a "
+                            "player, and the number of moves before they left "
+                            "(moves_before) within the record's moves.")
+    if not isinstance(leavers, list):
+        raise bad
+    out = []
+    for leaver in leavers:
+        if not isinstance(leaver, dict) or "moves_before" not in leaver:
+            continue  # (the leaver whose leaving ended the game; older files)
+        seat, before = leaver.get("seat"), leaver.get("moves_before")
+        if (not isinstance(seat, int) or isinstance(seat, bool)
+                or not 0 <= seat < record.num_players or not isinstance(before, int)
+                or isinstance(before, bool) or not 0 <= before <= len(record.moves)
+                or any(s["seat"] == seat for s in out)):
+            raise bad
+        by = (by_seat.get(seat) or {}).get("played_on_by")
+        name = by.get("name") if isinstance(by, dict) else None
+        if not isinstance(name, str) or not name.strip() or len(name) > E.PLAYER_NAME_MAX:
+            name = f"Computer (seat {seat + 1})"
+        out.append({"seat": seat, "from_ply": before, "name": name})
+    return out
+
+
 def record_import_with_forfeit(
-        text: str) -> tuple[E.GameRecord, list[str], dict[str, Any] | None]:
+        text: str
+) -> tuple[E.GameRecord, list[str], dict[str, Any] | None, list[dict[str, Any]]]:
     """Read an uploaded record and check it by replaying it through the engine.
 
     Accepts the site's JSON (``ginsite-game/1``, with the engine record inside), the
     engine's JSON (``gin-record/1``) and the engine's text form. Every hand result and the
     final result written in the file must equal the replay's, so an edited record is refused.
-    Returns the engine record, the players' display names and, for the site's JSON of a
-    forfeited game, who forfeited and why (``{"seat", "reason"}``; else None: the engine's
-    forms do not say). Stores nothing.
+    Returns the engine record, the players' display names, for the site's JSON of a
+    forfeited game who forfeited and why (``{"seat", "reason"}``; else None: the engine's
+    forms do not say), and the seats the computer played on for a person who had left
+    (``_site_stand_ins``; [] unless the site's JSON says). Stores nothing.
     """
     text = text.strip()
     if not text:
@@ -314,6 +366,7 @@ def record_import_with_forfeit(
         if site.get("totals") is not None and site["totals"] != totals:
             raise RecordImportError("The record's totals differ from the replay of its moves.")
     forfeit = _site_forfeit(site, record, final.result is not None) if site else None
+    played_on = _site_stand_ins(site, record) if site else []
     computers = None
     if site is not None:  # the site's players say which seats were computers
         computers = {i for i, p in enumerate(site.get("players") or [])
@@ -321,4 +374,4 @@ def record_import_with_forfeit(
     _named(record, computers)
     if names is None or len(names) != record.num_players:
         names = list(record.players)
-    return record, names, forfeit
+    return record, names, forfeit, played_on

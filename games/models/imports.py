@@ -32,6 +32,10 @@ class ImportedRecord(models.Model):
     # who forfeited and why, as the site's JSON of a forfeited game says (``{"seat",
     # "reason"}``; ``records.record_import_with_forfeit``); null when the file does not say
     forfeit = models.JSONField(null=True, blank=True)
+    # the seats the computer played on for a person who had left, as the site's JSON says
+    # (``[{"seat", "from_ply", "name"}]``; ``records.record_import_with_forfeit``): the
+    # replay names the computer from there
+    stand_ins = models.JSONField(default=list, blank=True)
     record = models.JSONField()  # the engine's gin-record/1 JSON
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -50,10 +50,12 @@ def _clean_filename(name: str) -> str:
 
 def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
                 filename: str, forfeit: dict[str, Any] | None = None,
+                stand_ins: list[dict[str, Any]] | None = None,
                 ) -> tuple[ImportedRecord, bool]:
     """Keep ``record`` (read and replayed by ``records.record_import``) for ``owner``: the
     row and True when it is new; the row kept before and False when ``owner`` imported the
-    same record already. ``forfeit``: who forfeited, as the site's JSON said. Refused
+    same record already. ``forfeit``: who forfeited, as the site's JSON said;
+    ``stand_ins``: the seats the computer played on for a person who left, likewise. Refused
     (``ImportNotKept``, nothing stored) past the per-person count
     (``GAMES_IMPORTS_PER_USER``) or the size cap (``GAMES_IMPORT_KEEP_MAX_BYTES``)."""
     data = record.to_dict()
@@ -81,7 +83,7 @@ def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
                 mode=record.mode, names=list(names), moves=len(record.moves),
                 finished=result is not None,
                 totals=list(result.totals) if result is not None else [],
-                forfeit=forfeit, record=data)
+                forfeit=forfeit, stand_ins=list(stand_ins or []), record=data)
     except IntegrityError:  # the same record imported at the same moment
         existing = ImportedRecord.objects.filter(owner=owner, digest=digest).first()
         if existing is None:

@@ -45,7 +45,8 @@ def game_import(request):
     if not form.is_valid():
         return _import_page(request, form, status=400)
     try:
-        record, names, forfeit = records.record_import_with_forfeit(form.cleaned_data["record"])
+        record, names, forfeit, stand_ins = records.record_import_with_forfeit(
+            form.cleaned_data["record"])
     except records.RecordImportError as exc:
         form.add_error("record", str(exc))
         return _import_page(request, form, status=400)
@@ -55,7 +56,7 @@ def game_import(request):
         try:
             kept, created = services.import_keep(owner=request.user, record=record,
                                                  names=names, filename=filename,
-                                                 forfeit=forfeit)
+                                                 forfeit=forfeit, stand_ins=stand_ins)
         except ImportNotKept as exc:
             not_kept = exc.message
         else:
@@ -63,9 +64,11 @@ def game_import(request):
                 messages.info(request, "You had imported this record already: here it is.")
             return redirect(kept.get_absolute_url())
     return render(request, "games/game_imported.html", {
-        "record": record, "names": names, "replay": replay.replay_data(record, names),
+        "record": record, "names": names,
+        "replay": replay.replay_data(record, names, stand_ins),
         "filename": filename, "not_kept": not_kept,
         "forfeit": records.forfeit_text(forfeit, names),
+        "went_on": records.went_on_text(stand_ins, names),
         "mode_name": dict(Mode.choices).get(record.mode, record.mode),
     })
 
@@ -84,7 +87,8 @@ def imported(request, record_id):
     kept = _owned(request, record_id)
     record = services.imported_engine_record(kept)
     try:
-        data = replay.replay_data(record, list(kept.names)) if record is not None else None
+        data = (replay.replay_data(record, list(kept.names), kept.stand_ins or [])
+                if record is not None else None)
     except E.EngineError:  # kept by an engine that read it differently: gone wrong
         data = None
     analysis = None
@@ -100,6 +104,7 @@ def imported(request, record_id):
         "kept": kept, "record": record, "names": kept.names, "replay": data,
         "filename": kept.title, "analysis": analysis,
         "forfeit": records.forfeit_text(kept.forfeit, list(kept.names)),
+        "went_on": records.went_on_text(kept.stand_ins or [], list(kept.names)),
     })
 
 

@@ -3,15 +3,27 @@ another person plays on: the game goes on with the computer in their seat, their
 below everyone who stays (services.departures)."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.utils import timezone
 
 from games import conf, frames, records, seat_rules, selectors, services
 from games import engine as E
 from games.exceptions import LeftGame
-from games.models import ActionSource, Ending, Game, Seat, Table, TableAction, TableStatus
+from games.models import (
+    ActionSource,
+    Ending,
+    Game,
+    ImportedRecord,
+    Seat,
+    Table,
+    TableAction,
+    TableStatus,
+)
 from games.models.tables import grace_seconds
 from tests.support.tables import play_one, play_to_the_end, start_table, state_of
 
@@ -130,8 +142,6 @@ def test_the_others_play_to_the_end_above_the_leaver(rooms, four):
     sheet = selectors.score_sheet(game)
     assert [r["winner"] for r in sheet["rows"]] == ["Computer (for alice)"] * len(game.hands)
     # the game's page and the text record say so too
-    from django.test import Client
-
     client = Client()
     client.force_login(bob)
     page = client.get(game.get_absolute_url()).content.decode()
@@ -277,8 +287,6 @@ def test_a_rematch_leaves_the_seat_of_the_one_who_left_open(rooms, four, make_us
     open there: the table waits for somebody to sit, and starts when the seat is taken.
     Nor is the leaver its creator (who may open a private table): a private rematch is its
     players' alone."""
-    from django.test import Client
-
     alice, bob, cleo, _ = four
     table = services.table_create(user=alice, room=rooms["rummy-3-4"], seat_count=3,
                                   target=50, private=True)
@@ -303,3 +311,55 @@ def test_a_rematch_leaves_the_seat_of_the_one_who_left_open(rooms, four, make_us
     services.table_sit(table_id=new.pk, user=make_user("erin"), invite=new.invite_token)
     new.refresh_from_db()
     assert new.status == TableStatus.PLAYING
+
+
+def _went_on_game(rooms, four) -> Game:
+    """The fixed game of ``test_the_others_play_to_the_end_above_the_leaver``: alice resigns
+    after 6 moves, the computer plays her seat on and wins the one hand."""
+    table = start_table(rooms["rummy-3-4"], four, target=50, seed=3)
+    for _ in range(6):
+        play_one(table.pk, dict(enumerate(four)))
+    services.table_resign(table_id=table.pk, user=four[0])
+    return play_to_the_end(table.pk, dict(enumerate(four)))
+
+
+def test_its_record_file_imports_with_the_computer_named_after_the_leaver(rooms, four):
+    """The site's JSON says how many moves were made before each leaver the computer played
+    on for (moves_before), so an import of it names the computer from there, as the game's
+    own page does; the kept record's page too."""
+    game = _went_on_game(rooms, four)
+    client = Client()
+    client.force_login(four[1])
+    text = client.get(f"/games/{game.pk}/record.json").content.decode()
+    assert json.loads(text)["leavers"][0]["moves_before"] == 6
+    record, names, forfeit, stand_ins = records.record_import_with_forfeit(text)
+    assert forfeit is None and names[0] == "alice"
+    assert stand_ins == [{"seat": 0, "from_ply": 6, "name": "Computer (for alice)"}]
+    answer = client.post("/games/import/", {"record": SimpleUploadedFile(
+        "game.json", text.encode(), content_type="application/json")})
+    kept = ImportedRecord.objects.get()
+    assert answer.status_code == 302 and kept.stand_ins == stand_ins
+    shown = client.get(kept.get_absolute_url())
+    page = " ".join(shown.content.decode().split())
+    assert ("After move 6, alice left and Computer (for alice) played the seat on (as the "
+            "file says)") in page
+    frames = shown.context["replay"]["frames"]
+    assert [f["text"].startswith("alice ") for f in frames[1:7] if f["move"][0] == 0] == [
+        True, True]
+    assert all(f["text"].startswith("Computer (for alice) ") for f in frames[7:]
+               if f["move"][0] == 0)
+    assert shown.context["replay"]["sheet"][0]["winner_name"] == "Computer (for alice)"
+
+
+@pytest.mark.parametrize("moves_before", [-1, 10_000, "6", True, None])
+def test_a_leaver_with_moves_before_outside_the_record_is_refused(rooms, four, moves_before):
+    game = _went_on_game(rooms, four)
+    data = records.record_json(game)
+    data["leavers"][0]["moves_before"] = moves_before
+    client = Client()
+    client.force_login(four[1])
+    answer = client.post("/games/import/", {"record": SimpleUploadedFile(
+        "game.json", json.dumps(data).encode(), content_type="application/json")})
+    assert answer.status_code == 400
+    assert "leavers are not valid" in answer.content.decode()
+    assert not ImportedRecord.objects.exists()

@@ -32,7 +32,7 @@ def _resigned_game(rooms, two_players) -> Game:
 def test_the_site_json_of_a_forfeited_game_says_who_forfeited(rooms, two_players, make_user):
     game = _resigned_game(rooms, two_players)
     site = json.dumps(game.record)
-    record, names, forfeit = records.record_import_with_forfeit(site)
+    record, names, forfeit, _ = records.record_import_with_forfeit(site)
     assert forfeit == {"seat": 1, "reason": "resignation"}
     assert records.forfeit_text(forfeit, names) == f"{names[1]} resigned"
     # the engine's own forms do not say
