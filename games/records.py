@@ -110,8 +110,11 @@ def stand_ins(game: Game) -> list[dict[str, Any]]:
     that went on without them), so that a replay and a score sheet name the computer, not
     the person, for what followed: each ``{"seat", "name"`` (the computer's, "Computer (for
     ann)"), ``"from_ply"`` (the moves made before they left), ``"after_hands"`` (the hands
-    finished before)``}``. From the stored record's ``leavers`` and the moves' times."""
+    finished before), ``"left_at"`` (when, a datetime)``}``. From the stored record's
+    ``leavers`` and the moves' times."""
     data = game.record or {}
+    if not data.get("leavers"):
+        return []
     players = {p.get("seat"): p for p in data.get("players") or [] if isinstance(p, dict)}
     times = [_moment((a or {}).get("at")) for a in game.actions or []]
     out = []
@@ -125,7 +128,7 @@ def stand_ins(game: Game) -> list[dict[str, Any]]:
             continue  # (the one whose leaving ended the game: nobody played on for them)
         out.append({"seat": seat, "name": by.get("name") or f"Computer (seat {seat})",
                     "from_ply": sum(1 for t in times if t is not None and t < left),
-                    "after_hands": leaver.get("after_hands") or 0})
+                    "after_hands": leaver.get("after_hands") or 0, "left_at": left})
     return out
 
 

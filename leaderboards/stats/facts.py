@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from games import records
 from games.models import Ending, Game, GamePlayer
 
 from .models import BOT_KINDS, PEOPLE, PRIVATE, Result, ResultCounts
@@ -114,22 +115,26 @@ def _hand_facts(f: PlayerFacts, hands: list[dict], seat: int) -> None:
 PAUSE_SECONDS = 300
 
 
-def playing_seconds(game: Game) -> int:
-    """The game's playing time: from its start through each move's time to its end, every
-    gap counted up to ``PAUSE_SECONDS`` (a game stored without move times: start to end)."""
+def playing_seconds(game: Game, until: datetime | None = None) -> int:
+    """The game's playing time: from its start through each move's time to its end (or to
+    ``until``, when a player left a game that went on without them), every gap counted up to
+    ``PAUSE_SECONDS`` (a game stored without move times: start to end)."""
     if not (game.started_at and game.finished_at):
         return 0
+    end = min(until, game.finished_at) if until is not None else game.finished_at
     times = [game.started_at]
     for a in game.actions or []:
         at = a.get("at") if isinstance(a, dict) else None
         if isinstance(at, str):
             try:
-                times.append(datetime.fromisoformat(at))
+                moment = datetime.fromisoformat(at)
             except ValueError:
                 continue
+            if moment <= end:
+                times.append(moment)
     if len(times) == 1:
-        return max(0, int((game.finished_at - game.started_at).total_seconds()))
-    times.append(game.finished_at)
+        return max(0, int((end - game.started_at).total_seconds()))
+    times.append(end)
     total = 0.0
     for earlier, later in zip(times, times[1:], strict=False):
         total += min(PAUSE_SECONDS, max(0.0, (later - earlier).total_seconds()))
@@ -141,18 +146,26 @@ def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
     players = sorted(players, key=lambda p: p.seat)
     private = any(p.private for p in players)
     seconds = playing_seconds(game)
+    # a person who left a game that went on played only the hands finished before they left,
+    # and until then: the computer played the rest in their seat (its rummy is not theirs)
+    stood_in = {s["seat"]: s for s in records.stand_ins(game)}
     out = []
     for p in players:
         if p.user_id is None:
             continue
         others = [o for o in players if o.seat != p.seat]
         best_other = max((o.score for o in others), default=0)
+        left_game = stood_in.get(p.seat)
         f = PlayerFacts(
             game_id=game.pk, user_id=p.user_id, mode=game.mode,
             opponents=opponents_kind(players, p.seat), finished_at=game.finished_at,
-            result=_result(game, p), margin=p.score - best_other, seconds_played=seconds,
+            result=_result(game, p), margin=p.score - best_other,
+            seconds_played=(seconds if left_game is None
+                            else playing_seconds(game, until=left_game["left_at"])),
         )
-        _hand_facts(f, game.hands or [], p.seat)
+        hands = game.hands or []
+        _hand_facts(f, hands if left_game is None else hands[:left_game["after_hands"]],
+                    p.seat)
         # how this player left the game: every leaver of a game that went on without them
         # has it on their row (GamePlayer.left); games stored before name only the seat
         # whose forfeit ended the game

@@ -4,7 +4,7 @@ below everyone who stays (services.departures)."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -127,6 +127,7 @@ def test_the_others_play_to_the_end_above_the_leaver(rooms, four):
     assert played_on and not any(game.actions[i]["seat"] != 0 for i in played_on)
     # the replay and the score sheet name the computer, not alice, for what it played
     [stand_in] = records.stand_ins(game)
+    assert stand_in.pop("left_at") == datetime.fromisoformat(leaver["at"])
     assert stand_in == {"seat": 0, "name": "Computer (for alice)", "from_ply": 6,
                         "after_hands": 0}
     from games import replay

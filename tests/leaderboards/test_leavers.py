@@ -31,9 +31,15 @@ def test_a_leaver_is_rated_last_and_counted_as_resigning(rooms, make_user):
     assert all(changes[p.pk].place < 4 for p in people[1:])
     stats = PlayerStats.objects.get(user=alice, mode="rummy", opponents="people")
     assert (stats.games, stats.losses, stats.resignations) == (1, 1, 1)
+    # only what alice played counts as hers: she left in the first hand, and the hands the
+    # computer then won in her seat are not her hands, wins, points or rummies
+    assert any(h.get("winner") == 0 for h in game.hands)
+    assert (stats.hands_played, stats.hands_won, stats.hand_points, stats.rummies) == (
+        0, 0, 0, 0)
     for p in people[1:]:
         row = PlayerStats.objects.get(user=p, mode="rummy", opponents="people")
-        assert row.resignations == 0
+        assert row.resignations == 0 and row.hands_played == len(game.hands)
+        assert row.seconds_played >= stats.seconds_played
 
 
 def test_a_leaver_who_timed_out_gets_a_fair_play_strike(rooms, make_user):
