@@ -37,7 +37,9 @@ export function buildLayout(ctrl) {
   E.bar = h("header", { class: "tbl-bar" }, E.title, E.conn, h("div", { class: "tbl-tools" }, colourLabel, E.sheetBtn, E.sideBtn, E.resignBtn));
   E.banner = h("div", { class: "tbl-banner", attrs: { hidden: true, role: "status" } });
   E.opps = h("section", { class: "tbl-opps", attrs: { "aria-label": "Opponents" } });
-  E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table" } });
+  // (a tab stop: on a phone the felt scrolls when the melds outgrow it, and a scrolling box
+  // with nothing focusable in it, as in the upcard's offer, was out of a keyboard's reach)
+  E.felt = h("section", { class: "tbl-felt", attrs: { "aria-label": "Table", tabindex: "0" } });
   // (not a live region: what it shows is read out from the live region once, app.js; as a
   // live region too a hand's result was read twice)
   E.panel = h("section", { class: "tbl-panel", attrs: { hidden: true } });
