@@ -59,14 +59,6 @@ def record_json(game: Game) -> dict[str, Any]:
     if isinstance(data.get("engine"), dict) and isinstance(data["engine"].get("players"), list):
         data["engine"] = {**data["engine"], "players": computer_names(
             [str(p) for p in data["engine"]["players"]], _computer_seats(game))}
-    # how many moves were made before each leaver the computer played on for left, so that an
-    # import of this file names the computer from there (``stand_ins``)
-    before = {s["seat"]: s["from_ply"] for s in stand_ins(game)}
-    if before and isinstance(data.get("leavers"), list):
-        data["leavers"] = [
-            {**x, "moves_before": before[x.get("seat")]}
-            if isinstance(x, dict) and x.get("seat") in before else x
-            for x in data["leavers"]]
     data["game_id"] = game.pk
     data["finished_at"] = game.finished_at.isoformat().replace("+00:00", "Z")
     return data
@@ -110,13 +102,12 @@ def stand_ins(game: Game) -> list[dict[str, Any]]:
     that went on without them), so that a replay and a score sheet name the computer, not
     the person, for what followed: each ``{"seat", "name"`` (the computer's, "Computer (for
     ann)"), ``"from_ply"`` (the moves made before they left), ``"after_hands"`` (the hands
-    finished before), ``"left_at"`` (when, a datetime)``}``. From the stored record's
-    ``leavers`` and the moves' times."""
+    finished before), ``"left_at"`` (when, a datetime)``}``. From the stored record alone
+    (its ``leavers``, each with ``moves_before``, written when they left)."""
     data = game.record or {}
     if not data.get("leavers"):
         return []
     players = {p.get("seat"): p for p in data.get("players") or [] if isinstance(p, dict)}
-    times = [_moment((a or {}).get("at")) for a in game.actions or []]
     out = []
     for leaver in data.get("leavers") or []:
         if not isinstance(leaver, dict):
@@ -124,11 +115,12 @@ def stand_ins(game: Game) -> list[dict[str, Any]]:
         seat = leaver.get("seat")
         by = (players.get(seat) or {}).get("played_on_by")
         left = _moment(leaver.get("at"))
-        if not isinstance(by, dict) or left is None:
+        before = leaver.get("moves_before")
+        if not isinstance(by, dict) or left is None or not isinstance(before, int):
             continue  # (the one whose leaving ended the game: nobody played on for them)
         out.append({"seat": seat, "name": by.get("name") or f"Computer (seat {seat})",
-                    "from_ply": sum(1 for t in times if t is not None and t < left),
-                    "after_hands": leaver.get("after_hands") or 0, "left_at": left})
+                    "from_ply": before, "after_hands": leaver.get("after_hands") or 0,
+                    "left_at": left})
     return out
 
 

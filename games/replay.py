@@ -106,12 +106,14 @@ def _frame(state: E.GameState) -> dict[str, Any]:
     }
 
 
-def names_at(names: list[str], stand_ins: Sequence[dict[str, Any]], ply: int) -> list[str]:
-    """The seats' names after ``ply`` moves: a person who had left by then (``stand_ins``,
-    ``records.stand_ins``) is the computer that played their seat on."""
+def names_at(names: list[str], stand_ins: Sequence[dict[str, Any]],
+             took_over: Callable[[dict[str, Any]], bool]) -> list[str]:
+    """The seats' names where a person had left (``stand_ins``, ``records.stand_ins``; those
+    for which ``took_over`` is true): the computer that played their seat on. The replay
+    asks by move (``from_ply``), the game page's score sheet by hand (``after_hands``)."""
     out = list(names)
     for s in stand_ins:
-        if ply >= s["from_ply"] and 0 <= s["seat"] < len(out):
+        if took_over(s) and 0 <= s["seat"] < len(out):
             out[s["seat"]] = s["name"]
     return out
 
@@ -128,7 +130,8 @@ def replay_data(record: E.GameRecord, names: list[str],
     sheet: list[dict[str, Any]] = []
     after = state
     for i, move, after, _events in E.iter_replay(record):
-        now = names_at(names, stand_ins, i) if stand_ins else names
+        now = (names_at(names, stand_ins, lambda s, i=i: i >= s["from_ply"]) if stand_ins
+               else names)
         name = now[move.seat] if move.seat < len(now) else f"seat {move.seat}"
         frame = {"ply": i + 1, "move": [move.seat, move.action],
                  "text": describe(name, move.action), **_frame(after)}

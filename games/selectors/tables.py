@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from core.secrets_compare import same_secret
 from games import engine as E
-from games.replay import OUTCOMES
+from games.replay import OUTCOMES, names_at
 
 from .. import frames, hooks, records, watchers
 from ..models import (
@@ -355,10 +355,7 @@ def score_sheet(game: Game) -> dict[str, Any]:
     for hand, cells in zip(game.hands, totals, strict=True):
         winner = hand.get("winner")
         number = hand.get("hand_number", len(rows) + 1)
-        now = list(names)
-        for s in stand_ins:
-            if number > s["after_hands"] and 0 <= s["seat"] < len(now):
-                now[s["seat"]] = s["name"]
+        now = names_at(names, stand_ins, lambda s, n=number: n > s["after_hands"])
         rows.append({
             "hand": number,
             # as the replay and the table say it ("big gin", "drawn hand", "went out")

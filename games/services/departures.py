@@ -24,7 +24,7 @@ from games import engine as E
 
 from .. import signals
 from ..bots.levels import STAND_IN_LEVEL
-from ..models import Seat, Table
+from ..models import Seat, Table, TableAction
 from ..seat_rules import game_goes_on
 from .clock import set_clock
 from .locking import after_commit
@@ -52,6 +52,9 @@ def seat_hand_over(seats: Sequence[Seat], seat: Seat, state: E.GameState, reason
         "username": user.username, "name": user.public_name, "reason": reason,
         "at": now.isoformat().replace("+00:00", "Z"), "place": len(seats) - earlier,
         "after_hands": len(state.hand_results),
+        # the moves made before they left: the replay names the computer from the next one
+        # on (records.stand_ins), without reading the moves' times back
+        "moves_before": TableAction.objects.filter(table_id=seat.table_id).count(),
     }
     seat.left_user = user
     seat.user = None

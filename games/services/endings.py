@@ -163,7 +163,8 @@ def leavers_of(game: Game, seats: list[Seat], players: list[dict[str, Any]],
     left = sorted(((s.index, s.left) for s in seats if s.left is not None),
                   key=lambda pair: -int(pair[1]["place"]))
     out = [{**players[i], "reason": how.get("reason"), "at": how.get("at"),
-            "after_hands": how.get("after_hands"), "place": how.get("place")}
+            "after_hands": how.get("after_hands"), "moves_before": how.get("moves_before"),
+            "place": how.get("place")}
            for i, how in left]
     if forfeit is not None:
         place = next((p.place for p in game.players.all() if p.seat == game.loser_seat), None)
