@@ -54,6 +54,14 @@ def fresh_channel_layer():
     channel_layers.backends = {}
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Each test starts with every rate-limit budget whole (``clear_rate_limits``)."""
+    from tests.support.accounts import clear_rate_limits
+
+    clear_rate_limits()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, and before it is dropped: every other session on it

@@ -30,6 +30,32 @@ def clear_cache() -> None:
         backend.clear()
 
 
+# The site's rate-limit counters: allauth's (sign-up, login, by address), the API's (per
+# token and per address), the social ones (messages, requests) and the table chat's.
+RATE_LIMIT_KEYS = ("allauth:rl:*", "api:rate:*", "social:rl:*", "games:chat-rate:*")
+
+
+def clear_rate_limits() -> None:
+    """Forget every rate-limit count, and nothing else (presence, a live server's sockets
+    and locks stay). Every test starts from a fresh budget (``tests/conftest.py``): with
+    Redis the counts outlive a test, and a live server's calls from 127.0.0.1 in one test
+    spent the next one's budget (a revoked token's handshake answered 4429, not 4401)."""
+    from fnmatch import fnmatchcase
+
+    from django.core.cache.backends.redis import RedisCache
+
+    backend = caches["default"]
+    patterns = [backend.make_key(p) for p in RATE_LIMIT_KEYS]
+    if isinstance(backend, RedisCache):
+        client = backend._cache.get_client(None, write=True)
+        keys = [k for p in patterns for k in client.scan_iter(match=p, count=1000)]
+        if keys:
+            client.delete(*keys)
+        return
+    store = getattr(backend, "_cache", None)  # the in-process LocMemCache
+    if isinstance(store, dict):
+        for key in [k for k in list(store) if any(fnmatchcase(k, p) for p in patterns)]:
+            backend.delete(key.split(":", 2)[2])
 def media_files(root) -> list:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
 
