@@ -49,7 +49,24 @@ def room_online(room: Room) -> list[dict[str, str]]:
     return [{"username": u, "name": n} for u, n in sorted(people.items())]
 
 
-def rooms_overview() -> list[dict[str, Any]]:
+def visible_people(online: list[dict[str, str]], viewer: Any) -> dict[str, int]:
+    """Of the people in ``online`` lists (``room_online``), those ``viewer`` may see, as user
+    ids by username: not the people ``viewer`` blocked or was blocked by
+    (``hooks.hidden_senders``), nor an account closed or deleted in the last 30 s. The room
+    page's list and the lobby's counts both read it, so a count never tells a blocked person
+    that someone is hidden from them."""
+    if not online:
+        return {}
+    from django.contrib.auth import get_user_model
+
+    return dict(get_user_model().objects.filter(
+        username__in={p["username"] for p in online}, is_active=True
+    ).exclude(pk__in=hooks.hidden_senders(viewer)).values_list("username", "pk"))
+
+
+def rooms_overview(viewer: Any = None) -> list[dict[str, Any]]:
+    """The lobby's rooms: how many people ``viewer`` sees online in each (``visible_people``),
+    its open and playing public tables."""
     counts = {
         r["pk"]: r for r in Room.objects.annotate(
             open_tables=Count("tables", filter=Q(tables__status=TableStatus.OPEN,
@@ -61,12 +78,15 @@ def rooms_overview() -> list[dict[str, Any]]:
         .exclude(_left_by_people()).values("room").annotate(n=Count("pk"))
         .values_list("room", "n")
     )
+    rooms = list(Room.objects.all())
+    online = {room.pk: room_online(room) for room in rooms}
+    visible = visible_people([p for people in online.values() for p in people], viewer)
     out = []
-    for room in Room.objects.all():
+    for room in rooms:
         out.append({
             "slug": room.slug, "name": room.name, "mode": room.mode,
             "description": room.description, "url": room.get_absolute_url(),
-            "online": len(room_online(room)),
+            "online": sum(p["username"] in visible for p in online[room.pk]),
             "open_tables": counts[room.pk]["open_tables"],
             "playing_tables": playing.get(room.pk, 0),
         })
@@ -145,17 +165,11 @@ def room_payload(room: Room, filters: dict[str, Any] | None = None,
     """The room page's lists (``room_tables``) and who is online there: everyone in the room
     but the people ``viewer`` blocked or was blocked by (``hooks.hidden_senders``)."""
     online = room_online(room)
-    if online:
-        from django.contrib.auth import get_user_model
-
-        ids = dict(get_user_model().objects.filter(
-            username__in=[p["username"] for p in online], is_active=True
-        ).exclude(pk__in=hooks.hidden_senders(viewer)).values_list("username", "pk"))
-        # (an account deleted or closed in the last 30 s is no longer listed, nor linked to)
-        online = [p for p in online if p["username"] in ids]
-        labels = hooks.rating_labels(ids.values(), room.mode)
-        for p in online:
-            p["rating"] = labels.get(ids.get(p["username"]))
+    ids = visible_people(online, viewer)
+    online = [p for p in online if p["username"] in ids]
+    labels = hooks.rating_labels(ids.values(), room.mode) if online else {}
+    for p in online:
+        p["rating"] = labels.get(ids.get(p["username"]))
     return {
         "room": {"slug": room.slug, "name": room.name, "mode": room.mode},
         **room_tables(room, filters, viewer),

@@ -28,7 +28,7 @@ from ..models import Room, TableStatus
 @require_safe
 def lobby(request):
     return render(request, "games/lobby.html", {
-        "rooms": selectors.rooms_overview(),
+        "rooms": selectors.rooms_overview(request.user),
         "my_tables": selectors.user_live_tables(request.user),
         "computer_form": PlayComputerForm(),
     })
@@ -36,7 +36,7 @@ def lobby(request):
 
 @require_safe
 def rooms_json(request):
-    return JsonResponse({"rooms": selectors.rooms_overview()})
+    return JsonResponse({"rooms": selectors.rooms_overview(request.user)})
 
 
 ROOM_EMPTY = {  # what an empty list of the room says (lobby.js reads them off the page)
@@ -153,7 +153,7 @@ def play_computer(request):
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
         return render(request, "games/lobby.html", {
-            "rooms": selectors.rooms_overview(),
+            "rooms": selectors.rooms_overview(request.user),
             "my_tables": selectors.user_live_tables(request.user),
             "computer_form": form,
         }, status=400)

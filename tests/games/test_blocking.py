@@ -301,3 +301,13 @@ def test_the_rooms_online_list_leaves_out_blocks_both_ways(rooms, people):
     assert online("alice") == {"alice", "carol", "dave"}
     assert {p["username"] for p in Client().get("/play/classic/tables.json").json()["online"]} \
         == {"alice", "carol", "dave"}
+    # the lobby's counts agree with the room's list: a count that took in the people hidden
+    # from you told a blocked person that someone in the room was (an outside audit: "2
+    # online" above a list of one)
+    for name, seen in (("dave", 2), ("carol", 2), ("alice", 3)):
+        answer = clients[name].get("/play/rooms.json").json()["rooms"]
+        assert next(r for r in answer if r["slug"] == "classic")["online"] == seen
+        page = clients[name].get("/play/").content.decode()
+        assert f'<span class="js-online">{seen}</span> online' in page, name
+    assert next(r for r in Client().get("/play/rooms.json").json()["rooms"]
+                if r["slug"] == "classic")["online"] == 3
