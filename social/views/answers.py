@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.http import redirect_back, wants_json
+from core.sockets import INT_MAX
 
 from .. import services
 
@@ -52,11 +53,27 @@ def answer(request, default_url: str, *, ok_text: str = "", error=None, data=Non
 
 
 def int_param(value):
+    """A form's choice of id (a table in a select), None when there is none to read: the
+    form then answers "Choose ..." itself."""
     try:
         number = int(value)
     except (TypeError, ValueError):
         return None
-    return number if number > 0 else None
+    return number if 0 < number <= INT_MAX else None
+
+
+def id_param(value: str | None, name: str) -> int | None:
+    """An optional id in a request (``before``, ``up_to``): None when absent or empty, the
+    number when it is one a database id can be (1 to 2^63 - 1), else ``SocialError`` naming
+    the parameter. A bad one had read as absent: ``up_to=abc`` marked the whole conversation
+    read, where the socket's ``read`` frame refuses it and changes nothing."""
+    if value is None or value == "":
+        return None
+    number = int(value) if value.isascii() and value.isdigit() and len(value) <= 19 else 0
+    if not 0 < number <= INT_MAX:
+        raise services.SocialError(f'"{name}" must be a message id (a whole number).',
+                                   code="bad_request")
+    return number
 
 
 def action_view(service, url_name: str, ok_text: str, *, person: str = ""):

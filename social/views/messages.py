@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -14,7 +14,7 @@ from core.http import wants_json
 from .. import frames, policy, selectors, services
 from ..models import MESSAGE_MAX_LENGTH, ConversationMember
 from ..presence import presence_of
-from .answers import STATUS, active_user, answer, int_param
+from .answers import STATUS, active_user, answer, id_param
 
 
 @login_required
@@ -49,7 +49,10 @@ def conversation(request, username):
                 reverse("social:conversation", kwargs={"username": other.username}) + "#composer"
             )
     member = selectors.conversation_member_with(request.user, other)
-    before = int_param(request.GET.get("before"))
+    try:
+        before = id_param(request.GET.get("before"), "before")
+    except services.SocialError as exc:
+        return _bad_query(request, exc)
     history, has_more = ([], False)
     if member is not None:
         history, has_more = selectors.conversation_history(member, before=before)
@@ -98,6 +101,13 @@ def _partner(user, username: str):
         return closed
 
 
+def _bad_query(request, error: services.SocialError) -> HttpResponse:
+    """A page's or a script's query it cannot read: 400 with the reason, nothing done."""
+    if wants_json(request):
+        return answer(request, "", error=error)
+    return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+
+
 def _member_or_404(user, conversation_id) -> ConversationMember:
     try:
         return selectors.conversation_member(user, conversation_id)
@@ -110,7 +120,10 @@ def _member_or_404(user, conversation_id) -> ConversationMember:
 def history(request, conversation_id):
     """Older messages as JSON, for the "load older" button."""
     member = _member_or_404(request.user, conversation_id)
-    before = int_param(request.GET.get("before"))
+    try:
+        before = id_param(request.GET.get("before"), "before")
+    except services.SocialError as exc:
+        return _bad_query(request, exc)
     page, has_more = selectors.conversation_history(member, before=before)
     return JsonResponse(
         {
@@ -124,11 +137,9 @@ def history(request, conversation_id):
 @require_POST
 def conversation_read(request, conversation_id):
     try:
+        up_to = id_param(request.POST.get("up_to"), "up_to")
         total = services.conversation_mark_read(
-            user=request.user,
-            conversation_id=conversation_id,
-            up_to=int_param(request.POST.get("up_to")),
-        )
+            user=request.user, conversation_id=conversation_id, up_to=up_to)
     except services.SocialError as exc:
         return answer(request, reverse("social:inbox"), error=exc)
     return answer(request, reverse("social:inbox"), data={"unread": total})

@@ -257,8 +257,8 @@ def test_bad_ids_and_methods(client_for, chat, alice):
     assert c.post(reverse("social:read", args=[chat.pk]), {"up_to": "abc"}).status_code == 302
     assert c.get(reverse("social:history", args=[999999])).status_code == 404
     response = c.get(reverse("social:history", args=[chat.pk]), {"before": "x"})
-    assert response.status_code == 200
-    assert c.get(reverse("social:conversation", args=["bob"]), {"before": "-5"}).status_code == 200
+    assert response.status_code == 400  # (test_a_bad_message_id_is_refused_...)
+    assert c.get(reverse("social:conversation", args=["bob"]), {"before": "-5"}).status_code == 400
     assert c.post(reverse("social:conversation", args=["bob"]),
                   {"body": "x"}, HTTP_ACCEPT="text/html").status_code == 302
 
@@ -367,3 +367,40 @@ def test_a_missing_csrf_token_is_refused_in_json_to_a_script(alice, bob):
                        HTTP_REFERER="https://evil.example/")
     assert "evil.example" not in elsewhere.content.decode()
     assert not ContactRequest.objects.exists()
+
+
+BAD_IDS = ("abc", "-5", "0", "1.5", "99999999999999999999999", "１", " 3")
+
+
+def test_a_bad_message_id_is_refused_and_nothing_is_marked_read(client_for, chat, alice,
+                                                                 bob):
+    """``up_to`` and ``before`` that are not message ids get a 400 naming them; a bad
+    ``up_to`` had read as absent and marked the whole conversation read (an outside audit),
+    where the socket's ``read`` frame refuses the same values."""
+    services.message_send(sender=alice, recipient=bob, body="and another")
+    c = client_for(bob)
+    read = reverse("social:read", args=[chat.pk])
+    for bad in BAD_IDS:
+        response = c.post(read, {"up_to": bad}, **JSON)
+        assert response.status_code == 400, bad
+        assert response.json()["error"] == {
+            "code": "bad_request", "message": '"up_to" must be a message id (a whole number).'}
+        assert c.get(reverse("social:unread")).json() == {"unread": 2}, bad
+        for url in (reverse("social:history", args=[chat.pk]),
+                    reverse("social:conversation", args=["alice"])):
+            response = c.get(url, {"before": bad}, **JSON)
+            assert response.status_code == 400, (url, bad)
+            assert response.json()["error"]["code"] == "bad_request"
+        page = c.get(reverse("social:conversation", args=["alice"]), {"before": bad})
+        assert page.status_code == 400 and b'"before" must be a message id' in page.content
+        assert c.get(reverse("social:unread")).json() == {"unread": 2}, bad
+    # a form post is sent back with the reason, and nothing is read either
+    response = c.post(read, {"up_to": "abc"})
+    assert response.status_code == 302
+    assert c.get(reverse("social:unread")).json() == {"unread": 2}
+    # what the page's scripts send still works: up to one message, then empty (= all)
+    first = chat.messages.order_by("pk").first()
+    assert c.post(read, {"up_to": str(first.pk)}, **JSON).json() == {"ok": True, "unread": 1}
+    older = c.get(reverse("social:history", args=[chat.pk]), {"before": str(first.pk + 1)})
+    assert [m["body"] for m in older.json()["messages"]] == ["the secret plan"]
+    assert c.post(read, {"up_to": ""}, **JSON).json() == {"ok": True, "unread": 0}
