@@ -194,6 +194,13 @@ def _too_late_to_sit(table: Table) -> NotOpen:
     return NotOpen("This table's game is over: it takes no more players.")
 
 
+def _too_late_to_leave(table: Table) -> NotOpen:
+    if table.status == TableStatus.PLAYING:
+        return NotOpen("The game has started: resign instead.")
+    # (a finished or closed table: "resign instead" would send them after a game that is over)
+    return NotOpen("This table's game is over: there is no seat to leave.")
+
+
 def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | None = None,
               invite: str = "", outbox: Outbox | None = None) -> Table:
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
@@ -243,8 +250,7 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
 def table_leave(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.OPEN,
-                              NotOpen("The game has started: resign instead."), user=user)
+        table = lock_table_in(table_id, TableStatus.OPEN, _too_late_to_leave, user=user)
         seats = load_seats(table)
         vacate_seats(table, seats, [require_seat(seats, user)], outbox=outbox)
     return table

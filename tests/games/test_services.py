@@ -82,6 +82,12 @@ def test_leave_before_start_and_full_table(rooms, make_user):
     services.table_sit(table_id=t2.pk, user=b)
     with pytest.raises((TableFull, NotOpen)):
         services.table_sit(table_id=t2.pk, user=c)
+    with pytest.raises(NotOpen, match="The game has started: resign instead"):
+        services.table_leave(table_id=t2.pk, user=b)
+    # over: "resign instead" would send them after a game that has ended (an outside audit)
+    services.table_resign(table_id=t2.pk, user=b)
+    with pytest.raises(NotOpen, match="This table's game is over: there is no seat to leave"):
+        services.table_leave(table_id=t2.pk, user=a)
 
 
 def test_private_table_needs_invite(rooms, two_players):
