@@ -185,20 +185,17 @@ def _maybe_start(table: Table, seats: list[Seat]) -> E.GameState | None:
     return None
 
 
-def _too_late_to_sit(table: Table) -> NotOpen:
-    if table.status == TableStatus.PLAYING:
-        # (two people pressing "Take a seat" at once: the one who came second read only "The
-        # game has already started.")
-        return NotOpen("Someone took the last seat just before you: the game has started. "
-                       "You can watch it.")
-    return NotOpen("This table's game is over: it takes no more players.")
+# What sitting down at or leaving a table no longer waiting says, by its state. (Two people
+# pressing "Take a seat" at once: the second had read only "The game has already started";
+# "resign instead" to a table whose game is over sent them after a game that had ended.)
+TOO_LATE = {"sit": ("Someone took the last seat just before you: the game has started. You "
+                    "can watch it.", "This table's game is over: it takes no more players."),
+            "leave": ("The game has started: resign instead.",
+                      "This table's game is over: there is no seat to leave.")}
 
 
-def _too_late_to_leave(table: Table) -> NotOpen:
-    if table.status == TableStatus.PLAYING:
-        return NotOpen("The game has started: resign instead.")
-    # (a finished or closed table: "resign instead" would send them after a game that is over)
-    return NotOpen("This table's game is over: there is no seat to leave.")
+def too_late(what: str, table: Table) -> NotOpen:
+    return NotOpen(TOO_LATE[what][table.status != TableStatus.PLAYING])
 
 
 def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | None = None,
@@ -211,7 +208,7 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
     with transaction.atomic():
         # (a private table is missing without its link, whatever its state, and to someone
         # who blocks, or is blocked by, a person there: the answer of a wrong link)
-        table = lock_table_in(table_id, TableStatus.OPEN, _too_late_to_sit, user=user,
+        table = lock_table_in(table_id, TableStatus.OPEN, partial(too_late, "sit"), user=user,
                               invite=invite)
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
@@ -250,7 +247,7 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
 def table_leave(*, table_id: int, user: User, outbox: Outbox | None = None) -> Table:
     """Leave before the start. A table left with no player in it is closed."""
     with transaction.atomic():
-        table = lock_table_in(table_id, TableStatus.OPEN, _too_late_to_leave, user=user)
+        table = lock_table_in(table_id, TableStatus.OPEN, partial(too_late, "leave"), user=user)
         seats = load_seats(table)
         vacate_seats(table, seats, [require_seat(seats, user)], outbox=outbox)
     return table
