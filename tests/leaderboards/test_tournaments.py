@@ -180,6 +180,12 @@ def test_refusals_name_the_real_reason(make_user, staff):
         S.tournament_enter(tournament_id=running.pk, user=users[4])
     with pytest.raises(S.TournamentError, match="The tournament is over"):
         S.tournament_cancel(tournament_id=running.pk, user=staff, reason="late")
+    # withdrawing too, for someone who never entered (it had said "You are not in this
+    # tournament", an outside audit) and for one who had already withdrawn
+    for user in (users[4], users[0], users[1]):
+        with pytest.raises(S.TournamentError, match="^The tournament is over.$") as over:
+            S.tournament_withdraw(tournament_id=running.pk, user=user)
+        assert over.value.code == "over"
 
 
 def test_schedules_create_each_edition_once(staff):

@@ -108,15 +108,15 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
         raise NotAllowed("Log in first.")
     with transaction.atomic():
         t = tournament_lock(tournament_id)
+        ended = ended_refusal(t)  # the real reason first, whoever asks (as cancel and enter)
+        if ended:
+            raise TournamentError(ended, "over")
         entry = Entry.objects.filter(tournament=t, user=user).first()
         if entry is None:
             raise TournamentError("You are not in this tournament.", "not_entered")
         if entry.withdrawn:
             raise TournamentError("You have already withdrawn from this tournament.",
                                   "withdrawn")
-        ended = ended_refusal(t)
-        if ended:
-            raise TournamentError(ended, "over")
         if t.status == Status.SCHEDULED:
             entry.delete()
             version_bump(t)
@@ -132,7 +132,6 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
         version_bump(t)
 
 
-
 def tournaments_leave(user: User) -> None:
     """A closing account (``accounts.closing``) withdraws from every tournament it is in:
     an upcoming one's entry goes; in a running one it forfeits what is left to play."""
@@ -140,6 +139,7 @@ def tournaments_leave(user: User) -> None:
         user=user, withdrawn=False, tournament__status__in=(Status.SCHEDULED, Status.RUNNING)
     ).values_list("tournament_id", flat=True):
         tournament_withdraw(tournament_id=tournament_id, user=user)
+
 
 def tournament_cancel(
     *, tournament_id: int, user: User | AnonymousUser | None, reason: str = ""
