@@ -106,6 +106,11 @@ export class Attention {
     if (kind === "turn") this.turn(true);
     else if (ways.title) this.setTitle(alertTitle(kind, title));
     const nav = this.win.navigator;
+    // A page nobody has tapped yet may not buzz: the browser refuses and logs "Blocked call
+    // to navigator.vibrate" (a tournament's match notices on a phone left open).
+    if (ways.vibrate && nav && nav.userActivation && !nav.userActivation.hasBeenActive) {
+      ways.vibrate = false;
+    }
     if (ways.vibrate && nav && typeof nav.vibrate === "function") {
       try {
         nav.vibrate(VIBRATION[kind] || [120]);

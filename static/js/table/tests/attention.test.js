@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Attention, alertTitle, plan, readPreferences } from "../../attention.js";
 
-function fakeBrowser({ hidden = false, permission = "granted" } = {}) {
+function fakeBrowser({ hidden = false, permission = "granted", tapped = true } = {}) {
   const calls = { vibrate: [], notes: 0, notifications: [] };
   const listeners = {};
   const doc = {
@@ -27,7 +27,10 @@ function fakeBrowser({ hidden = false, permission = "granted" } = {}) {
   }
   const win = {
     Notification, AudioContext, addEventListener: (t, f) => { listeners[t] = f; },
-    navigator: { vibrate: (p) => { calls.vibrate.push(p); return true; } },
+    navigator: {
+      vibrate: (p) => { calls.vibrate.push(p); return true; },
+      userActivation: { hasBeenActive: tapped },
+    },
     focus() {}, location: { assign() {} },
   };
   return { win, doc, calls, listeners };
@@ -93,4 +96,12 @@ test("preferences come from the page's JSON, with defaults for what is missing",
   const doc = { getElementById: () => ({ textContent: '{"sound": false, "title": true, "x": 1}' }) };
   assert.deepEqual(readPreferences(doc), { sound: false, vibrate: true, notifications: true, title: true });
   assert.deepEqual(readPreferences({ getElementById: () => ({ textContent: "{" }) }).sound, true);
+});
+
+test("a page nobody has tapped yet does not buzz (the browser would refuse and log it)", () => {
+  const b = fakeBrowser({ hidden: true, tapped: false });
+  const ways = new Attention({ win: b.win, doc: b.doc }).alert("match", { title: "Your match is ready" });
+  assert.equal(ways.vibrate, false);
+  assert.equal(b.calls.vibrate.length, 0);
+  assert.equal(ways.sound, true); // the other ways are still tried
 });
