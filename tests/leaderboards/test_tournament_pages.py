@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.moments import moment
 from games.models import Room
 from games.rooms import ensure_default_rooms
 from leaderboards.tournaments import services as S
@@ -155,6 +156,20 @@ def test_page_draws_the_bracket_and_the_live_endpoint(client, staff, make_user):
     stale = client.get(f"/tournaments/{t.pk}/live/?v=1").json()
     assert "Play your match" in stale["html"]
     assert client.get(f"/tournaments/{t.pk}/live/?v=abc").json()["html"]
+
+
+def test_a_running_arena_says_when_it_ends_as_every_moment_is_written(client, staff,
+                                                                     make_user):
+    users = [make_user(f"a{i}") for i in range(2)]
+    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    S.tournament_start(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.status == Status.RUNNING and t.ends_at
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert f" · ends <time datetime=\"{t.ends_at.isoformat()}\">{moment(t.ends_at)}</time>" in page
 
 
 def test_swiss_page_shows_tiebreaks_and_profile_results(client, staff, make_user):
@@ -315,6 +330,9 @@ def test_a_row_says_full_or_when_entries_open_instead_of_enter(client, staff, ma
         assert wanted in row(body, open_now)
         lobby = client.get("/play/").content.decode()  # starting soon: the full one shows
         assert "Full" in row(lobby, full)
+        # its start written as every moment of the site ("Sun 6 Dec, 07:50 UTC"), not a bare
+        # "07:50 UTC" that could be today or tomorrow
+        assert f">{moment(full.starts_at)}</time>" in row(lobby, full)
     client.logout()
     page = client.get(later.get_absolute_url()).content.decode()
     assert "Entries open" in page and "Log in to enter" not in page
@@ -499,7 +517,7 @@ def test_the_lobby_offers_enter_only_where_the_entry_would_be_taken(client, staf
     for url in ("/play/", "/tournaments/"):
         here = row(client.get(url).content.decode())
         assert ">Enter<" not in here
-        assert "Your rating (1900) is above this tournament&#x27;s ceiling (1800)." in here
+        assert "Your rating (1900?) is above this tournament&#x27;s ceiling (1800)." in here
     client.force_login(fits)
     assert ">Enter</button>" in row(client.get("/play/").content.decode())
 

@@ -86,12 +86,14 @@ def entry_refusal(
         return f"You may not play rated games until {moment(ban)}."
     if t.rating_min is not None or t.rating_max is not None:
         if ("rating", t.mode) not in known:
-            known["rating", t.mode] = ratings.ratings_for([user.pk], t.mode).get(user.pk)
-        rating = known["rating", t.mode]
+            known["rating", t.mode] = ratings.seed_ratings([user.pk], t.mode).get(user.pk)
+        rating, provisional = known["rating", t.mode] or (None, False)
+        # written as everywhere else: "1330?" while provisional
+        shown = f"{rating}?" if provisional else f"{rating}"
         if rating is not None and t.rating_min is not None and rating < t.rating_min:
-            return f"Your rating ({rating}) is below this tournament's floor ({t.rating_min})."
+            return f"Your rating ({shown}) is below this tournament's floor ({t.rating_min})."
         if rating is not None and t.rating_max is not None and rating > t.rating_max:
-            return f"Your rating ({rating}) is above this tournament's ceiling ({t.rating_max})."
+            return f"Your rating ({shown}) is above this tournament's ceiling ({t.rating_max})."
     return None
 
 
