@@ -358,9 +358,13 @@ def score_sheet(game: Game) -> dict[str, Any]:
     ncols = max(1, len(columns)) if game.mode == "hollywood" else 1
 
     def scored(hand):
+        # the games a hand's points count in: none at all for a Hollywood win after each game
+        # it would score in is over (``[]``, not "absent": it had been put in the first game)
         winner = hand.get("winner")
-        return (winner, hand.get("points", 0),
-                hand.get("columns") or ([0] if winner is not None else []))
+        columns = hand.get("columns")
+        if columns is None:  # (a record from before hands kept their columns)
+            columns = [0] if winner is not None else []
+        return winner, hand.get("points", 0), columns
 
     totals = E.running_totals(map(scored, game.hands), ncols, len(players))
     # a hand finished after a person left is the computer's that played their seat on

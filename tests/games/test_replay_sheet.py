@@ -32,3 +32,24 @@ def test_a_hand_counts_only_in_the_games_it_scored_in():
             expected = hand.points if hand.winner is not None and c in hand.columns else 0
             assert sum(gained) == expected
         before = row["running"]
+
+
+@pytest.mark.django_db
+def test_the_game_pages_sheet_leaves_a_win_that_counts_in_no_game_out(make_user):
+    """A Hollywood hand won after every game its winner would score in was over counts in
+    none (``columns == []``): the game page's sheet had put it in the first game (155 to 12
+    under totals of 155 to 0; an outside audit), while the table and the replay left it out.
+    Seed 4's ninth hand is such a win (22 points for seat 1)."""
+    from games.selectors import score_sheet
+    from tests.support.records import finished_game
+
+    state = play_game("hollywood", 4, 2, check=False)
+    idle = [i for i, h in enumerate(state.hand_results) if h.winner is not None and not h.columns]
+    assert idle == [8]
+    game = finished_game([make_user("ann"), make_user("bob")], mode="hollywood", seed=4,
+                         state=state)
+    sheet = score_sheet(game)
+    replay = replay_data(E.GameRecord.from_state(state), ["ann", "bob"])
+    assert [r["columns"] for r in sheet["rows"]] == [r["running"] for r in replay["sheet"]]
+    assert sheet["rows"][8]["columns"] == sheet["rows"][7]["columns"]
+    assert sheet["rows"][-1]["columns"] == [list(c["points"]) for c in state.columns]
