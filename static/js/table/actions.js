@@ -173,3 +173,32 @@ export function hintOf(action) {
   const cards = ["discard", "knock", "gin", "go_out", "layoff"].includes(kind) ? [one] : kind === "meld" ? rest.split(",") : [];
   return { text: `Hint: ${said ? said() : action}.`, cards };
 }
+
+/**
+ * The cards still selected after a frame: those still in ``hand``; none once this seat's turn
+ * is over or a new hand is dealt (a card picked and then left while another was played had
+ * stayed selected into the next turn, even the next hand, where with a second card picked
+ * Basic Rummy offered no button at all); outside Basic Rummy's play phase, the last one only.
+ */
+export function keptSelection(selected, { hand, view, prevView, mySeat }) {
+  if (!view) return [];
+  if (prevView && prevView.hand_number !== view.hand_number) return [];
+  if (prevView && mySeat !== null && prevView.to_act === mySeat && view.to_act !== mySeat) return [];
+  const kept = selected.filter((c) => hand.includes(c));
+  return view.phase === "play" ? kept : kept.slice(-1);
+}
+
+/**
+ * What the selection can do when no move button takes it (Basic Rummy's play phase): two
+ * cards, or three or more that are no meld, said in words; "" otherwise.
+ */
+export function selectionNote(view, legal, selected) {
+  if (!view || view.phase !== "play" || !selected.length) return "";
+  if (selected.length === 2) {
+    return "Two cards selected: pick a third to meld, or just one to lay off or discard.";
+  }
+  if (selected.length >= 3 && !meldActionFor(legal, selected)) {
+    return `${selected.map(cardLabel).join(" ")} are no meld you can lay down now: a set is three or four of one rank, a run three or more in a row of one suit. Tap a card to drop it.`;
+  }
+  return "";
+}

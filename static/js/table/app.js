@@ -10,7 +10,7 @@
 // drags), chat.js and notices.js (live region, move log, toasts).
 
 import { attention } from "../attention.js";
-import { hintOf, legalOf } from "./actions.js";
+import { hintOf, keptSelection, legalOf } from "./actions.js";
 import { describeEvent, rebuiltLog, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
@@ -178,11 +178,10 @@ export class TableApp {
       this.hint = null;
       this.notices.dropToast("hint");
     }
-    // keep only selected cards still in the hand (a page opened again takes up the tab's)
-    const hand = this.handCards();
+    // keep only selected cards still in the hand, and none past this seat's turn or hand (a
+    // page opened again takes up the tab's)
     if (!prev && !this.selected.length) this.selected = savedSelection(this.data.table_id);
-    this.selected = this.selected.filter((c) => hand.includes(c));
-    if (!this.view || this.view.phase !== "play") this.selected = this.selected.slice(-1);
+    this.selected = keptSelection(this.selected, { hand: this.handCards(), view: this.view, prevView, mySeat: this.mySeat });
     saveSelection(this.data.table_id, this.selected);
     this.render();
     if (this.myTurn && this.lastTurnAnnounced !== frame.version) {

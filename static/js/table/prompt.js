@@ -2,7 +2,7 @@
 // or whom the table waits for; and the resign confirmation. View functions take the table
 // controller (app.js).
 
-import { actionButtons } from "./actions.js";
+import { actionButtons, selectionNote } from "./actions.js";
 import { seatName, turnPrompt } from "./announce.js";
 import { clear, h, openDialog, setChildren, updateChildren } from "./dom.js";
 
@@ -45,7 +45,8 @@ export function renderPrompt(ctrl) {
     text.textContent = f.table.status === "playing" ? "" : "The game is over.";
     if (ctrl.gameOverClosed) buttons.push(h("button", { class: "button button-small", text: "Show the result", attrs: { type: "button" }, on: { click: () => ctrl.showGameOver(true) } }));
   } else if (ctrl.myTurn) {
-    text.textContent = ctrl.busy ? "Sending…" : turnPrompt(v, ctrl.legal);
+    const note = selectionNote(v, ctrl.legal, ctrl.selected);
+    text.textContent = ctrl.busy ? "Sending…" : note || turnPrompt(v, ctrl.legal);
     const hinted = ctrl.hint && ctrl.hint.version === ctrl.socket.version ? ctrl.hint.action : null;
     for (const b of actionButtons(v, ctrl.legal, ctrl.selected, ctrl.handCards(), hinted)) {
       buttons.push(h("button", { class: `button${b.primary ? "" : " button-secondary"}`, text: b.label, data: { act: b.id }, attrs: { type: "button", disabled: ctrl.busy }, on: { click: () => ctrl.send(b.action) } }));

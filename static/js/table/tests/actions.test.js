@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { actionButtons, bestKnockCard, hintOf, layoffTargets, meldActionFor } from "../actions.js";
+import { actionButtons, bestKnockCard, hintOf, keptSelection, layoffTargets, meldActionFor, selectionNote } from "../actions.js";
 
 const actions = (btns) => btns.map((b) => b.action);
 
@@ -82,4 +82,35 @@ test("a hint in words, with the hand cards to select", () => {
   assert.deepEqual(hintOf("layoff:5H>1"), { text: "Hint: lay off 5\u2665 on meld 2.", cards: ["5H"] });
   assert.deepEqual(hintOf("meld:5H,6H,7H").cards, ["5H", "6H", "7H"]);
   assert.equal(hintOf("accept_layoffs").text, "Hint: accept the lay-offs.");
+});
+
+test("a selection lasts the seat's turn and its hand, no longer", () => {
+  const hand = ["AS", "JD", "2C", "9H"];
+  const mine = { phase: "play", to_act: 0, hand_number: 18 };
+  // melding and laying off within the turn keep what is still in the hand
+  assert.deepEqual(keptSelection(["AS", "5S"], { hand, view: mine, prevView: mine, mySeat: 0 }), ["AS"]);
+  // A♠ picked, J♦ discarded another way: the turn is over and A♠ is no longer selected (it had
+  // stayed, and with J♦ picked next turn Basic Rummy offered no button at all)
+  const theirs = { phase: "draw", to_act: 1, hand_number: 18 };
+  assert.deepEqual(keptSelection(["AS"], { hand, view: theirs, prevView: mine, mySeat: 0 }), []);
+  // picked while the others play: kept for one's own turn
+  const later = { phase: "draw", to_act: 0, hand_number: 18 };
+  assert.deepEqual(keptSelection(["2C"], { hand, view: later, prevView: theirs, mySeat: 0 }), ["2C"]);
+  // a new hand: nothing carried over, even a card dealt again
+  const next = { phase: "draw", to_act: 1, hand_number: 19 };
+  assert.deepEqual(keptSelection(["2C"], { hand, view: next, prevView: theirs, mySeat: 0 }), []);
+  // a spectator's page, or a page opened again: outside the play phase, the last card only
+  assert.deepEqual(keptSelection(["AS", "2C"], { hand, view: later, prevView: null, mySeat: null }), ["2C"]);
+  assert.deepEqual(keptSelection(["AS"], { hand, view: null, prevView: mine, mySeat: 0 }), []);
+});
+
+test("a selection no button takes says what it can do", () => {
+  const view = { phase: "play" };
+  const legal = ["meld:7S,7H,7D", "discard:AS", "discard:JD", "discard:7S"];
+  assert.equal(actionButtons(view, legal, ["AS", "JD"], ["AS", "JD", "7S", "7H", "7D"]).length, 0);
+  assert.match(selectionNote(view, legal, ["AS", "JD"]), /^Two cards selected: pick a third to meld, or just one/);
+  assert.match(selectionNote(view, legal, ["AS", "JD", "7S"]), /^A\u2660 J\u2666 7\u2660 are no meld you can lay down now/);
+  assert.equal(selectionNote(view, legal, ["7S", "7H", "7D"]), "");
+  assert.equal(selectionNote(view, legal, ["AS"]), "");
+  assert.equal(selectionNote({ phase: "discard" }, ["discard:AS"], ["AS"]), "");
 });
