@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -37,12 +38,29 @@ def count_hit(key: str, ttl: int) -> int:
         pipe.incr(raw)
         return int(pipe.execute()[1])
     with _counting():
-        cache.add(key, 0, ttl)
-        try:
-            return cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, ttl)
-            return 1
+        # Without Redis the count is kept with the moment its window ends: the file cache
+        # (the run command's) has no incr of its own, and Django's rewrote the count with the
+        # default expiry of 300 s, so every hit, refused ones too, pushed the end of a 10 s
+        # window 5 minutes out (a player who had sent six chat lines stayed muted for as long
+        # as they kept trying).
+        now = time.time()
+        held = cache.get(key)
+        count, until = held if _live(held, now) else (0, now + ttl)
+        count += 1
+        cache.set(key, [count, until], max(until - now, 0.001))
+        return count
+
+
+def read_count(key: str) -> int:
+    """The count of ``key`` that ``count_hit`` keeps (0 once its window is over)."""
+    held = cache.get(key)
+    if isinstance(held, list):
+        return int(held[0]) if _live(held, time.time()) else 0
+    return int(held or 0)
+
+
+def _live(held: Any, now: float) -> bool:
+    return isinstance(held, list) and len(held) == 2 and held[1] > now
 
 
 # Without Redis the cache's incr reads the count and writes it back: two requests at once

@@ -25,12 +25,11 @@ import time
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from core.cache import count_hit
+from core.cache import count_hit, read_count
 from core.prepared import prepared_cursor
 
 from . import conf
@@ -141,7 +140,7 @@ def rate_limit(action: str, user_id: int, limit: int, period: int, *, hit: bool)
     if hit:
         count = count_hit(key, period * 2)
         return retry if count > limit else None
-    return retry if (cache.get(key) or 0) >= limit else None
+    return retry if read_count(key) >= limit else None
 
 
 def message_rate_for(user) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from core.cache import count_hit
+from core.cache import count_hit, read_count
 from core.sockets import BadMessage
 from games.messages import Action, AddBot, Ping, Rematch, Simple, Sit
 
@@ -89,4 +89,23 @@ def test_the_counter_loses_no_hit_sent_at_once_on_the_run_commands_file_cache(tm
             w.join(timeout=60)
         # 600 hits from two processes and this one, eight threads each: each count once
         assert sorted(seen) == list(range(1, 601))
-        assert cache.get("test:burst") == 600
+        assert read_count("test:burst") == 600
+
+
+def test_the_counter_ends_its_window_on_the_run_commands_file_cache(tmp_path):
+    """The file cache has no incr of its own, and Django's wrote the count back with the
+    default expiry (300 s): each hit moved the end of the window 5 minutes out, and a player
+    who had sent six chat lines in 10 s was still refused minutes later (an outside audit).
+    The window now ends where its first hit put it, whatever the hits after."""
+    import time
+
+    from django.test import override_settings
+
+    files = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                         "LOCATION": str(tmp_path)}}
+    with override_settings(CACHES=files):
+        assert [count_hit("test:window", 1) for _ in range(6)] == [1, 2, 3, 4, 5, 6]
+        assert read_count("test:window") == 6
+        time.sleep(1.2)  # the window of one second is over
+        assert read_count("test:window") == 0
+        assert count_hit("test:window", 1) == 1
