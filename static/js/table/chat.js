@@ -6,11 +6,17 @@ import { h, clear } from "./dom.js";
 export const CHAT_MAX = 300;
 const CHAT_KEEP = 100;
 
+/** Characters as the server counts them (code points): an emoji is one, not two UTF-16
+ * units (150 emoji had filled the box and its count read 300/300). */
+export function chatLength(text) {
+  return [...text].length;
+}
+
 /** A line to send, or {error} when it cannot be sent; null for nothing to send. */
 export function chatDraft(value) {
   const text = value.trim();
   if (!text) return null;
-  if (text.length > CHAT_MAX) return { error: `Chat messages are at most ${CHAT_MAX} characters.` };
+  if (chatLength(text) > CHAT_MAX) return { error: `Chat messages are at most ${CHAT_MAX} characters.` };
   return { text };
 }
 
@@ -46,7 +52,7 @@ export class Chat {
 
   renderCount() {
     const E = this.ctrl.el;
-    const n = E.chatInput.value.length;
+    const n = chatLength(E.chatInput.value);
     E.chatCount.textContent = `${n}/${CHAT_MAX}`;
     E.chatCount.classList.toggle("is-full", n >= CHAT_MAX);
   }

@@ -70,7 +70,9 @@ export function buildLayout(ctrl) {
   // (it scrolls: a keyboard reaches it to scroll it)
   E.logList = h("ol", { class: "tbl-log", attrs: { tabindex: "0", "aria-label": "Moves" } });
   E.chatList = h("ul", { class: "tbl-chat-list", attrs: { "aria-label": "Chat messages" } });
-  E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
+  // (maxlength counts UTF-16 units, an emoji two: twice the limit lets 300 of them in; the
+  // count and the check before sending hold the limit in characters, as the server does)
+  E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: 2 * CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
   E.chatCount = h("span", { class: "tbl-chat-count", text: `0/${CHAT_MAX}`, attrs: { id: "tbl-chat-count", "aria-live": "off" } });
   E.chatInput.addEventListener("input", () => ctrl.chat.renderCount());
   E.chatForm = h(

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHAT_MAX, chatDraft } from "../chat.js";
+import { CHAT_MAX, chatDraft, chatLength } from "../chat.js";
 import { trimTo } from "../notices.js";
 import { plural, timeoutNotice } from "../announce.js";
 
@@ -30,4 +30,11 @@ test("plain-language helpers", () => {
   assert.equal(timeoutNotice("You", 1, 3), "Your time ran out (1 of 3 in a row): a safe move was played for you.");
   assert.equal(timeoutNotice("You", 2, 3), "Your time ran out (2 of 3 in a row): a safe move was played for you. One more and you lose the game: make a move to reset the count.");
   assert.equal(timeoutNotice("ann", 2, 3), "ann's time ran out (2 of 3 in a row): a safe move was played for them. One more and ann loses the game.");
+});
+
+test("a line is measured in characters, as the server counts them: an emoji is one", () => {
+  const emoji = "\u{1F600}";
+  assert.equal(chatLength(emoji.repeat(3)), 3);
+  assert.deepEqual(chatDraft(emoji.repeat(CHAT_MAX)), { text: emoji.repeat(CHAT_MAX) });
+  assert.ok(chatDraft(emoji.repeat(CHAT_MAX + 1)).error);
 });
