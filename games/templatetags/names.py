@@ -1,5 +1,8 @@
 """``{% load names %}``: ``{{ name|breakable }}``, a player's name that a narrow column may
-wrap after ``_``, ``.`` or ``-`` (and at spaces) instead of in the middle of a word."""
+wrap after ``_``, ``.`` or ``-`` (and at spaces) instead of in the middle of a word, and
+within a run of more than 16 letters every 16 (a username may have 150 letters and no
+space: a score sheet's column was then as wide as the name, and the page 2,000 px wide on a
+phone)."""
 import re
 
 from django import template
@@ -8,9 +11,26 @@ from django.utils.safestring import mark_safe
 
 register = template.Library()
 
-_AFTER = re.compile(r"([_.\-])(?=.)")
+# a piece ends after "_", "." or "-", or after 16 characters without a space or one of them
+_PIECE = re.compile(r"[^\s_.\-]{1,16}[_.\-]?|[\s_.\-]+")
+
+
+def name_pieces(name: str) -> list[str]:
+    """``name`` cut where a narrow column may wrap it (joined, the name itself)."""
+    pieces, rest = [], str(name)
+    while rest:
+        m = _PIECE.match(rest)
+        piece = m.group(0) if m else rest
+        pieces.append(piece)
+        rest = rest[len(piece):]
+    return pieces
 
 
 @register.filter
 def breakable(name) -> str:
-    return mark_safe(_AFTER.sub(r"\1<wbr>", escape(str(name))))
+    pieces = name_pieces(name)
+    out = escape(pieces[0]) if pieces else ""
+    for before, piece in zip(pieces, pieces[1:], strict=False):
+        # (a space already lets the line break there)
+        out += ("" if before[-1:].isspace() or piece[:1].isspace() else "<wbr>") + escape(piece)
+    return mark_safe(out)

@@ -42,6 +42,8 @@ stats_rebuild()
 holly = finished_game([ann, bob], mode="hollywood", seed=2)  # (after: the tabs are two modes')
 print("HOLLY", holly.pk)
 print("GAME", game.pk)
+long = User.objects.create_user("w" * 150, "w@example.com", "x-Strong-pass-1")
+print("LONG", finished_game([long, bob], mode="classic", seed=7).pk)
 """
 
 SEATS = """() => [...document.querySelectorAll('[data-replay-board] [data-seat]')].map(
@@ -55,8 +57,9 @@ def site(tmp_path_factory):
     out = migrated_and_set_up(env, MAKE_GAME)
     game_id = int(re.search(r"GAME (\d+)", out).group(1))
     holly = int(re.search(r"HOLLY (\d+)", out).group(1))
+    long = int(re.search(r"LONG (\d+)", out).group(1))
     with daphne(tmp, env) as base:
-        yield {"base": base, "game": game_id, "hollywood": holly}
+        yield {"base": base, "game": game_id, "hollywood": holly, "long": long}
 
 
 def _no_overflow(page):
@@ -195,3 +198,24 @@ def test_profile_statistics_tabs_on_a_phone(site, chromium):
     _no_overflow(page)
     assert not errors, errors
     ctx.close()
+
+
+def test_a_name_of_150_letters_stays_within_a_phone(site, chromium):
+    """A username may have 150 characters with no space: the replay's seat, its piles and
+    the other seat's cards ran off a phone (a page 1,700 px wide; an outside audit). The
+    name wraps instead: the game's page (its players, the replay, the score sheets), the
+    player's profile and games, and the opponent's profile."""
+    ctx = chromium.new_context(**PHONE)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{site['base']}/games/{site['long']}/")
+        page.locator("[data-replay-board]").wait_for()
+        _no_overflow(page)
+        page.keyboard.press("End")
+        page.locator("[data-replay-showdown]").wait_for()
+        _no_overflow(page)
+        for path in (f"/u/{'w' * 150}/", f"/u/{'w' * 150}/games/", "/u/bob/"):
+            assert page.goto(site["base"] + path).ok, path
+            _no_overflow(page)
+    finally:
+        ctx.close()
