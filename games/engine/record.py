@@ -141,6 +141,11 @@ class GameRecord:
         settings = d.get("settings")
         if settings is not None and not isinstance(settings, dict):
             raise RecordError("the 'settings' field must be an object")
+        if settings and "name" in settings and settings["name"] != mode:
+            # (a Classic game's settings under "straight" replayed as a Straight Gin with
+            # knocks, and was shown as one)
+            raise RecordError(f"the settings are for {str(settings['name'])[:30]!r}, but the "
+                              f"record's mode is {mode[:30]!r}")
         result = d.get("result")
         return cls(
             mode=mode,

@@ -113,3 +113,16 @@ def test_record_keeps_settings_players_seed_and_times():
     assert d["players"] == ["ann", "bob"] and d["moves"][0][2] == 123
     assert 'Settings: {"target": 50}' in rec.to_text()
     assert replay(GameRecord.from_text(rec.to_text())) == s
+
+
+def test_settings_of_another_mode_are_refused():
+    """A Classic game's record relabelled "straight" replayed as a Straight Gin with knocks
+    (its settings, knocking on, came along), and the site showed it as one."""
+    d = GameRecord.from_state(play_game("classic", 11, 2, check=False)).to_dict()
+    d["mode"] = "straight"
+    d["result"]["mode"] = "straight"
+    with pytest.raises(RecordError, match="the settings are for 'classic', but the "
+                                            "record's mode is 'straight'"):
+        GameRecord.from_dict(d)
+    d["settings"]["name"] = "straight"  # then they are Straight's, with knocking on: a variant
+    assert GameRecord.from_dict(d).settings["knocking"] is True

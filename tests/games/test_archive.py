@@ -246,6 +246,18 @@ def _hostile(site, text):
         c = json.loads(json.dumps(site))
         c["engine"][field] = value
         out.append((f"engine-{field}-{value!r}", json.dumps(c), message))
+    # a Classic game's settings relabelled as another mode's: it replayed as a Straight Gin
+    # with knocks and was shown as one (an outside audit)
+    for mode in ("straight", "hollywood"):
+        d = json.loads(json.dumps(site))
+        d["mode"] = d["engine"]["mode"] = mode
+        if isinstance(d["engine"].get("result"), dict) and "mode" in d["engine"]["result"]:
+            d["engine"]["result"]["mode"] = mode
+        out.append((f"relabelled-{mode}", json.dumps(d),
+                    f"the settings are for 'classic', but the record's mode is '{mode}'"))
+        # the engine's record alone, as the audit sent it (the old code kept this one)
+        out.append((f"relabelled-engine-{mode}", json.dumps(d["engine"]),
+                    f"the settings are for 'classic', but the record's mode is '{mode}'"))
     for scalar in ("null", '"hello"', "3"):
         out.append((f"json-{scalar}", scalar, "The JSON is not a game record."))
     return out
