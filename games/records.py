@@ -220,6 +220,25 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
     return record, names
 
 
+def own_rules_text(record: E.GameRecord | None) -> str:
+    """An imported game's rules where they are not its mode's own, as a page says them
+    ("knocking on, knock limit 5"); "" for the mode's own rules. An import may change its
+    mode's settings (docs/records.md): a Straight Gin with knocking on was shown as plain
+    Straight Gin."""
+    if record is None:
+        return ""
+    base = E.get_mode(record.mode).to_dict()
+
+    def said(value: Any) -> str:
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return json.dumps(value) if isinstance(value, list | dict) else str(value)
+
+    return ", ".join(f"{key.replace('_', ' ')} {said(value)}"
+                     for key, value in record.settings.items()
+                     if key != "name" and base.get(key) != value)
+
+
 def went_on_text(stand_ins: list[dict[str, Any]], names: list[str]) -> str:
     """"after move 6, ann left and Computer (for ann) played the seat on" for each person
     who left a game that went on (``_site_stand_ins``), joined; "" for none."""

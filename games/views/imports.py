@@ -70,6 +70,7 @@ def game_import(request):
         "forfeit": records.forfeit_text(forfeit, names),
         "went_on": records.went_on_text(stand_ins, names),
         "mode_name": dict(Mode.choices).get(record.mode, record.mode),
+        "own_rules": records.own_rules_text(record),
     })
 
 
@@ -105,6 +106,7 @@ def imported(request, record_id):
         "filename": kept.title, "analysis": analysis,
         "forfeit": records.forfeit_text(kept.forfeit, list(kept.names)),
         "went_on": records.went_on_text(kept.stand_ins or [], list(kept.names)),
+        "own_rules": records.own_rules_text(record),
     })
 
 

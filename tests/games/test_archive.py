@@ -436,3 +436,23 @@ def test_pages_answer_head_as_get(client, trio):
         get, head = client.get(url), client.head(url)
         assert head.status_code == get.status_code == 200, url
         assert head.content == b"", url
+
+
+def test_an_import_with_rules_of_its_own_says_so(client, trio):
+    """A record may change its mode's settings; its page said only "Straight Gin" for a
+    Straight Gin with knocking on (an outside audit). It now names what differs, on the
+    page shown before keeping and on the kept record's page."""
+    alice = trio[0]
+    text = ('Format: gin-record/1\nMode: straight\nPlayers: ["ann", "bob"]\nSeed: 3\n'
+            'Settings: {"knocking": true, "target": 50}\n')
+    r = _upload(client, text, name="variant.txt")
+    page = html.unescape(r.content.decode())
+    assert r.status_code == 200, page[:300]
+    assert "Straight Gin (rules of its own: target 50, knocking on)" in page
+    client.force_login(alice)
+    kept = client.get(_upload(client, text, name="variant.txt")["Location"])
+    assert "Straight Gin (rules of its own: target 50, knocking on)" in html.unescape(
+        kept.content.decode())
+    plain = _upload(client, 'Format: gin-record/1\nMode: straight\nPlayers: ["a", "b"]\n'
+                            'Seed: 4\n', name="plain.txt")
+    assert "rules of its own" not in client.get(plain["Location"]).content.decode()
