@@ -222,9 +222,9 @@ def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
 
 def own_rules_text(record: E.GameRecord | None) -> str:
     """An imported game's rules where they are not its mode's own, as a page says them
-    ("knocking on, knock limit 5"); "" for the mode's own rules. An import may change its
-    mode's settings (docs/records.md): a Straight Gin with knocking on was shown as plain
-    Straight Gin."""
+    ("knocking on, knock limit 5"); "" for the mode's own rules, whatever the target. An
+    import may change its mode's settings (docs/records.md): a Straight Gin with knocking on
+    was shown as plain Straight Gin."""
     if record is None:
         return ""
     base = E.get_mode(record.mode).to_dict()
@@ -234,9 +234,10 @@ def own_rules_text(record: E.GameRecord | None) -> str:
             return "on" if value else "off"
         return json.dumps(value) if isinstance(value, list | dict) else str(value)
 
+    # (the target is a table's choice, not a rule of the game)
     return ", ".join(f"{key.replace('_', ' ')} {said(value)}"
                      for key, value in record.settings.items()
-                     if key != "name" and base.get(key) != value)
+                     if key not in ("name", "target", "targets") and base.get(key) != value)
 
 
 def went_on_text(stand_ins: list[dict[str, Any]], names: list[str]) -> str:
@@ -388,4 +389,6 @@ def record_import_with_forfeit(
     _named(record, computers)
     if names is None or len(names) != record.num_players:
         names = list(record.players)
+    # a seat without a name is called by its number (a page read "Classic Gin, , , 109 moves")
+    names = [n if n.strip() else f"Seat {i + 1}" for i, n in enumerate(names)]
     return record, names, forfeit, played_on

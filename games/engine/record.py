@@ -362,8 +362,14 @@ def replay(record: GameRecord, verify: bool = True) -> GameState:
                     f"replay {got[j].to_dict()}"
                 )
         if record.result is not None and state.result != record.result:
-            raise RecordError(
-                f"final result differs: recorded {record.result.totals}, replayed "
-                f"{state.result.totals if state.result else 'game not over'}"
-            )
+            if state.result is None:
+                raise RecordError("final result differs: recorded "
+                                  f"{record.result.totals}, replayed: game not over")
+            # name the fields that differ: the totals alone read "recorded (66, 270),
+            # replayed (66, 270)" when the mode or the columns were what had been edited
+            want, got = record.result.to_dict(), state.result.to_dict()
+            fields = [k for k in sorted(set(want) | set(got)) if want.get(k) != got.get(k)]
+            said = "; ".join(f"{k} recorded {str(want.get(k))[:60]}, replayed "
+                             f"{str(got.get(k))[:60]}" for k in fields[:3])
+            raise RecordError(f"final result differs: {said}")
     return state

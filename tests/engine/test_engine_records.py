@@ -126,3 +126,13 @@ def test_settings_of_another_mode_are_refused():
         GameRecord.from_dict(d)
     d["settings"]["name"] = "straight"  # then they are Straight's, with knocking on: a variant
     assert GameRecord.from_dict(d).settings["knocking"] is True
+
+
+def test_a_final_result_that_differs_names_what_differs():
+    """The refusal printed only the totals: "recorded (66, 270), replayed (66, 270)" for a
+    result whose columns had been edited."""
+    d = GameRecord.from_state(play_game("classic", 11, 2, check=False)).to_dict()
+    d["result"]["winner"] = 1 - d["result"]["winner"]
+    with pytest.raises(RecordError, match=r"^final result differs: winner recorded \d, "
+                                          r"replayed \d$"):
+        replay(GameRecord.from_dict(d), verify=True)

@@ -448,11 +448,18 @@ def test_an_import_with_rules_of_its_own_says_so(client, trio):
     r = _upload(client, text, name="variant.txt")
     page = html.unescape(r.content.decode())
     assert r.status_code == 200, page[:300]
-    assert "Straight Gin (rules of its own: target 50, knocking on)" in page
+    assert "Straight Gin (rules of its own: knocking on)" in page
     client.force_login(alice)
     kept = client.get(_upload(client, text, name="variant.txt")["Location"])
-    assert "Straight Gin (rules of its own: target 50, knocking on)" in html.unescape(
+    assert "Straight Gin (rules of its own: knocking on)" in html.unescape(
         kept.content.decode())
     plain = _upload(client, 'Format: gin-record/1\nMode: straight\nPlayers: ["a", "b"]\n'
                             'Seed: 4\n', name="plain.txt")
     assert "rules of its own" not in client.get(plain["Location"]).content.decode()
+
+
+def test_a_seat_without_a_name_is_called_by_its_number(client):
+    r = _upload(client, 'Format: gin-record/1\nMode: classic\nPlayers: ["", " "]\nSeed: 4\n',
+                name="blank.txt")
+    page = html.unescape(r.content.decode())
+    assert r.status_code == 200 and "Classic Gin, Seat 1, Seat 2, 0 moves" in page
