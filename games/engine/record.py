@@ -367,9 +367,10 @@ def replay(record: GameRecord, verify: bool = True) -> GameState:
                                   f"{record.result.totals}, replayed: game not over")
             # name the fields that differ: the totals alone read "recorded (66, 270),
             # replayed (66, 270)" when the mode or the columns were what had been edited
-            want, got = record.result.to_dict(), state.result.to_dict()
-            fields = [k for k in sorted(set(want) | set(got)) if want.get(k) != got.get(k)]
-            said = "; ".join(f"{k} recorded {str(want.get(k))[:60]}, replayed "
-                             f"{str(got.get(k))[:60]}" for k in fields[:3])
+            written, replayed = record.result.to_dict(), state.result.to_dict()
+            fields = [k for k in sorted(set(written) | set(replayed))
+                      if written.get(k) != replayed.get(k)]
+            said = "; ".join(f"{k} recorded {str(written.get(k))[:60]}, replayed "
+                             f"{str(replayed.get(k))[:60]}" for k in fields[:3])
             raise RecordError(f"final result differs: {said}")
     return state
