@@ -462,4 +462,16 @@ def test_a_seat_without_a_name_is_called_by_its_number(client):
     r = _upload(client, 'Format: gin-record/1\nMode: classic\nPlayers: ["", " "]\nSeed: 4\n',
                 name="blank.txt")
     page = html.unescape(r.content.decode())
-    assert r.status_code == 200 and "Classic Gin, Seat 1, Seat 2, 0 moves" in page
+    assert r.status_code == 200
+    assert "Classic Gin, <bdi>Seat 1</bdi>, <bdi>Seat 2</bdi>, 0 moves" in page
+
+
+def test_a_name_with_a_direction_override_is_isolated(client, trio):
+    """A right-to-left override in a player's name turned the text after it around ("a‮b, c"
+    in the list of imported records): each name is isolated (``<bdi>``), as elsewhere."""
+    client.force_login(trio[0])
+    text = ('Format: gin-record/1\nMode: classic\nPlayers: ["a\\u202eb", "c"]\nSeed: 4\n')
+    kept = client.get(_upload(client, text, name="rlo.txt")["Location"]).content.decode()
+    assert "<bdi>a\u202eb</bdi>, <bdi>c</bdi>" in kept
+    listing = client.get(reverse("games:game_import")).content.decode()
+    assert "<bdi>a\u202eb</bdi>, <bdi>c</bdi>" in listing and "<bdi>rlo.txt</bdi>" in listing

@@ -98,7 +98,7 @@ def test_a_signed_out_import_is_shown_and_not_kept(people):
     page = answer.content.decode()
     assert 'id="replay-data"' in page and "Sign in</a> to keep it" in page
     # the mode by its name, as on a kept record's page (it read "classic")
-    assert "through the engine: Classic Gin, ann, bob" in page
+    assert "through the engine: Classic Gin, <bdi>ann</bdi>, <bdi>bob</bdi>" in page
     assert "analysis-data" not in page and "Analyse this game" not in page
     assert ImportedRecord.objects.count() == 0
     assert "Sign in</a> to keep your imported records" in Client().get(
