@@ -12,23 +12,13 @@ from django.utils.safestring import mark_safe
 register = template.Library()
 
 # a piece ends after "_", "." or "-", or after 16 characters without a space or one of them
+# (a run of separators and spaces is a piece too)
 _PIECE = re.compile(r"[^\s_.\-]{1,16}[_.\-]?|[\s_.\-]+")
-
-
-def name_pieces(name: str) -> list[str]:
-    """``name`` cut where a narrow column may wrap it (joined, the name itself)."""
-    pieces, rest = [], str(name)
-    while rest:
-        m = _PIECE.match(rest)
-        piece = m.group(0) if m else rest
-        pieces.append(piece)
-        rest = rest[len(piece):]
-    return pieces
 
 
 @register.filter
 def breakable(name) -> str:
-    pieces = name_pieces(name)
+    pieces = _PIECE.findall(str(name))  # (every character is in one piece)
     out = escape(pieces[0]) if pieces else ""
     for before, piece in zip(pieces, pieces[1:], strict=False):
         # (a space already lets the line break there)

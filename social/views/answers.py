@@ -7,6 +7,8 @@ client asks for JSON (``Accept: application/json``), answers JSON for the page s
 """
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from core.http import redirect_back, wants_json
 from core.sockets import INT_MAX
+from core.urlids import IdConverter
 
 from .. import services
 
@@ -69,7 +72,8 @@ def id_param(value: str | None, name: str) -> int | None:
     read, where the socket's ``read`` frame refuses it and changes nothing."""
     if value is None or value == "":
         return None
-    number = int(value) if value.isascii() and value.isdigit() and len(value) <= 19 else 0
+    # the digits a database id has in a URL (``<id:...>``): 1 to 18, ASCII
+    number = int(value) if re.fullmatch(IdConverter.regex, value) else 0
     if not 0 < number <= INT_MAX:
         raise services.SocialError(f'"{name}" must be a message id (a whole number).',
                                    code="bad_request")
