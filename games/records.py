@@ -94,7 +94,8 @@ def played_on_moves(game: Game, record: E.GameRecord) -> frozenset[int]:
 
 # How a player left a game, after their name ("ann resigned"), by ``Ending``: the records'
 # comment lines, the archive's summaries and the game page.
-FORFEIT_VERB = {"resignation": "resigned", "timeout": "timed out", "abandonment": "left"}
+FORFEIT_VERB = {"resignation": "resigned", "timeout": "timed out", "abandonment": "left",
+                "no_show": "did not come"}
 
 
 def stand_ins(game: Game) -> list[dict[str, Any]]:
@@ -212,6 +213,7 @@ def _json_value(text: str) -> bool:
 
 # how a game can be given up (every ``Ending`` but playing it to the end)
 FORFEIT_REASONS = tuple(e.value for e in Ending if e != Ending.NORMAL)
+REASONS_TEXT = ", ".join(FORFEIT_REASONS[:-1]) + " or " + FORFEIT_REASONS[-1]
 
 
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
@@ -270,7 +272,7 @@ def _site_forfeit(site: dict[str, Any], record: E.GameRecord, over: bool) -> dic
     if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.num_players
             or reason not in FORFEIT_REASONS):
         raise RecordImportError("The record's forfeit is not valid: it needs the seat of a "
-                                "player and a reason (resignation, timeout or abandonment).")
+                                f"player and a reason ({REASONS_TEXT}).")
     if over:
         raise RecordImportError("The record names a forfeit, but its moves play the game to "
                                 "its end.")

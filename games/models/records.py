@@ -13,6 +13,9 @@ class Ending(models.TextChoices):
     RESIGNATION = "resignation", "Resignation"
     TIMEOUT = "timeout", "Timeout"
     ABANDONMENT = "abandonment", "Abandonment"
+    # A player the site seated (a tournament's match) who never came: neither opened the table
+    # nor moved before its grace ran out. Nothing was played, so no statistics count it.
+    NO_SHOW = "no_show", "No-show"
 
 
 class Game(models.Model):
@@ -34,7 +37,7 @@ class Game(models.Model):
     final = models.JSONField(default=dict)
     record = models.JSONField(default=dict)
     ending = models.CharField(max_length=12, choices=Ending.choices)
-    # The seat that resigned, timed out or abandoned (null for a normal ending).
+    # The seat that resigned, timed out, abandoned or never came (null for a normal ending).
     loser_seat = models.SmallIntegerField(null=True, blank=True)
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -8,6 +8,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from ..models import (
+    Ending,
     Game,
     GamePlayer,
     Seat,
@@ -185,7 +186,7 @@ def game_summary(gp: GamePlayer) -> dict[str, Any]:
     if verb:
         loser = next((p for p in players if p.seat == game.loser_seat), None)
         ending = f"{loser.name} {verb}" if loser is not None else f"ended by {game.ending}"
-        if not scored:
+        if not scored and game.ending != Ending.NO_SHOW:  # (nobody could have)
             ending += " before anyone scored"
     elif not scored:
         ending = "nobody scored"

@@ -78,6 +78,8 @@ def unrated_reason(game: Any, players: list[Any]) -> str | None:
         return "a player's account was deleted"
     if len({p.user_id for p in players}) != len(players):
         return "one player held two seats"
+    if game.ending == Ending.NO_SHOW:  # (a tournament's: nothing was played)
+        return "a player never came to the table"
     counted = counted_players(game, players)
     if len(counted) < 2 or is_aborted(game, counted):
         everyone = "both players" if len(players) == 2 else "every player"

@@ -142,7 +142,11 @@ def playing_seconds(game: Game, until: datetime | None = None) -> int:
 
 
 def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
-    """One ``PlayerFacts`` per seat held by a (still existing) user."""
+    """One ``PlayerFacts`` per seat held by a (still existing) user; none for a game one of
+    its players never came to (``Ending.NO_SHOW``): nothing was played, so it counts for
+    nobody, as no rating counts it."""
+    if game.ending == Ending.NO_SHOW:
+        return []
     players = sorted(players, key=lambda p: p.seat)
     private = any(p.private for p in players)
     seconds = playing_seconds(game)

@@ -9,8 +9,12 @@ import pytest
 from django.utils import timezone
 
 from games.models import Ending, Game, Seat, Table, TableStatus
+from games.selectors.archive import game_summary
 from leaderboards.models import PlaybanStrike
+from leaderboards.ratings import rules as rating_rules
 from leaderboards.ratings import services as ratings_services
+from leaderboards.stats import facts as stats_facts
+from leaderboards.stats.models import PlayerStats
 from leaderboards.tournaments import pairing as P
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import (
@@ -201,11 +205,29 @@ def test_no_shows_forfeit_after_the_grace(make_user, staff):
     assert t.rated
     for m in (m1, m2):
         game = Game.objects.get(table_id=m.table_id)
-        assert game.ending == Ending.ABANDONMENT
+        assert game.ending == Ending.NO_SHOW  # not "abandonment": they never came
         assert ratings_services.playban_record(game_id=game.pk) is None
     assert not PlaybanStrike.objects.exists()
+    # A game nobody played counts in nobody's statistics (it had read "p9 left before anyone
+    # scored", with an abandoned game and a minute played in the absent player's figures),
+    # and the games list says what happened.
+    game = Game.objects.get(table_id=m1.table_id)
+    assert stats_facts.game_facts(game, list(game.players.all())) == []
+    assert not PlayerStats.objects.filter(user_id__in=(a.pk, b.pk, c.pk, d.pk)).exists()
+    absent = game.players.get(user_id=m1.player_b_id)
+    summary = game_summary(game.players.get(user_id=m1.player_a_id))
+    assert summary["result"] == "won" and summary["ending"] == f"{absent.name} did not come"
+    assert game_summary(absent)["result"] == "lost"
+    assert rating_rules.unrated_reason(game, list(game.players.all())) \
+        == "a player never came to the table"
+    # Someone who came to the table and left a rated game still gets a strike (a withdrawal
+    # mid-game ends it as abandoned).
     Seat.objects.filter(table=m2.table, user_id=m2.player_b_id).update(last_seen=timezone.now())
-    ratings_services.playban_record(game_id=Game.objects.get(table_id=m2.table_id).pk)
+    left = Game.objects.get(table_id=m2.table_id)
+    left.ending = Ending.ABANDONMENT
+    left.save(update_fields=["ending"])
+    left.players.filter(user_id=m2.player_b_id).update(left=Ending.ABANDONMENT)
+    ratings_services.playban_record(game_id=left.pk)
     assert list(PlaybanStrike.objects.values_list("user_id", flat=True)) == [m2.player_b_id]
 
 

@@ -9,19 +9,29 @@ from django.db.models import Prefetch
 
 
 def recount(apps, schema_editor):
-    from leaderboards.stats.facts import accumulate, game_facts
+    GamePlayer = apps.get_model("games", "GamePlayer")
+    recount_users(apps, set(GamePlayer.objects.filter(private=True, user__isnull=False)
+                            .values_list("user_id", flat=True)))
+
+
+def recount_users(apps, users, opponents=False):
+    """Count the figures of ``users`` (ids) again from their stored games, and with
+    ``opponents`` their records against each person too (later migrations call it)."""
+    from leaderboards.stats.facts import accumulate, count_result, game_facts
 
     Game = apps.get_model("games", "Game")
     GamePlayer = apps.get_model("games", "GamePlayer")
     PlayerStats = apps.get_model("stats", "PlayerStats")
     GameFacts = apps.get_model("stats", "GameFacts")
-    users = set(GamePlayer.objects.filter(private=True, user__isnull=False)
-                .values_list("user_id", flat=True))
     if not users:
         return
     PlayerStats.objects.filter(user_id__in=users).delete()
     GameFacts.objects.filter(user_id__in=users).delete()
+    Opponent = apps.get_model("stats", "Opponent")
+    if opponents:
+        Opponent.objects.filter(user_id__in=users).delete()
     rows = {}
+    against = {}
     ledger = []
     ids = set(GamePlayer.objects.filter(user_id__in=users).values_list("game_id", flat=True))
     games = (Game.objects.filter(pk__in=ids).defer("record", "settings", "final")
@@ -40,8 +50,14 @@ def recount(apps, schema_editor):
                 if key not in rows:
                     rows[key] = PlayerStats(user_id=f.user_id, mode=mode, opponents=f.opponents)
                 accumulate(rows[key], f)
+            for other_id, result in f.people if opponents else ():
+                if (f.user_id, other_id) not in against:
+                    against[f.user_id, other_id] = Opponent(user_id=f.user_id,
+                                                            opponent_id=other_id)
+                count_result(against[f.user_id, other_id], result, f.finished_at)
     GameFacts.objects.bulk_create(ledger, batch_size=1000)
     PlayerStats.objects.bulk_create(rows.values(), batch_size=1000)
+    Opponent.objects.bulk_create(against.values(), batch_size=1000)
 
 
 class Migration(migrations.Migration):

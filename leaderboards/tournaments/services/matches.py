@@ -78,12 +78,14 @@ def match_bye(t: Tournament, *, key: str, round: int, player: int) -> None:
 
 
 def match_forfeit(t: Tournament, match: Match, *, loser_id: int, ending: str) -> None:
-    """``loser_id`` loses ``match`` without playing on; its game ends now as abandoned."""
+    """``loser_id`` loses ``match`` without playing on; its game ends now, as a no-show when
+    they never came to it (``MatchEnding.NO_SHOW``), else as abandoned (a withdrawal)."""
     winner_id = match.player_b_id if match.player_a_id == loser_id else match.player_a_id
     if match.table_id is not None:
         seat = Seat.objects.filter(table_id=match.table_id, user_id=loser_id).first()
         try:
-            games_services.game_finish(table_id=match.table_id, ending=Ending.ABANDONMENT,
+            how = Ending.NO_SHOW if ending == MatchEnding.NO_SHOW else Ending.ABANDONMENT
+            games_services.game_finish(table_id=match.table_id, ending=how,
                                        loser_seat=seat.index if seat else None)
         except GameServiceError:
             pass  # the game had just ended: this result stands instead

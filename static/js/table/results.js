@@ -13,6 +13,7 @@ const ENDING_TEXT = {
   resignation: "by resignation",
   timeout: "on time",
   abandonment: "by abandonment",
+  no_show: "by a no-show",
 };
 
 /** Which panel shows: "game-over", "hand-<n>" (the last hand's result, or an earlier one
@@ -193,6 +194,7 @@ export function endingText(fin, ctx) {
   }
   // (it read "Ended by resignation: you.")
   if (loser && fin.ending === "resignation") return `${loser} resigned.`;
+  if (loser && fin.ending === "no_show") return `${loser} did not come to the table and ${loser === "You" ? "lose" : "loses"} the game.`;
   if (loser && fin.ending === "abandonment") return `${loser} left the game and ${loser === "You" ? "lose" : "loses"} it by abandonment.`;
   return `Ended ${how}.`;
 }

@@ -46,6 +46,10 @@ test("the game-over title and how the game ended", () => {
   assert.equal(endingText({ ending: "resignation", loser_seat: 1 }, ctx), "ann resigned.");
   assert.equal(endingText({ ending: "abandonment", loser_seat: 1 }, ctx), "ann left the game and loses it by abandonment.");
   assert.equal(endingText({ ending: "abandonment", loser_seat: 0 }, ctx), "You left the game and lose it by abandonment.");
+  // a tournament's no-show is not a departure: they never came (the sweep's forfeit)
+  assert.equal(endingText({ ending: "no_show", loser_seat: 1 }, ctx), "ann did not come to the table and loses the game.");
+  assert.equal(endingText({ ending: "no_show", loser_seat: 0 }, ctx), "You did not come to the table and lose the game.");
+  assert.equal(endingText({ ending: "no_show", loser_seat: null }, ctx), "Ended by a no-show.");
   assert.equal(endingText({ ending: "resignation", loser_seat: null }, ctx), "Ended by resignation.");
   const timed = { ...ctx, maxTimeouts: 3 };
   assert.equal(endingText({ ending: "timeout", loser_seat: null }, timed), "Ended on time: a clock ran out 3 turns in a row.");
