@@ -426,6 +426,9 @@ function closed(code) {
 
 function connect() {
   if (stopped || socket) return;
+  // With no network (a phone on the offline page, a laptop with its Wi-Fi off) an attempt can
+  // only fail, and each logged an error; the "online" event below connects again.
+  if (navigator.onLine === false) return;
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${window.location.host}/ws/notify/`);
   socket = ws;

@@ -236,3 +236,33 @@ def test_a_phone_conversation_keeps_its_box_and_the_newest_messages_in_view(serv
         assert left < 5, left
     finally:
         ctx.close()
+
+
+def test_the_alert_socket_waits_for_the_network_while_offline(server, chromium):
+    """With the browser offline the page's alert socket makes no attempt (each one failed with
+    ERR_INTERNET_DISCONNECTED in the console, three in an offline game); back online it
+    connects at once."""
+    ctx, page = _login(chromium, server["base"], "dora")
+    sockets, errors = [], []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(server["base"] + "/contacts/")
+        for _ in range(50):
+            if sockets:
+                break
+            page.wait_for_timeout(100)
+        assert [u for u in sockets if u.endswith("/ws/notify/")], sockets
+        opened = len(sockets)
+        ctx.set_offline(True)
+        page.wait_for_timeout(6000)  # the first retry came 1.5 to 2.5 s after the drop
+        assert len(sockets) == opened, sockets
+        assert not [e for e in errors if "WebSocket" in e], errors
+        ctx.set_offline(False)
+        for _ in range(50):
+            if len(sockets) > opened:
+                break
+            page.wait_for_timeout(100)
+        assert len(sockets) == opened + 1, sockets
+    finally:
+        ctx.close()
