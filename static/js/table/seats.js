@@ -103,7 +103,8 @@ export function connectionText(state, detail) {
     open: "Live",
     local: "On this device",
     reconnecting: "Reconnecting…",
-    offline: `Connection lost: retrying in ${Math.max(1, Math.round((detail || 0) / 1000))} s`,
+    offline: detail === null ? "No network: reconnecting when it is back"
+      : `Connection lost: retrying in ${Math.max(1, Math.round((detail || 0) / 1000))} s`,
     refused: detail || "Refused",
   }[state] || state;
 }

@@ -168,6 +168,12 @@ export class TableSocket {
 
   scheduleReconnect() {
     if (this.stopped) return;
+    if (typeof navigator !== "undefined" && navigator.onLine === false) {
+      // no network: an attempt could only fail (each logged an error); "online" reconnects
+      clearTimeout(this.retryTimer);
+      this.setStatus("offline", null);
+      return;
+    }
     const delay = this.backoff.next();
     this.setStatus("offline", delay);
     this.retryTimer = setTimeout(() => this.open(), delay);

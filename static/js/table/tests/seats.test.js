@@ -37,6 +37,7 @@ test("seat status, title chips and the connection line", () => {
   assert.deepEqual(titleChips({ mode: "classic" }), []);
   assert.equal(connectionText("open"), "Live");
   assert.equal(connectionText("offline", 2400), "Connection lost: retrying in 2 s");
+  assert.equal(connectionText("offline", null), "No network: reconnecting when it is back");
   assert.equal(connectionText("offline", 0), "Connection lost: retrying in 1 s");
   assert.equal(connectionText("refused", "Table is full"), "Table is full");
 });

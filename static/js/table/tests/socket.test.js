@@ -210,6 +210,29 @@ test("the browser going offline drops the socket at once; online reconnects", (t
   s.stop();
 });
 
+test("with no network nothing is tried until the browser is online again", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  const { s, seen } = setup();
+  const details = [];
+  s.h.status = (st, detail) => { seen.statuses.push(st); details.push(detail); };
+  s.start();
+  FakeSocket.all[0].open();
+  globalThis.navigator = { onLine: false };
+  try {
+    window.listeners.offline.at(-1)();
+    assert.equal(seen.statuses.at(-1), "offline");
+    assert.equal(details.at(-1), null, "no countdown: it waits for the network");
+    t.mock.timers.tick(120000);
+    assert.equal(FakeSocket.all.length, 1, "no attempt while offline");
+    navigator.onLine = true;
+    window.listeners.online.at(-1)();
+    assert.equal(FakeSocket.all.length, 2);
+  } finally {
+    delete globalThis.navigator;
+    s.stop();
+  }
+});
+
 test("a move refused as unavailable is sent again with the same id", (t) => {
   t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
   const { s, seen } = setup();
