@@ -341,9 +341,15 @@ function gameStart(frame) {
           timeout: 0 });
 }
 
+// How long a player on the finished table of their last match reads its result before they
+// are taken to the next one (lila's arena does the same after a game).
+const NEXT_MATCH_MS = 5000;
+
 // A tournament of yours: whoever waits on its page goes to a match that is ready (as the
 // Challenges page does: a player there is waiting for exactly this, and a match not opened
-// in time is a no-show); anywhere else an alert and a toast link to it.
+// in time is a no-show); so does one reading the result at a finished table (their last
+// match's, most often: two winners left there lost a final as absent), after a few seconds
+// and unless they choose to stay; anywhere else an alert and a toast link to it.
 function tournamentToast(frame) {
   const t = frame.tournament || {};
   if (frame.event === "match" && frame.table) {
@@ -352,18 +358,33 @@ function tournamentToast(frame) {
       window.location.assign(frame.table.url);
       return;
     }
-    attention().alert("match", {
-      title: `Your match in ${t.name} is ready`,
-      body: frame.opponent ? `Against ${frame.opponent.name}` : "",
-      url: frame.table.url, tag: `match-${frame.table.url}`,
-    });
-    toast({
-      title: `Your match in ${t.name} is ready`,
-      text: frame.opponent ? `Against ${frame.opponent.name}` : "",
-      href: frame.table.url,
-      linkText: "Play",
-      timeout: 0,
-    });
+    const app = document.getElementById("table-app");
+    if (app && app.dataset.status === "playing" && !frame.lookedAgain) {
+      // the notice can come before the frame that ends this table's game (the match that
+      // ended here is what opened the next one): look again once that frame is in
+      frame.lookedAgain = true;
+      setTimeout(() => tournamentToast(frame), 1500);
+      return;
+    }
+    const title = `Your match in ${t.name} is ready`;
+    const against = frame.opponent ? `Against ${frame.opponent.name}` : "";
+    attention().alert("match", { title, body: against, url: frame.table.url,
+                                 tag: `match-${frame.table.url}` });
+    if (app && (app.dataset.status === "finished" || app.dataset.status === "abandoned")) {
+      const box = toast({
+        title,
+        text: `${against ? `${against}: t` : "T"}aking you there in ${NEXT_MATCH_MS / 1000} s…`,
+        href: frame.table.url,
+        linkText: "Play now",
+        actions: [{ label: "Stay here", secondary: true, run: (b) => b.remove() }],
+        timeout: 0,
+      });
+      setTimeout(() => {
+        if (box.isConnected) window.location.assign(frame.table.url);
+      }, NEXT_MATCH_MS);
+      return;
+    }
+    toast({ title, text: against, href: frame.table.url, linkText: "Play", timeout: 0 });
   } else if (frame.event === "started" || frame.event === "finished") {
     if (window.location.pathname === t.url) return;
     // (a Swiss that ended before its last round says why: its players waited for a round)

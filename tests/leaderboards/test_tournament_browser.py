@@ -100,3 +100,66 @@ def test_the_page_follows_the_match_live_on_a_phone(site):
         context.close()
         browser.close()
     assert not errors, errors
+
+
+SECOND = signed_in_users_script(("fay", "gus", "hal")) + """
+from datetime import timedelta
+from django.utils import timezone
+from leaderboards.tournaments import services
+from leaderboards.tournaments.models import Match, Tournament
+staff = User.objects.get(username="boss")
+t = services.tournament_create(user=staff, name="Table Cup", capacity=4, target=50,
+                               starts_at=timezone.now() + timedelta(minutes=5))
+for u in users.values():
+    services.tournament_enter(tournament_id=t.pk, user=u)
+Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+services.tournament_start(tournament_id=t.pk)
+m = Match.objects.get(tournament=t, round=1, player_b__isnull=False)
+out["a"] = m.player_a.username
+out["b"] = m.player_b.username
+out["table"] = m.table_id
+print("SECOND=" + json.dumps(out))
+"""
+
+
+def test_a_winner_reading_the_result_at_the_table_is_taken_to_the_next_match(site):
+    """Two winners left reading the game-over panel of their first match got only a toast when
+    the final opened, and lost it as absent 30 s later. A player at a finished table is now
+    taken to their next match after a few seconds, unless they choose to stay."""
+    from playwright.sync_api import sync_playwright
+
+    base, _data, env = site
+    data = printed_json(manage(env, "shell", "-c", SECOND, capture_output=True,
+                               text=True).stdout, "SECOND")
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        context.add_cookies([{"name": "sessionid", "value": data[data["a"]], "url": base}])
+        page = context.new_page()
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        old = f"{base}/tables/{data['table']}/"
+        page.goto(old)
+        page.wait_for_selector(".tbl-conn[data-state=open]", timeout=WAIT)
+        # the opponent resigns at the table (in the server's process, whose channel layer
+        # carries the notice of the next match: the in-memory one reaches no other process)
+        other = browser.new_context(viewport={"width": 360, "height": 740})
+        other.add_cookies([{"name": "sessionid", "value": data[data["b"]], "url": base}])
+        loser = other.new_page()
+        loser.goto(old)
+        loser.wait_for_selector(".tbl-conn[data-state=open]", timeout=WAIT)
+        loser.evaluate("() => window.ginTable.resign()")
+        page.wait_for_selector("#table-app[data-status=finished]", timeout=WAIT)
+        # the final (against the top seed, who had a bye) opens at once: the toast says so,
+        # and a few seconds later the page goes there
+        toast = page.locator(".notify-toast", has_text="Your match in Table Cup is ready")
+        toast.wait_for(timeout=WAIT)
+        assert "taking you there in 5 s" in toast.text_content()
+        page.wait_for_function("old => location.href !== old", arg=old, timeout=WAIT)
+        assert re.fullmatch(rf"{re.escape(base)}/tables/\d+/", page.url), page.url
+        page.wait_for_selector(".tbl-conn[data-state=open]", timeout=WAIT)
+        other.close()
+        context.close()
+        browser.close()
+    assert not errors, errors
