@@ -17,7 +17,7 @@ from games import engine as E
 
 from . import hooks, states
 from .bots.levels import computer_name, computer_short_name
-from .models import Seat, Table, TableStatus
+from .models import Ending, Seat, Table, TableStatus
 from .seat_rules import game_goes_on, hints_allowed
 
 
@@ -78,6 +78,8 @@ def table_meta(table: Table) -> dict[str, Any]:
                 # public once the game is over, however it ended (a forfeit's view has none)
                 "seed": game.seed,
             }
+            if game.ending == Ending.NO_SHOW:  # everyone who never came (one lost for it)
+                finish["absent_seats"] = [p.seat for p in players if p.left == Ending.NO_SHOW]
             if game.rated:
                 # (each seat's rating change is in the frame's ``ratings``: ``ratings_data``)
                 # Why a game created rated changes no rating ("ended before both players

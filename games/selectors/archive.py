@@ -155,11 +155,19 @@ def export_batch(*, player_id: int, include_private: bool, mode: str = "",
 
 
 
-def _and_list(names: list[str]) -> str:
+def and_list(names: list[str]) -> str:
     """'ann', 'ann and bob', 'ann, bob and cy'."""
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def forfeiters(game: Game, players: list[GamePlayer]) -> list[str]:
+    """The names of whoever gave ``game`` up, by seat: the forfeiting seat's, and for a no-show
+    everyone who never came (when neither player came, one of them still lost the match)."""
+    return [p.name for p in sorted(players, key=lambda p: p.seat)
+            if p.seat == game.loser_seat
+            or (game.ending == Ending.NO_SHOW and p.left == Ending.NO_SHOW)]
 
 
 def game_summary(gp: GamePlayer) -> dict[str, Any]:
@@ -180,10 +188,12 @@ def game_summary(gp: GamePlayer) -> dict[str, Any]:
     scored = any(p.score for p in players)
     score = ""
     if scored:
-        score = f"{gp.score} to {_and_list([str(p.score) for p in others])}"
+        score = f"{gp.score} to {and_list([str(p.score) for p in others])}"
     ending = ""
     verb = FORFEIT_VERB.get(game.ending)
-    if verb:
+    if game.ending == Ending.NO_SHOW:
+        ending = f"{and_list(forfeiters(game, players))} did not come"
+    elif verb:
         loser = next((p for p in players if p.seat == game.loser_seat), None)
         ending = f"{loser.name} {verb}" if loser is not None else f"ended by {game.ending}"
         if not scored and game.ending != Ending.NO_SHOW:  # (nobody could have)
@@ -191,9 +201,10 @@ def game_summary(gp: GamePlayer) -> dict[str, Any]:
     elif not scored:
         ending = "nobody scored"
     # people who left a game of three or four that went on without them
-    left = [p for p in players if getattr(p, "left", "") and p.seat != game.loser_seat]
+    left = [p for p in players if getattr(p, "left", "") and p.seat != game.loser_seat
+            and p.left != Ending.NO_SHOW]
     if left:
-        went_on = _and_list([f"{p.name} {FORFEIT_VERB.get(p.left, 'left')}" for p in left])
+        went_on = and_list([f"{p.name} {FORFEIT_VERB.get(p.left, 'left')}" for p in left])
         ending = f"{went_on}; {ending}" if ending else f"{went_on} and the game went on"
-    return {"result": result, "opponents": _and_list([p.name for p in others]),
+    return {"result": result, "opponents": and_list([p.name for p in others]),
             "score": score, "ending": ending}

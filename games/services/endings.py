@@ -19,6 +19,7 @@ from ..bots.levels import computer_name
 from ..exceptions import CannotClaim, InvalidSettings, NotPlaying
 from ..local.table import standing
 from ..models import Ending, Game, GamePlayer, Seat, Table, TableAction, TableStatus
+from ..selectors.tables import players_came
 from .departures import hand_over, publish_going_on
 from .locking import after_commit, load_seats, lock_table_in, require_seat
 from .publish import save_and_publish
@@ -59,6 +60,12 @@ def finish_game(table: Table, seats: list[Seat], state: E.GameState, *, ending: 
         started_at=table.started_at, finished_at=now,
     )
     bots = Seat.bot_names(seats)
+    # a no-show (a tournament's forfeit): everyone who never came is marked so, not only the
+    # forfeiting seat (when neither player came, one of them still loses the match)
+    absent = set()
+    if ending == Ending.NO_SHOW:
+        came = players_came(table.pk)
+        absent = {s.index for s in seats if s.user_id is not None and not came[s.user_id]}
     for s in seats:
         if s.left is not None:  # the person who left is the player of this seat
             GamePlayer.of_game(
@@ -74,7 +81,8 @@ def finish_game(table: Table, seats: list[Seat], state: E.GameState, *, ending: 
             else bots.get(s.index, computer_name(0)),
             score=totals[s.index], place=places[s.index],
             won=winner is not None and places[s.index] == 1,
-            left=ending if s.index == loser_seat and ending != Ending.NORMAL else "",
+            left=ending if (s.index == loser_seat and ending != Ending.NORMAL)
+            or s.index in absent else "",
         ).save()
     game.record = game_record(game, state, seats)
     game.save(update_fields=["record"])

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Ending, Game, Seat, Table, TableStatus
+from games.frames import table_meta
 from games.selectors.archive import game_summary
 from leaderboards.models import PlaybanStrike
 from leaderboards.ratings import rules as rating_rules
@@ -180,7 +181,7 @@ def test_the_no_show_grace_ends_before_the_clock_could_forfeit_anyone(settings):
         assert S.no_show_seconds(turn) < 3 * turn
 
 
-def test_no_shows_forfeit_after_the_grace(make_user, staff):
+def test_no_shows_forfeit_after_the_grace(make_user, staff, client):
     a, b, c, d = _players(make_user, 4)
     t = _create(staff, capacity=4)
     enter_and_start(t, (a, b, c, d))
@@ -220,6 +221,18 @@ def test_no_shows_forfeit_after_the_grace(make_user, staff):
     assert game_summary(absent)["result"] == "lost"
     assert rating_rules.unrated_reason(game, list(game.players.all())) \
         == "a player never came to the table"
+    # Neither came to m2's table: both are named (it read as if the winner had come), though
+    # one of them lost the match for it
+    both = Game.objects.get(table_id=m2.table_id)
+    names = [p.name for p in both.players.order_by("seat")]
+    assert set(both.players.values_list("left", flat=True)) == {Ending.NO_SHOW}
+    assert game_summary(both.players.get(won=True))["ending"] \
+        == f"{names[0]} and {names[1]} did not come"
+    assert table_meta(Table.objects.get(pk=m2.table_id))["finish"]["absent_seats"] == [0, 1]
+    assert f"No-show ({names[0]} and {names[1]})" in client.get(
+        both.get_absolute_url()).content.decode()
+    assert table_meta(Table.objects.get(pk=m1.table_id))["finish"]["absent_seats"] == [
+        absent.seat]
     # Someone who came to the table and left a rated game still gets a strike (a withdrawal
     # mid-game ends it as abandoned).
     Seat.objects.filter(table=m2.table, user_id=m2.player_b_id).update(last_seen=timezone.now())

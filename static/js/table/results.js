@@ -194,7 +194,13 @@ export function endingText(fin, ctx) {
   }
   // (it read "Ended by resignation: you.")
   if (loser && fin.ending === "resignation") return `${loser} resigned.`;
-  if (loser && fin.ending === "no_show") return `${loser} did not come to the table and ${loser === "You" ? "lose" : "loses"} the game.`;
+  if (loser && fin.ending === "no_show") {
+    // when neither came, one of them still lost (the match's rule): both are named
+    const others = (fin.absent_seats || []).filter((i) => i !== fin.loser_seat).map((i) => seatName(i, ctx));
+    if (!others.length) return `${loser} did not come to the table and ${loser === "You" ? "lose" : "loses"} the game.`;
+    const absent = [loser, ...others].sort((a, b) => (b === "You") - (a === "You"));
+    return `${absent.join(" and ")} did not come to the table: ${loser === "You" ? "you lose" : `${loser} loses`} the game.`;
+  }
   if (loser && fin.ending === "abandonment") return `${loser} left the game and ${loser === "You" ? "lose" : "loses"} it by abandonment.`;
   return `Ended ${how}.`;
 }

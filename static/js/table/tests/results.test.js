@@ -50,6 +50,10 @@ test("the game-over title and how the game ended", () => {
   assert.equal(endingText({ ending: "no_show", loser_seat: 1 }, ctx), "ann did not come to the table and loses the game.");
   assert.equal(endingText({ ending: "no_show", loser_seat: 0 }, ctx), "You did not come to the table and lose the game.");
   assert.equal(endingText({ ending: "no_show", loser_seat: null }, ctx), "Ended by a no-show.");
+  // neither came: both are named, "You" first, and the one who lost for it
+  assert.equal(endingText({ ending: "no_show", loser_seat: 1, absent_seats: [0, 1] }, ctx), "You and ann did not come to the table: ann loses the game.");
+  assert.equal(endingText({ ending: "no_show", loser_seat: 0, absent_seats: [0, 1] }, ctx), "You and ann did not come to the table: you lose the game.");
+  assert.equal(endingText({ ending: "no_show", loser_seat: 1, absent_seats: [1] }, ctx), "ann did not come to the table and loses the game.");
   assert.equal(endingText({ ending: "resignation", loser_seat: null }, ctx), "Ended by resignation.");
   const timed = { ...ctx, maxTimeouts: 3 };
   assert.equal(endingText({ ending: "timeout", loser_seat: null }, timed), "Ended on time: a clock ran out 3 turns in a row.");
