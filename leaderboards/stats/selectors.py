@@ -238,3 +238,9 @@ def accuracy_summary(*, user, viewer, months: int = 12) -> dict[str, Any] | None
         "trend": {"points": points,
                   "polyline": " ".join(f"{p['x']},{p['y']}" for p in points)} if points else None,
     }
+
+
+def has_finished_games(user) -> bool:
+    """Whether ``user`` has a stored game, counted in their figures or not (a game one of its
+    players never came to counts for nobody: docs/stats.md)."""
+    return GamePlayer.objects.filter(user=user).exists()

@@ -17,4 +17,5 @@ def mine(request):
         "bars": selectors.results_by_mode(tables),
         "pph": selectors.points_per_hand_by_month(user=request.user, opponents=OPPONENT_KINDS),
         "accuracy": selectors.accuracy_summary(user=request.user, viewer=request.user),
+        "has_games": not tables and selectors.has_finished_games(request.user),
     })

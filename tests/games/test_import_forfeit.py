@@ -70,3 +70,16 @@ def test_a_forfeit_of_a_game_played_to_its_end_is_refused(make_user):
     assert answer.status_code == 400
     assert "but its moves play the game to its end" in answer.content.decode()
     assert not ImportedRecord.objects.exists()
+
+
+def test_a_no_show_of_one_move_reads_right_signed_out(rooms, two_players):
+    """A tournament's no-show exported and uploaded without an account: "1 move" (it read
+    "1 moves" signed out, "1 move" signed in) and who never came."""
+    ann, bob = two_players
+    table = start_table(rooms["classic"], [ann, bob])
+    play_then_resign(table.pk, {0: ann, 1: bob}, 1, resigner=bob)
+    site = Game.objects.get(table=table).record
+    site = {**site, "ending": "no_show", "forfeit": {**site["forfeit"], "reason": "no_show"}}
+    names = [p["name"] for p in site["players"]]
+    page = " ".join(_upload(Client(), json.dumps(site)).content.decode().split())
+    assert f"</bdi>, 1 move, the record stops where {names[1]} did not come (as" in page

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Ending, Game, Seat, Table, TableStatus
 from games.frames import table_meta
+from games.models import Ending, Game, Seat, Table, TableStatus
 from games.selectors.archive import game_summary
 from leaderboards.models import PlaybanStrike
 from leaderboards.ratings import rules as rating_rules
@@ -27,6 +27,7 @@ from leaderboards.tournaments.models import (
     Status,
     Tournament,
 )
+from leaderboards.tournaments.services import finals
 from tests.support.tournaments import away as _away
 from tests.support.tournaments import create_tournament as _create
 from tests.support.tournaments import enter_and_start
@@ -219,6 +220,13 @@ def test_no_shows_forfeit_after_the_grace(make_user, staff, client):
     summary = game_summary(game.players.get(user_id=m1.player_a_id))
     assert summary["result"] == "won" and summary["ending"] == f"{absent.name} did not come"
     assert game_summary(absent)["result"] == "lost"
+    # nothing to analyse: the site does not ask the Expert to judge a game nobody played
+    assert finals.final_game_ids(t) == []
+    # their statistics page does not say they have never finished a game
+    client.force_login(absent.user)
+    mine = " ".join(client.get("/stats/").content.decode().split())
+    assert "None of your games counts in your statistics yet" in mine
+    assert "You have not finished a game yet" not in mine
     assert rating_rules.unrated_reason(game, list(game.players.all())) \
         == "a player never came to the table"
     # Neither came to m2's table: both are named (it read as if the winner had come), though

@@ -2,7 +2,8 @@
 
 The finals are the games that decided it: for single and double elimination, the last match
 recorded (the final, or the grand final and its reset); for Swiss and round robin, every
-game of the last round; for an arena, the last game to finish. After the commit each is
+game of the last round; for an arena, the last game to finish; never a game one of its
+players never came to (``Ending.NO_SHOW``). After the commit each is
 handed to ``games.services.analysis_request_automatic`` (the games app's one way to ask for
 an analysis; it queues the idempotent task ``games.analyse`` and re-uses an analysis
 already stored), so the players find the analysis on the game page without asking.
@@ -14,7 +15,7 @@ import logging
 from django.db import transaction
 
 from games import services as games_services
-from games.models import Game
+from games.models import Ending, Game
 
 from ..models import Format, Match, Tournament
 
@@ -33,8 +34,9 @@ def final_game_ids(t: Tournament) -> list[int]:
     else:
         played = played.order_by("-finished_at", "-pk")[:1]
     table_ids = [m.table_id for m in played[:FINALS_MAX]]
-    return list(Game.objects.filter(table_id__in=table_ids).order_by("pk")
-                .values_list("pk", flat=True))
+    # a game one of its players never came to has nothing to judge (it read "0 inaccuracies")
+    return list(Game.objects.filter(table_id__in=table_ids).exclude(ending=Ending.NO_SHOW)
+                .order_by("pk").values_list("pk", flat=True))
 
 
 def finals_analyse_after_commit(t: Tournament) -> None:
