@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from core.text import CONTROLS_MESSAGE, has_controls
+from core.text import CONTROLS_MESSAGE, HIDDEN_MESSAGE, has_controls, has_hidden
 
 from .countries import COUNTRIES
 from .timezones import is_valid_time_zone
@@ -27,6 +27,8 @@ def validate_plain_text(value: str, *, allow_newlines: bool = False) -> None:
 
 def validate_display_name(value: str) -> None:
     validate_plain_text(value)
+    if has_hidden(value):
+        raise ValidationError(HIDDEN_MESSAGE, code="hidden_characters")
 
 
 def validate_bio(value: str) -> None:

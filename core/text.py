@@ -25,3 +25,39 @@ def shows_something(text: str) -> bool:
     """Whether ``text`` has a character that shows: a line of zero-width spaces alone was
     accepted as a chat line, and showed as a name and nothing after it."""
     return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE for ch in text)
+
+
+# Joiners that some scripts need between letters (Persian's ZWNJ) and emoji sequences use
+# (ZWJ): the only format characters a name may hold.
+JOINERS = frozenset("\u200c\u200d")
+HIDDEN_MESSAGE = ("Remove the invisible characters from this name (a zero-width space or a "
+                  "soft hyphen, say): they make it look like a name it is not.")
+
+
+def has_hidden(text: str) -> bool:
+    """Whether ``text`` holds an invisible format character other than the joiners: a
+    zero-width space or a soft hyphen made "bob2" a display name that was not bob2's
+    username, and showed as it."""
+    return any(unicodedata.category(ch) == "Cf" and ch not in JOINERS for ch in text)
+
+
+# Cyrillic and Greek letters drawn like Latin ones (after case folding), read as those: "bоb2"
+# with a Cyrillic "о" showed as bob2. Not Unicode's whole confusables table: the letters a
+# name is most easily forged with.
+_LOOKALIKES = str.maketrans({
+    # Cyrillic (lower case: folding has made "В" "в", which looks like "B", so "b")
+    "а": "a", "в": "b", "е": "e", "һ": "h", "і": "i", "ј": "j", "к": "k", "м": "m",
+    "н": "h", "о": "o", "р": "p", "с": "c", "ԁ": "d", "ѕ": "s", "т": "t", "у": "y",
+    "х": "x", "ɡ": "g",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "m", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
+})
+
+
+def skeleton(text: str) -> str:
+    """What ``text`` looks like, for telling names apart: NFKC, case folded, lookalike
+    Cyrillic and Greek letters read as the Latin ones they look like, format characters
+    dropped."""
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_LOOKALIKES)
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")

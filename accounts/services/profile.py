@@ -8,6 +8,8 @@ from django.core.files.storage import Storage
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
+from core.text import skeleton
+
 from ..avatars import avatar_normalise
 from ..models import User
 
@@ -29,10 +31,14 @@ def display_name_taken(user: User, name: str) -> str:
     if not name:
         return ""
     bare = name.removeprefix("@").strip()
-    if bare.casefold().startswith("computer"):
+    if skeleton(bare).startswith("computer"):
         return "Names beginning with “Computer” are the site's computer players'."
     if User.objects.filter(username__iexact=bare).exclude(pk=user.pk).exists():
         return "That is another player's username: choose a name of your own."
+    # drawn like one: "bоb2" with a Cyrillic "о" showed as bob2 (usernames are checked as
+    # they are stored; nearly all are plain Latin)
+    if User.objects.filter(username__iexact=skeleton(bare)).exclude(pk=user.pk).exists():
+        return "That looks like another player's username: choose a name of your own."
     return ""
 
 

@@ -1,4 +1,6 @@
 """The public profile page and the profile edit page (text fields)."""
+import html
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -192,6 +194,37 @@ def test_edit_rejects_bad_values_and_saves_nothing(alice_client, user, field, va
     assert message in response.content.decode()
     assert b'aria-invalid="true"' in response.content
     assert User.objects.values().get(pk=user.pk) == before
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("bob2", "That is another player's username"),
+    ("@BOB2", "That is another player's username"),
+    # each of these was saved and showed as "bob2" (an outside audit)
+    ("b\u043eb2", "That looks like another player's username"),  # a Cyrillic "о"
+    ("\u0412\u041e\u04122", "That looks like another player's username"),  # "ВОВ2"
+    ("bob2\u200b", "Remove the invisible characters"),  # a zero-width space
+    ("b\u00adob2", "Remove the invisible characters"),  # a soft hyphen
+    ("Computer (Easy)", "the site's computer players'"),
+    ("\u0421\u043emputer", "the site's computer players'"),  # "Сomputer", Cyrillic "С", "о"
+])
+def test_a_display_name_may_not_pass_for_another_player(alice_client, user, make_user, name,
+                                                        message):
+    make_user("bob2")
+    before = User.objects.values().get(pk=user.pk)
+    response = alice_client.post(reverse("accounts:edit"), edit_data(display_name=name))
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    assert User.objects.values().get(pk=user.pk) == before
+
+
+@pytest.mark.parametrize("name", ["Bobby", "Mehr\u200cdad", "\U0001F468\u200d\U0001F469 fam",
+                                  "\u0411\u043e\u0440\u0438\u0441"])  # "Борис"
+def test_names_of_other_scripts_and_joiners_are_kept(alice_client, user, make_user, name):
+    make_user("bob2")
+    response = alice_client.post(reverse("accounts:edit"), edit_data(display_name=name))
+    assert response.status_code == 302, response.content.decode()[:500]
+    user.refresh_from_db()
+    assert user.display_name == name
 
 
 def test_service_rejects_what_the_form_would(user):
