@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from accounts.email_page import EmailPage
+
 from . import rules as rules_page
 from . import views
 
@@ -17,6 +19,8 @@ urlpatterns = [
     path("api/docs/gin_bot.py", views.api_docs, {"name": "gin_bot.py"}, name="api_docs_bot"),
     path("api/docs/bot-api.md", views.api_docs, {"name": "bot-api.md"}, name="api_docs_text"),
     path("api/docs/<slug:page>/", views.api_docs, name="api_docs_page"),
+    # allauth's e-mail page, saying why a link was not sent again (accounts.email_page)
+    path("accounts/email/", EmailPage.as_view()),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

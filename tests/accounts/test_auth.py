@@ -1,4 +1,5 @@
 """Sign-up, email verification, log in/out, rate limits, password and email changes."""
+import html
 import re
 
 import pytest
@@ -300,3 +301,17 @@ def test_profile_edit_post_by_anonymous_changes_nothing(client, user):
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.display_name == ""
+
+
+def test_sending_the_link_again_too_soon_says_so(client, user):
+    """"Send the link again" right after the link went out did nothing anyone could see (the
+    rate limit skipped the mail, and no message said so): it now says when to ask again."""
+    client.force_login(user)
+    client.post(reverse("account_email"), {"action_add": "", "email": "second@example.com"})
+    assert len(mail.outbox) == 1
+    response = client.post(reverse("account_email"),
+                           {"action_send": "", "email": "second@example.com"}, follow=True)
+    assert len(mail.outbox) == 1
+    page = " ".join(html.unescape(response.content.decode()).split())
+    assert ("A link was sent to second@example.com a moment ago: look for it in that inbox "
+            "(and its spam folder). You can ask for another in 3 minutes.") in page
