@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from django import template
+from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
@@ -61,6 +62,9 @@ def presence_label(presence) -> str:
     if presence.state == "online":
         return "Online"
     if presence.last_seen:
+        # as the live list says it (social.js): "0 minutes ago" read as a fault
+        if (timezone.now() - presence.last_seen).total_seconds() < 90:
+            return "Last seen just now"
         return f"Last seen {timesince(presence.last_seen)} ago"
     return "Offline"
 

@@ -146,3 +146,20 @@ def test_a_process_that_sees_the_sockets_counts_only_live_ones(alice, bob, carol
     presence.presence_disconnect(bob.pk, "tab")  # bob leaves: "last seen" is now
     assert LastSeen.objects.filter(user=bob).exists()
     assert presence.presence_reachable([alice.pk, bob.pk, carol.pk]) == {alice.pk}
+
+
+def test_a_contact_seen_a_moment_ago_reads_just_now():
+    """The contacts page read "Last seen 0 minutes ago" (an outside audit); the live list
+    already said "just now"."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from social.presence import Presence
+    from social.templatetags.social_tags import presence_label
+
+    now = timezone.now()
+    assert presence_label(Presence("offline", last_seen=now - timedelta(seconds=20))) \
+        == "Last seen just now"
+    assert presence_label(Presence("offline", last_seen=now - timedelta(minutes=5))) \
+        == "Last seen 5\xa0minutes ago"
