@@ -20,7 +20,7 @@ urlpatterns = [
     path("api/docs/bot-api.md", views.api_docs, {"name": "bot-api.md"}, name="api_docs_text"),
     path("api/docs/<slug:page>/", views.api_docs, name="api_docs_page"),
     # allauth's e-mail page, saying why a link was not sent again (accounts.email_page)
-    path("accounts/email/", EmailPage.as_view()),
+    path("accounts/email/", EmailPage.as_view(), name="account_email"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

@@ -7,6 +7,7 @@
 // 4. The theme: light, dark, or as the device (the footer's Theme choice, kept per device).
 // 5. A table wider than its box (a score sheet on a phone) shows a shadow on each side that
 //    scrolls.
+// 6. The settings tabs show the page's own tab on a phone.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -63,6 +64,25 @@
         toggle.focus();
       }
     });
+    // Tabbing on past the last link left the menu open over the page, and Escape no longer
+    // closed it: focus leaving the menu closes it.
+    nav.addEventListener("focusout", function (event) {
+      var next = event.relatedTarget;
+      if (next && !nav.contains(next) && toggle.getAttribute("aria-expanded") === "true") {
+        setOpen(false);
+      }
+    });
+  }
+
+  // 6. The settings tabs scroll sideways on a phone: the page's own tab is brought into view
+  //    ("Profile Alerts API and bots Ema…" hid the Password page's tab).
+  function setUpSettingsNav() {
+    var list = document.querySelector(".settings-nav ul");
+    var current = list && list.querySelector("[aria-current=page]");
+    if (!current || list.scrollWidth <= list.clientWidth) return;
+    var item = current.closest("li") || current;
+    var from = item.getBoundingClientRect().left - list.getBoundingClientRect().left;
+    list.scrollLeft = Math.max(0, list.scrollLeft + from - (list.clientWidth - item.offsetWidth) / 2);
   }
 
   // 3. A time zone <select data-time-zone-select> gets a button offering the device's own
@@ -148,6 +168,7 @@
     setUpTimeZoneHint();
     setUpThemeChoice();
     setUpScrollCues(document);
+    setUpSettingsNav();
   }
   // a choice made in another tab reaches this one too
   window.addEventListener("storage", function (event) {
