@@ -84,7 +84,7 @@ def _index(request):
         page = int(request.GET.get("page") or 1)
     except ValueError:
         raise BadQuery("A page is a number, 1 or more.") from None
-    if not 1 <= page <= 100000:
+    if page < 1:
         raise BadQuery("A page is a number, 1 or more.")
     me = selectors.my_position(user=request.user, mode=mode, period=period, country=country,
                                pool=pool)
@@ -112,10 +112,7 @@ def _index(request):
     return render(request, "leaderboards/index.html", {
         "modes": Mode.choices, "mode": mode, "mode_name": Mode(mode).label,
         "periods": Period.choices, "period": period, "period_name": Period(period).label,
-        "country": country, "country_choices": [
-            (c, countries.COUNTRIES.get(c, c))
-            for c in selectors.countries_on_board(mode, period, run=run, pool=pool)
-        ],
+        "country": country, "country_choices": _country_choices(mode, period, run, pool, country),
         "board": board, "run": run, "me": me, "query": query, "query_string": query_string,
         # why the viewer is missing from the main board, and what brings them onto it
         "absence": (_absence(request.user, mode, period, pool, country)
@@ -123,6 +120,16 @@ def _index(request):
         "rank_label": "Gain" if period != Period.ALL else "Rating",
         "pools": Pool.choices, "pool": pool, "bots": pool == Pool.BOTS,
     })
+
+
+def _country_choices(mode: str, period: str, run, pool: str, country: str):
+    """The countries of the board's players, and the one asked for even when nobody from
+    there is on it: its heading named France while the list offered only "Everywhere", and
+    "Show" dropped it."""
+    codes = list(selectors.countries_on_board(mode, period, run=run, pool=pool))
+    if country and country not in codes:
+        codes.append(country)
+    return [(c, countries.COUNTRIES.get(c, c)) for c in sorted(codes)]
 
 
 def _absence(user, mode: str, period: str, pool: str, country: str) -> str:

@@ -131,6 +131,8 @@ def test_a_player_off_the_board_is_told_what_puts_them_on_it(make_user, client):
     ("period=year", "There is no period “year”"), ("kind=robots", "There is no kind of board"),
     ("page=0", "A page is a number"), ("page=x", "A page is a number"),
     ("page=9", "This board has 1 page for now."), ("country=ZZ", "There is no country “ZZ”"),
+    # a number of 1 or more, which it said it was not
+    ("page=999999999999999999999", "This board has 1 page for now."),
     ("mode=%01" + "x" * 100, "There is no game “" + "x" * 39 + "…”"),
 ])
 def test_bad_filters_are_answered_with_the_reason(make_user, client, query, reason):
@@ -139,6 +141,14 @@ def test_bad_filters_are_answered_with_the_reason(make_user, client, query, reas
     response = client.get(f"/leaderboards/?{query}")
     assert response.status_code == 400
     assert reason in response.content.decode()
+
+
+def test_a_country_with_nobody_on_the_board_stays_chosen(make_user, client):
+    """?country=FR on a board with no French player: the heading said France, the list offered
+    only "Everywhere", and "Show" dropped the filter."""
+    _board(3, make_user)
+    body = client.get("/leaderboards/?country=FR").content.decode()
+    assert '<option value="FR" selected>' in body
 
 
 def test_empty_board_says_so(client):
