@@ -1,4 +1,5 @@
 import functools
+import re
 
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
@@ -116,6 +117,9 @@ API_DOC_PAGES = {
 }
 
 
+SITE_CODE = re.compile(r"<!-- site code -->.*?<!-- /site code -->\n?", re.S)
+
+
 @functools.lru_cache(maxsize=8)
 def _docs_html(source: str, mtime: float) -> str:
     """A Markdown file of this repository (trusted) as HTML, each table in a box that scrolls
@@ -124,15 +128,18 @@ def _docs_html(source: str, mtime: float) -> str:
     import markdown
 
     text = (settings.BASE_DIR / source).read_text(encoding="utf-8")
+    # notes for the site's own developers are not the API's users' business
+    text = SITE_CODE.sub("", text)
     # (aligned columns as align="…", not style="…", which the CSP refuses)
     html = markdown.markdown(text, extensions=["tables", "fenced_code", "toc"],
                              extension_configs={"tables": {"use_align_attribute": True}})
     html = (html.replace("<table>", '<div class="table-scroll"><table>')
             .replace("</table>", "</table></div>"))
-    for name, (path, _title) in API_DOC_PAGES.items():
+    for name, (path, title) in API_DOC_PAGES.items():
         if path != source:
+            # named as the page is titled: "docs/protocol.md" read as a file to look for
             url = reverse("api_docs_page", kwargs={"page": name}) if name else reverse("api_docs")
-            html = html.replace(path, f'<a href="{url}">{path}</a>')
+            html = html.replace(path, f'<a href="{url}">{title[0].lower() + title[1:]}</a>')
     return html
 
 

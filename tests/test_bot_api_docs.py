@@ -71,8 +71,12 @@ def test_the_site_serves_its_api_docs_where_the_settings_and_the_api_point(clien
     assert 'href="/api/docs/bot-api.md"' in html and "| ---" not in html
     assert client.head("/api/docs/").status_code == 200
     # the two documents it leans on are pages too, and its mentions of them link there
-    assert 'href="/api/docs/protocol/">docs/protocol.md</a>' in html
-    assert 'href="/api/docs/records/">docs/records.md</a>' in html
+    # (named as those pages are titled: the paths read as files to look for)
+    assert 'href="/api/docs/protocol/">the table protocol</a>' in html
+    assert 'href="/api/docs/records/">game records</a>' in html
+    # the notes for the site's own developers are in the file, not on the page
+    assert "For code inside the site" in DOC.read_text()
+    assert "For code inside the site" not in html and "site code" not in html
     for name, heading in (("protocol", "<h1"), ("records", "<h1")):
         other = client.get(f"/api/docs/{name}/")
         assert other.status_code == 200 and heading in other.content.decode()
