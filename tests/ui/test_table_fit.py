@@ -513,6 +513,12 @@ def test_the_move_buttons_are_one_tab_or_one_key_away(server, chromium):
         assert page.evaluate("document.activeElement.matches('.hand-card')")
         page.keyboard.press("a")
         assert page.evaluate("document.activeElement.matches('.tbl-actions .button')")
+        # with no move to make, A goes to the prompt that says why (it went to the empty row
+        # of buttons, 0 px high, and the focus was lost to sight)
+        page.evaluate("() => { document.activeElement.blur(); document.querySelectorAll("
+                      "'.tbl-actions button').forEach((b) => { b.disabled = true; }); }")
+        page.keyboard.press("a")
+        assert page.evaluate(FOCUS_AT) == "prompt"
         # typing in the chat is not a shortcut
         page.evaluate("window.ginTable.toggleSide(true)")
         page.focus("#tbl-chat-input")

@@ -175,7 +175,9 @@ export class Input {
       // a result panel over the table: its buttons are the moves to make now
       if (!ctrl.el.panel.hidden && focusFirstButton(ctrl.el.panel)) return;
       const b = ctrl.el.actions.querySelector("button:not([disabled])");
-      (b || ctrl.el.actions).focus();
+      // no move to make (the others' turn): the prompt saying whose it is, not the empty
+      // row of buttons, where the focus could not be seen
+      (b || ctrl.el.prompt).focus();
     } else if (ctrl.el.hand.children.length) {
       e.preventDefault();
       ctrl.focusHand();
