@@ -155,6 +155,7 @@ def test_offline_games_on_the_run_command_then_synced(site, chromium):
         assert page.evaluate("() => window.ginTable.frame.table.finish.ending") == "normal"
         page.goto(site.base + "/play/offline/")
         _poll(page, "() => document.querySelectorAll('#offline-stats-body tr').length === 2")
+        assert page.locator("[aria-label='Offline statistics table']").is_visible()
         assert not errors, errors
 
         # ---- the server is back: sign in, and the games are uploaded and filed
@@ -227,6 +228,8 @@ def test_installable_and_accessible_in_chromium(server, tmp_path, chromium):
     page.goto(base + "/play/offline/")
     _poll(page, "() => window.ginOffline && window.ginOffline.readyMs", timeout=120)
     assert serious_violations(page) == []
+    # no game yet: the statistics' scrolling box is no tab stop (it was one, 0 px high)
+    assert page.locator("[aria-label='Offline statistics table']").is_hidden()
     _new_game(page, "rummy", computers=3)
     _poll(page, "() => window.ginTable.myTurn")
     assert serious_violations(page) == []

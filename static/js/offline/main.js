@@ -116,6 +116,8 @@ async function renderStats() {
   body.replaceChildren();
   $("offline-stats-empty").hidden = rows.length > 0;
   $("offline-stats-table").hidden = rows.length === 0;
+  // (its scrolling box is a tab stop: hidden too while empty, not a stop 0 px high)
+  $("offline-stats-table").closest(".table-scroll").hidden = rows.length === 0;
   for (const r of rows) {
     const tr = document.createElement("tr");
     const cells = [MODE_NAMES[r.mode], LEVEL_NAMES[r.level], r.played, r.won, r.lost, r.tied,
