@@ -34,6 +34,11 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 # Answers a login brute force with HTTP 429 and names the site in emails.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# allauth's forms with the site's sentence-case labels (accounts/auth_forms.py)
+ACCOUNT_FORMS = {
+    "change_password": "accounts.auth_forms.SiteChangePasswordForm",
+    "reset_password_from_key": "accounts.auth_forms.SiteResetPasswordKeyForm",
+}
 ACCOUNT_RATE_LIMITS = {
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",

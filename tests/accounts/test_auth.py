@@ -219,6 +219,9 @@ def test_password_reset_by_email(client, user):
     response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
+    # in the site's words, as its other mails (it was allauth's stock "Password Reset Email")
+    assert mail.outbox[0].subject == "[Gin Rummy] Choose a new password"
+    assert 'asked for a new password for the account "alice"' in mail.outbox[0].body
     reset_path = emailed_path(mail.outbox[0])
     response = client.get(reset_path)
     # allauth moves the key out of the URL into the session, then shows the form.
@@ -238,6 +241,19 @@ def test_password_reset_for_unknown_email_reveals_nothing(client, user):
     response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
     assert response.status_code == 302
     assert response.url == reverse("account_reset_password_done")
+    assert [m.subject for m in mail.outbox] == ["[Gin Rummy] No account has this email address"]
+    assert "No account has it. If you meant to make one, sign up here:" in mail.outbox[0].body
+
+
+def test_signing_up_with_a_taken_address_mails_its_owner_in_the_sites_words(client, user):
+    """allauth's stock mail read "tried to signup for an account using email address:" with
+    a double space, unlike the site's other mails."""
+    client.post(reverse("account_signup"), {
+        "username": "newcomer", "email": "alice@example.com",
+        "password1": "a-Strong-pass-456", "password2": "a-Strong-pass-456"})
+    sent = [m for m in mail.outbox if m.to == ["alice@example.com"]]
+    assert [m.subject for m in sent] == ["[Gin Rummy] This email address already has an account"]
+    assert "It already belongs to an account." in sent[0].body and "  " not in sent[0].body
 
 
 def test_email_change_takes_effect_after_confirmation(client, user):
@@ -315,3 +331,13 @@ def test_sending_the_link_again_too_soon_says_so(client, user):
     page = " ".join(html.unescape(response.content.decode()).split())
     assert ("A link was sent to second@example.com a moment ago: look for it in that inbox "
             "(and its spam folder). You can ask for another in 3 minutes.") in page
+
+
+def test_the_account_forms_label_in_sentence_case(client, user):
+    """allauth's "Current Password" and "New Password (again)" stood out among the site's
+    sentence-case labels."""
+    client.force_login(user)
+    page = client.get(reverse("account_change_password")).content.decode()
+    for label in ("Current password", "New password", "New password (again)"):
+        assert f">{label}<" in page, label
+    assert "Password (again)<" not in page.replace("New password (again)<", "")
