@@ -81,9 +81,20 @@ export function seatScoreSpan(view, i) {
   return h("span", { class: "seat-score", text: `Score ${seatScore(view, i)}`, attrs: title ? { title, "aria-label": title } : {} });
 }
 
-export function seatStatus(s) {
-  if (s.kind === "user") return s.gone ? "left" : s.connected ? "online" : "offline";
+/** A seat's presence: "left" only while the game is in play (``playing``); at a finished
+ * table a winner who had gone home read "left", as if they had abandoned it. */
+export function seatStatus(s, playing = true) {
+  if (s.kind === "user") return s.gone && playing ? "left" : s.connected ? "online" : "offline";
   return s.kind === "bot" ? "computer" : "empty";
+}
+
+/** The banner's line on the people not at the table: "dave is not at the table: waiting for
+ * them…". It said "disconnected… come back" of a player who had never come (a tournament's
+ * match the site seated them at). */
+export function awayNote(seats, mySeat) {
+  const away = (seats || []).filter((s) => s.kind === "user" && !s.connected && s.index !== mySeat);
+  if (!away.length) return "";
+  return `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} not at the table: waiting for them…`;
 }
 
 /** The title's chips after "Hand n": the knock limit and the spade multiplier. */
@@ -211,8 +222,8 @@ export function renderBanner(ctrl) {
     kids.push(h("span", { text: claim.note }));
     kids.push(h("button", { class: "button button-small", text: claim.button, attrs: { type: "button" }, on: { click: () => ctrl.claim() } }));
   } else if (f.table.status === "playing") {
-    const away = f.seats.filter((s) => s.kind === "user" && !s.connected && s.index !== ctrl.mySeat);
-    if (away.length) kids.push(h("span", { text: `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} disconnected. Waiting for them to come back…` }));
+    const note = awayNote(f.seats, ctrl.mySeat);
+    if (note) kids.push(h("span", { text: note }));
   }
   b.hidden = !kids.length;
   updateChildren(b, kids);
@@ -241,7 +252,7 @@ function seatBox(ctrl, s) {
   const i = s.index;
   const isTurn = v && v.to_act === i && !v.is_over;
   const box = h("article", { class: `seat-box${isTurn ? " is-turn" : ""}${s.kind === "empty" ? " is-empty" : ""}`, data: { seat: i } });
-  const status = seatStatus(s);
+  const status = seatStatus(s, ctrl.frame.table.status === "playing");
   const full = ctrl.nameOf(i);
   const short = shortNames(ctrl.frame.seats || [], ctrl.ctx().names)[i];
   const nameText = h("span", { class: "seat-name-text", text: full, attrs: { title: full } });

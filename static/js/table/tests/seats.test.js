@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { claimText, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
+import { awayNote, claimText, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -28,6 +28,10 @@ test("a seat's score: one number, or one per Hollywood game", () => {
 test("seat status, title chips and the connection line", () => {
   assert.equal(seatStatus({ kind: "user", connected: true }), "online");
   assert.equal(seatStatus({ kind: "user", gone: true }), "left");
+  // at a finished table nobody "left" it: they went home
+  assert.equal(seatStatus({ kind: "user", gone: true }, false), "offline");
+  assert.equal(awayNote([{ index: 0, kind: "user", connected: true, name: "carol" }, { index: 1, kind: "user", connected: false, name: "dave" }], 0), "dave is not at the table: waiting for them…");
+  assert.equal(awayNote([{ index: 0, kind: "user", connected: true, name: "carol" }], 0), "");
   assert.equal(seatStatus({ kind: "user" }), "offline");
   assert.equal(seatStatus({ kind: "bot" }), "computer");
   assert.equal(seatStatus({ kind: "empty" }), "empty");
