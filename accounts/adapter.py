@@ -6,9 +6,17 @@ from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.ratelimit import respond_429
 from django.core.exceptions import ValidationError
 
+from core.text import skeleton
+
 from .middleware import device_time_zone
 
 SITE_NAME = "Gin Rummy"
+# Names that would read as the site speaking (compared as they look: core.text.skeleton)
+RESERVED_USERNAMES = frozenset({
+    "admin", "administrator", "root", "staff", "support", "help", "moderator", "mod",
+    "system", "official", "site", "ginrummy", "gin-rummy", "gin_rummy", "webmaster",
+    "security", "postmaster", "noreply", "no-reply", "anonymous", "nobody", "bot",
+})
 EMAIL_MAX_LENGTH = 254
 
 
@@ -45,6 +53,27 @@ class AccountAdapter(DefaultAccountAdapter):
                 f"An email address has at most {EMAIL_MAX_LENGTH} characters.",
                 code="email_too_long")
         return email
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """A username may not pass for the site, its computer players or another player: a
+        username is the name shown when no display name is set, so "admin", "Computer" and
+        "bоb2" (a Cyrillic "о", beside bob2) were names that could fool people, which the
+        display name already refuses (``services.display_name_taken``)."""
+        username = super().clean_username(username, shallow=shallow)
+        look = skeleton(username)
+        if look.startswith("computer"):
+            raise ValidationError("Names beginning with “Computer” are the site's computer "
+                                  "players'.", code="username_reserved")
+        if look in RESERVED_USERNAMES:
+            raise ValidationError("That name is kept for the site: choose another.",
+                                  code="username_reserved")
+        if not shallow and look != username.casefold():
+            from .models import User
+
+            if User.objects.filter(username__iexact=look).exists():
+                raise ValidationError("That looks like another player's username: choose a "
+                                      "name of your own.", code="username_lookalike")
+        return username
 
     def save_user(self, request, user, form, commit=True):
         """A new account starts in the device's time zone (``site.js``'s cookie), so its

@@ -102,6 +102,26 @@ def test_signup_rejects_taken_username_and_email(client, user):
     assert mail.outbox == [] or all("alice@example.com" in m.to for m in mail.outbox)
 
 
+@pytest.mark.parametrize(("username", "message"), [
+    ("admin", "That name is kept for the site"),
+    ("Support", "That name is kept for the site"),
+    ("\u0430dmin", "That name is kept for the site"),  # a Cyrillic "а"
+    ("Computer", "Names beginning with “Computer” are the site's computer players'."),
+    ("computer_easy", "Names beginning with “Computer”"),
+    ("\u0430lice", "That looks like another player's username"),  # beside alice
+])
+def test_signup_refuses_a_name_that_passes_for_the_site_or_another(client, user, username,
+                                                                    message):
+    """A username is the name shown when no display name is set: "admin", "Computer" and
+    "аlice" beside alice were taken at sign-up (an outside audit)."""
+    response = client.post(reverse("account_signup"), {
+        "username": username, "email": "new@example.com",
+        "password1": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 200
+    assert message in html.unescape(response.content.decode())
+    assert User.objects.count() == 1 and mail.outbox == []
+
+
 def test_signup_rejects_mismatched_passwords(client):
     response = client.post(
         reverse("account_signup"),
