@@ -187,6 +187,8 @@ def test_swiss_page_shows_tiebreaks_and_profile_results(client, staff, make_user
     assert t.status == Status.FINISHED
     page = client.get(t.get_absolute_url()).content.decode()
     assert "Buchholz" in page and "Sonneborn-Berger" in page and "won by" in page
+    # a resignation at 0-0 read "s0 0–0 s1", the winner told only by bold type
+    assert f"· {m.player_a.public_name} won</span>" in page
     profile = client.get(m.player_a.get_absolute_url()).content.decode()
     assert "Sunday Open" in profile and "place 1 of 2" in profile
 
