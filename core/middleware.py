@@ -1,5 +1,5 @@
 """Middleware every app's pages pass through: NUL characters and unreadable forms refused,
-pages compressed, the API's 404s and 405s in JSON."""
+pages compressed, the API's 404s and 405s in JSON, a 405 to a person as a page."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
@@ -16,7 +16,7 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.middleware.gzip import GZipMiddleware
-from django.shortcuts import resolve_url
+from django.shortcuts import render, resolve_url
 from django.utils.deprecation import MiddlewareMixin
 
 from .http import json_refusal, wants_json
@@ -140,11 +140,25 @@ class ApiErrorsAsJson(MiddlewareMixin):
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if response.get("Content-Type", "").startswith("application/json"):
             return response
-        if request.path_info.startswith("/api/"):
+        # (the API's documentation is pages for people: their 404 is the site's page)
+        if request.path_info.startswith("/api/") and not request.path_info.startswith(
+                "/api/docs/"):
             return self._api(response)
         if wants_json(request):
             return self._site(request, response)
+        if response.status_code == 405 and not getattr(response, "streaming", False) \
+                and not response.content:
+            return self._page(request, response)
         return response
+
+    @staticmethod
+    def _page(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        """``require_POST``'s 405 to a person (a form's address opened in the browser) was
+        an empty page: the site's page says what the address is for."""
+        page = render(request, "405.html", status=405)
+        if response.get("Allow"):
+            page["Allow"] = response["Allow"]
+        return page
 
     @staticmethod
     def _api(response: HttpResponse) -> HttpResponse:

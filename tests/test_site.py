@@ -248,3 +248,20 @@ def test_media_answers_404_for_a_path_too_long_for_the_file_system(client, setti
     assert client.get("/media/" + "a" * 4100).status_code == 404
     assert client.get("/media/" + "/".join(["b" * 250] * 2)).status_code == 404
     assert client.get("/media/avatars/missing.png").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_form_address_opened_in_the_browser_is_a_page_that_says_so(client, make_user):
+    """GET /tables/1/close/ (a form's address) answered an empty 405 (an outside audit): the
+    site's page now says what the address is for, and keeps the Allow header. A script that
+    asks for JSON, and the API, still get their JSON; the API docs' 404 is the site's page."""
+    client.force_login(make_user("visitor"))
+    response = client.get("/tables/1/close/")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert "This address is not a page" in response.content.decode()
+    as_json = client.get("/tables/1/close/", HTTP_ACCEPT="application/json")
+    assert as_json.status_code == 405 and as_json.json()["error"]["code"] == "method_not_allowed"
+    missing = client.get("/api/docs/nope/")
+    assert missing.status_code == 404 and missing["Content-Type"].startswith("text/html")
+    assert "Page not found" in missing.content.decode()
+    assert client.get("/api/nowhere/").json()["error"] == "not_found"
