@@ -63,6 +63,16 @@ def site(tmp_path_factory):
         yield base, data, env
 
 
+def _phone(browser, base: str, session: str, errors: list[str]):
+    """A phone-sized page signed in with ``session``; its script errors go to ``errors``."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page
+
+
 def test_the_page_follows_the_match_live_on_a_phone(site):
     from playwright.sync_api import sync_playwright
 
@@ -70,11 +80,7 @@ def test_the_page_follows_the_match_live_on_a_phone(site):
     errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 360, "height": 740})
-        context.add_cookies([{"name": "sessionid", "value": data[data["a"]], "url": base}])
-        page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        context, page = _phone(browser, base, data[data["a"]], errors)
         page.goto(f"{base}/tournaments/{data['tournament']}/")
         play = page.get_by_role("link", name="Play your match")
         play.wait_for(timeout=WAIT)
@@ -134,19 +140,13 @@ def test_a_winner_reading_the_result_at_the_table_is_taken_to_the_next_match(sit
     errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 360, "height": 740})
-        context.add_cookies([{"name": "sessionid", "value": data[data["a"]], "url": base}])
-        page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        context, page = _phone(browser, base, data[data["a"]], errors)
         old = f"{base}/tables/{data['table']}/"
         page.goto(old)
         page.wait_for_selector(".tbl-conn[data-state=open]", timeout=WAIT)
         # the opponent resigns at the table (in the server's process, whose channel layer
         # carries the notice of the next match: the in-memory one reaches no other process)
-        other = browser.new_context(viewport={"width": 360, "height": 740})
-        other.add_cookies([{"name": "sessionid", "value": data[data["b"]], "url": base}])
-        loser = other.new_page()
+        other, loser = _phone(browser, base, data[data["b"]], errors)
         loser.goto(old)
         loser.wait_for_selector(".tbl-conn[data-state=open]", timeout=WAIT)
         loser.evaluate("() => window.ginTable.resign()")
