@@ -77,6 +77,8 @@ def test_the_site_serves_its_api_docs_where_the_settings_and_the_api_point(clien
     # the notes for the site's own developers are in the file, not on the page
     assert "For code inside the site" in DOC.read_text()
     assert "For code inside the site" not in html and "site code" not in html
+    for internal in ("accounts/api.py", "bench/", "tests/games/"):
+        assert internal in DOC.read_text() and internal not in html, internal
     for name, heading in (("protocol", "<h1"), ("records", "<h1")):
         other = client.get(f"/api/docs/{name}/")
         assert other.status_code == 200 and heading in other.content.decode()

@@ -57,6 +57,8 @@ function fillList(list, items, render, emptyText) {
 }
 
 async function fetchJson(url) {
+  // with no network a request can only fail (an error in the console every tick): wait
+  if (navigator.onLine === false) throw new Error("offline");
   const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return response.json();

@@ -20,6 +20,9 @@ async function refresh() {
   if (busy || document.visibilityState !== "visible") return;
   busy = true;
   try {
+    // with no network a request can only fail (an error in the console each time): the
+    // next poll, or the browser's "online", tries again
+    if (navigator.onLine === false) return;
     const response = await fetch(liveUrl(), {
       headers: { Accept: "application/json" }, credentials: "same-origin",
     });
@@ -67,6 +70,7 @@ if (root) {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") refresh();
   });
+  window.addEventListener("online", () => refresh());
   toMyMatch();
   schedule();
 }

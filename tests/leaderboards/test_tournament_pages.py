@@ -151,6 +151,8 @@ def test_page_draws_the_bracket_and_the_live_endpoint(client, staff, make_user):
     assert "Bracket" in page and "Play your match" in page
     assert match.table.get_absolute_url() in page
     assert page.count("<em>bye</em>") == 3
+    # who went through is said, not only drawn in bold (the three byes' players so far)
+    assert page.count('<span class="visually-hidden"> (won)</span>') == 3
     live = client.get(f"/tournaments/{t.pk}/live/?v={t.version}").json()
     assert live == {"id": t.pk, "version": t.version, "status": Status.RUNNING}
     stale = client.get(f"/tournaments/{t.pk}/live/?v=1").json()
