@@ -58,7 +58,9 @@ class AccountAdapter(DefaultAccountAdapter):
         """A username may not pass for the site, its computer players or another player: a
         username is the name shown when no display name is set, so "admin", "Computer" and
         "bоb2" (a Cyrillic "о", beside bob2) were names that could fool people, which the
-        display name already refuses (``services.display_name_taken``)."""
+        display name already refuses (``services.display_name_taken``). Names are compared
+        as they look (``core.text.skeleton``, stored as ``User.username_look`` and
+        ``display_look``)."""
         username = super().clean_username(username, shallow=shallow)
         look = skeleton(username)
         if look.startswith("computer"):
@@ -67,12 +69,18 @@ class AccountAdapter(DefaultAccountAdapter):
         if look in RESERVED_USERNAMES:
             raise ValidationError("That name is kept for the site: choose another.",
                                   code="username_reserved")
-        if not shallow and look != username.casefold():
+        if not shallow:
             from .models import User
 
-            if User.objects.filter(username__iexact=look).exists():
+            # whichever came first: "bob" beside "bоb" (a Cyrillic "о") too, and a name another
+            # player shows as their display name ("zed"), which theirs could not have been had
+            # this username come first
+            if User.objects.filter(username_look=look).exists():
                 raise ValidationError("That looks like another player's username: choose a "
                                       "name of your own.", code="username_lookalike")
+            if User.objects.filter(display_look=look).exists():
+                raise ValidationError("Another player goes by that name: choose a name of "
+                                      "your own.", code="username_display_name")
         return username
 
     def save_user(self, request, user, form, commit=True):

@@ -1,11 +1,18 @@
 import secrets
+from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 
+from core.text import skeleton
+
 from .timezones import DEFAULT_TIME_ZONE
 from .validators import validate_bio, validate_country, validate_display_name, validate_time_zone
+
+# (a name of 150 characters can grow under NFKC: its look is cut there, which only ever
+# makes two very long names compare alike)
+LOOK_MAX = 200
 
 
 def avatar_upload_to(instance, filename):
@@ -42,11 +49,32 @@ class User(AbstractUser):
         "Computer programs (bot accounts) may challenge me", default=True
     )
 
+    # What the username and the display name look like (core.text.skeleton), kept with them so
+    # that a name drawn like another player's is refused whichever came first ("bоb" with a
+    # Cyrillic "о" beside bob): ``save`` writes them.
+    username_look = models.CharField(max_length=LOOK_MAX, blank=True, db_index=True,
+                                     editable=False)
+    display_look = models.CharField(max_length=LOOK_MAX, blank=True, db_index=True,
+                                    editable=False)
+
     class Meta:
         ordering = ["username"]
 
     def __str__(self):
         return self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_look = skeleton(self.username)[:LOOK_MAX]
+        self.display_look = skeleton(self.display_name)[:LOOK_MAX] if self.display_name else ""
+        fields = kwargs.get("update_fields")
+        if fields is not None:
+            fields = set(fields)
+            if "username" in fields:
+                fields.add("username_look")
+            if "display_name" in fields:
+                fields.add("display_look")
+            kwargs["update_fields"] = fields
+        super().save(*args, **kwargs)
 
     @property
     def alert_preferences(self) -> dict[str, bool]:

@@ -32,32 +32,53 @@ def shows_something(text: str) -> bool:
 JOINERS = frozenset("\u200c\u200d")
 HIDDEN_MESSAGE = ("Remove the invisible characters from this name (a zero-width space or a "
                   "soft hyphen, say): they make it look like a name it is not.")
+# Characters that are not format characters but show nothing either: the combining grapheme
+# joiner, the Hangul fillers, the blank braille pattern.
+_BLANK = frozenset("\u034f\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _is_variation_selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
 
 
 def has_hidden(text: str) -> bool:
-    """Whether ``text`` holds an invisible format character other than the joiners: a
-    zero-width space or a soft hyphen made "bob2" a display name that was not bob2's
-    username, and showed as it."""
-    return any(unicodedata.category(ch) == "Cf" and ch not in JOINERS for ch in text)
+    """Whether ``text`` holds a character that shows nothing, other than the joiners and a
+    variation selector after a symbol (an emoji's): a zero-width space, a soft hyphen, a
+    combining grapheme joiner or a Hangul filler made "bob2" a display name that was not
+    bob2's username, and showed as it."""
+    for i, ch in enumerate(text):
+        if ch in _BLANK or (unicodedata.category(ch) == "Cf" and ch not in JOINERS):
+            return True
+        if _is_variation_selector(ch) and (
+                i == 0 or unicodedata.category(text[i - 1])[0] in "LN"):
+            return True
+    return False
 
 
-# Cyrillic and Greek letters drawn like Latin ones (after case folding), read as those: "bоb2"
-# with a Cyrillic "о" showed as bob2. Not Unicode's whole confusables table: the letters a
-# name is most easily forged with.
+# Cyrillic and Greek letters drawn like Latin ones, read as those: "bоb2" with a Cyrillic
+# "о" showed as bob2. Read before case folding, as each case looks: a capital eta is an H,
+# a small one an n. Not Unicode's whole confusables table: the letters a name is most easily
+# forged with.
 _LOOKALIKES = str.maketrans({
-    # Cyrillic (lower case: folding has made "В" "в", which looks like "B", so "b")
+    # Cyrillic capitals, then small letters ("в", "н", "т" are small capitals' shapes)
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+    "С": "C", "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D",
     "а": "a", "в": "b", "е": "e", "һ": "h", "і": "i", "ј": "j", "к": "k", "м": "m",
     "н": "h", "о": "o", "р": "p", "с": "c", "ԁ": "d", "ѕ": "s", "т": "t", "у": "y",
     "х": "x", "ɡ": "g",
-    # Greek
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "m", "ν": "v",
+    # Greek capitals, then small letters
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v",
     "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x",
 })
 
 
 def skeleton(text: str) -> str:
-    """What ``text`` looks like, for telling names apart: NFKC, case folded, lookalike
-    Cyrillic and Greek letters read as the Latin ones they look like, format characters
-    dropped."""
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_LOOKALIKES)
-    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    """What ``text`` looks like, for telling names apart: NFKC, lookalike Cyrillic and Greek
+    letters read as the Latin ones they look like, case folded, and everything that shows
+    nothing dropped (format characters, variation selectors, fillers)."""
+    folded = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).casefold()
+    return "".join(ch for ch in folded
+                   if unicodedata.category(ch) != "Cf" and ch not in _BLANK
+                   and not _is_variation_selector(ch))

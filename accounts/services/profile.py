@@ -35,9 +35,9 @@ def display_name_taken(user: User, name: str) -> str:
         return "Names beginning with “Computer” are the site's computer players'."
     if User.objects.filter(username__iexact=bare).exclude(pk=user.pk).exists():
         return "That is another player's username: choose a name of your own."
-    # drawn like one: "bоb2" with a Cyrillic "о" showed as bob2 (usernames are checked as
-    # they are stored; nearly all are plain Latin)
-    if User.objects.filter(username__iexact=skeleton(bare)).exclude(pk=user.pk).exists():
+    # drawn like one: "bоb2" with a Cyrillic "о" showed as bob2 (each username's look is
+    # stored with it: User.username_look)
+    if User.objects.filter(username_look=skeleton(bare)).exclude(pk=user.pk).exists():
         return "That looks like another player's username: choose a name of your own."
     return ""
 

@@ -109,11 +109,16 @@ def test_signup_rejects_taken_username_and_email(client, user):
     ("Computer", "Names beginning with “Computer” are the site's computer players'."),
     ("computer_easy", "Names beginning with “Computer”"),
     ("\u0430lice", "That looks like another player's username"),  # beside alice
+    ("\u0397ELP", "That name is kept for the site"),  # a Greek capital eta: "HELP"
+    ("\u0391LICE", "That looks like another player's username"),  # Greek capital alpha
+    ("Lewis", "Another player goes by that name"),  # alice's display name (below)
 ])
 def test_signup_refuses_a_name_that_passes_for_the_site_or_another(client, user, username,
                                                                     message):
     """A username is the name shown when no display name is set: "admin", "Computer" and
     "аlice" beside alice were taken at sign-up (an outside audit)."""
+    user.display_name = "Lewis"
+    user.save()
     response = client.post(reverse("account_signup"), {
         "username": username, "email": "new@example.com",
         "password1": PASSWORD, "password2": PASSWORD})
@@ -361,3 +366,15 @@ def test_the_account_forms_label_in_sentence_case(client, user):
     for label in ("Current password", "New password", "New password (again)"):
         assert f">{label}<" in page, label
     assert "Password (again)<" not in page.replace("New password (again)<", "")
+
+
+def test_a_lookalike_is_refused_whichever_came_first(client, make_user):
+    """"bоb" (a Cyrillic "о") signed up first, then "bob" was taken too: each name's look is
+    stored with it (User.username_look), so the second is refused either way."""
+    make_user("b\u043eb")
+    response = client.post(reverse("account_signup"), {
+        "username": "bob", "email": "bob@example.com",
+        "password1": PASSWORD, "password2": PASSWORD})
+    assert "That looks like another player's username" in html.unescape(
+        response.content.decode())
+    assert not User.objects.filter(username="bob").exists()

@@ -206,6 +206,12 @@ def test_edit_rejects_bad_values_and_saves_nothing(alice_client, user, field, va
     ("b\u00adob2", "Remove the invisible characters"),  # a soft hyphen
     ("Computer (Easy)", "the site's computer players'"),
     ("\u0421\u043emputer", "the site's computer players'"),  # "Сomputer", Cyrillic "С", "о"
+    # a second outside check: Greek capitals read as the capitals they look like (eta is H,
+    # nu N), and characters that show nothing that are not format characters
+    ("\u0392\u039f\u03922", "That looks like another player's username"),  # Greek "ΒΟΒ2"
+    ("b\u034fob2", "Remove the invisible characters"),  # combining grapheme joiner
+    ("bob2\ufe0f", "Remove the invisible characters"),  # a variation selector after a letter
+    ("bob2\u3164", "Remove the invisible characters"),  # a Hangul filler
 ])
 def test_a_display_name_may_not_pass_for_another_player(alice_client, user, make_user, name,
                                                         message):
@@ -218,6 +224,7 @@ def test_a_display_name_may_not_pass_for_another_player(alice_client, user, make
 
 
 @pytest.mark.parametrize("name", ["Bobby", "Mehr\u200cdad", "\U0001F468\u200d\U0001F469 fam",
+                                  "\u2764\ufe0f Hearts",  # an emoji's variation selector
                                   "\u0411\u043e\u0440\u0438\u0441"])  # "Борис"
 def test_names_of_other_scripts_and_joiners_are_kept(alice_client, user, make_user, name):
     make_user("bob2")
