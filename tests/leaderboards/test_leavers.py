@@ -40,6 +40,12 @@ def test_a_leaver_is_rated_last_and_counted_as_resigning(rooms, make_user):
         row = PlayerStats.objects.get(user=p, mode="rummy", opponents="people")
         assert row.resignations == 0 and row.hands_played == len(game.hands)
         assert row.seconds_played >= stats.seconds_played
+    # her list of games says how she left, not how the game that went on ended (a game later
+    # ended on someone else's time read "Lost · timeout" for her, an outside audit)
+    client = Client()
+    client.force_login(alice)
+    listing = " ".join(client.get("/games/").content.decode().split())
+    assert "Lost · resignation</td>" in listing
 
 
 def test_a_leaver_who_timed_out_gets_a_fair_play_strike(rooms, make_user):
