@@ -41,12 +41,22 @@ export function sheetRows(hands, ci, seatCount) {
   }));
 }
 
-/** The line under the sheet: hands won, the target and (gin) the end-of-game bonuses. */
+/** The line under the sheet: hands won, the target and (gin) the end-of-game bonuses, which
+ * a game over by the rules has added (its final score follows the sheet: it read "at the
+ * end: game bonus 100" under totals of 57 – 43 when the game had ended 207 – 93). */
 export function sheetNote(view, names) {
   const s = view.settings || {};
   const wins = names.map((n, i) => `${n} ${(view.hands_won || [])[i] || 0}`).join(" · ");
-  const bonuses = view.mode !== "rummy" ? `; at the end: game bonus ${s.game_bonus}, line bonus ${s.line_bonus} per hand won` : "";
+  const done = hasFinalScore(view);
+  const bonuses = view.mode === "rummy" ? ""
+    : done ? `; the game bonus and line bonuses are added in the final score below`
+      : `; at the end: game bonus ${s.game_bonus}, line bonus ${s.line_bonus} per hand won`;
   return `Hands won: ${wins}. Target ${view.target}${bonuses}.`;
+}
+
+/** Whether the view's game is over by the rules, with its final score (bonuses, totals). */
+export function hasFinalScore(view) {
+  return Boolean(view && view.is_over && view.result && (view.result.columns || []).length);
 }
 
 /** A score-sheet column header: the name may wrap at spaces and after _ . - (never mid-word). */
@@ -124,7 +134,9 @@ export function openSheet(ctrl) {
     }
     if (!rows.length) body.append(h("tr", {}, h("td", { class: "sheet-empty", text: "No hands scored yet.", attrs: { colspan: 2 + seats.length } })));
     tbl.append(body);
-    tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: "Total", attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
+    // a game over: these are the hand points, the final score (with bonuses) follows
+    const label = hasFinalScore(v) ? "Hand points" : "Total";
+    tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: label, attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
     return scrollBox(tbl, cols.length > 1 ? `Score sheet, game ${ci + 1}` : "Score sheet");
   });
   setChildren(
@@ -132,6 +144,7 @@ export function openSheet(ctrl) {
     h("h2", { text: "Score sheet", attrs: { id: "tbl-sheet-title" } }),
     h("div", { class: `sheet-cols sheet-cols-${tables.length}` }, tables),
     h("p", { class: "muted", text: sheetNote(v, names) }),
+    hasFinalScore(v) ? h("div", { class: `sheet-cols sheet-cols-${v.result.columns.length}` }, finalTables(v.result, labels)) : null,
     ctrl.data && ctrl.data.rules_url ? h("p", {}, h("a", { text: "How scoring works (opens the rules)", attrs: { href: ctrl.data.rules_url, target: "_blank", rel: "noopener" } })) : null,
     h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),
   );

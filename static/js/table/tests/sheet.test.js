@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { nameParts, outcomeShort, sheetLabels, sheetNote, sheetRows } from "../sheet.js";
+import { hasFinalScore, nameParts, outcomeShort, sheetLabels, sheetNote, sheetRows } from "../sheet.js";
 
 // Hollywood-like: hand 1 scored in game 1, hand 2 drawn, hand 3 (a second win) in games 1 and 2
 const hands = [
@@ -29,6 +29,11 @@ test("the note under the sheet takes the bonuses from the mode's settings", () =
   assert.equal(sheetNote(view, ["You", "ann"]), "Hands won: You 2 · ann 1. Target 150; at the end: game bonus 100, line bonus 20 per hand won.");
   const rummy = { mode: "rummy", target: 100, hands_won: [], settings: {} };
   assert.equal(sheetNote(rummy, ["You", "ann"]), "Hands won: You 0 · ann 0. Target 100.");
+  // over by the rules: the bonuses are in, in the final score that follows the sheet (it
+  // said "at the end" under hand points of 57 – 43 when the game had ended 207 – 93)
+  const over = { ...view, is_over: true, result: { columns: [{ column: 0, totals: [207, 93] }] } };
+  assert.equal(sheetNote(over, ["You", "ann"]), "Hands won: You 2 · ann 1. Target 150; the game bonus and line bonuses are added in the final score below.");
+  assert.ok(hasFinalScore(over) && !hasFinalScore(view) && !hasFinalScore({ ...view, is_over: true, result: null }));
 });
 
 test("outcome abbreviations and where a long name may wrap", () => {
