@@ -381,5 +381,7 @@ def score_sheet(game: Game) -> dict[str, Any]:
             "winner": now[winner] if winner is not None and winner < len(now) else None,
             "points": hand.get("points", 0),
             "columns": cells,
+            # (Hollywood: its points went nowhere, and the row's totals did not move)
+            "in_no_game": ncols > 1 and winner is not None and scored(hand)[2] == [],
         })
     return {"names": names, "rows": rows, "columns": columns, "ncols": ncols}

@@ -53,3 +53,5 @@ def test_the_game_pages_sheet_leaves_a_win_that_counts_in_no_game_out(make_user)
     assert [r["columns"] for r in sheet["rows"]] == [r["running"] for r in replay["sheet"]]
     assert sheet["rows"][8]["columns"] == sheet["rows"][7]["columns"]
     assert sheet["rows"][-1]["columns"] == [list(c["points"]) for c in state.columns]
+    # and it says why the totals did not move ("4 Knock: ann +18" had stood unexplained)
+    assert [i for i, r in enumerate(sheet["rows"]) if r["in_no_game"]] == [8]

@@ -54,6 +54,16 @@ export function sheetNote(view, names) {
   return `Hands won: ${wins}. Target ${view.target}${bonuses}.`;
 }
 
+/** Hollywood's wins that count in no game (``columns`` empty: every game they would score in
+ * was over), which no table of the sheet shows: "Hand 4 (You +18) counts in no game: …",
+ * or "" (the sheet had left them out, under "Hands won: You 3"). */
+export function idleHandsNote(hands, names) {
+  const idle = (hands || []).filter((r) => r.winner !== null && r.winner !== undefined && Array.isArray(r.columns) && !r.columns.length);
+  if (!idle.length) return "";
+  const list = idle.map((r) => `${r.hand} (${names[r.winner]} +${r.points})`).join(", ");
+  return `Hand${idle.length > 1 ? "s" : ""} ${list} count${idle.length > 1 ? "" : "s"} in no game: the games ${idle.length > 1 ? "they" : "it"} would score in were over.`;
+}
+
 /** Whether the view's game is over by the rules, with its final score (bonuses, totals). */
 export function hasFinalScore(view) {
   return Boolean(view && view.is_over && view.result && (view.result.columns || []).length);
@@ -144,6 +154,7 @@ export function openSheet(ctrl) {
     h("h2", { text: "Score sheet", attrs: { id: "tbl-sheet-title" } }),
     h("div", { class: `sheet-cols sheet-cols-${tables.length}` }, tables),
     h("p", { class: "muted", text: sheetNote(v, names) }),
+    cols.length > 1 && idleHandsNote(hands, names) ? h("p", { class: "muted", text: idleHandsNote(hands, names) }) : null,
     hasFinalScore(v) ? h("div", { class: `sheet-cols sheet-cols-${v.result.columns.length}` }, finalTables(v.result, labels)) : null,
     ctrl.data && ctrl.data.rules_url ? h("p", {}, h("a", { text: "How scoring works (opens the rules)", attrs: { href: ctrl.data.rules_url, target: "_blank", rel: "noopener" } })) : null,
     h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),

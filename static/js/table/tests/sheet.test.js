@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hasFinalScore, nameParts, outcomeShort, sheetLabels, sheetNote, sheetRows } from "../sheet.js";
+import { hasFinalScore, idleHandsNote, nameParts, outcomeShort, sheetLabels, sheetNote, sheetRows } from "../sheet.js";
 
 // Hollywood-like: hand 1 scored in game 1, hand 2 drawn, hand 3 (a second win) in games 1 and 2
 const hands = [
@@ -50,4 +50,15 @@ test("outcome abbreviations and where a long name may wrap", () => {
   const twins = [{ short_name: "Easy" }, { short_name: "Easy" }];
   assert.deepEqual(sheetLabels(twins, ["Computer (Easy) #1", "Computer (Easy) #2"], null).map((x) => x.label),
     ["Computer (Easy) #1", "Computer (Easy) #2"]);
+});
+
+test("a Hollywood win that counts in no game is named under the sheet", () => {
+  const hands = [
+    { hand: 3, winner: 0, points: 20, columns: [0] },
+    { hand: 4, winner: 0, points: 18, columns: [] },
+    { hand: 5, winner: null, points: 0, columns: [] },
+  ];
+  assert.equal(idleHandsNote(hands, ["You", "ann"]), "Hand 4 (You +18) counts in no game: the games it would score in were over.");
+  assert.equal(idleHandsNote(hands.slice(0, 1), ["You", "ann"]), "");
+  assert.equal(idleHandsNote([{ hand: 2, winner: 1, points: 9 }], ["You", "ann"]), "", "no columns given: not said");
 });
