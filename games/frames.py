@@ -54,7 +54,8 @@ def left_data(left: dict[str, Any] | None) -> dict[str, Any] | None:
     plays the seat on); None for a seat whose player did not leave."""
     if left is None:
         return None
-    return {key: left.get(key) for key in ("username", "name", "reason", "at", "place")}
+    return {key: left.get(key)
+            for key in ("username", "name", "reason", "at", "place", "after_hands")}
 
 
 def seats_data(seats: list[Seat]) -> list[dict[str, Any]]:

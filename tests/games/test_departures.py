@@ -62,7 +62,8 @@ def test_a_resignation_among_four_people_hands_the_seat_to_the_computer(rooms, f
     assert shown[0]["kind"] == "bot" and shown[0]["name"] == "Computer (for alice)"
     assert shown[0]["short_name"] == "for alice"
     assert shown[0]["left"] == {"username": "alice", "name": "alice", "reason": "resignation",
-                                "at": seat.left["at"], "place": 4}
+                                "at": seat.left["at"], "place": 4,
+                                "after_hands": seat.left["after_hands"]}
     assert [s["left"] for s in shown[1:]] == [None, None, None]
     # the leaver is no longer held in the game; the others are
     assert services.games_in_play(alice) is None

@@ -5,7 +5,7 @@
 import { describeHandResult, plural, seatName } from "./announce.js";
 import { cardLabel, cardsValue, createCard, parseCard } from "./cards.js";
 import { clear, focusFirstButton, h, reveal, store, updateChildren } from "./dom.js";
-import { gameEndedByHand, seatScore } from "./seats.js";
+import { ctxAtHand, gameEndedByHand, seatScore } from "./seats.js";
 import { finalTables, fitSheetNames, openSheet, sheetLabels } from "./sheet.js";
 
 const ENDING_TEXT = {
@@ -293,7 +293,7 @@ function meldsBlock(melds, deadwood, laidOff = []) {
 }
 
 function handResultContent(ctrl, hr, closable) {
-  const ctx = ctrl.ctx();
+  const ctx = ctxAtHand(ctrl.ctx(), ctrl.frame.seats || [], hr.hand_number);
   const kids = [];
   kids.push(h("h2", { class: "panel-title", text: `Hand ${hr.hand_number}: ${describeHandResult(hr, ctx)}` }));
   if (hr.knocker !== null && hr.knocker !== undefined) {

@@ -22,6 +22,18 @@ export function displayNames(seats) {
   return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n} #${i + 1}` : n));
 }
 
+/** The names and stand-in seats (``ctx``) as they were in hand ``hand``: a hand finished
+ * before a person left a game that went on was theirs, not the computer's that plays their
+ * seat now (its result, still open when they resigned, was relabelled "Computer (for dan)"). */
+export function ctxAtHand(ctx, seats, hand) {
+  const theirs = (s) => s && s.left && typeof s.left.after_hands === "number" && hand <= s.left.after_hands;
+  return {
+    ...ctx,
+    names: (ctx.names || []).map((n, i) => (theirs(seats[i]) ? seats[i].left.name || n : n)),
+    standIns: (ctx.standIns || []).filter((i) => !theirs(seats[i])),
+  };
+}
+
 /** The short labels of narrow seat boxes ("Easy 2" for "Computer 2 (Easy)", from the
  * frame's ``short_name``); a seat whose short label another seat shares keeps its name. */
 export function shortNames(seats, names) {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { awayNote, claimText, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
+import { awayNote, claimText, ctxAtHand, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -125,4 +125,13 @@ test("a claim says whether it wins the game or lets the computer play on, as the
   assert.match(two.note, /^p1, p2 left .*: a computer can play their seats/);
   // a frame without the flag (an older server) claims the win
   assert.equal(claimText({ seats: [user(0), user(1, { gone: true }), user(2)] }, 0).button, "Claim the win");
+});
+
+test("a hand finished before a person left is named as theirs", () => {
+  const seats = [{ index: 0 }, { index: 1, left: { name: "dan", after_hands: 1 } }, { index: 2 }];
+  const ctx = { mySeat: 0, names: ["You", "Computer (for dan)", "ann"], standIns: [1] };
+  assert.deepEqual(ctxAtHand(ctx, seats, 1), { mySeat: 0, names: ["You", "dan", "ann"], standIns: [] });
+  assert.deepEqual(ctxAtHand(ctx, seats, 2), ctx, "the hands after it are the computer's");
+  const old = [{ index: 0 }, { index: 1, left: { name: "dan" } }, { index: 2 }];
+  assert.deepEqual(ctxAtHand(ctx, old, 1), ctx, "no after_hands (an older frame): as it was");
 });
