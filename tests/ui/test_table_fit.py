@@ -389,7 +389,11 @@ def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
         page.wait_for_selector(".tbl-dialog[open] .sheet-name")
         names = page.eval_on_selector_all(".tbl-dialog[open] .sheet-name",
                                           "els => els.map(e => e.textContent)")
-        assert names == ["You", "Computer (Easy)"]
+        # the hands, then (the game over by the rules) its final score with the bonuses
+        assert names == ["You", "Computer (Easy)"] * 2
+        assert page.locator(".tbl-dialog[open] .sheet-final").count() == 1
+        assert page.locator(".tbl-dialog[open] .sheet-total th").first.text_content() \
+            == "Hand points"
         assert page.evaluate(NAMES_WHOLE, ".tbl-dialog[open] .sheet-name") == []
         page.keyboard.press("Escape")
         # the final score and the stored game's pages
