@@ -24,18 +24,28 @@ require_chromium()
 
 WAIT = 20000
 
-SETUP = signed_in_users_script(("anna", "ben", "cleo", "dan", "eve")) + """
+
+def _cup(staff: str, name: str, capacity: int) -> str:
+    """A ``manage.py shell`` script's cup (after ``signed_in_users_script``): made by the staff
+    account ``staff`` (an expression), entered by every user of the script, started now."""
+    return f"""
 from datetime import timedelta
 from django.utils import timezone
 from leaderboards.tournaments import services
 from leaderboards.tournaments.models import Match, Tournament
-staff = User.objects.create_user("boss", "boss@example.com", "x-Strong-pass-1", is_staff=True)
-t = services.tournament_create(user=staff, name="Phone Cup", capacity=8, target=50,
+staff = {staff}
+t = services.tournament_create(user=staff, name={name!r}, capacity={capacity}, target=50,
                                starts_at=timezone.now() + timedelta(minutes=5))
 for u in users.values():
     services.tournament_enter(tournament_id=t.pk, user=u)
 Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
 services.tournament_start(tournament_id=t.pk)
+"""
+
+
+SETUP = signed_in_users_script(("anna", "ben", "cleo", "dan", "eve")) + _cup(
+    'User.objects.create_user("boss", "boss@example.com", "x-Strong-pass-1", is_staff=True)',
+    "Phone Cup", 8) + """
 m = Match.objects.get(tournament=t, round=1)
 # anna has been to her table already (and came back to watch the bracket)
 from games.models import Seat
@@ -108,18 +118,8 @@ def test_the_page_follows_the_match_live_on_a_phone(site):
     assert not errors, errors
 
 
-SECOND = signed_in_users_script(("fay", "gus", "hal")) + """
-from datetime import timedelta
-from django.utils import timezone
-from leaderboards.tournaments import services
-from leaderboards.tournaments.models import Match, Tournament
-staff = User.objects.get(username="boss")
-t = services.tournament_create(user=staff, name="Table Cup", capacity=4, target=50,
-                               starts_at=timezone.now() + timedelta(minutes=5))
-for u in users.values():
-    services.tournament_enter(tournament_id=t.pk, user=u)
-Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
-services.tournament_start(tournament_id=t.pk)
+SECOND = signed_in_users_script(("fay", "gus", "hal")) + _cup(
+    'User.objects.get(username="boss")', "Table Cup", 4) + """
 m = Match.objects.get(tournament=t, round=1, player_b__isnull=False)
 out["a"] = m.player_a.username
 out["b"] = m.player_b.username
