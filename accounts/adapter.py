@@ -9,14 +9,9 @@ from django.core.exceptions import ValidationError
 from core.text import skeleton
 
 from .middleware import device_time_zone
+from .names import kept_for_the_site
 
 SITE_NAME = "Gin Rummy"
-# Names that would read as the site speaking (compared as they look: core.text.skeleton)
-RESERVED_USERNAMES = frozenset({
-    "admin", "administrator", "root", "staff", "support", "help", "moderator", "mod",
-    "system", "official", "site", "ginrummy", "gin-rummy", "gin_rummy", "webmaster",
-    "security", "postmaster", "noreply", "no-reply", "anonymous", "nobody", "bot",
-})
 EMAIL_MAX_LENGTH = 254
 
 
@@ -57,18 +52,15 @@ class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         """A username may not pass for the site, its computer players or another player: a
         username is the name shown when no display name is set, so "admin", "Computer" and
-        "bоb2" (a Cyrillic "о", beside bob2) were names that could fool people, which the
-        display name already refuses (``services.display_name_taken``). Names are compared
+        "bоb2" (a Cyrillic "о", beside bob2) were names that could fool people; the display
+        name refuses the same (``services.display_name_taken``, ``names``). Names are compared
         as they look (``core.text.skeleton``, stored as ``User.username_look`` and
         ``display_look``)."""
         username = super().clean_username(username, shallow=shallow)
         look = skeleton(username)
-        if look.startswith("computer"):
-            raise ValidationError("Names beginning with “Computer” are the site's computer "
-                                  "players'.", code="username_reserved")
-        if look in RESERVED_USERNAMES:
-            raise ValidationError("That name is kept for the site: choose another.",
-                                  code="username_reserved")
+        kept = kept_for_the_site(username)
+        if kept:
+            raise ValidationError(kept, code="username_reserved")
         if not shallow:
             from .models import User
 

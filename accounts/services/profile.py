@@ -12,6 +12,7 @@ from core.text import skeleton
 
 from ..avatars import avatar_normalise
 from ..models import User
+from ..names import kept_for_the_site
 
 logger = logging.getLogger(__name__)
 
@@ -31,8 +32,9 @@ def display_name_taken(user: User, name: str) -> str:
     if not name:
         return ""
     bare = name.removeprefix("@").strip()
-    if skeleton(bare).startswith("computer"):
-        return "Names beginning with “Computer” are the site's computer players'."
+    kept = kept_for_the_site(bare)  # (a player shown as "Administrator" had been allowed)
+    if kept:
+        return kept
     if User.objects.filter(username__iexact=bare).exclude(pk=user.pk).exists():
         return "That is another player's username: choose a name of your own."
     # drawn like one: "bоb2" with a Cyrillic "о" showed as bob2 (each username's look is

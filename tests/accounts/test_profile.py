@@ -205,6 +205,8 @@ def test_edit_rejects_bad_values_and_saves_nothing(alice_client, user, field, va
     ("bob2\u200b", "Remove the invisible characters"),  # a zero-width space
     ("b\u00adob2", "Remove the invisible characters"),  # a soft hyphen
     ("Computer (Easy)", "the site's computer players'"),
+    ("Administrator", "That name is kept for the site"),  # a third outside check
+    ("\u0391dmin", "That name is kept for the site"),  # a Greek capital alpha
     ("\u0421\u043emputer", "the site's computer players'"),  # "Сomputer", Cyrillic "С", "о"
     # a second outside check: Greek capitals read as the capitals they look like (eta is H,
     # nu N), and characters that show nothing that are not format characters

@@ -329,7 +329,7 @@ function handResultContent(ctrl, hr, closable) {
   // an earlier result held over the newest: the scores now count both, so the line says what
   // comes instead (resultArrives)
   if (closable && last && last.hand_number > hr.hand_number) kids.push(h("p", { class: "score-line", text: `Hand ${last.hand_number} has ended too: its result follows.` }));
-  else kids.push(scoreLine(ctrl));
+  else kids.push(scoreLine(ctrl, ctx));
   if (closable) {
     kids.push(
       h("div", { class: "tbl-actions" }, h("button", { class: "button", text: "Continue", data: { act: "continue", hand: hr.hand_number }, attrs: { type: "button" }, on: { click: () => ctrl.dismissResult(hr.hand_number) } }), h("button", { class: "button button-secondary", text: "Score sheet", attrs: { type: "button" }, on: { click: () => openSheet(ctrl) } })),
@@ -338,12 +338,14 @@ function handResultContent(ctrl, hr, closable) {
   return kids;
 }
 
-function scoreLine(ctrl) {
+/** The totals under a hand's result, named as that hand's players (``ctx``, ``ctxAtHand``:
+ * a person who resigned while it was open read "Computer (for erin): 0"). */
+function scoreLine(ctrl, ctx) {
   const seats = ctrl.frame.seats || [];
   const line = h("p", { class: "score-line" });
   seats.forEach((s, i) => {
     if (i) line.append(" · ");
-    line.append(h("span", { text: `${seatName(i, ctrl.ctx())}: ${seatScore(ctrl.view, i)}` }));
+    line.append(h("span", { text: `${seatName(i, ctx)}: ${seatScore(ctrl.view, i)}` }));
   });
   return line;
 }
