@@ -27,6 +27,7 @@ from .archive import (
     game_summary,
     game_visible,
     user_has_games,
+    went_on_without,
 )
 from .imports import imported_count, imported_for_owner, imported_records
 from .tables import (
@@ -68,6 +69,7 @@ __all__ = [
     "day_start",
     "game_for_viewer",
     "user_has_games",
+    "went_on_without",
     "ARCHIVE_DEFERRED",
     "archive_games",
     "export_batch",

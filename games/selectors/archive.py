@@ -170,6 +170,13 @@ def forfeiters(game: Game, players: list[GamePlayer]) -> list[str]:
             or (game.ending == Ending.NO_SHOW and p.left == Ending.NO_SHOW)]
 
 
+def went_on_without(game: Game, player: GamePlayer) -> bool:
+    """Whether ``player`` left ``game`` and it went on without them (a computer played their
+    seat): they left, and not as the forfeit that ended it nor as one who never came."""
+    left = getattr(player, "left", "")
+    return bool(left) and player.seat != game.loser_seat and left != Ending.NO_SHOW
+
+
 def game_summary(gp: GamePlayer) -> dict[str, Any]:
     """How one player's finished game reads in a short list (the profile's recent games):
     ``result`` (won, lost, tied), ``opponents`` ("carol3", "ann and bob"), ``score`` ("112
@@ -196,13 +203,12 @@ def game_summary(gp: GamePlayer) -> dict[str, Any]:
     elif verb:
         loser = next((p for p in players if p.seat == game.loser_seat), None)
         ending = f"{loser.name} {verb}" if loser is not None else f"ended by {game.ending}"
-        if not scored and game.ending != Ending.NO_SHOW:  # (nobody could have)
+        if not scored:
             ending += " before anyone scored"
     elif not scored:
         ending = "nobody scored"
     # people who left a game of three or four that went on without them
-    left = [p for p in players if getattr(p, "left", "") and p.seat != game.loser_seat
-            and p.left != Ending.NO_SHOW]
+    left = [p for p in players if went_on_without(game, p)]
     if left:
         went_on = and_list([f"{p.name} {FORFEIT_VERB.get(p.left, 'left')}" for p in left])
         ending = f"{went_on}; {ending}" if ending else f"{went_on} and the game went on"

@@ -18,7 +18,6 @@ from games.bots.levels import LEVEL_TABLE
 
 from .. import hooks, records, replay, selectors
 from ..forms import ArchiveFilterForm
-from ..models import Ending
 
 ARCHIVE_PAGE = 25
 BOT_LEVEL_BY_KEY = {level.key: level.number for level in LEVEL_TABLE}
@@ -127,8 +126,7 @@ def game(request, game_id):
         p.not_rated = left_unrated(p, changes)
         # a person who left a game of three or four that went on without them
         p.went_on = (f"{selectors.FORFEIT_VERB.get(p.left, 'left')}, and the computer "
-                     "played their seat on" if p.left and p.seat != game.loser_seat
-                     and p.left != Ending.NO_SHOW else "")
+                     "played their seat on" if selectors.went_on_without(game, p) else "")
     ended_by = selectors.and_list(selectors.forfeiters(game, players))
     record = records.engine_record(game)
     data = None
