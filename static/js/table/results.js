@@ -101,6 +101,23 @@ export function gameWinner(res, fin, seats = []) {
   return won;
 }
 
+/** The margin the game-over panel names: the one first place's total less the best total
+ * placed below it, from the server's places where it has them (a person who left keeps the
+ * place they had taken, so the rules' margin, top total less the next, could be a leaver's
+ * lead: "Margin 55" under a first place shared by two). Null for a shared first place or no
+ * lead. */
+export function gameMargin(res, fin) {
+  const totals = res && res.totals;
+  if (!Array.isArray(totals)) return null;
+  const places = fin && fin.places;
+  if (!Array.isArray(places) || places.length !== totals.length) return res.margin > 0 ? res.margin : null;
+  const firsts = places.map((p, seat) => [p, seat]).filter(([p]) => p === 1).map(([, seat]) => seat);
+  if (firsts.length !== 1) return null;
+  const rest = totals.filter((t, seat) => places[seat] !== 1 && places[seat] === Math.min(...places.filter((p) => p > 1)));
+  const margin = rest.length ? totals[firsts[0]] - Math.max(...rest) : 0;
+  return margin > 0 ? margin : null;
+}
+
 const ORDINALS = ["1st", "2nd", "3rd", "4th"];
 
 /** "Places: 1st Computer 2 (Medium) · 2nd Computer (Medium) · 3rd you" at a table of three or
@@ -376,7 +393,8 @@ function gameOverContent(ctrl) {
       grand.append(h("strong", { text: `${seatName(i, ctx)} ${t}` }));
     });
     kids.push(grand);
-    if (res && res.margin) kids.push(h("p", { class: "muted", text: `Margin ${res.margin} · ${plural(res.hands_played, "hand")} played` }));
+    const margin = gameMargin(res, fin);
+    if (margin) kids.push(h("p", { class: "muted", text: `Margin ${margin} · ${plural(res.hands_played, "hand")} played` }));
   }
   const places = placesText(fin, ctx, f.seats || [], f.you && f.you.username);
   if (places) kids.push(h("p", { class: "score-places", text: places }));

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { endingText, gameOverTitle, gameWinner, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchLink, rematchOffers, rematchPanel, resultAfter, resultArrives, scoreText, shownResult } from "../results.js";
+import { endingText, gameMargin, gameOverTitle, gameWinner, meldWithLaidOff, panelKey, placesText, ratingText, newRematchOffers, rematchDeclined, rematchLink, rematchOffers, rematchPanel, resultAfter, resultArrives, scoreText, shownResult } from "../results.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 const settings = { gin_bonus: 20, big_gin_bonus: 50, undercut_bonus: 10 };
@@ -100,6 +100,21 @@ test("the computer playing on for a person who left wins nothing: those who stay
   assert.equal(gameWinner(null, { winner_seat: 2 }, seats), 2);
   // a tie of two stays a tie; a two-seat table names nobody
   assert.equal(gameOverTitle(null, true, ctx, [1, 1]), "The game is a tie");
+});
+
+test("the margin is between the first place and the next, not a leaver's lead", () => {
+  // bob and cleo tie for first; alice, who left, scored most and is placed third
+  assert.equal(gameMargin({ totals: [160, 105, 105], margin: 55 }, { places: [3, 1, 1] }), null);
+  // cleo first alone: her lead over bob, not alice's over cleo
+  assert.equal(gameMargin({ totals: [160, 95, 105], margin: 55 }, { places: [3, 2, 1] }), 10);
+  // a second place shared by two: the lead over them
+  assert.equal(gameMargin({ totals: [120, 95, 95, 30], margin: 25 }, { places: [1, 2, 2, 4] }), 25);
+  // two players, by the rules
+  assert.equal(gameMargin({ totals: [130, 40], margin: 90 }, { places: [1, 2] }), 90);
+  assert.equal(gameMargin({ totals: [100, 100], margin: 0 }, { places: [1, 1] }), null);
+  // no places (older frames): the rules' margin
+  assert.equal(gameMargin({ totals: [130, 40], margin: 90 }, {}), 90);
+  assert.equal(gameMargin(null, { places: [1, 2] }), null);
 });
 
 test("an offer whose player left the table has lapsed; one still there stands", () => {
