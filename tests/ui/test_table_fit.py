@@ -418,6 +418,36 @@ def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
         _close(ctx, page)
 
 
+def test_tables_side_by_side_name_their_columns_alike(server, chromium):
+    """Hollywood's final score: the tables of games 1 and 2 (shutouts, wider numbers) headed
+    the computer's column "Easy" and game 3's "Computer (Easy)", each table abbreviated on
+    its own. Three tables are built by the table's own sheet module, the first too narrow for
+    the whole names: all three take the short labels."""
+    ctx, page = _start(chromium, server["base"], "hollywood")
+    try:
+        heads = page.evaluate("""async () => {
+          const url = performance.getEntriesByType('resource').map((e) => e.name)
+            .find((n) => /\/js\/table\/sheet(\.[0-9a-f]+)?\.js$/.test(n));
+          const sheet = await import(url);
+          const col = (c) => ({ column: c, hand_points: [120, 0], scored_points: [240, 0],
+            game_bonus: [100, 0], line_bonus: [60, 0], hands_won: [3, 0], totals: [400, 0],
+            shutout: c < 2 });
+          const labels = sheet.sheetLabels([{ kind: 'user' }, { kind: 'bot', short_name: 'Easy' }],
+            ['You', 'Computer (Easy)'], 0);
+          const group = document.createElement('div');
+          group.className = 'sheet-cols sheet-cols-3';
+          group.append(...sheet.finalTables({ columns: [0, 1, 2].map(col) }, labels));
+          document.querySelector('main').append(group);
+          group.firstElementChild.style.width = '60px';
+          sheet.fitSheetNames(group);
+          return [...group.querySelectorAll('th.sheet-name')].map((th) => th.textContent);
+        }""")
+        assert len(heads) == 6 and heads[1] != "Computer (Easy)", heads
+        assert heads[1] == heads[3] == heads[5], heads
+    finally:
+        _close(ctx, page)
+
+
 def _play_hands(server, table_id, hands):
     """A three-player Rummy game of seed 5 at the table, played (seeded random moves, going
     out when it can) until ``hands`` hands are scored and it is the player's turn."""

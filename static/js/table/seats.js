@@ -41,9 +41,6 @@ export function shortNames(seats, names) {
   return base.map((n, i) => (base.filter((x) => x === n).length > 1 ? names[i] : n));
 }
 
-/** When a seat name under ``root`` is cut off, every seat that has a short label shows it
- * (the whole names again once there is room): one form at the table, not "Medium" beside
- * "Computer 2 (Medium)". The box's label keeps the whole name. */
 /** Is the text of ``el`` wider than its box (cut with an ellipsis)? Measured on the text
     itself: scrollWidth rounds, and a name a pixel too wide was cut without showing there. */
 export function cut(el) {
@@ -52,6 +49,9 @@ export function cut(el) {
   return range.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.5;
 }
 
+/** When a seat name under ``root`` is cut off, every seat that has a short label shows it
+ * (the whole names again once there is room): one form at the table, not "Medium" beside
+ * "Computer 2 (Medium)". The box's label keeps the whole name. */
 export function fitNames(root, isCut = cut) {
   const els = [...root.querySelectorAll(".seat-name-text[data-short]")];
   const tight = root.classList;

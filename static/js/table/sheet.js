@@ -21,14 +21,19 @@ export function outcomeShort(outcome) {
 }
 
 /**
- * The rows of column ``ci`` (the hands scored in it, and the drawn ones): per seat a cell,
+ * The rows of column ``ci`` (the hands scored in it, and the drawn ones while it was still
+ * being played: a drawn hand after the hand that ended a game, ``over``, is not that game's;
+ * Hollywood's games over before it had read "(shutout!)" beside it): per seat a cell,
  * {scored, text, title, gain}: the seat's running total where it scored the hand, blank
  * elsewhere; ``gain`` the hand's points under it where they are not the whole total (the
  * cell read "10" right after the panel said "You score 2", the 2 in a tooltip a phone
  * cannot show).
  */
-export function sheetRows(hands, ci, seatCount) {
-  const rows = hands.filter((r) => (r.columns || []).includes(ci) || r.winner === null || r.winner === undefined);
+export function sheetRows(hands, ci, seatCount, over = false) {
+  const inColumn = (r) => (r.columns || []).includes(ci);
+  const drawn = (r) => r.winner === null || r.winner === undefined;
+  const end = over ? Math.max(...hands.filter(inColumn).map((r) => r.hand)) : Infinity;
+  const rows = hands.filter((r) => inColumn(r) || (drawn(r) && r.hand < end));
   return rows.map((row) => ({
     hand: row.hand,
     outcome: outcomeShort(row.outcome),
@@ -105,11 +110,19 @@ function sheetName({ full, label }) {
  * once the sheets are on screen.
  */
 export function fitSheetNames(root) {
+  // the tables side by side (Hollywood's three games) name their columns alike: games 1 and 2
+  // read "Easy" above game 3's "Computer (Easy)" when only theirs were too wide
+  const groups = new Map();
   for (const tbl of root.querySelectorAll(".sheet")) {
-    const heads = [...tbl.querySelectorAll("th.sheet-name[data-short]")];
+    const group = tbl.closest(".sheet-cols") || tbl;
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(tbl);
+  }
+  for (const tables of groups.values()) {
+    const heads = tables.flatMap((tbl) => [...tbl.querySelectorAll("th.sheet-name[data-short]")]);
     if (!heads.length) continue;
     for (const th of heads) fillName(th, th.dataset.full, false);
-    if (tbl.offsetWidth > tbl.parentElement.clientWidth + 1) {
+    if (tables.some((tbl) => tbl.offsetWidth > tbl.parentElement.clientWidth + 1)) {
       for (const th of heads) fillName(th, th.dataset.short, true);
     }
   }
@@ -132,7 +145,7 @@ export function openSheet(ctrl) {
     if (cols.length > 1) tbl.append(h("caption", { text: `Game ${ci + 1}${col.over ? " (over)" : ""}` }));
     tbl.append(h("thead", {}, h("tr", {}, h("th", { text: "Hand", attrs: { scope: "col" } }), h("th", { text: "Result", attrs: { scope: "col" } }), labels.map(sheetName))));
     const body = h("tbody");
-    const rows = sheetRows(hands, ci, seats.length);
+    const rows = sheetRows(hands, ci, seats.length, Boolean(col.over));
     for (const row of rows) {
       const tr = h("tr", {}, h("th", { text: String(row.hand), attrs: { scope: "row" } }), h("td", { class: "sheet-outcome", text: row.outcome }));
       for (const c of row.cells) {

@@ -24,6 +24,19 @@ test("a column lists its scored hands and the drawn ones, with the server's runn
   assert.deepEqual(second[1].cells, [{ scored: true, text: "27", title: "+27", gain: "" }, { scored: false, text: "" }]);
 });
 
+test("a drawn hand after the hand that ended a game is not listed under that game", () => {
+  // Hollywood: hand 2 ended game 1 (ann reached the target); hand 3 was drawn in games 2 and 3
+  const played = [
+    { hand: 1, outcome: "gin", winner: 1, points: 60, columns: [0], running: [[60, 0], [0, 0]] },
+    { hand: 2, outcome: "gin", winner: 1, points: 70, columns: [0, 1], running: [[130, 0], [70, 0]] },
+    { hand: 3, outcome: "drawn", winner: null, points: 0, columns: [], running: [[130, 0], [70, 0]] },
+  ];
+  assert.deepEqual(sheetRows(played, 0, 2, true).map((r) => r.hand), [1, 2]);
+  assert.deepEqual(sheetRows(played, 1, 2, false).map((r) => r.hand), [2, 3]);
+  // a drawn hand before the end stays
+  assert.deepEqual(sheetRows(hands, 0, 2, true).map((r) => r.hand), [1, 2, 3, 4]);
+});
+
 test("the note under the sheet takes the bonuses from the mode's settings", () => {
   const view = { mode: "classic", target: 150, hands_won: [2, 1], settings: { game_bonus: 100, line_bonus: 20 } };
   assert.equal(sheetNote(view, ["You", "ann"]), "Hands won: You 2 · ann 1. Target 150; at the end: game bonus 100, line bonus 20 per hand won.");
