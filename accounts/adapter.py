@@ -10,6 +10,7 @@ from core.text import skeleton
 
 from .middleware import device_time_zone
 from .names import kept_for_the_site
+from .validators import validate_display_name
 
 SITE_NAME = "Gin Rummy"
 EMAIL_MAX_LENGTH = 254
@@ -56,6 +57,9 @@ class AccountAdapter(DefaultAccountAdapter):
         name refuses the same (``services.display_name_taken``, ``names``). Names are compared
         as they look (``core.text.skeleton``, stored as ``User.username_look`` and
         ``display_look``)."""
+        # characters that show nothing, named as such: the username validator's "Enter a
+        # valid username…" did not say which of "bob2" and its letters was wrong
+        validate_display_name(username)
         username = super().clean_username(username, shallow=shallow)
         look = skeleton(username)
         kept = kept_for_the_site(username)

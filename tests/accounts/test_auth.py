@@ -112,6 +112,10 @@ def test_signup_rejects_taken_username_and_email(client, user):
     ("\u0397ELP", "That name is kept for the site"),  # a Greek capital eta: "HELP"
     ("\u0391LICE", "That looks like another player's username"),  # Greek capital alpha
     ("Lewis", "Another player goes by that name"),  # alice's display name (below)
+    # characters that show nothing are named as such (it read "Enter a valid username")
+    ("bob2\u200b", "Remove the invisible characters"),  # a zero-width space
+    ("bo\u00adb2", "Remove the invisible characters"),  # a soft hyphen
+    ("bob\u202e2", "Remove the invisible control characters"),  # a right-to-left override
 ])
 def test_signup_refuses_a_name_that_passes_for_the_site_or_another(client, user, username,
                                                                     message):

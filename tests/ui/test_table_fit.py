@@ -425,7 +425,7 @@ def test_tables_side_by_side_name_their_columns_alike(server, chromium):
     the whole names: all three take the short labels."""
     ctx, page = _start(chromium, server["base"], "hollywood")
     try:
-        heads = page.evaluate("""async () => {
+        heads = page.evaluate(r"""async () => {
           const url = performance.getEntriesByType('resource').map((e) => e.name)
             .find((n) => /\/js\/table\/sheet(\.[0-9a-f]+)?\.js$/.test(n));
           const sheet = await import(url);
