@@ -211,6 +211,9 @@ def game_summary(gp: GamePlayer) -> dict[str, Any]:
     left = [p for p in players if went_on_without(game, p)]
     if left:
         went_on = and_list([f"{p.name} {FORFEIT_VERB.get(p.left, 'left')}" for p in left])
-        ending = f"{went_on}; {ending}" if ending else f"{went_on} and the game went on"
+        # (and so their seats' totals are partly the computer's: say it, as the game page)
+        seats = "their seats" if len(left) > 1 else "their seat"
+        went_on += f", and the computer played {seats} on"
+        ending = f"{went_on}; {ending}" if ending else went_on
     return {"result": result, "opponents": and_list([p.name for p in others]),
             "score": score, "ending": ending}

@@ -117,7 +117,9 @@ def test_the_others_play_to_the_end_above_the_leaver(rooms, four):
     assert record["engine"]["players"][0] == "alice"
     state = E.replay(records.engine_record(game))
     assert state.is_over and list(state.result.totals) == game.final["totals"]
-    assert selectors.game_summary(players[1])["ending"] == "alice resigned and the game went on"
+    # (alice's total of the game is partly the computer's: the line says who played it)
+    assert selectors.game_summary(players[1])["ending"] \
+        == "alice resigned, and the computer played their seat on"
     sources = {a.source for a in TableAction.objects.filter(table_id=table.pk, seat=0)}
     assert ActionSource.BOT in sources
     # the analysis judges none of the computer's moves in alice's seat as hers: exactly those
@@ -174,7 +176,8 @@ def test_earlier_leavers_rank_below_later_ones_and_the_last_person_ends_it(rooms
         ("alice", 4), ("bob", 3), ("cleo", 2)]
     assert game.record["forfeit"]["username"] == "cleo"
     summary = selectors.game_summary(next(p for p in game.players.all() if p.seat == 3))
-    assert summary["ending"].startswith("alice resigned and bob left; cleo resigned")
+    assert summary["ending"].startswith(
+        "alice resigned and bob left, and the computer played their seats on; cleo resigned")
 
 
 def test_a_person_with_only_computers_left_ends_the_game(rooms, two_players):
