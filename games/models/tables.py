@@ -99,6 +99,10 @@ class Table(models.Model):
     # rebuilds from the view (``frames.snapshot_frame``'s ``timed_out``). Entries of earlier
     # hands are dropped when the next timeout is stored.
     hand_timeouts = models.JSONField(default=list, blank=True)
+    # (not stored) the names of the people ``services.table_sit`` found gone from this
+    # waiting table and took out of it, so that the seat taken did not start the game
+    # against empty chairs: the page that sat says so
+    vacated: tuple[str, ...] = ()
 
     class Meta:
         ordering = ["-created_at"]

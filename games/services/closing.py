@@ -18,7 +18,8 @@ from ..exceptions import Forbidden, NotPlaying, TableNotFound
 from ..models import Ending, Seat, Table, TableStatus
 from .endings import finish_game, table_resign
 from .locking import load_seats, lock_table, may_know_of
-from .tables import table_leave, vacate_seats
+from .tables import table_leave
+from .vacating import vacate_seats
 
 if TYPE_CHECKING:
 

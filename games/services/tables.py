@@ -16,7 +16,7 @@ from django.utils import timezone
 from core.channels import Outbox
 from games import engine as E
 
-from .. import conf, hooks, signals, states
+from .. import conf, hooks, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..exceptions import (
     AlreadySeated,
@@ -31,8 +31,9 @@ from ..exceptions import (
 )
 from ..models import Room, Seat, Table, TableStatus
 from .clock import set_clock
-from .locking import after_commit, load_seats, lock_table_in, require_seat, seat_of
+from .locking import load_seats, lock_table_in, require_seat, seat_of
 from .publish import announce_seated, announce_started, save_and_publish
+from .vacating import away_from_table, clear_seats, vacate_seats
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -235,6 +236,10 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
         chosen.last_seen = timezone.now()
         chosen.timeouts = 0
         chosen.save()
+        if len(free) == 1:  # the seat that starts the game: not against people long gone
+            gone = away_from_table(seats, exclude=user.pk)
+            table.vacated = tuple(s.user.public_name for s in gone if s.user is not None)
+            clear_seats(table, gone)
         table.version += 1
         state = _maybe_start(table, seats)
         save_and_publish(table, seats, state, outbox=outbox)
@@ -251,29 +256,6 @@ def table_leave(*, table_id: int, user: User, outbox: Outbox | None = None) -> T
         seats = load_seats(table)
         vacate_seats(table, seats, [require_seat(seats, user)], outbox=outbox)
     return table
-
-
-def vacate_seats(table: Table, seats: list[Seat], leaving: Iterable[Seat], *,
-                 outbox: Outbox | None = None) -> None:
-    """The people of ``leaving`` leave the locked waiting ``table`` (of ``seats``): their seats
-    are emptied, the table is abandoned when nobody is left, a new version is published, and
-    ``player_left`` goes out for each after the commit. A player's Leave, and the sweep's
-    closing of a waiting table nobody will come back to."""
-    gone = []
-    for seat in leaving:
-        gone.append(seat.user_id)
-        seat.user = None
-        seat.connected = False
-        seat.last_seen = None
-        seat.save(update_fields=["user", "connected", "last_seen"])
-    table.version += 1
-    if not any(s.user_id for s in seats):
-        table.status = TableStatus.ABANDONED
-        table.finished_at = timezone.now()
-    save_and_publish(table, seats, outbox=outbox)
-    for user_id in gone:  # (one after-commit each: a failing one spares the others)
-        after_commit(partial(signals.player_left.send, sender=Table, table_id=table.pk,
-                             user_id=user_id))
 
 
 def table_add_bot(*, table_id: int, user: User, seat: int, level: int,

@@ -137,7 +137,17 @@ def table_quick(request, slug):
     if not joined:
         messages.info(request, "Nobody was waiting for such a game: this table is yours, and "
                                "the room lists it for the next player.")
+    elif table.vacated:
+        messages.info(request, gone_note(table.vacated))
     return redirect(_table_url(table))
+
+
+def gone_note(names) -> str:
+    """What a player reads who took the seat that would have started a game against people
+    who had gone (``services.table_sit``'s ``vacated``)."""
+    gone = selectors.and_list(list(names))
+    return (f"{gone} had left this table, so the game has not started: it waits for new "
+            "players, and starts when every seat is taken.")
 
 
 def _table_url(table):
@@ -237,11 +247,13 @@ def table_sit(request, table_id):
         return _back(table_id)
     invite = form.cleaned_data["invite"]
     try:
-        services.table_sit(table_id=table_id, user=request.user, seat=form.cleaned_data["seat"],
-                           invite=invite)
+        table = services.table_sit(table_id=table_id, user=request.user,
+                                   seat=form.cleaned_data["seat"], invite=invite)
     except GameServiceError as exc:
         _refused(request, exc)
         return _back(table_id, invite)
+    if table.vacated:
+        messages.info(request, gone_note(table.vacated))
     return _back(table_id)
 
 

@@ -295,3 +295,63 @@ def test_nobody_is_taken_for_gone_when_nothing_can_tell(rooms, make_user):
     finally:
         hooks.unregister_reachable(broken)
         hooks.register_reachable(presence_reachable)
+
+
+def test_the_last_seat_does_not_start_a_game_against_people_long_gone(
+        rooms, make_user, reachable, client, django_capture_on_commit_callbacks):
+    """A third person sat at a table of three whose two people had closed it and left the
+    site minutes before: the game started against empty chairs, and they waited out two
+    clocks to be told "alice left the table more than a minute ago". Now the gone are taken
+    out of the table, which waits on for players, and the page says so."""
+    from games import signals
+
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    table = services.table_create(user=alice, room=rooms["rummy"], seat_count=3,
+                                  seconds_per_turn=30)
+    services.table_sit(table_id=table.pk, user=bob)
+    grace = conf.get("DISCONNECT_GRACE")
+    Seat.objects.filter(table=table).update(
+        connected=False, last_seen=timezone.now() - timedelta(seconds=grace + 5))
+    reachable.update({bob.pk})  # bob is on another page of the site: a start would call him
+    left = []
+
+    def on_left(sender, table_id, user_id, **kw):
+        left.append((table_id, user_id))
+
+    signals.player_left.connect(on_left)
+    client.force_login(carol)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("games:table_sit", args=[table.pk]), {"seat": ""},
+                                   follow=True)
+    finally:
+        signals.player_left.disconnect(on_left)
+    table.refresh_from_db()
+    assert table.status == TableStatus.OPEN and table.state is None
+    people = dict(Seat.objects.filter(table=table).values_list("index", "user_id"))
+    assert sorted(u for u in people.values() if u) == sorted([bob.pk, carol.pk])
+    assert left == [(table.pk, alice.pk)]
+    assert ("alice had left this table, so the game has not started"
+            in response.content.decode())
+    # the next person starts it: bob can be called back, and dan is here
+    dan = make_user("dan")
+    services.table_sit(table_id=table.pk, user=dan)
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+
+
+def test_the_last_seat_starts_the_game_with_people_lately_at_the_table(rooms, make_user,
+                                                                       reachable):
+    """A reload, a moment away: not gone; nor is a person whose table socket is open."""
+    alice, bob = make_user("alice"), make_user("bob")
+    table = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)
+    grace = conf.get("DISCONNECT_GRACE")
+    Seat.objects.filter(table=table, user=alice).update(
+        connected=False, last_seen=timezone.now() - timedelta(seconds=grace - 10))
+    services.table_sit(table_id=table.pk, user=bob)
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+    # at the table (its socket open), however long ago its last ping
+    other = services.table_create(user=alice, room=rooms["classic"], seconds_per_turn=30)
+    Seat.objects.filter(table=other, user=alice).update(
+        connected=True, last_seen=timezone.now() - timedelta(seconds=3600))
+    services.table_sit(table_id=other.pk, user=make_user("carol"))
+    assert Table.objects.get(pk=other.pk).status == TableStatus.PLAYING
