@@ -23,6 +23,7 @@ from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
 from .socket_work import (
     ANSWER_WITHIN,
+    PRIVATE_STARTED_CLOSE,
     UNAVAILABLE_CLOSE,
     DeadlineWatcher,
     db_call,
@@ -74,8 +75,9 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         if opened is None or not opened.allowed:
             # Accept, then close with a code the page shows (a refusal gives it only 1006).
             await self.accept()
-            # (a private table without its link is closed as a missing one: 4404)
-            await self.close(code=4404)
+            # (a private table without its link is closed as a missing one: 4404; with it,
+            # once its game has started: 4410)
+            await self.close(code=PRIVATE_STARTED_CLOSE if opened and opened.too_late else 4404)
             return
         self.seat, self.hidden, self.opened = opened.seat, opened.hidden, True
         await self.accept()
@@ -365,6 +367,12 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         audience = frames.audience_of(bodies, self.seat)
         frame = bodies[audience]
         seat_now = self._my_seat_in(frame["seats"])
+        if seat_now is None and frames.private_game_started(frame) \
+                and frames.left_of(frame["seats"], self.user) is None:
+            # someone who watched a private table waiting for its players (its invite link)
+            # watches no more once its game starts: it is its players' alone
+            await self.close(code=PRIVATE_STARTED_CLOSE)
+            return
         if seat_now != self.seat:
             self.left = frames.left_of(frame["seats"], self.user) is not None
             # Sat down or left (maybe from another tab): start afresh. A new seat is marked

@@ -185,6 +185,13 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
     }
 
 
+def private_game_started(frame: dict[str, Any]) -> bool:
+    """Whether ``frame`` is of a private table no longer waiting for its players: from then
+    on its game is its players' alone (``selectors.table_access``)."""
+    table = frame.get("table") or {}
+    return bool(table.get("private")) and table.get("status") != "open"
+
+
 def left_of(seats: list[dict[str, Any]], user) -> dict[str, Any] | None:
     """The ``left`` of the seat ``user`` left (a game that goes on without them, a computer
     in their seat), from a frame's seats; None when they left none."""

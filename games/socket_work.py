@@ -25,6 +25,9 @@ DEADLINE_RETRY = 2.0
 # Close code when the site cannot serve the socket right now (database or channel layer
 # down): the client reconnects with its usual backoff.
 UNAVAILABLE_CLOSE = 4503
+# Close code for a socket of someone not playing at a private table whose game has started
+# (they held its invite link): the game is its players' alone. Not reconnected.
+PRIVATE_STARTED_CLOSE = 4410
 # A client message's database work that has not answered within this many seconds is
 # answered ``unavailable`` (within the 3 s docs/protocol.md promises, whatever the thread
 # pool or the connection pool hold during an outage); the work itself goes on and its frames

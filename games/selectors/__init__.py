@@ -32,6 +32,7 @@ from .archive import (
 from .imports import imported_count, imported_for_owner, imported_records
 from .tables import (
     CHAT_HISTORY,
+    invite_too_late,
     players_came,
     recent_chat,
     room_online,
@@ -57,6 +58,7 @@ __all__ = [
     "room_payload",
     "user_live_tables",
     "table_with_seats",
+    "invite_too_late",
     "table_access",
     "tables_open_to",
     "recent_chat",

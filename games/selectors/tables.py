@@ -238,8 +238,11 @@ def table_with_seats(table_id: int) -> Table | None:
 
 def table_access(table: Table, user, invite: str | None,
                  seats: list[Seat] | None = None) -> tuple[bool, int | None]:
-    """(may connect, seat index or None). Private tables need a seat or the invite token.
-    ``seats``: the table's seats when the caller has read them (else they are read here)."""
+    """(may connect, seat index or None). Private tables need a seat or, while the table
+    waits for its players, the invite token: once its game has started, a private game is
+    its players' alone (the link let anyone who had it watch the game, and read its seed
+    once it was over). ``seats``: the table's seats when the caller has read them (else they
+    are read here)."""
     seat = None
     if user is not None and user.is_authenticated:
         if seats is not None:
@@ -253,6 +256,8 @@ def table_access(table: Table, user, invite: str | None,
         return True, None
     if _left(table, user, seats):  # a player who left a game that goes on: they may watch
         return True, None
+    if table.status != TableStatus.OPEN:
+        return False, None
     ok = same_secret(invite, table.invite_token)
     if ok and hooks.seat_refusal(table, user, _people_at(table, seats)):
         ok = False  # blocked either way by someone there: refused like a wrong invite link
@@ -269,12 +274,22 @@ def _left(table: Table, user, seats: list[Seat] | None) -> bool:
     return Seat.objects.filter(table=table, left_user=user).exists()
 
 
+def invite_too_late(table: Table, invite: str | None) -> bool:
+    """Whether ``invite`` is the link of a private table whose game has started (or ended):
+    it no longer opens it (``table_access``), and its holder may be told why, since the link
+    told them the table exists."""
+    return (table.private and table.status != TableStatus.OPEN
+            and same_secret(invite, table.invite_token))
+
+
 def _open_without_link(table: Table, user, seated: bool) -> bool:
     """Who opens a table without its invite link: anyone a public one; a private one, its
-    players and its creator alone."""
+    players, and its creator while it waits for players (one who left it before the start
+    is no player of its game)."""
     if not table.private or seated:
         return True
-    return user is not None and user.is_authenticated and user.pk == table.created_by_id
+    return (user is not None and user.is_authenticated and user.pk == table.created_by_id
+            and table.status == TableStatus.OPEN)
 
 
 def tables_open_to(user, tables: list[Table]) -> set[int]:

@@ -69,6 +69,9 @@ class TableOpen:
     hidden from its user (known before any chat line reaches it) and its snapshot."""
 
     allowed: bool
+    # refused: the invite link of a private table whose game has started (its holder knew of
+    # it: the page says why, not "no such table")
+    too_late: bool = False
     seat: int | None = None
     hidden: frozenset[int] = frozenset()
     snapshot: dict[str, Any] | None = None
@@ -92,7 +95,7 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
         return None
     allowed, seat = selectors.table_access(table, user, invite, seats=seats)
     if not allowed:
-        return TableOpen(allowed=False)
+        return TableOpen(allowed=False, too_late=selectors.invite_too_late(table, invite))
     hidden = hooks.hidden_senders(user)
     mine = seat_of(seats, user) if seat is not None else None
     if mine is not None:

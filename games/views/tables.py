@@ -185,6 +185,9 @@ def table(request, table_id):
     invite = request.GET.get("invite", "")
     allowed, seat = selectors.table_access(table, request.user, invite) if table else (False, None)
     if not allowed:
+        if table is not None and selectors.invite_too_late(table, invite):
+            # its link told them of it: say why it no longer opens
+            return render(request, "games/table_private_started.html", status=403)
         # a private table without its link answers exactly as a table that never was: the
         # page must not tell strangers which private tables exist or how many
         return render(request, "games/table_missing.html", status=404)

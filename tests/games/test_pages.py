@@ -190,6 +190,37 @@ def test_private_table_page(alice_client, client, rooms, make_user):
     assert ok.status_code == 200
 
 
+def test_a_private_game_is_its_players_alone_once_started(client, rooms, make_user):
+    """An outside audit: anyone holding a private table's invite link could watch its game,
+    and read its seed once it was over. The link opens the table while it waits for its
+    players; from the start, only they (and a player who left a game that went on) see it."""
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    table = services.table_create(user=alice, room=rooms["classic"], private=True)
+    link = f"{table.get_absolute_url()}?invite={table.invite_token}"
+    client.force_login(carol)
+    assert client.get(link).status_code == 200  # waiting: the link shows it, to sit down
+    services.table_sit(table_id=table.pk, user=bob, invite=table.invite_token)
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+    late = client.get(link)
+    assert late.status_code == 403
+    html = late.content.decode()
+    assert "This private game has started" in html and table.invite_token not in html
+    assert "table-data" not in html
+    # without the link: as a table that never was; the players: their table
+    assert client.get(table.get_absolute_url()).status_code == 404
+    client.force_login(alice)
+    assert client.get(table.get_absolute_url()).status_code == 200
+    client.logout()
+    assert client.get(link).status_code == 403  # nor an anonymous visitor
+    # over: still the players' alone (its seed is in the finished table's frame)
+    services.table_resign(table_id=table.pk, user=bob)
+    assert Table.objects.get(pk=table.pk).status == TableStatus.FINISHED
+    client.force_login(carol)
+    assert client.get(link).status_code == 403
+    client.force_login(bob)
+    assert client.get(table.get_absolute_url()).status_code == 200
+
+
 def test_which_tables_open_to_whom_without_a_link_is_one_rule_answered_in_one_query(
         rooms, make_user, django_assert_num_queries):
     """``tables_open_to`` (many tables at once: a tournament's page) answers as

@@ -240,6 +240,40 @@ async def test_private_table_refuses_strangers(rooms, two_players, make_user):
     await comm.disconnect()
 
 
+async def test_a_private_game_is_not_watched_by_link_once_it_starts(rooms, two_players,
+                                                                    make_user):
+    """Someone watching a private table by its invite link while it waits is sent away when
+    its game starts (they had every frame of it, and its seed at the end); a socket opened
+    with the link after the start is refused: 4410, which the page explains."""
+    alice, bob = two_players
+    table = await database_sync_to_async(services.table_create)(
+        user=alice, room=rooms["classic"], private=True)
+    carol = await database_sync_to_async(make_user)("carol")
+    watcher = await connect(table.pk, carol, query=f"invite={table.invite_token}")
+    try:
+        assert (await recv(watcher, "snapshot"))["you"]["role"] == "spectator"
+        await database_sync_to_async(services.table_sit)(
+            table_id=table.pk, user=bob, invite=table.invite_token)
+        while True:
+            out = await watcher.receive_output(timeout=3)
+            if out["type"] == "websocket.close":
+                break
+            frame = json.loads(out["text"])
+            # nothing of the game itself reached the watcher
+            assert frame.get("table", {}).get("status", "open") == "open", frame
+        assert out["code"] == 4410
+    finally:
+        await watcher.disconnect()
+    late = await connect(table.pk, carol, query=f"invite={table.invite_token}")
+    assert (await late.receive_output(timeout=3))["code"] == 4410
+    await late.disconnect()
+    player = await connect(table.pk, bob)
+    try:
+        assert (await recv(player, "snapshot"))["you"]["role"] == "player"
+    finally:
+        await player.disconnect()
+
+
 async def test_reconnect_brings_back_the_seat(table, two_players):
     alice, _ = two_players
     comm = await connect(table.pk, alice)

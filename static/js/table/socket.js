@@ -22,6 +22,14 @@ const MOVE_TIMEOUT_MS = 10000;
 // id after these pauses; "duplicate" then means it was applied after all.
 export const RETRY_MS = [1000, 2000, 4000];
 
+/** What the page says of a socket the server closed for good (docs/protocol.md): no
+ * reconnecting. */
+export const REFUSALS = {
+  4403: "You may not open this table.",
+  4404: "There is no such table (a private table opens only from its invite link).",
+  4410: "This private game has started: it is for its players alone, so nobody else can watch it.",
+};
+
 export class TableSocket {
   /**
    * url: full ws(s) URL. handlers: {frame(frame, {gap}), chat(msg), presence(frame),
@@ -114,8 +122,8 @@ export class TableSocket {
       this.ws = null;
       if (this.h.closed) this.h.closed(e.code);
       if (this.stopped) return;
-      if (e.code === 4403 || e.code === 4404) {
-        this.setStatus("refused", e.code === 4404 ? "There is no such table (a private table opens only from its invite link)." : "You may not open this table.");
+      if (REFUSALS[e.code]) {
+        this.setStatus("refused", REFUSALS[e.code]);
         return;
       }
       this.scheduleReconnect();
