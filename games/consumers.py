@@ -22,10 +22,10 @@ from .exceptions import GameServiceError, LeftGame
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
 from .socket_work import (
-    ANSWER_WITHIN,
     PRIVATE_STARTED_CLOSE,
     UNAVAILABLE_CLOSE,
     DeadlineWatcher,
+    PingAnswers,
     db_call,
     seated_socket,
     within,
@@ -34,7 +34,7 @@ from .socket_work import (
 log = logging.getLogger(__name__)
 
 
-class TableConsumer(DeadlineWatcher, FramedConsumer):
+class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
     max_frame = 4096
     table_id: int
     seat: int | None = None
@@ -45,7 +45,6 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
     deadline_timer: asyncio.TimerHandle | None = None
     counted = False  # counted among this process's seated sockets (the clocks heartbeat)
     watching = False  # counted among the table's watchers (games.watchers)
-    pinging: asyncio.Future | None = None  # the ping being answered
     gone = False  # disconnected: timers must not start again
     opened = False  # the open was allowed: the table's events may be forwarded
     left = False  # this person left the game, which goes on without them (a computer's seat)
@@ -271,34 +270,6 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         await self._simple(services.table_add_bot, message, seat=message.seat,
                            level=message.level)
 
-    async def on_ping(self, message: Ping):
-        """A heartbeat (a player's seat is marked seen) answered with the table's version, so
-        a client that missed a frame notices and asks for a snapshot. Answered within
-        ``ANSWER_WITHIN`` seconds (``version`` null when the database does not answer), off
-        the socket's message loop: a move sent after a ping never waits behind it. One at a
-        time: a ping that comes while the previous one waits on the database gets ``pong``
-        at once, with ``version`` null."""
-        if self.pinging is not None and not self.pinging.done():
-            await self._send({"type": "pong", "t": message.t, "version": None})
-            return
-        self.pinging = asyncio.ensure_future(self._pong(message.t))
-
-    async def settle(self) -> None:
-        """A ping taken before the flood is answered before the close (within the answer
-        time): without this the close overtook its pong when the database was slow."""
-        if self.pinging is not None and not self.pinging.done():
-            await asyncio.wait([self.pinging], timeout=ANSWER_WITHIN)
-
-    async def _pong(self, t):
-        try:
-            version = await within(db_call(self._ping)())
-        except INFRASTRUCTURE_ERRORS:
-            version = None
-        try:
-            await self._send({"type": "pong", "t": t, "version": version})
-        except Exception:  # the socket closed meanwhile
-            pass
-
     def _ping(self):
         if self.seat is not None:
             services.seat_heartbeat(table_id=self.table_id, user=self.user)
@@ -317,7 +288,7 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         "sit": (on_sit, Sit),
         "leave": (on_leave, Simple),
         "add_bot": (on_add_bot, AddBot),
-        "ping": (on_ping, Ping),
+        "ping": (PingAnswers.on_ping, Ping),
     }
 
     # ------------------------------------------------------------------ server → client
@@ -367,11 +338,8 @@ class TableConsumer(DeadlineWatcher, FramedConsumer):
         audience = frames.audience_of(bodies, self.seat)
         frame = bodies[audience]
         seat_now = self._my_seat_in(frame["seats"])
-        if seat_now is None and frames.private_game_started(frame) \
-                and frames.left_of(frame["seats"], self.user) is None:
-            # someone who watched a private table waiting for its players (its invite link)
-            # watches no more once its game starts: it is its players' alone
-            await self.close(code=PRIVATE_STARTED_CLOSE)
+        if seat_now is None and frames.sent_away(frame, self.user):
+            await self.close(code=PRIVATE_STARTED_CLOSE)  # (watched by the invite link)
             return
         if seat_now != self.seat:
             self.left = frames.left_of(frame["seats"], self.user) is not None

@@ -185,11 +185,10 @@ def you_data(*, user, seat: int | None, table: dict[str, Any], seats: list[dict]
     }
 
 
-def private_game_started(frame: dict[str, Any]) -> bool:
-    """Whether ``frame`` is of a private table no longer waiting for its players: from then
-    on its game is its players' alone (``selectors.table_access``)."""
-    table = frame.get("table") or {}
-    return bool(table.get("private")) and table.get("status") != "open"
+def sent_away(frame: dict[str, Any], user) -> bool:
+    """Whether watching ``user`` must go: a started private game is its players' alone."""
+    t = frame["table"]
+    return bool(t["private"]) and t["status"] != "open" and left_of(frame["seats"], user) is None
 
 
 def left_of(seats: list[dict[str, Any]], user) -> dict[str, Any] | None:

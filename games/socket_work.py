@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -136,4 +137,40 @@ class DeadlineWatcher:
             # The deadline moved (time given back after an outage, a fresh turn for a player
             # not heard from) and no frame has said so: show the clock as it now is.
             await self._send_snapshot()
+
+
+class PingAnswers:
+    """The table consumer's answers to pings (``on_ping``): each off the socket's message
+    loop, one at a time. The consumer provides ``_ping`` (the database's part, in a worker
+    thread: returns the table's version) and ``_send``."""
+
+    pinging: asyncio.Future | None = None  # the ping being answered
+
+    async def on_ping(self, message: Any) -> None:
+        """A heartbeat (a player's seat is marked seen) answered with the table's version, so
+        a client that missed a frame notices and asks for a snapshot. Answered within
+        ``ANSWER_WITHIN`` seconds (``version`` null when the database does not answer), off
+        the socket's message loop: a move sent after a ping never waits behind it. One at a
+        time: a ping that comes while the previous one waits on the database gets ``pong``
+        at once, with ``version`` null."""
+        if self.pinging is not None and not self.pinging.done():
+            await self._send({"type": "pong", "t": message.t, "version": None})
+            return
+        self.pinging = asyncio.ensure_future(self._pong(message.t))
+
+    async def settle(self) -> None:
+        """A ping taken before the flood is answered before the close (within the answer
+        time): without this the close overtook its pong when the database was slow."""
+        if self.pinging is not None and not self.pinging.done():
+            await asyncio.wait([self.pinging], timeout=ANSWER_WITHIN)
+
+    async def _pong(self, t: Any) -> None:
+        try:
+            version = await within(db_call(self._ping)())
+        except INFRASTRUCTURE_ERRORS:
+            version = None
+        try:
+            await self._send({"type": "pong", "t": t, "version": version})
+        except Exception:  # the socket closed meanwhile
+            pass
 

@@ -238,11 +238,9 @@ def table_with_seats(table_id: int) -> Table | None:
 
 def table_access(table: Table, user, invite: str | None,
                  seats: list[Seat] | None = None) -> tuple[bool, int | None]:
-    """(may connect, seat index or None). Private tables need a seat or, while the table
-    waits for its players, the invite token: once its game has started, a private game is
-    its players' alone (the link let anyone who had it watch the game, and read its seed
-    once it was over). ``seats``: the table's seats when the caller has read them (else they
-    are read here)."""
+    """(may connect, seat index or None). Private tables need a seat or, while they wait for
+    players, the invite token: a started private game is its players' alone (the link let
+    anyone watch it, and read its seed at the end). ``seats``: the table's seats if read."""
     seat = None
     if user is not None and user.is_authenticated:
         if seats is not None:

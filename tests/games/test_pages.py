@@ -371,4 +371,5 @@ def test_a_visitor_at_a_waiting_table_is_offered_an_account_and_comes_back(
     assert "sign_in" not in visitor.get(link).context["table_data"]
     assert "sign_in" not in alice_client.get(link).context["table_data"]
     Table.objects.filter(pk=table.pk).update(status=TableStatus.PLAYING)
-    assert "sign_in" not in Client().get(link).context["table_data"]
+    # (a private game under way is its players' alone: the link opens it no more)
+    assert Client().get(link).status_code == 403
