@@ -36,6 +36,7 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # allauth's forms with the site's sentence-case labels (accounts/auth_forms.py)
 ACCOUNT_FORMS = {
+    "login": "accounts.auth_forms.SiteLoginForm",
     "change_password": "accounts.auth_forms.SiteChangePasswordForm",
     "reset_password_from_key": "accounts.auth_forms.SiteResetPasswordKeyForm",
 }

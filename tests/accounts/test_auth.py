@@ -188,6 +188,18 @@ def test_wrong_password_gives_a_clear_error(client, user):
     assert logged_in_user_id(client) is None
 
 
+@pytest.mark.parametrize("name", ["a" * 50_001, "a" * 50_000 + "@example.com", "a" * 321])
+def test_a_log_in_name_longer_than_any_is_refused_not_a_500(client, user, name):
+    """An outside audit: a 50,001-character name was a 500 on SQLite (its LIKE pattern
+    limit, in allauth's case-insensitive username lookup)."""
+    response = login(client, name, "not-my-password")
+    assert response.status_code == 200
+    assert "longer than any username or e-mail address" in html.unescape(
+        response.content.decode())
+    assert logged_in_user_id(client) is None
+    assert login(client, "alice", PASSWORD).status_code == 302  # (not rate-limited for it)
+
+
 def test_repeated_failed_logins_are_rate_limited_with_429(client, user):
     for _ in range(5):
         response = login(client, "alice", "wrong-password")
