@@ -570,6 +570,24 @@ def test_games_finished_after_a_cancel_count_in_the_standings(client, staff, mak
     assert "Standings" in page and "Ratings as they were at the start" in page
 
 
+@pytest.mark.parametrize("reason", ["a\x07b", "rain\u202e", "x\x1b[31m"])
+def test_a_cancel_reason_with_control_characters_is_refused(client, staff, reason):
+    """An outside audit: "a\x07b" cancelled the tournament and its page showed it (every
+    other text field refuses control characters). Refused as they are; nothing changes."""
+    from leaderboards.tournaments.exceptions import TournamentError
+
+    t = _create(staff)
+    with pytest.raises(TournamentError) as err:
+        S.tournament_cancel(tournament_id=t.pk, user=staff, reason=reason)
+    assert err.value.code == "control_characters"
+    client.force_login(staff)
+    response = client.post(f"{t.get_absolute_url()}cancel/", {"reason": reason},
+                           HTTP_ACCEPT="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "control_characters"
+    assert Tournament.objects.get(pk=t.pk).status == Status.SCHEDULED
+
+
 def test_the_enter_check_reads_the_players_facts_once_for_the_whole_list(
         staff, make_user):
     """Each row asked the entry policy, which read the player's playban and rating again: two

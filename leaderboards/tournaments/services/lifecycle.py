@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.text import CONTROLS_MESSAGE, has_controls
 from games.models import Mode
 
 from .. import conf, frames, pairing, ratings
@@ -150,6 +151,8 @@ def tournament_cancel(
     if len(reason) > CANCEL_REASON_MAX:  # refused, not cut off mid-word
         raise TournamentError(f"The reason may have at most {CANCEL_REASON_MAX} characters; "
                               f"it has {len(reason)}.", "too_long")
+    if has_controls(reason):  # (it is shown on the tournament's page, as its name is)
+        raise TournamentError(CONTROLS_MESSAGE, "control_characters")
     with transaction.atomic():
         t = tournament_lock(tournament_id)
         staff = user is not None and user.is_authenticated and user.is_staff
