@@ -53,6 +53,11 @@ class TableCreateForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        # a room of casual games: "rated" asked for is refused, as Play now's filter does
+        # (the table was made casual without a word)
+        if not self.room.allow_rated and (forms.BooleanField().to_python(self.data.get("rated"))
+                                          or self.data.get("rating_range")):
+            self.add_error(None, "Every game here is casual.")
         bots = data.get("bots")
         if data.get("seconds_per_turn") == 0 and bots is None:
             self.add_error(

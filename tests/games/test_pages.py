@@ -170,6 +170,20 @@ def test_beginners_have_no_rated_filter(alice_client, rooms):
         reverse("games:room_json", args=["beginners"]) + "?rated=rated").status_code == 400
 
 
+@pytest.mark.parametrize("asked", [{"rated": "on"}, {"rated": "true"}, {"rating_range": "100"}])
+def test_a_rated_table_asked_of_the_beginners_room_is_refused(alice_client, rooms, asked):
+    """An outside audit: ``rated=on`` made a casual table without a word (Play now's filter
+    answers 400 "Every game here is casual.")."""
+    response = alice_client.post(reverse("games:table_create", args=["beginners"]),
+                                 {"seats": "2", "seconds_per_turn": "30", **asked})
+    assert response.status_code == 400
+    assert "Every game here is casual." in response.content.decode()
+    assert not Table.objects.exists()
+    made = alice_client.post(reverse("games:table_create", args=["beginners"]),
+                             {"seats": "2", "seconds_per_turn": "30", "rated": "false"})
+    assert made.status_code == 302 and Table.objects.get().rated is False
+
+
 def test_private_table_page(alice_client, client, rooms, make_user):
     table = services.table_create(user=alice_client.user, room=rooms["classic"], private=True)
     owner_page = alice_client.get(table.get_absolute_url())
