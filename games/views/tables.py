@@ -236,6 +236,12 @@ def _refused(request, exc: GameServiceError) -> None:
     messages.error(request, exc.message)
 
 
+def _bad_form(message: str):
+    """A table action's form that is not one (400, nothing changed): its buttons never send
+    such a form, so there is no page to show it on."""
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
 def _back(table_id, invite=""):
     url = reverse("games:table", kwargs={"table_id": table_id})
     return redirect(f"{url}?invite={invite}" if invite else url)
@@ -245,9 +251,8 @@ def _back(table_id, invite=""):
 @require_POST
 def table_sit(request, table_id):
     form = SitForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Choose a seat.")
-        return _back(table_id)
+    if not form.is_valid():  # (the page's buttons send a seat that is: a hand-made post)
+        return _bad_form("Choose a seat.")
     invite = form.cleaned_data["invite"]
     try:
         table = services.table_sit(table_id=table_id, user=request.user,
@@ -298,8 +303,7 @@ def table_close(request, table_id):
 def table_bot(request, table_id):
     form = AddBotForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a seat and a level.")
-        return _back(table_id)
+        return _bad_form("Choose a seat and a level.")
     try:
         services.table_add_bot(table_id=table_id, user=request.user,
                                seat=form.cleaned_data["seat"], level=form.cleaned_data["level"])

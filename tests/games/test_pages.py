@@ -258,6 +258,20 @@ def test_which_tables_open_to_whom_without_a_link_is_one_rule_answered_in_one_qu
     assert selectors.tables_open_to(AnonymousUser(), tables) == {public.pk}
 
 
+@pytest.mark.parametrize(("action", "form"), [
+    ("games:table_sit", {"seat": "abc"}),
+    ("games:table_bot", {"seat": "1", "level": "9"}),
+    ("games:table_bot", {"seat": "abc", "level": "1"}),
+])
+def test_a_table_action_with_a_form_that_is_not_one_is_a_400(alice_client, rooms, make_user,
+                                                              action, form):
+    """An outside audit: these redirected (302) as a refusal of the rules does."""
+    table = services.table_create(user=make_user("bob"), room=rooms["rummy"], seat_count=3)
+    response = alice_client.post(reverse(action, args=[table.pk]), form)
+    assert response.status_code == 400 and response.content.decode().startswith("Choose a")
+    assert not table.seats.filter(index__gt=0).exclude(user=None, bot_level=None).exists()
+
+
 def test_add_bot_and_leave(alice_client, rooms):
     table = services.table_create(user=alice_client.user, room=rooms["rummy"], seat_count=3)
     alice_client.post(reverse("games:table_bot", args=[table.pk]), {"seat": "1", "level": "1"})
