@@ -318,7 +318,10 @@ class FramedConsumer(AsyncWebsocketConsumer):
         except jsonlimits.JSONBadCharacter as exc:
             await self._error("bad_message", str(exc))
             return
-        except ValueError:  # not JSON, or nested too deep (jsonlimits.JSONTooDeep)
+        except jsonlimits.JSONTooDeep:  # (it read "Frames must be JSON objects.")
+            await self._error("bad_json", f"Frames nest at most {FRAME_MAX_DEPTH} levels.")
+            return
+        except ValueError:  # not JSON
             data = None
         if not isinstance(data, dict):
             await self._error("bad_json", "Frames must be JSON objects.")

@@ -29,6 +29,9 @@ def inbox(request):
 def conversation(request, username):
     other = _partner(request.user, username)
     if other.pk == request.user.pk:
+        if request.method == "POST" and wants_json(request):  # as the socket's ``send`` says
+            return answer(request, "", error=services.PolicyDenied(
+                policy.can_message(request.user, other)))
         raise Http404("You cannot message yourself.")
     error = None
     draft = ""

@@ -64,6 +64,10 @@ async def test_deeply_nested_json_is_bad_json_and_changes_nothing(rooms, two_pla
         await comm.send_to(text_data="[" * 2000 + "]" * 2000)
         frame = await recv(comm, "error")
         assert frame["code"] == "bad_json"
+        # an object nested deeper than frames go is told so (not "must be JSON objects")
+        await comm.send_to(text_data='{"type": "chat", "x": ' + "[" * 9 + "]" * 9 + "}")
+        deep = await recv(comm, "error")
+        assert (deep["code"], deep["message"]) == ("bad_json", "Frames nest at most 8 levels.")
         await send(comm, {"type": "ping", "t": 1})
         pong = await recv(comm, "pong")
         assert pong["version"] == table.version  # still open, and the pong says the version

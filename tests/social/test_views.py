@@ -165,6 +165,11 @@ def test_unknown_and_inactive_users_are_404(client_for, alice, make_user):
         assert method(reverse(name, args=["nobody-here"])).status_code == 404
         assert method(reverse(name, args=[gone.username])).status_code == 404
     assert c.get(reverse("social:conversation", args=["alice"])).status_code == 404
+    # a message to yourself from a script says so, as the socket's ``send`` does (it was a
+    # bare "Not found."; an outside audit)
+    to_self = c.post(reverse("social:conversation", args=["alice"]), {"body": "hi"}, **JSON)
+    assert to_self.status_code == 400
+    assert to_self.json()["error"] == {"code": "self", "message": "You cannot message yourself."}
     answer = c.post(reverse("social:contact_remove", args=["nobody-here"]), **JSON)
     assert answer.status_code == 404 and answer.json()["ok"] is False
 
