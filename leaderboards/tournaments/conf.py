@@ -10,6 +10,9 @@ from django.conf import settings
 DEFAULTS: dict[str, Any] = {
     # Rated games a player needs before creating a tournament (staff need none).
     "MIN_RATED_GAMES": 3,
+    # Tournaments a player (not staff) may have waiting to start at once: one script made 45
+    # in a few seconds, each on the list of upcoming tournaments.
+    "MAX_UPCOMING": 3,
     # Seconds after its table opened before the sweep forfeits a player who has neither
     # opened the table nor moved.
     "NO_SHOW_SECONDS": 120,
@@ -22,6 +25,10 @@ def setting(name: str) -> Any:
 
 def min_rated_games() -> int:
     return int(setting("MIN_RATED_GAMES"))
+
+
+def max_upcoming() -> int:
+    return int(setting("MAX_UPCOMING"))
 
 
 def no_show_seconds(seconds_per_turn: int = 0) -> int:

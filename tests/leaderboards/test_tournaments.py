@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.models import Table, TableStatus
 from leaderboards.models import Rating
 from leaderboards.tournaments import services as S
+from leaderboards.tournaments.conf import max_upcoming
 from leaderboards.tournaments.models import (
     Entry,
     Format,
@@ -56,6 +57,34 @@ def test_creating_needs_rated_games_and_valid_settings(make_user, staff):
     assert not Tournament.objects.exists()
     t = _create(newbie, format=Format.SWISS, capacity=40)
     assert t.rounds == 7 and t.target == 100 and t.status == Status.SCHEDULED
+
+
+def test_a_player_has_a_few_tournaments_waiting_at_most(make_user, staff, client):
+    """An outside audit: one player made 45 tournaments in a few seconds, each on the list of
+    upcoming ones. A player may have TOURNAMENTS_MAX_UPCOMING waiting to start; staff any."""
+    host = make_user("host")
+    for _ in range(S.min_rated_games()):
+        make_game([host, make_user()])
+    most = max_upcoming()
+    assert most == 3
+    made = [_create(host, name=f"Cup {i}") for i in range(most)]
+    with pytest.raises(S.TournamentError, match="already have 3 tournaments waiting") as err:
+        _create(host, name="One more")
+    assert err.value.code == "too_many"
+    assert Tournament.objects.filter(created_by=host).count() == most
+    # the form says why, and creates nothing
+    client.force_login(host)
+    start = (timezone.now() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    page = client.post("/tournaments/new/", {
+        "name": "Form cup", "mode": "classic", "format": "single", "capacity": "8",
+        "seconds_per_turn": "30", "starts_at": start})
+    assert page.status_code == 400 and "already have 3 tournaments" in page.content.decode()
+    assert Tournament.objects.filter(created_by=host).count() == most
+    # one cancelled: room for another; staff are not counted
+    S.tournament_cancel(tournament_id=made[0].pk, user=host)
+    _create(host, name="Cup again")
+    for i in range(most + 1):
+        _create(staff, name=f"Staff cup {i}")
 
 
 def test_enter_and_withdraw_rules(make_user, staff, monkeypatch):

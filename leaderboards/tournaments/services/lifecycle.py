@@ -60,6 +60,12 @@ def tournament_create(
             raise NotAllowed(
                 f"Play {need} rated games before creating a tournament (you have "
                 f"{rated_games(user)} of {need} rated games).")
+        most = conf.max_upcoming()
+        if not user.is_staff and Tournament.objects.filter(
+                created_by=user, status=Status.SCHEDULED).count() >= most:
+            raise TournamentError(
+                f"You already have {most} tournaments waiting to start: let one start, or "
+                "cancel one, before creating another.", "too_many")
     data = tournament_settings_check(
         name=name, mode=mode, format=format, target=target, capacity=capacity, rounds=rounds,
         duration_minutes=duration_minutes, seconds_per_turn=seconds_per_turn,
