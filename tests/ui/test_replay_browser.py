@@ -42,6 +42,9 @@ stats_rebuild()
 holly = finished_game([ann, bob], mode="hollywood", seed=2)  # (after: the tabs are two modes')
 print("HOLLY", holly.pk)
 print("GAME", game.pk)
+erin = User.objects.create_user("erin6", "erin@example.com", "x-Strong-pass-1")
+hank = User.objects.create_user("hank9", "hank@example.com", "x-Strong-pass-1")
+print("THREE", finished_game([erin, hank, None], mode="rummy", seed=4, bot_level=2).pk)
 long = User.objects.create_user("w" * 150, "w@example.com", "x-Strong-pass-1")
 print("LONG", finished_game([long, bob], mode="classic", seed=7).pk)
 """
@@ -58,8 +61,10 @@ def site(tmp_path_factory):
     game_id = int(re.search(r"GAME (\d+)", out).group(1))
     holly = int(re.search(r"HOLLY (\d+)", out).group(1))
     long = int(re.search(r"LONG (\d+)", out).group(1))
+    three = int(re.search(r"THREE (\d+)", out).group(1))
     with daphne(tmp, env) as base:
-        yield {"base": base, "game": game_id, "hollywood": holly, "long": long}
+        yield {"base": base, "game": game_id, "hollywood": holly, "long": long,
+               "three": three}
 
 
 def _no_overflow(page):
@@ -172,7 +177,36 @@ def test_hollywoods_sheets_on_a_phone(site, chromium):
     width = page.evaluate("""() => document.querySelector('[data-replay-sheet] tbody tr')
         .querySelectorAll('td').length""")
     assert width == 1 + 3 * 2  # the result, then each game's two seats
+    # every heading's words whole on a line: eight columns squeezed "Hand" and "ann" to a
+    # letter a line (an outside audit); the sheet scrolls instead
+    broken = page.evaluate(r"""() => [...document.querySelectorAll(
+        '[data-replay-sheet] thead th')].flatMap((th) => {
+      const node = th.firstChild; let start = 0; const out = [];
+      for (const word of node.textContent.split(/(?<= )/)) {
+        const r = document.createRange();
+        r.setStart(node, start); r.setEnd(node, start + word.trimEnd().length);
+        start += word.length;
+        if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1)
+          out.push(word);
+      }
+      return out;
+    })""")
+    assert broken == []
     assert errors == []
+    ctx.close()
+
+
+def test_a_sheet_of_three_fits_a_390_px_phone(site, chromium):
+    """The last column of a game of three (the winner's, here and there) stood under the
+    scroll shadow of both sheets, its heading cut to "Co… 2 (" (an outside audit)."""
+    ctx = chromium.new_context(**{**PHONE, "viewport": {"width": 390, "height": 844}})
+    page = ctx.new_page()
+    page.goto(f"{site['base']}/games/{site['three']}/")
+    page.wait_for_selector("[data-replay-sheet] tbody tr")
+    over = page.evaluate("""() => [...document.querySelectorAll('.table-scroll')]
+        .filter((b) => b.querySelector('.score-sheet, [data-replay-sheet]'))
+        .map((b) => b.scrollWidth - b.clientWidth)""")
+    assert len(over) == 2 and all(o <= 0 for o in over), over
     ctx.close()
 
 
