@@ -448,9 +448,10 @@ def test_tables_side_by_side_name_their_columns_alike(server, chromium):
         _close(ctx, page)
 
 
-def _play_hands(server, table_id, hands):
-    """A three-player Rummy game of seed 5 at the table, played (seeded random moves, going
-    out when it can) until ``hands`` hands are scored and it is the player's turn."""
+def _play_hands(server, table_id, hands, seats=3):
+    """A Rummy game of ``seats`` players and seed 5 at the table, played (seeded random
+    moves, going out when it can) until ``hands`` hands are scored and it is the player's
+    turn."""
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", (
         "import random\n"
         "from games.models import Table\n"
@@ -458,7 +459,7 @@ def _play_hands(server, table_id, hands):
         f"t = Table.objects.get(pk={table_id})\n"
         "me = next(s.index for s in t.seats.all() if s.user_id)\n"
         # (a game of its own seed: the table's is random, and this one is known to go on)
-        "s, rng = E.new_game('rummy', 5, 3), random.Random(3)\n"
+        f"s, rng = E.new_game('rummy', 5, {seats}), random.Random(3)\n"
         f"while len(s.hand_results) < {hands} or s.to_act != me:\n"
         "    legal = [str(a) for a in E.legal_actions(s)]\n"
         "    out = [a for a in legal if a.startswith(('go_out', 'meld'))]\n"
@@ -470,17 +471,19 @@ def _play_hands(server, table_id, hands):
     assert "played" in out.stdout, out.stdout + out.stderr
 
 
-def test_a_rummy_sheet_of_three_fits_a_phone_and_says_each_hands_points(server, chromium):
+@pytest.mark.parametrize("seats", [3, 4])
+def test_a_rummy_sheet_fits_a_phone_and_says_each_hands_points(server, chromium, seats):
     """With three players the sheet was 327 px wide in a 320 px box on a 390 px phone (the
     last name cut), and a winner's cell showed the running total alone: "10" right after the
-    panel said "You score 2"."""
-    ctx, page = _start(chromium, server["base"], "rummy", seats=3, level="2")  # Medium, Medium 2
+    panel said "You score 2". With four, the winner's column stood 7 px under the scroll
+    shadow of a 390 px phone (an outside audit)."""
+    ctx, page = _start(chromium, server["base"], "rummy", seats=seats, level="2")
     try:
         table_id = int(page.get_attribute("#table-app", "data-table-id"))
-        _play_hands(server, table_id, 6)
+        _play_hands(server, table_id, 6 if seats == 3 else 14, seats)
         page.reload()
         page.wait_for_selector(".tbl-conn[data-state=open]")
-        for w, h in ((390, 844), (360, 640)):
+        for w, h in ((390, 844), (360, 640))[:5 - seats]:
             page.set_viewport_size({"width": w, "height": h})
             _settle(page)
             page.click(".tbl-tool:has-text('Score sheet')")
