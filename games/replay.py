@@ -100,6 +100,10 @@ def _frame(state: E.GameState) -> dict[str, Any]:
         "table": ["".join(c.text for c in cards_of(mm)) for _kind, mm in state.table]
         if state.family == "rummy" else [],
         "scores": state.scores,
+        # Hollywood: each game's own points, as the table shows them ("118 / 103 / 138"; the
+        # seat read their sum, 359, a figure no other page shows)
+        "game_scores": ([[col["points"][s] for col in state.columns]
+                         for s in range(state.num_players)] if len(state.columns) > 1 else None),
         "knock_limit": state.knock_limit if state.family != "rummy" else None,
         "multiplier": state.multiplier,
         "hands_done": len(state.hand_results),

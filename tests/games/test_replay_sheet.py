@@ -22,6 +22,21 @@ def test_the_sheet_runs_per_game_and_ends_at_the_games_scores(mode, players):
         assert row["outcome"][:1].isupper(), row  # "Knock: ann +7", as the record's sheet
 
 
+@pytest.mark.parametrize("mode, players", [("hollywood", 2), ("classic", 2), ("rummy", 3)])
+def test_each_moves_seats_show_hollywoods_points_game_by_game(mode, players):
+    """The replay's seat read Hollywood's three games added together (359 where the table
+    and the sheet say 118 / 103 / 138): each frame has each game's points."""
+    state = play_game(mode, 2, players, check=False)
+    data = replay_data(E.GameRecord.from_state(state), [f"p{i}" for i in range(players)])
+    last = data["frames"][-1]
+    if mode == "hollywood":
+        assert last["game_scores"] == [[c["points"][s] for c in state.columns]
+                                       for s in range(players)]
+        assert [sum(g) for g in last["game_scores"]] == last["scores"]
+    else:
+        assert last["game_scores"] is None
+
+
 def test_a_hand_counts_only_in_the_games_it_scored_in():
     state = play_game("hollywood", 0, 2, check=False)
     data = replay_data(E.GameRecord.from_state(state), ["a", "b"])

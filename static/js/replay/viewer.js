@@ -157,6 +157,13 @@ function middleBox(f, family) {
   return middle;
 }
 
+/** A seat's points at this move: Hollywood's per game ("118 / 103 / 138 points", as the
+ * table shows them), else the one total. */
+export function seatPoints(f, seat) {
+  const games = f.game_scores && f.game_scores[seat];
+  return `${games ? games.join(" / ") : f.scores[seat]} points`;
+}
+
 function seatBox(f, name, seat) {
   const tags = [];
   if (seat === f.dealer) tags.push("dealer");
@@ -165,7 +172,7 @@ function seatBox(f, name, seat) {
   const cls = `replay-seat${seat === f.to_act ? " replay-seat-active" : ""}${seat === moved ? " replay-seat-moved" : ""}`;
   return el("div", { class: cls, "data-seat": String(seat) },
     el("div", { class: "replay-seat-head" }, el("strong", { text: name }),
-      muted(` ${f.scores[seat]} points${tags.length ? " · " + tags.join(", ") : ""}`)),
+      muted(` ${seatPoints(f, seat)}${tags.length ? " · " + tags.join(", ") : ""}`)),
     cardRow(splitCards(f.hands[seat]), `${name}'s hand`));
 }
 

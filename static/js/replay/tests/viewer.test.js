@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clampPly, handStarts, knockerHeading, knockText, namesAt, splitCards } from "../viewer.js";
+import { clampPly, handStarts, knockerHeading, knockText, namesAt, seatPoints, splitCards } from "../viewer.js";
 
 test("a frame's cards come as one string of two-letter codes", () => {
   assert.deepEqual(splitCards("4H5HTS"), ["4H", "5H", "TS"]);
@@ -44,4 +44,13 @@ test("a person who left is the computer that played their seat on, from the move
   assert.deepEqual(namesAt(players, standIns, 6), ["Computer (for alice)", "bob", "cleo"]);
   assert.deepEqual(namesAt(players, undefined, 9), players);
   assert.deepEqual(players, ["alice", "bob", "cleo"]); // (not changed)
+});
+
+test("a Hollywood seat's points are each game's, not their sum", () => {
+  // (the seat read "359 points": 118 + 103 + 138, a figure no other page shows)
+  const holly = { scores: [359, 40], game_scores: [[118, 103, 138], [40, 0, 0]] };
+  assert.equal(seatPoints(holly, 0), "118 / 103 / 138 points");
+  assert.equal(seatPoints(holly, 1), "40 / 0 / 0 points");
+  assert.equal(seatPoints({ scores: [57, 12], game_scores: null }, 1), "12 points");
+  assert.equal(seatPoints({ scores: [57, 12] }, 0), "57 points");  // (records read before)
 });
