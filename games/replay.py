@@ -150,6 +150,8 @@ def replay_data(record: E.GameRecord, names: list[str],
                 sheet.append({"hand": h.hand_number, "ply": i + 1,
                               "outcome": outcome[:1].upper() + outcome[1:],
                               "winner": h.winner, "points": h.points,
+                              # (Oklahoma: a spade upcard doubled the hand's points)
+                              "doubled": h.winner is not None and h.multiplier > 1,
                               "winner_name": (now[h.winner] if h.winner is not None
                                               and h.winner < len(now) else None),
                               "running": running[n]})

@@ -360,10 +360,9 @@ def snapshot_of(table: Table, seats: list[Seat], user, seat: int | None,
 
 def score_sheet(game: Game) -> dict[str, Any]:
     """Hand-by-hand rows and per-column totals for the game page (three columns in Hollywood).
-
-    Each row: hand number, outcome, winner name, points, and per column the points each seat
-    scored in it; totals come from the engine's result (bonuses included).
-    """
+    Each row: hand number, outcome, winner name, points (``doubled``: by Oklahoma's spade
+    upcard), and per column the points each seat scored in it; totals come from the engine's
+    result (bonuses included)."""
     players = sorted(game.players.all(), key=lambda p: p.seat)
     names = [p.name for p in players]
     result = (game.final or {}).get("result") or {}
@@ -393,6 +392,7 @@ def score_sheet(game: Game) -> dict[str, Any]:
             "outcome": OUTCOMES.get(hand.get("outcome", ""), hand.get("outcome", "")),
             "winner": now[winner] if winner is not None and winner < len(now) else None,
             "points": hand.get("points", 0),
+            "doubled": winner is not None and (hand.get("multiplier") or 1) > 1,
             "columns": cells,
             # (Hollywood: its points went nowhere, and the row's totals did not move)
             "in_no_game": ncols > 1 and winner is not None and scored(hand)[2] == [],

@@ -70,3 +70,25 @@ def test_the_game_pages_sheet_leaves_a_win_that_counts_in_no_game_out(make_user)
     assert sheet["rows"][-1]["columns"] == [list(c["points"]) for c in state.columns]
     # and it says why the totals did not move ("4 Knock: ann +18" had stood unexplained)
     assert [i for i, r in enumerate(sheet["rows"]) if r["in_no_game"]] == [8]
+
+
+@pytest.mark.django_db
+def test_a_hand_doubled_by_a_spade_upcard_says_so(make_user, client):
+    """Oklahoma: "Knock: Computer (Easy) +24" of a 12-point knock, with nothing to say the
+    spade upcard doubled it, on the game page's sheet and the replay's (an outside audit)."""
+    from games.selectors import score_sheet
+    from tests.support.records import finished_game
+
+    seed, state = next((s, st) for s in range(40)
+                       for st in [play_game("oklahoma", s, 2, check=False)]
+                       if any(h.winner is not None and h.multiplier > 1
+                              for h in st.hand_results))
+    doubled = [h.winner is not None and h.multiplier > 1 for h in state.hand_results]
+    ann = make_user("ann")
+    game = finished_game([ann, make_user("bob")], mode="oklahoma", seed=seed, state=state)
+    assert [r["doubled"] for r in score_sheet(game)["rows"]] == doubled
+    replay = replay_data(E.GameRecord.from_state(state), ["ann", "bob"])
+    assert [r["doubled"] for r in replay["sheet"]] == doubled
+    client.force_login(ann)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert page.count("(doubled: the upcard was a spade)") == sum(doubled)

@@ -315,7 +315,7 @@ export class ReplayViewer {
     const body = el("tbody");
     for (const row of this.data.sheet) {
       const done = row.ply <= this.ply;
-      const who = row.winner == null ? "" : `: ${row.winner_name || names[row.winner]} +${row.points}`;
+      const who = row.winner == null ? "" : `: ${row.winner_name || names[row.winner]} +${row.points}${row.doubled ? " (doubled: the upcard was a spade)" : ""}`;
       const tr = el("tr", { class: done ? "" : "sheet-future" },
         el("th", { scope: "row", text: String(row.hand) }),
         el("td", { class: "sheet-result", text: done ? row.outcome + who : "…" }),
