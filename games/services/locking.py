@@ -14,9 +14,12 @@ from django.utils import timezone
 from core import wire
 from core.prepared import prepared_cursor
 
-from ..exceptions import LeftGame, NotSeated, TableNotFound
+from ..exceptions import LeftGame, NotOpen, NotSeated, TableNotFound
 from ..models import Room, Seat, Table, TableAction
-from ..selectors.tables import table_access
+from ..selectors.tables import invite_too_late, table_access
+
+# What the holder of a private table's invite link is told once its game has started.
+PRIVATE_STARTED = "This private game has started: it is for its players alone."
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -282,6 +285,8 @@ def lock_table_in(table_id: int, status: str,
     any refusal that would tell its state."""
     table = lock_table(table_id)
     if user is not None and not may_know_of(table, user, invite):
+        if invite_too_late(table, invite):  # (its link told them of it: say why)
+            raise NotOpen(PRIVATE_STARTED)
         raise TableNotFound()
     if table.status != status:
         raise refusal if isinstance(refusal, Exception) else refusal(table)

@@ -220,6 +220,14 @@ def test_a_private_game_is_its_players_alone_once_started(client, rooms, make_us
     html = late.content.decode()
     assert "This private game has started" in html and table.invite_token not in html
     assert "table-data" not in html
+    # a seat asked with the link says why there is none (it read "There is no such table",
+    # to someone invited to it); without the link, still as a table that never was
+    from games.exceptions import NotOpen, TableNotFound
+
+    with pytest.raises(NotOpen, match="This private game has started"):
+        services.table_sit(table_id=table.pk, user=carol, invite=table.invite_token)
+    with pytest.raises(TableNotFound):
+        services.table_sit(table_id=table.pk, user=carol)
     # without the link: as a table that never was; the players: their table
     assert client.get(table.get_absolute_url()).status_code == 404
     client.force_login(alice)
