@@ -76,10 +76,11 @@ def test_create_table_form_errors(alice_client, rooms):
     response = alice_client.post(url, {"seats": "2", "seconds_per_turn": "30", "target": "5"})
     assert response.status_code == 400
     assert Table.objects.count() == 0
-    # Beginners offers no rated games: the field is not even read.
-    alice_client.post(reverse("games:table_create", args=["beginners"]),
-                      {"seats": "2", "seconds_per_turn": "30", "rated": "on"})
-    assert Table.objects.get().rated is False
+    # Beginners offers no rated games: asking for one is refused (it was made casual without
+    # a word; test_a_rated_table_asked_of_the_beginners_room_is_refused)
+    response = alice_client.post(reverse("games:table_create", args=["beginners"]),
+                                 {"seats": "2", "seconds_per_turn": "30", "rated": "on"})
+    assert response.status_code == 400 and Table.objects.count() == 0
 
 
 def test_create_sit_and_start(alice_client, client, rooms, make_user):
