@@ -339,6 +339,7 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
         frame = bodies[audience]
         seat_now = self._my_seat_in(frame["seats"])
         if seat_now is None and frames.sent_away(frame, self.user):
+            self.opened = False  # (no chat or presence event is forwarded after this)
             await self.close(code=PRIVATE_STARTED_CLOSE)  # (watched by the invite link)
             return
         if seat_now != self.seat:

@@ -113,7 +113,8 @@ export function gameMargin(res, fin) {
   if (!Array.isArray(places) || places.length !== totals.length) return res.margin > 0 ? res.margin : null;
   const firsts = places.map((p, seat) => [p, seat]).filter(([p]) => p === 1).map(([, seat]) => seat);
   if (firsts.length !== 1) return null;
-  const rest = totals.filter((t, seat) => places[seat] !== 1 && places[seat] === Math.min(...places.filter((p) => p > 1)));
+  const second = Math.min(...places.filter((p) => p > 1));
+  const rest = totals.filter((t, seat) => places[seat] === second);
   const margin = rest.length ? totals[firsts[0]] - Math.max(...rest) : 0;
   return margin > 0 ? margin : null;
 }

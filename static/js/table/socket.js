@@ -27,7 +27,7 @@ export const RETRY_MS = [1000, 2000, 4000];
 export const REFUSALS = {
   4403: "You may not open this table.",
   4404: "There is no such table (a private table opens only from its invite link).",
-  4410: "This private game has started: it is for its players alone, so nobody else can watch it.",
+  4410: "This private game has started: it is for its players alone.", // (games.services.locking.PRIVATE_STARTED)
 };
 
 export class TableSocket {
