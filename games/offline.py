@@ -140,7 +140,8 @@ def _error(code: str, message: str, status: int) -> JsonResponse:
 @require_POST
 def offline_upload(request):
     """A finished offline game (the browser's ``ginsite-game/1`` record, JSON) for the
-    signed-in player's archive. 201 stored, 200 already stored; 4xx with the reason."""
+    signed-in player's archive. 201 stored, 200 already stored, 202 a game against the
+    Expert whose moves are being checked (post it again later); 4xx with the reason."""
     if not request.user.is_authenticated:
         return _error("login_required", "Sign in to keep your offline games.", 401)
     try:
@@ -162,9 +163,14 @@ def offline_upload(request):
     except ValueError:  # not UTF-8, not JSON, or nested too deep
         return _error("bad_json", "The upload is not valid JSON.", 400)
     try:
-        game, created = services.offline_game_store(user=request.user, payload=payload)
+        upload = services.offline_game_store(user=request.user, payload=payload)
     except services.OfflineUploadError as exc:
         return _error(exc.code, str(exc), exc.status)
-    return JsonResponse({"ok": True, "created": created,
-                         "game": {"id": game.pk, "url": game.get_absolute_url()}},
-                        status=201 if created else 200)
+    if upload.game is None:
+        return JsonResponse({"ok": True, "created": False, "pending": True, "message": (
+            "The server is playing the Expert's moves again to check them: the game joins "
+            "your archive in a minute or so.")}, status=202)
+    return JsonResponse({"ok": True, "created": upload.created, "pending": False,
+                         "game": {"id": upload.game.pk,
+                                  "url": upload.game.get_absolute_url()}},
+                        status=201 if upload.created else 200)

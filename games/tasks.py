@@ -40,6 +40,15 @@ def analyse(job_id: int) -> bool:
     return services.analysis_run(job_id=job_id)
 
 
+@shared_task(name="games.offline_check", autoretry_for=RETRIED, max_retries=3,
+             retry_backoff=1, retry_backoff_max=8, retry_jitter=False)
+def offline_check(offline_id: str) -> bool:
+    """An offline game against the Expert, uploaded and waiting (queued by
+    ``services.offline_game_store`` after its commit, on the analyses' queue): its every
+    computer move played again, then stored or refused. Safe to run twice."""
+    return services.offline_check_run(offline_id=offline_id)
+
+
 @shared_task(name="games.sweep")
 def sweep() -> dict | None:
     """Periodic (beat, every 2 s): turn deadlines of tables no seated player is connected to

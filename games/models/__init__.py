@@ -13,7 +13,7 @@ from .analysis import (
     AnalysisSeat,
     AnalysisStatus,
 )
-from .imports import ImportedRecord
+from .imports import ImportedRecord, OfflineCheck
 from .records import (
     ClockOutage,
     Ending,
@@ -54,4 +54,5 @@ __all__ = [
     "ANALYSIS_ACTIVE",
     "AnalysisJob",
     "ImportedRecord",
+    "OfflineCheck",
 ]

@@ -55,3 +55,30 @@ class ImportedRecord(models.Model):
     @property
     def title(self) -> str:
         return self.filename or f"Record {self.pk}"
+
+
+# ------------------------------------------------------------------- offline checks
+#
+# An offline game against the Expert is stored only once the server has played every one of
+# the Expert's moves again (about 0.05-0.1 s a move, seconds a game: a task on the analyses'
+# queue, not the upload's request). Until then its upload waits here, and nothing of it is in
+# the archive, the statistics or any page (docs/offline.md, "Sync").
+
+
+class OfflineCheck(models.Model):
+    """An uploaded offline record waiting for the check of its Expert moves (``payload`` is
+    the ``ginsite-game/1`` JSON as posted). ``error`` and ``error_code`` are the refusal once
+    the check failed (kept, so that the same upload again is answered with it); empty while
+    waiting. The row goes once the game is stored."""
+
+    offline_id = models.UUIDField(unique=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="offline_checks")
+    payload = models.JSONField()
+    error = models.CharField(max_length=200, blank=True)
+    error_code = models.CharField(max_length=20, blank=True)
+    queued_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"offline check {self.offline_id} of user {self.owner_id}"

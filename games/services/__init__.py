@@ -40,7 +40,7 @@ from .imports import (
 )
 from .leaving import games_in_play, games_leave
 from .moves import table_act, table_bot_move, table_timeout
-from .offline import OfflineUploadError, offline_game_store
+from .offline import OfflineUpload, OfflineUploadError, offline_check_run, offline_game_store
 from .presence import (
     TableOpen,
     room_presence_mark,
@@ -67,6 +67,7 @@ from .tables import (
 )
 
 __all__ = [
+    "OfflineUpload",
     "OfflineUploadError",
     "TableOpen",
     "analysis_queue",
@@ -85,6 +86,7 @@ __all__ = [
     "import_keep",
     "import_seed",
     "imported_engine_record",
+    "offline_check_run",
     "offline_game_store",
     "play_computer",
     "room_presence_mark",

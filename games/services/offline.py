@@ -7,26 +7,38 @@ that the statistics against the computer count it.
 from __future__ import annotations
 
 import json
+import logging
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from celery import current_app
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import engine as E
 
-from .. import records, signals, states
+from .. import conf, records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..local.table import TARGET_RANGE, computer_move, standing, target_settings
-from ..models import ActionSource, Ending, Game, GamePlayer, Mode, Seat
+from ..models import ActionSource, Ending, Game, GamePlayer, Mode, OfflineCheck, Seat
+from .analysis import analysis_queue
 from .endings import game_record
 from .locking import after_commit
 
 if TYPE_CHECKING:
     from accounts.models import User
 
+log = logging.getLogger(__name__)
+
 OFFLINE_ENDINGS = (Ending.NORMAL, Ending.RESIGNATION)
+CHECK_TASK = "games.offline_check"
+# The levels whose every move the upload's request plays again to compare. The Expert's
+# search costs about 0.05-0.1 s a move, seconds a game: its moves are played again by a task
+# (``offline_check_run``) before the game is stored.
+REQUEST_LEVELS = (1, 2, 3)
+ALL_LEVELS = tuple(sorted(LEVEL_BY_NUMBER))
 
 
 class OfflineUploadError(ValueError):
@@ -54,8 +66,23 @@ def _when(ms: Any, default: datetime) -> datetime:
     return min(max(at, now - timedelta(days=366)), now)
 
 
-def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameState, list[int]]:
-    """What the upload claims, checked against the replay of its moves."""
+@dataclass(frozen=True)
+class OfflineUpload:
+    """What an upload did: the stored game (``None`` while its Expert moves are being
+    checked, ``pending``) and whether this upload stored it."""
+
+    game: Game | None
+    created: bool = False
+
+    @property
+    def pending(self) -> bool:
+        return self.game is None
+
+
+def _check(payload: dict[str, Any], checked: tuple[int, ...] = REQUEST_LEVELS,
+           ) -> tuple[uuid.UUID, E.GameRecord, E.GameState, list[int]]:
+    """What the upload claims, checked against the replay of its moves (the moves of the
+    computers of the ``checked`` levels played again)."""
     if payload.get("format") != "ginsite-game/1":
         raise _refuse("This is not an offline game record.")
     try:
@@ -84,7 +111,7 @@ def _check(payload: dict[str, Any]) -> tuple[uuid.UUID, E.GameRecord, E.GameStat
         raise OfflineUploadError("tampered", "The record's mode or players differ from its moves.")
     state = E.replay(record, verify=True)
     _check_rules(record, state)
-    _check_computer_moves(record, levels)
+    _check_computer_moves(record, levels, checked)
     if ending == Ending.NORMAL and not state.is_over:
         raise OfflineUploadError("tampered", "The game is not over: its moves stop before the end.")
     if ending == Ending.RESIGNATION:
@@ -109,38 +136,104 @@ def _check_rules(record: E.GameRecord, state: E.GameState) -> None:
             f"only its target ({TARGET_RANGE[0]} to {TARGET_RANGE[1]} points).")
 
 
-# The levels whose every move the server plays again to compare (the Expert's search costs
-# about 0.1 s a move: a whole game would hold a server process for seconds).
-CHECKED_LEVELS = (1, 2, 3)
-
-
-def _check_computer_moves(record: E.GameRecord, levels: list[int]) -> None:
+def _check_computer_moves(record: E.GameRecord, levels: list[int],
+                          checked: tuple[int, ...]) -> None:
     """Each computer's move must be the one its bot makes in that position (the bots are
     seeded by the game: ``games.local.table.computer_move``), so a game where the player
     chose the computer's moves is refused."""
-    if not any(level in CHECKED_LEVELS for level in levels):
+    if not any(level in checked for level in levels):
         return
     state = record.new_state()
     for number, move in enumerate(record.moves, start=1):
         level = levels[move.seat - 1] if move.seat > 0 else None
-        if level in CHECKED_LEVELS and computer_move(state, level, record.seed) != move.action:
+        if level in checked and computer_move(state, level, record.seed) != move.action:
             raise OfflineUploadError(
                 "tampered", f"Move {number} is not the computer's move in that position.")
         state, _ = E.apply(state, move.action, move.seat)
 
 
-def offline_game_store(*, user: User, payload: Any) -> tuple[Game, bool]:
+def offline_game_store(*, user: User, payload: Any) -> OfflineUpload:
     """Store ``user``'s finished offline game (the ``ginsite-game/1`` record the browser
-    built). Returns ``(game, created)``: uploading the same game again returns the stored
-    one. Raises ``OfflineUploadError`` (nothing stored) for a record that is not valid, does
-    not replay or whose results differ from its moves."""
+    built): uploading the same game again answers with the stored one. A game against the
+    Expert waits for the check of the Expert's moves (``offline_check_run``, a task) and is
+    answered as pending until then; once refused, its upload is answered with the refusal.
+    Raises ``OfflineUploadError`` (nothing stored) for a record that is not valid, does not
+    replay or whose results differ from its moves."""
     if not isinstance(payload, dict):
         raise _refuse("The upload is not a game record.")
     offline_id, record, state, levels = _check(payload)
     existing = Game.objects.filter(offline_id=offline_id).first()
     if existing is not None:
-        return _same_owner(existing, user), False
+        return OfflineUpload(_same_owner(existing, user))
     _check_new_deal(record)
+    if any(level not in REQUEST_LEVELS for level in levels):
+        _wait_for_check(user, offline_id, payload)
+        return OfflineUpload(None)
+    game, created = _store(user, payload, offline_id, record, state, levels)
+    return OfflineUpload(game, created)
+
+
+def _wait_for_check(user: User, offline_id: uuid.UUID, payload: dict[str, Any]) -> None:
+    """The upload kept (``OfflineCheck``) and its check queued, once; queued again when it
+    has been silent for longer than an analysis may be (lost on the way). A refusal already
+    made is raised again."""
+    now = timezone.now()
+    with transaction.atomic():
+        check, created = OfflineCheck.objects.select_for_update().get_or_create(
+            offline_id=offline_id, defaults={"owner": user, "payload": payload, "queued_at": now})
+        if check.owner_id != user.pk:
+            raise OfflineUploadError(
+                "conflict", "This game was uploaded by another account.", status=409)
+        if check.error:
+            raise OfflineUploadError(check.error_code or "tampered", check.error,
+                                     status=409 if check.error_code == "replayed" else 400)
+        lost = (now - check.queued_at).total_seconds() > float(conf.get("ANALYSIS_STALE"))
+        if not (created or lost):
+            return
+        if lost:
+            check.queued_at = now
+            check.save(update_fields=["queued_at"])
+        key = str(offline_id)
+        after_commit(lambda: _queue_check(key))
+
+
+def _queue_check(offline_id: str) -> None:
+    """The check, queued by name on the analyses' queue (a worker of its own: seconds of the
+    Expert's search never hold up the computers' moves and the sweeps). A failure to queue
+    leaves the upload waiting; the next upload of it queues it again once it is stale."""
+    try:
+        current_app.signature(CHECK_TASK, args=(offline_id,)).apply_async(
+            queue=analysis_queue(), retry=True,
+            retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
+    except Exception:
+        log.exception("could not queue the check of offline game %s", offline_id)
+
+
+def offline_check_run(*, offline_id: str) -> bool:
+    """The task's work: play the waiting upload's every computer move again, the Expert's
+    included; store the game if each is its bot's, or keep the refusal. Safe to run twice:
+    a game stored already or a refusal made is left alone. True when it stored the game."""
+    check = OfflineCheck.objects.filter(offline_id=offline_id).select_related("owner").first()
+    if check is None or check.error:
+        return False
+    if Game.objects.filter(offline_id=check.offline_id).exists():
+        check.delete()
+        return False
+    try:
+        key, record, state, levels = _check(check.payload, checked=ALL_LEVELS)
+        _check_new_deal(record)
+        _store(check.owner, check.payload, key, record, state, levels)
+    except OfflineUploadError as exc:
+        OfflineCheck.objects.filter(pk=check.pk).update(
+            error=str(exc)[:200], error_code=exc.code[:20])
+        return False
+    check.delete()
+    return True
+
+
+def _store(user: User, payload: dict[str, Any], offline_id: uuid.UUID, record: E.GameRecord,
+           state: E.GameState, levels: list[int]) -> tuple[Game, bool]:
+    """The checked game stored as ``user``'s, and announced after the commit."""
     ending = payload["ending"]
     loser_seat = 0 if ending == Ending.RESIGNATION else None
     result = state.result.to_dict() if state.result else None

@@ -20,35 +20,11 @@ from games import engine as E
 from games import frames, offline_package, records
 from games.local import table as T
 from games.models import Game, GamePlayer, Seat
+from tests.support.offline import URL
+from tests.support.offline import play as _play
+from tests.support.offline import post as _post
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _play(mode="classic", level=1, computers=1, target=50, seed=7, resign_after=None):
-    """A whole local game, the person always choosing a simple legal move."""
-    r = json.loads(T.handle(json.dumps({"op": "new", "config": {
-        "mode": mode, "level": level, "computers": computers, "target": target, "seed": seed,
-        "id": str(uuid.uuid4()), "name": "Ann"}, "now": 1_700_000_000_000})))
-    assert r["ok"], r
-    doc, frames_seen, n = r["doc"], [r["frame"]], 0
-    while doc["status"] == "playing":
-        n += 1
-        if resign_after is not None and n > resign_after:
-            r = json.loads(T.handle(json.dumps({"op": "resign", "doc": doc})))
-        elif r["bot_seat"] is not None:
-            r = json.loads(T.handle(json.dumps({"op": "bot", "doc": doc})))
-        else:
-            legal = r["frame"]["view"]["legal_actions"]
-            pick = next((a for p in ("gin", "knock", "go_out", "draw:stock", "pass", "discard")
-                         for a in legal if a.startswith(p)), legal[0])
-            r = json.loads(T.handle(json.dumps({"op": "act", "doc": doc, "action": pick})))
-        assert r["ok"], r
-        doc = r["doc"]
-        frames_seen.append(r["frame"])
-        assert n < 5000
-    rec = json.loads(T.handle(json.dumps({"op": "record", "doc": doc})))
-    assert rec["ok"], rec
-    return doc, frames_seen, rec["record"]
 
 
 # ------------------------------------------------------------------ the engine package
@@ -144,14 +120,6 @@ def test_local_table_refuses_bad_moves_and_settings():
 
 
 # ------------------------------------------------------------------ the upload
-
-URL = "/play/offline/upload/"
-
-
-def _post(client, payload, **extra):
-    body = payload if isinstance(payload, bytes | str) else json.dumps(payload)
-    return client.post(URL, body, content_type="application/json", **extra)
-
 
 @pytest.fixture
 def ann(make_user):

@@ -131,16 +131,20 @@ async function renderStats() {
     body.append(tr);
   }
   const finished = docs.filter((d) => d.status === "finished");
-  const waiting = finished.filter((d) => !d.synced && !d.refused).length;
+  const checking = finished.filter((d) => !d.synced && !d.refused && d.checking).length;
+  const waiting = finished.filter((d) => !d.synced && !d.refused && !d.checking).length;
   const refused = finished.filter((d) => d.refused);
   const sync = $("offline-sync");
   const parts = [];
   if (!urls.signed_in) parts.push("Sign in to keep your finished offline games in your archive and statistics.");
   else if (waiting) parts.push(`${waiting} finished game${waiting > 1 ? "s" : ""} will be added to your archive when the site is reachable.`);
-  else if (finished.length && !refused.length) parts.push("Every finished offline game is in your archive.");
-  else if (finished.length > refused.length) {
-    const kept = finished.length - refused.length;
+  else if (finished.length && !refused.length && !checking) parts.push("Every finished offline game is in your archive.");
+  else if (finished.length > refused.length + checking) {
+    const kept = finished.length - refused.length - checking;
     parts.push(`${kept} finished offline game${kept > 1 ? "s are" : " is"} in your archive.`);
+  }
+  if (urls.signed_in && checking) {
+    parts.push(`${checking} game${checking > 1 ? "s" : ""} against the Expert ${checking > 1 ? "are" : "is"} being checked by the server (it plays the Expert's moves again) and will join your archive shortly.`);
   }
   for (const d of refused) parts.push(`A game could not be stored: ${d.refused}`);
   sync.textContent = parts.join(" ");

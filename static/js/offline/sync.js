@@ -1,6 +1,8 @@
 // Finished offline games go to the signed-in player's archive when the site is reachable:
 // each is uploaded once (POST /play/offline/upload/, CSRF-protected), replayed by the
-// server's engine and stored as "offline, against the computer" (docs/offline.md).
+// server's engine and stored as "offline, against the computer" (docs/offline.md). A game
+// against the Expert is answered 202 while the server checks its moves: it stays on the
+// device, marked ``checking``, and is posted again on a later page until it is stored.
 
 import { mine } from "./stats.js";
 import { allGames, saveGame } from "./store.js";
@@ -15,14 +17,14 @@ function csrfToken() {
 let running = null;
 
 /** Upload every finished game of ``owner`` (stats.js ``mine``) not yet stored; returns
-    {sent, refused, pending, signedOut}. */
+    {sent, refused, pending, checking, signedOut}. */
 export function syncPending(owner) {
   if (!running) running = doSync(owner).finally(() => { running = null; });
   return running;
 }
 
 async function doSync(owner) {
-  const out = { sent: 0, refused: 0, pending: 0, signedOut: false };
+  const out = { sent: 0, refused: 0, pending: 0, checking: 0, signedOut: false };
   if (!("indexedDB" in window)) return out;
   let games;
   try {
@@ -46,9 +48,13 @@ async function doSync(owner) {
     }
     let body = {};
     try { body = await resp.json(); } catch (err) { body = {}; }
-    if (resp.ok && body.ok) {
+    if (resp.status === 202 && body.ok) {
+      // being checked by the server (the Expert's moves): kept, and posted again later
+      if (!g.checking) await saveGame({ ...g, checking: true });
+      out.checking += 1;
+    } else if (resp.ok && body.ok) {
       // the archive has it now: keep only what the local statistics read
-      const { state, record, timestamps, ...kept } = g;
+      const { state, record, timestamps, checking, ...kept } = g;
       await saveGame({ ...kept, synced: true, game_url: body.game && body.game.url });
       out.sent += 1;
     } else if (resp.status === 401 || resp.status === 403) {
