@@ -26,6 +26,8 @@ from .socket_work import (
     UNAVAILABLE_CLOSE,
     DeadlineWatcher,
     PingAnswers,
+    api_only,
+    bot_session,
     db_call,
     seated_socket,
     within,
@@ -49,6 +51,7 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
     opened = False  # the open was allowed: the table's events may be forwarded
     left = False  # this person left the game, which goes on without them (a computer's seat)
     user = None
+    bot_on_site = False  # a bot account's session cookie: it watches (socket_work.api_only)
 
     def flood(self) -> tuple[int, float]:
         """``GAMES_WS_FLOOD``: frames per seconds before the socket is closed."""
@@ -96,8 +99,10 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
     def _open(self, outbox: Outbox):
         """One thread trip: the session's user, then ``services.table_open``."""
         user = sockets.resolve_user(self.scope)
+        self.bot_on_site = bot_session(self.scope, user)
         return user, services.table_open(table_id=self.table_id, user=user,
-                                         invite=self.invite, outbox=outbox)
+                                         invite=self.invite, outbox=outbox,
+                                         watch_only=self.bot_on_site)
 
     async def dispatch(self, message):
         # A refused socket has joined the table's group already (``connect``): no events.
@@ -278,16 +283,16 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
         return self._version()
 
     HANDLERS = {
-        "action": (on_action, Action),
+        "action": (api_only(on_action), Action),
         "snapshot": (on_snapshot, Message),
-        "hint": (on_hint, Simple),
+        "hint": (api_only(on_hint), Simple),
         "chat": (on_chat, Chat),
-        "resign": (on_resign, Simple),
-        "claim": (on_claim, Simple),
-        "rematch": (on_rematch, Rematch),
-        "sit": (on_sit, Sit),
-        "leave": (on_leave, Simple),
-        "add_bot": (on_add_bot, AddBot),
+        "resign": (api_only(on_resign), Simple),
+        "claim": (api_only(on_claim), Simple),
+        "rematch": (api_only(on_rematch), Rematch),
+        "sit": (api_only(on_sit), Sit),
+        "leave": (api_only(on_leave), Simple),
+        "add_bot": (api_only(on_add_bot), AddBot),
         "ping": (PingAnswers.on_ping, Ping),
     }
 

@@ -32,6 +32,13 @@ class BotAccountRefused(GameServiceError):
                        "the API (challenges).")
 
 
+class BotSessionRefused(BotAccountRefused):
+    """A bot account's own session (a person signed in as the bot) tried to play, resign,
+    leave or close at its table from the site: it may only watch there."""
+    default_message = ("Bot accounts play through the API, with their token, not from the "
+                       "site: this page only shows the game.")
+
+
 class NotSeated(GameServiceError):
     code = "not_seated"
     default_message = "Only the players at this table may do that."

@@ -15,6 +15,7 @@ from django.conf import settings
 from core.sockets import INFRASTRUCTURE_ERRORS
 
 from . import conf, services
+from .exceptions import BotSessionRefused
 
 log = logging.getLogger(__name__)
 
@@ -174,3 +175,22 @@ class PingAnswers:
         except Exception:  # the socket closed meanwhile
             pass
 
+
+
+def bot_session(scope: dict[str, Any], user: Any) -> bool:
+    """True for a bot account's socket opened with a session cookie (not its token)."""
+    return bool(getattr(user, "is_bot", False)) and not scope.get("api_token")
+
+
+def api_only(handler):
+    """A table message that plays (a move, a hint, a seat, a resignation...): refused to a
+    bot account's site session (``bot_account``), whatever the table: a bot's own session
+    watches its tables, it plays only through the API (docs/bot-api.md, "Bot accounts")."""
+    async def run(self, message):
+        if self.bot_on_site:
+            await self._error(BotSessionRefused.code, BotSessionRefused.default_message,
+                              getattr(message, "id", None), with_version=True)
+            return
+        await handler(self, message)
+    run.__name__ = handler.__name__
+    return run

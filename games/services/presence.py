@@ -78,13 +78,15 @@ class TableOpen:
 
 
 def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
-               outbox: Outbox) -> TableOpen | None:
+               outbox: Outbox, watch_only: bool = False) -> TableOpen | None:
     """A table socket opens: the access check (a private table needs a seat, its creator or
     the invite), then for a seated player the seat marked connected (its presence frame
     into ``outbox``) and a clock stopped by a lost frame started again, and the snapshot.
     All of it from ONE read of the table and its seats (``read_table_with_seats``): the open
     read the table four times before (the access check, the presence write, the clock and
-    the snapshot, each its own thread trip). None when there is no such table.
+    the snapshot, each its own thread trip). None when there is no such table. With
+    ``watch_only`` (a bot account's session: it plays through the API) a player of the table
+    opens it as a spectator: its seat is neither marked connected nor shown.
 
     The read takes no row lock (the presence write never did): a move committed after it
     reaches the socket as its frame, which the caller's groups, joined before this call,
@@ -96,6 +98,8 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
     allowed, seat = selectors.table_access(table, user, invite, seats=seats)
     if not allowed:
         return TableOpen(allowed=False, too_late=selectors.invite_too_late(table, invite))
+    if watch_only:
+        seat = None
     hidden = hooks.hidden_senders(user)
     mine = seat_of(seats, user) if seat is not None else None
     if mine is not None:

@@ -100,9 +100,9 @@ def _check_cap(user: User, *, computer: bool = False,
     if exclude_table_id is not None:
         held = held.exclude(table_id=exclude_table_id)
     if held.values("table_id").distinct().count() >= limit:
-        raise TooManyTables(
-            f"You already have {limit} {what} one first (Your tables, on the Play page)."
-        )
+        where = ("(a resign message on its table socket)" if user.is_bot
+                 else "(Your tables, on the Play page)")
+        raise TooManyTables(f"You already have {limit} {what} one first {where}.")
 
 
 def table_create(

@@ -14,7 +14,7 @@ from core.http import is_form, redirect_back
 from games.bots.levels import LEVEL_TABLE
 
 from .. import conf, selectors, services
-from ..exceptions import GameServiceError
+from ..exceptions import BotSessionRefused, GameServiceError
 from ..forms import (
     AddBotForm,
     PlayComputerForm,
@@ -228,6 +228,12 @@ def table(request, table_id):
     })
 
 
+def _site_player(request) -> None:
+    """A bot account's session plays nothing from the site (it watches; docs/bot-api.md)."""
+    if request.user.is_bot:
+        raise BotSessionRefused()
+
+
 def _refused(request, exc: GameServiceError) -> None:
     """A table someone may not see is not found (404); any other refusal is told on the
     page the view goes back to."""
@@ -269,6 +275,7 @@ def table_sit(request, table_id):
 @require_POST
 def table_leave(request, table_id):
     try:
+        _site_player(request)
         table = services.table_leave(table_id=table_id, user=request.user)
     except GameServiceError as exc:
         _refused(request, exc)
@@ -284,6 +291,7 @@ def table_close(request, table_id):
     (only with ``resign=yes``, the confirmation the page asks for)."""
     resign = request.POST.get("resign") == "yes"
     try:
+        _site_player(request)
         table = services.table_close(table_id=table_id, user=request.user, resign=resign)
     except GameServiceError as exc:
         _refused(request, exc)
@@ -305,6 +313,7 @@ def table_bot(request, table_id):
     if not form.is_valid():
         return _bad_form("Choose a seat and a level.")
     try:
+        _site_player(request)
         services.table_add_bot(table_id=table_id, user=request.user,
                                seat=form.cleaned_data["seat"], level=form.cleaned_data["level"])
     except GameServiceError as exc:

@@ -92,3 +92,73 @@ def test_table_frames_mark_a_bot_accounts_seat(bot, make_user, rooms):
     seats = selectors.table_snapshot(computer.pk, alice, 0)["seats"]
     assert [s["is_bot"] for s in seats] == [False, False] and seats[1]["kind"] == "bot"
 
+
+
+def _bot_game(bot) -> Table:
+    """A casual game of the bot against the Easy computer, as ``POST /api/bot/computer/``
+    opens it; the bot's turn first if the deal gives it to the computer (the Easy bot plays
+    at once in these tests)."""
+    return services.play_computer(user=bot, mode="classic", level=1, bot_api=True)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_bots_own_session_only_watches_its_table(bot, rooms):
+    """An audit signed in as a bot, opened its game's page and played its moves and asked for
+    the Hard computer's hints from the site: a bot plays with its token only."""
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from ginsite.asgi import application
+    from tests.support.accounts import api_token
+    from tests.support.sockets import connect, recv, send
+
+    table = await database_sync_to_async(_bot_game)(bot)
+    site = await connect(table.pk, bot)
+    try:
+        snap = await recv(site, "snapshot")
+        assert snap["you"]["seat"] is None  # shown as a spectator sees it
+        assert all("hand" not in s or not s["hand"] for s in snap["seats"])
+        version = snap["version"]
+        for message in ({"type": "action", "id": "m1", "version": version,
+                         "action": "draw:stock"},
+                        {"type": "hint", "id": "h1"}, {"type": "resign", "id": "r1"},
+                        {"type": "leave", "id": "l1"}, {"type": "claim", "id": "c1"}):
+            await send(site, message)
+            err = await recv(site, "error")
+            assert err["code"] == "bot_account" and err["id"] == message["id"]
+            assert "with their token, not from the site" in err["message"]
+    finally:
+        await site.disconnect()
+
+    def stored():
+        t = Table.objects.get(pk=table.pk)
+        return t.status, t.version, Seat.objects.get(table=t, index=0).connected
+
+    status, after, connected = await database_sync_to_async(stored)()
+    assert status == TableStatus.PLAYING and after == version and not connected
+    # the same account with its token plays its seat
+    raw = await database_sync_to_async(api_token)(bot, "bot:play")
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[(b"authorization", f"Bearer {raw}".encode())])
+    connected, _ = await comm.connect()
+    assert connected
+    try:
+        snap = await recv(comm, "snapshot")
+        assert snap["you"]["seat"] == 0
+    finally:
+        await comm.disconnect()
+
+
+def test_a_bots_own_session_cannot_close_resign_or_add_a_computer(bot_client, bot, rooms):
+    table = _bot_game(bot)
+    lobby = bot_client.get(reverse("games:lobby")).content.decode()
+    assert f'aria-label="Watch table {table.pk}"' in lobby
+    assert "Resign…" not in lobby and ">Resume<" not in lobby
+    for name, data in (("games:table_close", {"resign": "yes"}),
+                       ("games:table_leave", {}),
+                       ("games:table_bot", {"seat": "1", "level": "2"})):
+        response = bot_client.post(reverse(name, args=[table.pk]), data, follow=True)
+        assert response.status_code == 200, name
+        assert "with their token, not from the site" in response.content.decode(), name
+    table.refresh_from_db()
+    assert table.status == TableStatus.PLAYING
