@@ -11,7 +11,9 @@ from core import jsonlimits
 from games import engine as E
 
 from .bots.levels import LEVEL_TABLE, computer_name
-from .models import ActionSource, Ending, Game
+from .models import ActionSource, Game
+from .record_claims import RecordImportError as RecordImportError  # (its users' name)
+from .record_claims import site_forfeit, site_stand_ins
 
 # Records written before computers were named alike in both formats called them "bot-easy"
 # in the engine record (the text form's Players header): read as "Computer (Easy)".
@@ -186,10 +188,6 @@ MAX_IMPORT_MOVES = 5_000  # long Rummy games have about 2,000
 MAX_IMPORT_DEPTH = 16  # a site record nests 5 levels deep
 
 
-class RecordImportError(ValueError):
-    """A record that cannot be shown: the message says why (for the user)."""
-
-
 BAD_CHARACTER = ("The file holds a NUL character or half of a surrogate pair (\\ud800-\\udfff): "
                  "not a game record.")
 
@@ -209,11 +207,6 @@ def _json_value(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-# how a game can be given up (every ``Ending`` but playing it to the end)
-FORFEIT_REASONS = tuple(e.value for e in Ending if e != Ending.NORMAL)
-REASONS_TEXT = ", ".join(FORFEIT_REASONS[:-1]) + " or " + FORFEIT_REASONS[-1]
 
 
 def record_import(text: str) -> tuple[E.GameRecord, list[str]]:
@@ -244,7 +237,7 @@ def own_rules_text(record: E.GameRecord | None) -> str:
 
 def went_on_text(stand_ins: list[dict[str, Any]], names: list[str]) -> str:
     """"after move 6, ann left and Computer (for ann) played the seat on" for each person
-    who left a game that went on (``_site_stand_ins``), joined; "" for none."""
+    who left a game that went on (``record_claims.site_stand_ins``), joined; "" for none."""
     return "; ".join(
         f"after move {s['from_ply']}, "
         f"{names[s['seat']] if 0 <= s['seat'] < len(names) else 'seat ' + str(s['seat'] + 1)}"
@@ -261,56 +254,6 @@ def forfeit_text(forfeit: dict[str, Any] | None, names: list[str]) -> str:
     return f"{who} {FORFEIT_VERB.get(forfeit['reason'], 'left')}"
 
 
-def _site_forfeit(site: dict[str, Any], record: E.GameRecord, over: bool) -> dict[str, Any] | None:
-    """The forfeit a site record names (``{"seat", "reason"}``), checked against the replay:
-    only a game whose moves stop before its end was forfeited."""
-    forfeit = site.get("forfeit")
-    if forfeit is None:
-        return None
-    seat = forfeit.get("seat") if isinstance(forfeit, dict) else None
-    reason = forfeit.get("reason") if isinstance(forfeit, dict) else None
-    if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < record.num_players
-            or reason not in FORFEIT_REASONS):
-        raise RecordImportError("The record's forfeit is not valid: it needs the seat of a "
-                                f"player and a reason ({REASONS_TEXT}).")
-    if over:
-        raise RecordImportError("The record names a forfeit, but its moves play the game to "
-                                "its end.")
-    return {"seat": seat, "reason": reason}
-
-
-def _site_stand_ins(site: dict[str, Any], record: E.GameRecord) -> list[dict[str, Any]]:
-    """The seats the computer played on for a person who had left, as a site record says
-    (its ``leavers``' ``moves_before`` and its players' ``played_on_by``): ``{"seat",
-    "from_ply", "name"}`` each, for the replay's names. Records that do not say give none."""
-    leavers = site.get("leavers")
-    if leavers is None:
-        return []
-    players = site.get("players") if isinstance(site.get("players"), list) else []
-    by_seat = {p.get("seat"): p for p in players if isinstance(p, dict)}
-    bad = RecordImportError("The record's leavers are not valid: each needs the seat of a "
-                            "player, and the number of moves before they left "
-                            "(moves_before) within the record's moves.")
-    if not isinstance(leavers, list):
-        raise bad
-    out = []
-    for leaver in leavers:
-        if not isinstance(leaver, dict) or "moves_before" not in leaver:
-            continue  # (the leaver whose leaving ended the game; older files)
-        seat, before = leaver.get("seat"), leaver.get("moves_before")
-        if (not isinstance(seat, int) or isinstance(seat, bool)
-                or not 0 <= seat < record.num_players or not isinstance(before, int)
-                or isinstance(before, bool) or not 0 <= before <= len(record.moves)
-                or any(s["seat"] == seat for s in out)):
-            raise bad
-        by = (by_seat.get(seat) or {}).get("played_on_by")
-        name = by.get("name") if isinstance(by, dict) else None
-        if not isinstance(name, str) or not name.strip() or len(name) > E.PLAYER_NAME_MAX:
-            name = f"Computer (seat {seat + 1})"
-        out.append({"seat": seat, "from_ply": before, "name": name})
-    return out
-
-
 def record_import_with_forfeit(
         text: str
 ) -> tuple[E.GameRecord, list[str], dict[str, Any] | None, list[dict[str, Any]]]:
@@ -322,7 +265,7 @@ def record_import_with_forfeit(
     Returns the engine record, the players' display names, for the site's JSON of a
     forfeited game who forfeited and why (``{"seat", "reason"}``; else None: the engine's
     forms do not say), and the seats the computer played on for a person who had left
-    (``_site_stand_ins``; [] unless the site's JSON says). Stores nothing.
+    (``record_claims.site_stand_ins``; [] unless the site's JSON says). Stores nothing.
     """
     text = text.strip()
     if not text:
@@ -382,8 +325,8 @@ def record_import_with_forfeit(
         totals = list(final.result.totals) if final.result else list(final.scores)
         if site.get("totals") is not None and site["totals"] != totals:
             raise RecordImportError("The record's totals differ from the replay of its moves.")
-    forfeit = _site_forfeit(site, record, final.result is not None) if site else None
-    played_on = _site_stand_ins(site, record) if site else []
+    forfeit = site_forfeit(site, record, final.result is not None) if site else None
+    played_on = site_stand_ins(site, record) if site else []
     computers = None
     if site is not None:  # the site's players say which seats were computers
         computers = {i for i, p in enumerate(site.get("players") or [])

@@ -368,3 +368,44 @@ def test_a_leaver_with_moves_before_outside_the_record_is_refused(rooms, four, m
     assert answer.status_code == 400
     assert "leavers are not valid" in answer.content.decode()
     assert not ImportedRecord.objects.exists()
+
+
+def _computer_at_seat_3(data):
+    data["players"][3]["bot_level"] = 2
+    data["leavers"].append({"seat": 3, "reason": "timeout", "moves_before": 8})
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda d: d["leavers"].append("x"),
+    lambda d: d["leavers"][0].update(seat=None),
+    lambda d: d["leavers"][0].update(seat="0"),
+    lambda d: d["leavers"][0].update(reason="zzz"),
+    lambda d: d["leavers"][0].update(at="yesterday"),
+    lambda d: d["leavers"][0].update(at=7),
+    lambda d: d["leavers"].append({**d["leavers"][0]}),  # the same seat twice
+    lambda d: d["leavers"].append({"seat": 2, "reason": "resignation"} | {"seat": "2"}),
+    _computer_at_seat_3,  # a computer never leaves
+], ids=["not-a-dict", "no-seat", "seat-text", "reason", "at-text", "at-number", "twice",
+        "seat-text-no-moves", "computer"])
+def test_a_leaver_the_record_cannot_have_had_is_refused(rooms, four, spoil):
+    """An audit imported leavers without a seat, with a reason "zzz", a time that is not one,
+    and every seat leaving, computers included: each was taken (and the page named a
+    computer "Computer (seat 2)")."""
+    game = _went_on_game(rooms, four)
+    data = records.record_json(game)
+    spoil(data)
+    client = Client()
+    client.force_login(four[1])
+    answer = client.post("/games/import/", {"record": SimpleUploadedFile(
+        "game.json", json.dumps(data).encode(), content_type="application/json")})
+    assert answer.status_code == 400, answer.content
+    assert "leavers are not valid" in answer.content.decode()
+    assert not ImportedRecord.objects.exists()
+
+
+def test_a_computer_the_file_does_not_name_is_named_after_the_leaver(rooms, four):
+    game = _went_on_game(rooms, four)
+    data = records.record_json(game)
+    data["players"][0].pop("played_on_by")
+    stand_ins = records.record_import_with_forfeit(json.dumps(data))[3]
+    assert stand_ins == [{"seat": 0, "from_ply": 6, "name": "Computer (for alice)"}]
