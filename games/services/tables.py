@@ -36,6 +36,8 @@ from .publish import announce_seated, announce_started, save_and_publish
 from .vacating import away_from_table, clear_seats, vacate_seats
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from django.contrib.auth.models import AnonymousUser
 
     from accounts.models import User
@@ -168,8 +170,22 @@ def start_game(table: Table, seats: list[Seat]) -> E.GameState:
     table.status = TableStatus.PLAYING
     table.started_at = timezone.now()
     table.state = states.dump(state)
+    _grace_from_start(table.started_at, seats)
     set_clock(table, seats, state, prev_to_act=None)
     return state
+
+
+def _grace_from_start(started: datetime, seats: list[Seat]) -> None:
+    """A person not at the table when its game starts (on another page of the site: the
+    start calls them back; ``vacating.away_from_table`` took out the others) has the grace
+    period from the start. An inviter who had waited on another page for over a minute was
+    claimable the moment the invitee sat down, and lost by abandonment a game never seen."""
+    late = [s for s in seats if s.user_id is not None and s.pk is not None
+            and not s.connected and s.last_seen is not None and s.last_seen < started]
+    for s in late:
+        s.last_seen = started
+    if late:
+        Seat.objects.filter(pk__in=[s.pk for s in late]).update(last_seen=started)
 
 
 def rated_seat_check(table: Table, user: User) -> None:

@@ -355,3 +355,31 @@ def test_the_last_seat_starts_the_game_with_people_lately_at_the_table(rooms, ma
         connected=True, last_seen=timezone.now() - timedelta(seconds=3600))
     services.table_sit(table_id=other.pk, user=make_user("carol"))
     assert Table.objects.get(pk=other.pk).status == TableStatus.PLAYING
+
+
+def test_a_person_called_back_by_the_start_has_the_grace_period_from_the_start(
+        rooms, make_user, reachable):
+    """An inviter waited on the contacts page for over a minute; the invitee sat down, the
+    game started, and the invitee was offered "ivy left the table more than a minute ago.
+    Claim the win" at once: ivy lost by abandonment (and took a fair-play strike) a game she
+    never saw. Called back by the start, she has the grace period from the start."""
+    from games.exceptions import GameServiceError
+
+    ivy, jon = make_user("ivy"), make_user("jon")
+    table = services.table_create(user=ivy, room=rooms["classic"], seconds_per_turn=30)
+    grace = conf.get("DISCONNECT_GRACE")
+    Seat.objects.filter(table=table, user=ivy).update(
+        connected=False, last_seen=timezone.now() - timedelta(seconds=grace + 6))
+    reachable.update({ivy.pk})  # on another page of the site: the start calls her back
+    services.table_sit(table_id=table.pk, user=jon)
+    table.refresh_from_db()
+    assert table.status == TableStatus.PLAYING
+    seat = Seat.objects.get(table=table, user=ivy)
+    assert not seat.is_gone() and seat.last_seen >= table.started_at
+    with pytest.raises(GameServiceError):
+        services.table_claim(table_id=table.pk, user=jon)
+    assert Table.objects.get(pk=table.pk).status == TableStatus.PLAYING
+    # the grace over with no sign of her since the start: gone, and claimable then
+    Seat.objects.filter(pk=seat.pk).update(
+        last_seen=table.started_at - timedelta(seconds=1) - timedelta(seconds=grace))
+    assert Seat.objects.get(pk=seat.pk).is_gone()
