@@ -3,6 +3,8 @@
 // events from notify.js. User text goes into the page only through textContent and
 // createTextNode; links are built as elements, http(s) only.
 
+import { unsentRest } from "./draft.js";
+
 const URL_RE = /https?:\/\/[^\s<>"']+/gi;
 const TRAILING = ".,!?;:)]}";
 
@@ -255,17 +257,21 @@ function initComposer(conv, form) {
       form.requestSubmit();
     }
   });
+  let sending = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const text = textarea.value.trim();
+    if (sending) return; // (Enter again while the last one is on its way: typed on, kept)
+    const typed = textarea.value;
+    const text = typed.trim();
     if (!text) return fail("Write a message first.");
     if (text.length > max) return fail(`A message can be at most ${max} characters.`);
     button.disabled = true;
+    sending = true;
     try {
       const data = await sendMessage(conv, form, text);
       if (data.ok) {
         error.hidden = true;
-        textarea.value = "";
+        textarea.value = unsentRest(typed, textarea.value);
         count();
         setConversation(conv, data.message.conversation);
         addMessage(conv, data.message);
@@ -275,6 +281,7 @@ function initComposer(conv, form) {
     } catch {
       fail("Your message was not sent: check your connection and try again.");
     } finally {
+      sending = false;
       button.disabled = false;
       textarea.focus();
     }

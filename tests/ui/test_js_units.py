@@ -16,13 +16,15 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "static" / "js"
 JS_TESTS = JS / "table" / "tests"
 REPLAY_TESTS = JS / "replay" / "tests"
+SITE_TESTS = JS / "tests"
 NODE = shutil.which("node")
 
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed on this machine")
 
 
 @needs_node
-@pytest.mark.parametrize("folder", [JS_TESTS, REPLAY_TESTS], ids=["table", "replay"])
+@pytest.mark.parametrize("folder", [JS_TESTS, REPLAY_TESTS, SITE_TESTS],
+                         ids=["table", "replay", "site"])
 def test_node_unit_tests_pass(folder):
     proc = subprocess.run(
         [NODE, "--test", str(folder) + "/"], cwd=ROOT, capture_output=True, text=True,
