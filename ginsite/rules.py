@@ -91,6 +91,12 @@ def _context() -> dict:
         "start_rating": int(skill.MU),
         "turn_seconds": sorted(int(v) for v, _ in TURN_CHOICES if int(v)),
         "no_show": tournament_services.no_show_seconds(),
+        # (at a fast clock, two turns: the page said 120 s, and a player who came at 90 s to
+        # a table of 30 s a turn had lost already)
+        "no_show_by_turn": [
+            (t, tournament_services.no_show_seconds(t)) for t in sorted(
+                int(v) for v, _ in TURN_CHOICES if int(v))
+            if tournament_services.no_show_seconds(t) < tournament_services.no_show_seconds()],
         "active_days": rating_conf.active_days(),
         "playban_days": rating_conf.playban_window().days,
         "ladder": ladder,

@@ -108,3 +108,15 @@ def test_rules_page_says_how_to_play_friends(client, settings):
     assert 'id="friends"' in html and 'href="#friends"' in html
     assert "waits for them on their home page for 45 minutes" in text
     assert 'href="/contacts/"' in html
+
+
+def test_the_no_show_time_the_rules_give_is_the_one_a_fast_table_has(client):
+    """The page said 120 seconds for every match; a table of 30 s a turn decides after 60 s
+    (two turns: leaderboards.tournaments.conf.no_show_seconds), 15 s a turn after 30 s."""
+    from leaderboards.tournaments.conf import no_show_seconds
+
+    page = " ".join(client.get("/rules/").content.decode().split())
+    assert no_show_seconds() == 120 and no_show_seconds(30) == 60
+    assert ("moves within 120 seconds of it opening loses the match; at a faster clock the "
+            "time is two turns: 30 seconds at 15 seconds a turn, 60 seconds at 30 seconds a "
+            "turn.") in page
