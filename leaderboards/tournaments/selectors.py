@@ -18,7 +18,10 @@ FINISHED_LISTED = 20
 
 
 def _with_counts(qs):
-    return qs.annotate(entrants=Count("entries", filter=Q(entries__withdrawn=False)),
+    # every entry: a withdrawal before the start deletes it, so one withdrawn took part (a
+    # tournament of four whose player withdrew in round 2 read "3/4 players")
+    return qs.annotate(entrants=Count("entries"),
+                       withdrawn=Count("entries", filter=Q(entries__withdrawn=True)),
                        firsts=Count("entries", filter=Q(entries__place=1)))
 
 
@@ -126,7 +129,8 @@ def page_data(t: Tournament, user=None) -> dict:
     data = {
         "t": t, "entries": entries, "me": me, "my_match": my_match,
         "my_match_unopened": unopened,
-        "entrants": sum(1 for e in entries if not e.withdrawn),
+        "entrants": len(entries),  # (a withdrawal before the start deletes the entry)
+        "withdrawn": sum(1 for e in entries if e.withdrawn),
         "rounds": [], "bracket": None, "me_out": False,
         "tiebreaks": format_for(t).tiebreak_labels,
         # everyone in first place: more than one where the tie-breaks could not part them

@@ -613,3 +613,25 @@ def test_the_enter_check_reads_the_players_facts_once_for_the_whole_list(
     many, lists = count()
     assert len(lists["upcoming"]) == 8
     assert many == few, (few, many)
+
+
+def test_a_player_who_withdrew_during_the_event_is_still_counted(client, staff, make_user):
+    """A round robin of four whose player withdrew in round 2 read "3/4 players" in the list
+    (and an arena "3/10" after a no-show), while the standings placed the fourth."""
+    from tests.support.tournaments import enter_and_start, rated_players
+
+    users = rated_players(make_user, 4)
+    t = _create(staff, name="Counted Robin", format=Format.ROBIN, capacity=4)
+    enter_and_start(t, users)
+    S.tournament_withdraw(tournament_id=t.pk, user=users[0])
+    listing = " ".join(client.get("/tournaments/").content.decode().split())
+    assert "4/4 players (1 withdrawn)" in listing
+    page = " ".join(client.get(t.get_absolute_url()).content.decode().split())
+    assert "· 4 players (1 withdrawn)." in page
+    # before the start a withdrawal deletes the entry: the count is of those still in
+    later = _create(staff, name="Later Cup", capacity=8)
+    for u in users[:3]:
+        S.tournament_enter(tournament_id=later.pk, user=u)
+    S.tournament_withdraw(tournament_id=later.pk, user=users[0])
+    listing = " ".join(client.get("/tournaments/").content.decode().split())
+    assert "2/8 players" in listing and "2/8 players (" not in listing
