@@ -78,6 +78,15 @@ def test_signup_verify_email_then_log_in(client):
     page = client.get(response.url)
     assert b"Welcome to Gin Rummy, newplayer." in page.content
     assert b"Welcome back" not in page.content
+    # the link opened again (from the email, on another device): the address is confirmed,
+    # not "expired or not valid"; a spoiled link still says that
+    for again in (client, client.__class__()):
+        page = " ".join(again.get(confirm_path).content.decode().split())
+        assert "<strong>new.player@example.com</strong> is confirmed already" in page
+        assert "expired or is not valid" not in page
+    spoiled = client.__class__().get(confirm_path[:-3] + "xx/")
+    assert b"expired or is not valid" in spoiled.content
+    assert b"is confirmed already" not in spoiled.content
 
     other = client.__class__()
     response = login(other, "newplayer")
