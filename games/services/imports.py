@@ -67,7 +67,7 @@ def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
     digest = import_digest(record, names)
     existing = ImportedRecord.objects.filter(owner=owner, digest=digest).first()
     if existing is not None:
-        return existing, False
+        return _completed(existing, forfeit, stand_ins), False
     cap = int(conf.get("IMPORTS_PER_USER"))
     result = record.result
     try:
@@ -90,6 +90,24 @@ def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
             raise
         return existing, False
     return row, True
+
+
+def _completed(kept: ImportedRecord, forfeit: dict[str, Any] | None,
+               stand_ins: list[dict[str, Any]] | None) -> ImportedRecord:
+    """The record kept before, with what a new file of the same game says and it did not
+    (who forfeited, who left and the computer played on for): an engine record of a game,
+    then the site's JSON of it, kept only the first file's silence."""
+    fields = []
+    if forfeit and not kept.forfeit:
+        kept.forfeit = forfeit
+        fields.append("forfeit")
+    if stand_ins and not kept.stand_ins:
+        kept.stand_ins = list(stand_ins)
+        fields.append("stand_ins")
+    if fields:
+        kept.save(update_fields=fields)
+        kept.completed = True  # (for the page's words; not a field)
+    return kept
 
 
 def import_delete(*, owner: User, record_id: int) -> None:

@@ -60,7 +60,10 @@ def game_import(request):
         except ImportNotKept as exc:
             not_kept = exc.message
         else:
-            if not created:
+            if not created and kept.completed:
+                messages.info(request, "You had imported this record already: here it is, "
+                              "now with who forfeited or left, as this file says.")
+            elif not created:
                 messages.info(request, "You had imported this record already: here it is.")
             return redirect(kept.get_absolute_url())
     return render(request, "games/game_imported.html", {

@@ -409,3 +409,31 @@ def test_a_computer_the_file_does_not_name_is_named_after_the_leaver(rooms, four
     data["players"][0].pop("played_on_by")
     stand_ins = records.record_import_with_forfeit(json.dumps(data))[3]
     assert stand_ins == [{"seat": 0, "from_ply": 6, "name": "Computer (for alice)"}]
+
+
+def test_the_same_game_imported_again_with_who_left_completes_the_kept_record(rooms, four):
+    """An audit imported a game's engine record, then the site's JSON of the same game with
+    its leavers: the second was sent to the first ("You had imported this record already")
+    and who left, and the computer that played on, were lost."""
+    game = _went_on_game(rooms, four)
+    client = Client()
+    client.force_login(four[1])
+    site = client.get(f"/games/{game.pk}/record.json").content.decode()
+    engine = json.dumps(json.loads(site)["engine"])
+
+    def upload(text):
+        return client.post("/games/import/", {"record": SimpleUploadedFile(
+            "game.json", text.encode(), content_type="application/json")}, follow=True)
+
+    upload(engine)
+    kept = ImportedRecord.objects.get()
+    assert kept.stand_ins == [] and kept.forfeit is None
+    page = " ".join(upload(site).content.decode().split())
+    assert "now with who forfeited or left, as this file says" in page
+    kept = ImportedRecord.objects.get()
+    assert kept.stand_ins == [{"seat": 0, "from_ply": 6, "name": "Computer (for alice)"}]
+    assert "alice left and Computer (for alice) played the seat on" in page
+    # the engine record again says nothing new: the kept one keeps what it has
+    page = " ".join(upload(engine).content.decode().split())
+    assert "You had imported this record already: here it is." in page
+    assert ImportedRecord.objects.get().stand_ins == kept.stand_ins
