@@ -25,6 +25,7 @@ Hook for live play. ``social.receivers`` calls these on the ``games.signals`` an
     from social.presence import presence_set_playing, presence_clear_playing
 
     presence_set_playing(user_id, table_id, table_url)   # the user sat down at a table
+    presence_table_started(user_id, table_id)            # its game started (was waiting)
     presence_clear_playing(user_id, table_id)            # the user left it / the game ended
 
 ``presence_set_playing`` marks the user as "playing at table ``table_id``" (the contacts page
@@ -63,13 +64,15 @@ class Presence:
     table_id: int | None = None
     table_url: str | None = None
     last_seen: datetime | None = None
+    # at a table still waiting for players (its game not started): "Waiting at a table"
+    waiting: bool = False
 
     def as_frame(self) -> dict:
         """The ``presence`` fields; a private table (no ``table_url``) is not named."""
         return {
             "state": self.state,
             "table": (
-                {"id": self.table_id, "url": self.table_url}
+                {"id": self.table_id, "url": self.table_url, "waiting": self.waiting}
                 if self.state == PLAYING and self.table_url else None
             ),
             "last_seen": self.last_seen.isoformat() if self.last_seen else None,
@@ -192,10 +195,23 @@ def presence_sweep() -> list[int]:
 
 # --- Playing (hook for the games app) -------------------------------------------------------
 
-def presence_set_playing(user_id: int, table_id: int, url: str) -> None:
+def presence_set_playing(user_id: int, table_id: int, url: str, waiting: bool = False) -> None:
     """Mark ``user_id`` as playing at table ``table_id`` (watchable at ``url``; an empty
-    ``url`` for a private table, which the contacts are then not told of)."""
-    cache.set(_PLAYING.format(user_id), {"table_id": int(table_id), "url": str(url)}, PLAYING_TTL)
+    ``url`` for a private table, which the contacts are then not told of); ``waiting`` while
+    the table waits for players."""
+    cache.set(_PLAYING.format(user_id),
+              {"table_id": int(table_id), "url": str(url), "waiting": bool(waiting)}, PLAYING_TTL)
+    transaction.on_commit(lambda: broadcast_presence(user_id))
+
+
+def presence_table_started(user_id: int, table_id: int) -> None:
+    """The table ``user_id`` waited at has started its game: "waiting" becomes "playing"
+    (a mark naming another table, or none, is left alone)."""
+    key = _PLAYING.format(user_id)
+    current = cache.get(key)
+    if not current or current.get("table_id") != int(table_id) or not current.get("waiting"):
+        return
+    cache.set(key, {**current, "waiting": False}, PLAYING_TTL)
     transaction.on_commit(lambda: broadcast_presence(user_id))
 
 
@@ -242,7 +258,8 @@ def presence_of(user_ids) -> dict[int, Presence]:
     for uid in user_ids:
         play = playing.get(_PLAYING.format(uid))
         if play:
-            result[uid] = Presence(PLAYING, play["table_id"], play["url"])
+            result[uid] = Presence(PLAYING, play["table_id"], play["url"],
+                                   waiting=bool(play.get("waiting")))
         elif uid not in offline:
             result[uid] = Presence(ONLINE)
         else:

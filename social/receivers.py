@@ -19,19 +19,20 @@ import logging
 
 from core.aftercommit import task_after_commit
 
-from .presence import presence_clear_playing, presence_set_playing
+from .presence import presence_clear_playing, presence_set_playing, presence_table_started
 
 logger = logging.getLogger(__name__)
 
 
-def on_player_seated(sender, *, table_id, user_id, url, private=False, **kwargs):
+def on_player_seated(sender, *, table_id, user_id, url, private=False, waiting=False,
+                     **kwargs):
     if private:
         # A private table is the players' business, even that it is being played: two
         # contacts both "playing", then both back "online" in the same second, told whom
         # they played. Its players show online (or offline) as anywhere else on the site.
         return
     try:
-        presence_set_playing(user_id, table_id, url)
+        presence_set_playing(user_id, table_id, url, waiting=waiting)
     except Exception:  # presence must never break play
         logger.exception("presence_set_playing failed for user %s", user_id)
 
@@ -43,11 +44,19 @@ def on_player_left(sender, *, table_id, user_id, **kwargs):
         logger.exception("presence_clear_playing failed for user %s", user_id)
 
 
-def on_game_started(sender, *, table_id, user_ids, url, mode, **kwargs):
-    """One channel-layer send, no query: the signal names everything the frame says."""
+def on_game_started(sender, *, table_id, user_ids, url, mode, players=(), **kwargs):
+    """One channel-layer send, no query: the signal names everything the frame says. The
+    players' "waiting at a table" becomes "playing" (one cache write each)."""
     from . import frames, tables
     from .notify import notify_users
 
+    for user_id in players:
+        try:
+            presence_table_started(user_id, table_id)
+        except Exception:  # presence must never break play
+            logger.exception("presence_table_started failed for user %s", user_id)
+    if not user_ids:
+        return
     try:
         name = tables.table_name(dict(tables.mode_choices()).get(mode, mode), table_id)
         notify_users(user_ids, frames.table_started(table_id, url, name))

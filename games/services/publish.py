@@ -13,7 +13,7 @@ from core.channels import Outbox
 from games import engine as E
 
 from .. import broadcast, frames, signals, watchers
-from ..models import Seat, Table
+from ..models import Seat, Table, TableStatus
 from .clock import schedule_bot_move, table_state_undelivered
 from .locking import after_commit, load_seats, lock_table, update_table
 
@@ -80,19 +80,23 @@ def publish_presence(table: Table, seats: list[Seat], *, outbox: Outbox | None =
 
 def announce_seated(table: Table, user_id: int) -> None:
     table_id, url, private = table.pk, table.get_absolute_url(), table.private
+    waiting = table.status == TableStatus.OPEN
     after_commit(
         lambda: signals.player_seated.send(
-            sender=Table, table_id=table_id, user_id=user_id, url=url, private=private
+            sender=Table, table_id=table_id, user_id=user_id, url=url, private=private,
+            waiting=waiting,
         )
     )
 
 
 def announce_started(table: Table, seats: list[Seat], by_user_id: int) -> None:
-    """After the commit, ``game_started`` for the people at ``table`` other than
-    ``by_user_id``, whose move filled its last seat."""
-    others = [s.user_id for s in seats if s.user_id is not None and s.user_id != by_user_id]
-    if not others:
+    """After the commit, ``game_started`` for the people at ``table``: ``user_ids`` those
+    other than ``by_user_id``, whose move filled its last seat; ``players`` all of them."""
+    players = [s.user_id for s in seats if s.user_id is not None]
+    if not players:
         return
+    others = [u for u in players if u != by_user_id]
     table_id, url, mode = table.pk, table.get_absolute_url(), table.mode
     after_commit(lambda: signals.game_started.send(sender=Table, table_id=table_id,
-                                                   user_ids=others, url=url, mode=mode))
+                                                   user_ids=others, url=url, mode=mode,
+                                                   players=players))

@@ -58,7 +58,7 @@ def presence_label(presence) -> str:
     from django.utils.timesince import timesince
 
     if presence.state == "playing":
-        return "Playing at a table"
+        return "Waiting at a table" if presence.waiting else "Playing at a table"
     if presence.state == "online":
         return "Online"
     if presence.last_seen:

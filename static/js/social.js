@@ -116,7 +116,9 @@ function sendOverSocket(to, body) {
 // --- Presence ------------------------------------------------------------------------------
 
 function presenceText(frame) {
-  if (frame.state === "playing") return "Playing at a table";
+  if (frame.state === "playing") {
+    return frame.table && frame.table.waiting ? "Waiting at a table" : "Playing at a table";
+  }
   if (frame.state === "online") return "Online";
   if (frame.last_seen) {
     const seconds = (Date.now() - Date.parse(frame.last_seen)) / 1000;

@@ -85,10 +85,11 @@ def test_heartbeat_after_lapse_comes_back_online(alice, clock, settings):
 def test_playing_hook_and_table_check(alice, told, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         presence.presence_set_playing(alice.pk, 7, "/tables/7/")
-    assert presence.presence_playing(alice.pk) == {"table_id": 7, "url": "/tables/7/"}
+    assert presence.presence_playing(alice.pk) == {"table_id": 7, "url": "/tables/7/",
+                                                   "waiting": False}
     playing = state(alice)
     assert playing.state == "playing" and playing.table_url == "/tables/7/"
-    assert playing.as_frame()["table"] == {"id": 7, "url": "/tables/7/"}
+    assert playing.as_frame()["table"] == {"id": 7, "url": "/tables/7/", "waiting": False}
     presence.presence_clear_playing(alice.pk, table_id=8)  # another table: no change
     assert state(alice).state == "playing"
     presence.presence_clear_playing(alice.pk, table_id=7)

@@ -114,3 +114,31 @@ def test_a_table_that_fills_up_calls_its_other_players(users, monkeypatch):
     monkeypatch.setattr(social_notify, "notify_users", down)
     receivers.on_game_started(None, table_id=classic.pk, user_ids=[alice.pk], url="/x/",
                               mode="classic")
+
+
+def test_a_player_at_a_table_still_waiting_for_players_is_waiting_not_playing(users, client):
+    """A person seated alone at a waiting table showed to contacts as "Playing at a table ·
+    Watch" although no game had begun. Waiting until the start, playing from it, for every
+    player, the one whose move started it included (a computer added)."""
+    from social.templatetags.social_tags import presence_label
+
+    ensure_default_rooms(Room)
+    alice, bob = users["alice"], users["bob"]
+    rummy = games_services.table_create(user=alice, room=Room.objects.get(slug="rummy"),
+                                        seat_count=3)
+    games_services.table_sit(table_id=rummy.pk, user=bob)
+    for user in (alice, bob):
+        shown = presence.presence_of([user.pk])[user.pk]
+        assert shown.state == "playing" and shown.waiting
+        assert presence_label(shown) == "Waiting at a table"
+        assert shown.as_frame()["table"] == {"id": rummy.pk, "url": f"/tables/{rummy.pk}/",
+                                             "waiting": True}
+    games_services.table_add_bot(table_id=rummy.pk, user=bob, seat=2, level=1)
+    for user in (alice, bob):
+        shown = presence.presence_of([user.pk])[user.pk]
+        assert shown.state == "playing" and not shown.waiting, user.username
+        assert presence_label(shown) == "Playing at a table"
+    # a game dealt at once (against the computer) is playing from the first
+    carol = users["carol"]
+    games_services.play_computer(user=carol, mode="classic", level=1)
+    assert not presence.presence_of([carol.pk])[carol.pk].waiting
