@@ -117,6 +117,10 @@ class ApiTokenForm(forms.Form):
             (scope, f"{scope}: {label}") for scope, label in ApiToken.SCOPES.items()
             if user.is_bot or scope != ApiToken.SCOPE_BOT_PLAY
         ]
+        if user.is_bot:  # (every scope is a bot's: the words for a person do not apply)
+            self.fields["scopes"].error_messages["invalid_choice"] = (
+                "“%(value)s” is not a scope: choose among "
+                + ", ".join(ApiToken.SCOPES) + ".")
 
 
 class BotsMayChallengeForm(forms.Form):

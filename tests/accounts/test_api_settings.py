@@ -45,6 +45,19 @@ def test_a_person_is_not_offered_bot_play(alice_client):
     assert "bot:play is for bot accounts only" in response.content.decode()
 
 
+def test_a_bot_asking_for_an_unknown_scope_is_told_which_there_are(client, make_user):
+    """A bot was told "(bot:play is for bot accounts only)" for a scope that is no scope."""
+    from tests.support.accounts import make_bot
+
+    bot = make_bot(make_user("scopebot"))
+    client.force_login(bot)
+    response = client.post(API, {"name": "x", "scopes": ["games:write"]})
+    text = response.content.decode()
+    assert response.status_code == 400 and not ApiToken.objects.exists()
+    assert "is not a scope: choose among bot:play, games:read." in text
+    assert "for bot accounts only" not in text
+
+
 @pytest.mark.parametrize("data", [
     {"name": "", "scopes": ["games:read"]},
     {"name": "x" * 61, "scopes": ["games:read"]},
