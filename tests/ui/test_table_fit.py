@@ -414,6 +414,9 @@ def test_score_sheets_show_whole_names_on_a_phone(server, chromium):
                                           "els => els.map(e => e.textContent)")
         assert "alice_audit_long_name" in names and "Computer (Easy)" in names
         assert page.evaluate(NAMES_WHOLE, ".score-sheet .sheet-name") == []
+        # the hands' results too wrap at spaces, never mid-word ("Comput/er (Easy)")
+        assert page.locator(".score-sheet td.sheet-result").count() >= 1
+        assert page.evaluate(NAMES_WHOLE, ".score-sheet td.sheet-result") == []
     finally:
         _close(ctx, page)
 
