@@ -31,12 +31,13 @@ from ginsite.longlines import answer_long_lines  # noqa: E402
 from ginsite.origin import SameOriginValidator  # noqa: E402
 from ginsite.relay import RelayEndpoint  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
-from ginsite.runtime import mark_web_process, settle_gc  # noqa: E402
+from ginsite.runtime import mark_web_process, name_statuses, settle_gc  # noqa: E402
 from ginsite.tokenauth import TokenHandshake  # noqa: E402
 from ginsite.wsguard import HandshakeGuard  # noqa: E402
 
 mark_web_process()
 answer_long_lines()
+name_statuses()
 
 application = ProtocolTypeRouter(
     {

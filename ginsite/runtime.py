@@ -29,3 +29,18 @@ def mark_web_process() -> None:
 
 def is_web_process() -> bool:
     return _web_process
+
+
+# Status codes the site answers that Twisted's table of reason phrases lacks: Daphne writes the
+# status line from that table, so a rate limit went out as "HTTP/1.1 429 Unknown Status".
+MISSING_REASONS = {429: b"Too Many Requests"}
+
+
+def name_statuses() -> None:
+    """Called by ``ginsite.asgi`` (the web process): Twisted's reason phrases completed."""
+    try:
+        from twisted.web import http
+    except ImportError:  # not under Daphne
+        return
+    for code, phrase in MISSING_REASONS.items():
+        http.RESPONSES.setdefault(code, phrase)
