@@ -1,6 +1,11 @@
 from celery import shared_task
 
-from .presence import presence_clear_playing, presence_sweep
+from .presence import (
+    presence_clear_playing,
+    presence_playing,
+    presence_set_playing,
+    presence_sweep,
+)
 
 
 @shared_task(name="social.presence_sweep", ignore_result=True)
@@ -35,4 +40,22 @@ def game_finished(game_id: int) -> list[int]:
     )
     for user_id in user_ids:
         presence_clear_playing(user_id, table_id)
+        if presence_playing(user_id) is None:
+            _mark_other_table(user_id, table_id)
     return user_ids
+
+
+def _mark_other_table(user_id: int, table_id: int) -> None:
+    """A player whose game ended but who holds a seat at another public table (waiting for
+    players, or playing) is shown there: an audit's player, seated at two waiting tables,
+    showed "Online" once a game elsewhere ended."""
+    from games.models import Seat, TableStatus
+
+    seat = (Seat.objects.filter(user_id=user_id, table__private=False,
+                                table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+            .exclude(table_id=table_id).select_related("table")
+            .order_by("-table__updated_at").first())
+    if seat is not None:
+        table = seat.table
+        presence_set_playing(user_id, table.pk, table.get_absolute_url(),
+                             waiting=table.status == TableStatus.OPEN)

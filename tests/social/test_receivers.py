@@ -142,3 +142,19 @@ def test_a_player_at_a_table_still_waiting_for_players_is_waiting_not_playing(us
     carol = users["carol"]
     games_services.play_computer(user=carol, mode="classic", level=1)
     assert not presence.presence_of([carol.pk])[carol.pk].waiting
+
+
+def test_a_player_still_seated_elsewhere_is_shown_there_once_a_game_ends(users):
+    """An audit's player sat at two waiting tables, then played and finished a game at a
+    third: he showed "Online" although two tables still held his seat."""
+    ensure_default_rooms(Room)
+    alice, bob = users["alice"], users["bob"]
+    classic = Room.objects.get(slug="classic")
+    waiting = games_services.table_create(user=alice, room=classic)
+    played = games_services.table_create(user=bob, room=classic)
+    games_services.table_sit(table_id=played.pk, user=alice)
+    assert presence.presence_playing(alice.pk)["table_id"] == played.pk
+    games_services.table_resign(table_id=played.pk, user=bob)
+    shown = presence.presence_of([alice.pk])[alice.pk]
+    assert shown.state == "playing" and shown.table_id == waiting.pk and shown.waiting
+    assert presence.presence_playing(bob.pk) is None  # bob has no other seat
