@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.channels import Outbox
 from core.locks import CACHE_ERRORS
 
-from .. import conf, hooks, selectors, watchers
+from .. import conf, hooks, seat_sockets, selectors, watchers
 from ..exceptions import TableNotFound
 from ..models import Room, Seat, Table, TableStatus, grace_seconds
 from .clock import clock_resume_read
@@ -34,12 +34,19 @@ if TYPE_CHECKING:
 
 
 def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected: bool,
-                  outbox: Outbox | None = None) -> bool:
+                  outbox: Outbox | None = None, conn: str | None = None) -> bool:
     """Mark the user's seat at this table (dis)connected; True if they hold a seat. The
     presence frame goes into ``outbox`` when the caller gives one (a table socket sends it
-    from its event loop: no trip from this thread back to the loop and its wait)."""
+    from its event loop: no trip from this thread back to the loop and its wait). With the
+    socket's ``conn``, a close leaves the seat connected while another socket of the same
+    player at the table is live (``games.seat_sockets``: a second tab closed)."""
     if user is None or not user.is_authenticated:
         return False
+    if conn is not None:
+        if connected:
+            seat_sockets.hold(table_id, user.pk, conn)
+        elif seat_sockets.drop(table_id, user.pk, conn):
+            return True  # (still at the table in another tab)
     with transaction.atomic():
         table = Table.objects.filter(pk=table_id).first()
         if table is None:

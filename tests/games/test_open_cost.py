@@ -46,6 +46,7 @@ def _scope(client: Client, table_id: int, invite: str = "") -> dict:
 def _open(scope: dict, table_id: int, invite: str = ""):
     consumer = TableConsumer()
     consumer.scope, consumer.table_id, consumer.invite = scope, table_id, invite
+    consumer.channel_name = "test.open!1"  # (a seated socket is held by its name: seat_sockets)
     outbox = Outbox()
     with CaptureQueriesContext(connection) as ctx:
         user, opened = consumer._open(outbox)

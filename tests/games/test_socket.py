@@ -446,3 +446,37 @@ async def test_a_ping_from_a_seat_shown_offline_tells_the_table(table, two_playe
         assert (await recv(b, "pong"))["t"] == 1
         frame = await _presence_until(a, 1, True)
         assert frame["seats"][0]["connected"] is True
+
+
+async def test_closing_one_of_two_tabs_leaves_the_player_at_the_table(table, two_players):
+    """A player with the table open in two tabs closed one: their seat showed disconnected
+    to everyone until the other tab's next ping ("alice is not at the table"), and a rematch
+    offer made meanwhile lapsed as if they had left. The seat is theirs until the last tab
+    closes."""
+    from games.models import Seat
+
+    alice, bob = two_players
+
+    def connected():
+        return Seat.objects.get(table_id=table.pk, user=alice).connected
+
+    first, second = await connect(table.pk, alice), await connect(table.pk, alice)
+    watcher = await connect(table.pk, bob)
+    try:
+        await recv(first, "snapshot")
+        await recv(second, "snapshot")
+        await recv(watcher, "snapshot")
+        await second.disconnect()
+        assert await database_sync_to_async(connected)() is True
+        await send(first, {"type": "ping", "t": 1})  # (the table is still answered)
+        assert (await recv(first, "pong"))["t"] == 1
+        # the last tab closes: now she is away, and bob is told
+        await first.disconnect()
+        assert await database_sync_to_async(connected)() is False
+        for _ in range(10):  # (bob's own arrival was announced first)
+            shown = await recv(watcher, "presence")
+            if shown["seats"][0]["connected"] is False:
+                break
+        assert shown["seats"][0]["connected"] is False
+    finally:
+        await watcher.disconnect()
