@@ -337,6 +337,8 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
             await self._send(snapshot)
 
     def _my_seat_in(self, seats):
+        if self.bot_on_site:  # (a bot's own session watches: socket_work.api_only)
+            return None
         user = self.user if self.user and self.user.is_authenticated else None
         return next((s["index"] for s in seats if user and s["username"] == user.username), None)
 

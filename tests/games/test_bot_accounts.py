@@ -142,11 +142,25 @@ async def test_a_bots_own_session_only_watches_its_table(bot, rooms):
                                  headers=[(b"authorization", f"Bearer {raw}".encode())])
     connected, _ = await comm.connect()
     assert connected
+    site = await connect(table.pk, bot)
     try:
         snap = await recv(comm, "snapshot")
         assert snap["you"]["seat"] == 0
+        assert (await recv(site, "snapshot"))["you"]["seat"] is None
+        # the table moves on (the bot resigns with its token): the site's page is sent the
+        # spectators' frame and stays a spectator's, not taken for the bot's seat
+        await send(comm, {"type": "resign", "id": "r9"})
+        assert (await recv(comm, "ack"))["id"] == "r9"
+        seen = []
+        while not await site.receive_nothing(timeout=1):
+            seen.append(await recv(site))
+        assert any(f["type"] == "state" for f in seen)
+        assert not any(f["type"] == "snapshot" and f["you"]["seat"] is not None for f in seen)
+        await send(site, {"type": "rematch", "id": "m2", "accept": True})
+        assert (await recv(site, "error"))["code"] == "bot_account"
     finally:
         await comm.disconnect()
+        await site.disconnect()
 
 
 def test_a_bots_own_session_cannot_close_resign_or_add_a_computer(bot_client, bot, rooms):
