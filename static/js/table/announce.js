@@ -101,6 +101,32 @@ export function rebuiltLog(view, ctx, timedOut = [], limit = 30) {
   return { earlier, moves };
 }
 
+/** What happened while this page was away (a lost connection, a phone asleep): the
+ * sentences of ``view``'s moves after those of ``prevView`` it showed, the results of the
+ * hands finished meanwhile first when the hand changed; at most ``limit`` lines, the last
+ * ones. A reconnect's snapshot carries no events: the page went from "You passed" straight
+ * to "Your turn", the opponent's draw and discard never said. */
+export function missedLines(prevView, view, ctx, limit = 30) {
+  const history = (view && Array.isArray(view.history)) ? view.history : [];
+  if (!prevView || !view) return [];
+  const lines = [];
+  let from = 0;
+  if (prevView.hand_number === view.hand_number) {
+    const seen = Array.isArray(prevView.history) ? prevView.history.length : 0;
+    if (seen > history.length) return []; // (not this view's past: nothing to add)
+    from = seen;
+  } else {
+    for (const row of earlierHands(view)) {
+      if (row.hand >= (prevView.hand_number || 0)) lines.push(`Hand ${row.hand}: ${describeHandResult(row, ctx)}`);
+    }
+  }
+  for (const ev of history.slice(from)) {
+    const text = describeEvent(ev, ctx);
+    if (text) lines.push(text);
+  }
+  return lines.slice(-limit);
+}
+
 /** "Anna went gin: 37 points." */
 export function describeHandResult(h, ctx) {
   if (!h) return "";

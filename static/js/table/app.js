@@ -11,7 +11,7 @@
 
 import { attention } from "../attention.js";
 import { hintOf, keptSelection, legalOf } from "./actions.js";
-import { describeEvent, rebuiltLog, seatName, timeoutNotice, turnPrompt } from "./announce.js";
+import { describeEvent, missedLines, rebuiltLog, seatName, timeoutNotice, turnPrompt } from "./announce.js";
 import { ensureSprite } from "./cards.js";
 import { Chat } from "./chat.js";
 import { Clock } from "./clock.js";
@@ -227,6 +227,9 @@ export class TableApp {
       // the card you had just drawn, when nothing has happened since, is marked again
       const drawn = drawnCard(this.view.history[this.view.history.length - 1], this.mySeat);
       if (drawn) this.newCard = drawn;
+    } else if (prev?.view && this.view && (frame.type === "snapshot" || gap)) {
+      // back after a gap: the moves made meanwhile, said (they came in no frame's events)
+      for (const line of missedLines(prev.view, this.view, this.ctx(frame))) this.notices.announce(line);
     }
     const timedOut = frame.type === "state" && frame.last && frame.last.source === "timeout";
     const mine = this.mySeat !== null && this.mySeat !== undefined;
