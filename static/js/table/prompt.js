@@ -71,6 +71,32 @@ export function resignText(frame) {
   return "Resigning ends the game at once and counts as a loss.";
 }
 
+/** What claiming does, as its confirmation says it (``claimText`` of seats.js gives the
+ * banner's words): one tap ended the game, while Resign asked first. */
+export function claimConfirmText(frame) {
+  if (frame && frame.you && frame.you.claim_goes_on) {
+    return { title: "Let the computer play on?", body: "The player who left takes the last place still free, and a computer plays their seat until the game ends.", button: "Let the computer play on" };
+  }
+  return { title: "Claim the win?", body: "The game ends now and counts as your win; your opponent loses it by leaving the table.", button: "Claim the win" };
+}
+
+export function confirmClaim(ctrl) {
+  const d = ctrl.el.confirmDialog;
+  const text = claimConfirmText(ctrl.frame);
+  setChildren(
+    d,
+    h("h2", { text: text.title, attrs: { id: "tbl-confirm-title" } }),
+    h("p", { text: text.body }),
+    h(
+      "div",
+      { class: "tbl-actions" },
+      h("button", { class: "button", text: text.button, attrs: { type: "button" }, on: { click: () => { ctrl.claim(); d.close(); } } }),
+      h("button", { class: "button button-secondary", text: "Keep waiting", attrs: { type: "button", autofocus: true }, on: { click: () => d.close() } }),
+    ),
+  );
+  openDialog(d);
+}
+
 export function confirmResign(ctrl) {
   const d = ctrl.el.confirmDialog;
   setChildren(

@@ -4,6 +4,7 @@
 import { plural } from "./announce.js";
 import { cardName, createBack, createCard } from "./cards.js";
 import { h, updateChildren } from "./dom.js";
+import { confirmClaim } from "./prompt.js";
 
 export function initials(name) {
   const parts = String(name || "?").trim().split(/\s+/);
@@ -47,6 +48,13 @@ export function cut(el) {
   const range = document.createRange();
   range.selectNodeContents(el);
   return range.getBoundingClientRect().width > el.getBoundingClientRect().width + 0.5;
+}
+
+/** The labels ``fitNames`` reads of a seat's name: its short form, or the name itself when it
+ * has none (a person's): every name is measured, so a person's cut name ("alic…" beside a
+ * "1500?" rating on a phone) pushes the ratings out as a computer's does. */
+export function nameLabels(full, short) {
+  return { full, short: short || full };
 }
 
 /** When a seat name under ``root`` is cut off, every seat that has a short label shows it
@@ -103,10 +111,12 @@ export function seatStatus(s, playing = true) {
 /** The banner's line on the people not at the table: "dave is not at the table: waiting for
  * them…". It said "disconnected… come back" of a player who had never come (a tournament's
  * match the site seated them at). */
-export function awayNote(seats, mySeat) {
+export function awayNote(seats, mySeat, toAct = null) {
   const away = (seats || []).filter((s) => s.kind === "user" && !s.connected && s.index !== mySeat);
   if (!away.length) return "";
-  return `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} not at the table: waiting for them…`;
+  const who = `${away.map((s) => s.name).join(", ")} ${away.length > 1 ? "are" : "is"} not at the table`;
+  // (waiting only for the one whose turn it is: on your own turn nobody waits for them)
+  return away.some((s) => s.index === toAct) ? `${who}: waiting for them…` : `${who}.`;
 }
 
 /** The title's chips after "Hand n": the knock limit and the spade multiplier. */
@@ -232,9 +242,9 @@ export function renderBanner(ctrl) {
   } else if (f.you && f.you.can_claim) {
     const claim = claimText(f, ctrl.mySeat);
     kids.push(h("span", { text: claim.note }));
-    kids.push(h("button", { class: "button button-small", text: claim.button, attrs: { type: "button" }, on: { click: () => ctrl.claim() } }));
+    kids.push(h("button", { class: "button button-small", text: claim.button, attrs: { type: "button" }, on: { click: () => confirmClaim(ctrl) } }));
   } else if (f.table.status === "playing") {
-    const note = awayNote(f.seats, ctrl.mySeat);
+    const note = awayNote(f.seats, ctrl.mySeat, ctrl.view ? ctrl.view.to_act : null);
     if (note) kids.push(h("span", { text: note }));
   }
   b.hidden = !kids.length;
@@ -268,7 +278,7 @@ function seatBox(ctrl, s) {
   const full = ctrl.nameOf(i);
   const short = shortNames(ctrl.frame.seats || [], ctrl.ctx().names)[i];
   const nameText = h("span", { class: "seat-name-text", text: full, attrs: { title: full } });
-  if (short && short !== full) Object.assign(nameText.dataset, { full, short });
+  Object.assign(nameText.dataset, nameLabels(full, short));
   const name = h("div", { class: "seat-name" }, nameText, ...[botBadge(s)].filter(Boolean), h("span", { class: "seat-rating", text: ctrl.ratings.labelOf(s) }), h("span", { class: `seat-presence seat-presence-${status}`, attrs: { title: status, "aria-label": status, role: "img" } }));
   const meta = h("div", { class: "seat-meta" });
   // the word under the name, where the line wraps: beside it, "offline" left "a." of "alice"

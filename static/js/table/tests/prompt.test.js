@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { resignText, waitingText } from "../prompt.js";
+import { claimConfirmText, resignText, waitingText } from "../prompt.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 
@@ -25,4 +25,14 @@ test("the resign confirmation says whether the game goes on without you, as the 
   const on = resignText({ you: { resign_goes_on: true } });
   assert.match(on, /a computer plays your seat/);
   assert.match(on, /last place still free/);
+});
+
+test("claiming asks first, as resigning does, in the words of what follows", () => {
+  // (one tap on "Claim the win" ended the game)
+  const two = claimConfirmText({ you: { can_claim: true } });
+  assert.equal(two.title, "Claim the win?");
+  assert.match(two.body, /counts as your win/);
+  const more = claimConfirmText({ you: { can_claim: true, claim_goes_on: true } });
+  assert.equal(more.button, "Let the computer play on");
+  assert.match(more.body, /a computer plays their seat/);
 });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { awayNote, claimText, ctxAtHand, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
+import { awayNote, claimText, ctxAtHand, colourIndex, connectionText, displayNames, fitNames, initials, leaversNews, leftNote, nameLabels, outageNote, seatOrder, seatScore, seatStatus, shortNames, titleChips } from "../seats.js";
 
 test("initials and avatar colours", () => {
   assert.equal(initials("ada lovelace"), "AL");
@@ -30,7 +30,12 @@ test("seat status, title chips and the connection line", () => {
   assert.equal(seatStatus({ kind: "user", gone: true }), "left");
   // at a finished table nobody "left" it: they went home
   assert.equal(seatStatus({ kind: "user", gone: true }, false), "offline");
-  assert.equal(awayNote([{ index: 0, kind: "user", connected: true, name: "carol" }, { index: 1, kind: "user", connected: false, name: "dave" }], 0), "dave is not at the table: waiting for them…");
+  const two = [{ index: 0, kind: "user", connected: true, name: "carol" }, { index: 1, kind: "user", connected: false, name: "dave" }];
+  assert.equal(awayNote(two, 0, 1), "dave is not at the table: waiting for them…");
+  // on carol's own turn nobody waits for dave (an audit's banner said so while the piles
+  // glowed for carol's draw)
+  assert.equal(awayNote(two, 0, 0), "dave is not at the table.");
+  assert.equal(awayNote(two, 0), "dave is not at the table.");
   assert.equal(awayNote([{ index: 0, kind: "user", connected: true, name: "carol" }], 0), "");
   assert.equal(seatStatus({ kind: "user" }), "offline");
   assert.equal(seatStatus({ kind: "bot" }), "computer");
@@ -72,6 +77,14 @@ test("one name cut off puts every seat in its short form", () => {
   for (const s of seats) s.clientWidth = 30; // room again: both whole
   fitNames({ querySelectorAll: () => seats }, over);
   assert.deepEqual(seats.map((s) => s.textContent), ["Computer (Medium)", "Computer 2 (Medium)"]);
+});
+
+test("every seat's name is measured, a person's too (its short form is itself)", () => {
+  // (an audit's "alic…" and "car…" kept their "1500?" ratings beside them on a phone: a
+  // person's name, with no short form, was never looked at)
+  assert.deepEqual(nameLabels("alicea", undefined), { full: "alicea", short: "alicea" });
+  assert.deepEqual(nameLabels("alicea", "alicea"), { full: "alicea", short: "alicea" });
+  assert.deepEqual(nameLabels("Computer (Medium)", "Medium"), { full: "Computer (Medium)", short: "Medium" });
 });
 
 test("names still cut with their short forms push the ratings out, not the other way", () => {
