@@ -80,18 +80,23 @@ def analysis_queue() -> str:
     return f"{current_app.conf.task_default_queue}.analysis"
 
 
-def _queue(job_id: int) -> None:
-    """After the commit: the task, queued by name on the analyses' queue. A failure to queue
-    leaves the job queued; it goes stale and may be asked for again."""
-    def enqueue() -> None:
-        try:
-            current_app.signature(TASK, args=(job_id,)).apply_async(
-                queue=analysis_queue(), retry=True,
-                retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
-        except Exception:
-            log.exception("could not queue the analysis job %s", job_id)
+def send_to_analyses(task: str, *args: object) -> None:
+    """``task`` queued by name on the analyses' queue (a worker of its own: long work never
+    holds up the computers' moves and the sweeps), the broker tried a few times. A failure
+    to queue is logged, never raised: its caller's row waits, goes stale and is queued again
+    (an analysis job, an offline game's check)."""
+    try:
+        current_app.signature(task, args=args).apply_async(
+            queue=analysis_queue(), retry=True,
+            retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
+    except Exception:
+        log.exception("could not queue %s%r", task, args)
 
-    after_commit(enqueue)
+
+def _queue(job_id: int) -> None:
+    """After the commit: the analysis task, on the analyses' queue. A failure to queue
+    leaves the job queued; it goes stale and may be asked for again."""
+    after_commit(lambda: send_to_analyses(TASK, job_id))
 
 
 def _tell(job: AnalysisJob) -> None:

@@ -7,13 +7,11 @@ that the statistics against the computer count it.
 from __future__ import annotations
 
 import json
-import logging
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from celery import current_app
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -23,14 +21,12 @@ from .. import conf, records, signals, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..local.table import TARGET_RANGE, computer_move, standing, target_settings
 from ..models import ActionSource, Ending, Game, GamePlayer, Mode, OfflineCheck, Seat
-from .analysis import analysis_queue
+from .analysis import send_to_analyses
 from .endings import game_record
 from .locking import after_commit
 
 if TYPE_CHECKING:
     from accounts.models import User
-
-log = logging.getLogger(__name__)
 
 OFFLINE_ENDINGS = (Ending.NORMAL, Ending.RESIGNATION)
 CHECK_TASK = "games.offline_check"
@@ -198,15 +194,9 @@ def _wait_for_check(user: User, offline_id: uuid.UUID, payload: dict[str, Any]) 
 
 
 def _queue_check(offline_id: str) -> None:
-    """The check, queued by name on the analyses' queue (a worker of its own: seconds of the
-    Expert's search never hold up the computers' moves and the sweeps). A failure to queue
+    """The check, on the analyses' queue (seconds of the Expert's search). A failure to queue
     leaves the upload waiting; the next upload of it queues it again once it is stale."""
-    try:
-        current_app.signature(CHECK_TASK, args=(offline_id,)).apply_async(
-            queue=analysis_queue(), retry=True,
-            retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5})
-    except Exception:
-        log.exception("could not queue the check of offline game %s", offline_id)
+    send_to_analyses(CHECK_TASK, offline_id)
 
 
 def offline_check_run(*, offline_id: str) -> bool:

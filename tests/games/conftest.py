@@ -30,6 +30,22 @@ def two_players(make_user):
 
 
 @pytest.fixture
+def ann(make_user):
+    """The player of the offline games' tests."""
+    return make_user("ann")
+
+
+@pytest.fixture
+def ann_client(ann):
+    """A test client signed in as ``ann``."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(ann)
+    return client
+
+
+@pytest.fixture
 def rng():
     return random.Random(7)
 

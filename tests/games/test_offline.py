@@ -121,16 +121,6 @@ def test_local_table_refuses_bad_moves_and_settings():
 
 # ------------------------------------------------------------------ the upload
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def ann_client(ann):
-    c = Client()
-    c.force_login(ann)
-    return c
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,18 +17,6 @@ from games.services import offline as offline_service
 from tests.support.offline import play, post
 
 
-@pytest.fixture
-def ann(make_user):
-    return make_user("ann")
-
-
-@pytest.fixture
-def ann_client(ann):
-    c = Client()
-    c.force_login(ann)
-    return c
-
-
 def _relabelled_as_expert(seed: int) -> dict:
     """A real game against the Easy computer, its computer labelled the Expert: the moves are
     the Easy bot's, not the Expert's (an audit stored two such games as wins against the
@@ -118,3 +106,19 @@ def test_a_check_lost_on_the_way_is_queued_again_and_the_upload_is_its_owners(
     # the task delivered twice does nothing more
     assert offline_service.offline_check_run(offline_id=record["offline_id"]) is False
     assert Game.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_check_goes_to_the_analyses_queue(ann_client, monkeypatch):
+    """Seconds of the Expert's search, on the worker of the analyses (scripts/run.sh starts
+    one), never on the default queue of the computers' moves and the sweeps."""
+    from celery import current_app
+    from celery.canvas import Signature
+
+    sent = []
+    monkeypatch.setattr(Signature, "apply_async",
+                        lambda self, *a, **kw: sent.append((self.task, self.args, kw["queue"])))
+    record = copy.deepcopy(_expert_game())
+    assert post(ann_client, record).status_code == 202
+    default = current_app.conf.task_default_queue
+    assert sent == [("games.offline_check", (record["offline_id"],), f"{default}.analysis")]
