@@ -45,10 +45,13 @@ def site_forfeit(site: dict[str, Any], record: E.GameRecord, over: bool) -> dict
     return {"seat": seat, "reason": reason}
 
 
-def _computer_seats(site: dict[str, Any]) -> set[int]:
+def _players_by_seat(site: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The site record's ``players`` by seat; an entry without a whole-number seat is left
+    out (a seat of ``[1]`` was a key Python cannot hash: the import answered 500)."""
     players = site.get("players") if isinstance(site.get("players"), list) else []
-    return {p.get("seat") for p in players
-            if isinstance(p, dict) and p.get("bot_level") is not None}
+    return {p["seat"]: p for p in players
+            if isinstance(p, dict) and isinstance(p.get("seat"), int)
+            and not isinstance(p.get("seat"), bool)}
 
 
 def site_stand_ins(site: dict[str, Any], record: E.GameRecord) -> list[dict[str, Any]]:
@@ -63,9 +66,8 @@ def site_stand_ins(site: dict[str, Any], record: E.GameRecord) -> list[dict[str,
     leavers = site.get("leavers")
     if leavers is None:
         return []
-    players = site.get("players") if isinstance(site.get("players"), list) else []
-    by_seat = {p.get("seat"): p for p in players if isinstance(p, dict)}
-    computers = _computer_seats(site)
+    by_seat = _players_by_seat(site)
+    computers = {seat for seat, p in by_seat.items() if p.get("bot_level") is not None}
     bad = RecordImportError(
         "The record's leavers are not valid: each is a person who left (the seat of a player "
         f"who is not a computer, once), with a reason ({REASONS_TEXT}), the time they left "

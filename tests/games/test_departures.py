@@ -437,3 +437,17 @@ def test_the_same_game_imported_again_with_who_left_completes_the_kept_record(ro
     page = " ".join(upload(engine).content.decode().split())
     assert "You had imported this record already: here it is." in page
     assert ImportedRecord.objects.get().stand_ins == kept.stand_ins
+
+
+@pytest.mark.parametrize("seat", [[1], {"a": 1}, "0", None])
+def test_a_player_entry_with_a_seat_that_is_no_number_is_not_a_500(rooms, four, seat):
+    """A players entry whose seat was a list made the leavers' check build a dict keyed by
+    it: the import answered 500. Such an entry is ignored; the file's moves decide."""
+    game = _went_on_game(rooms, four)
+    data = records.record_json(game)
+    data["players"][0]["seat"] = seat
+    client = Client()
+    client.force_login(four[1])
+    answer = client.post("/games/import/", {"record": SimpleUploadedFile(
+        "game.json", json.dumps(data).encode(), content_type="application/json")})
+    assert answer.status_code in (302, 400), answer.status_code
