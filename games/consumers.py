@@ -17,7 +17,7 @@ from core import channels, sockets
 from core.channels import Outbox
 from core.sockets import INFRASTRUCTURE_ERRORS, UNAVAILABLE, FramedConsumer, Message
 
-from . import broadcast, conf, frames, hooks, seat_sockets, selectors, services, watchers
+from . import broadcast, conf, frames, hooks, selectors, services, watchers
 from .exceptions import GameServiceError, LeftGame
 from .messages import Action, AddBot, Chat, Ping, Rematch, Simple, Sit
 from .models import Table
@@ -100,11 +100,9 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
         """One thread trip: the session's user, then ``services.table_open``."""
         user = sockets.resolve_user(self.scope)
         self.bot_on_site = bot_session(self.scope, user)
-        opened = services.table_open(table_id=self.table_id, user=user, invite=self.invite,
-                                     outbox=outbox, watch_only=self.bot_on_site)
-        if opened is not None and opened.seat is not None:
-            seat_sockets.hold(self.table_id, user.pk, self.channel_name)
-        return user, opened
+        return user, services.table_open(table_id=self.table_id, user=user,
+                                         invite=self.invite, outbox=outbox,
+                                         watch_only=self.bot_on_site, conn=self.channel_name)
 
     async def dispatch(self, message):
         # A refused socket has joined the table's group already (``connect``): no events.
@@ -280,8 +278,8 @@ class TableConsumer(DeadlineWatcher, PingAnswers, FramedConsumer):
 
     def _ping(self):
         if self.seat is not None:
-            seat_sockets.hold(self.table_id, self.user.pk, self.channel_name)
-            services.seat_heartbeat(table_id=self.table_id, user=self.user)
+            services.seat_heartbeat(table_id=self.table_id, user=self.user,
+                                    conn=self.channel_name)
         elif self.watching:  # (a spectator's sign of life: its count does not lapse)
             watchers.watch(self.table_id, self.channel_name, self._user_id())
         return self._version()

@@ -166,7 +166,7 @@ def offline_upload(request):
         upload = services.offline_game_store(user=request.user, payload=payload)
     except services.OfflineUploadError as exc:
         return _error(exc.code, str(exc), exc.status)
-    if upload.game is None:
+    if upload.game is None:  # (its Expert moves are being checked)
         return JsonResponse({"ok": True, "created": False, "pending": True, "message": (
             "The server is playing the Expert's moves again to check them: the game joins "
             "your archive in a minute or so.")}, status=202)

@@ -34,7 +34,7 @@ CHECK_TASK = "games.offline_check"
 # search costs about 0.05-0.1 s a move, seconds a game: its moves are played again by a task
 # (``offline_check_run``) before the game is stored.
 REQUEST_LEVELS = (1, 2, 3)
-ALL_LEVELS = tuple(sorted(LEVEL_BY_NUMBER))
+TASK_LEVELS = tuple(level for level in sorted(LEVEL_BY_NUMBER) if level not in REQUEST_LEVELS)
 
 
 class OfflineUploadError(ValueError):
@@ -69,10 +69,6 @@ class OfflineUpload:
 
     game: Game | None
     created: bool = False
-
-    @property
-    def pending(self) -> bool:
-        return self.game is None
 
 
 def _check(payload: dict[str, Any], checked: tuple[int, ...] = REQUEST_LEVELS,
@@ -162,7 +158,7 @@ def offline_game_store(*, user: User, payload: Any) -> OfflineUpload:
     if existing is not None:
         return OfflineUpload(_same_owner(existing, user))
     _check_new_deal(record)
-    if any(level not in REQUEST_LEVELS for level in levels):
+    if any(level in TASK_LEVELS for level in levels):
         _wait_for_check(user, offline_id, payload)
         return OfflineUpload(None)
     game, created = _store(user, payload, offline_id, record, state, levels)
@@ -200,9 +196,10 @@ def _queue_check(offline_id: str) -> None:
 
 
 def offline_check_run(*, offline_id: str) -> bool:
-    """The task's work: play the waiting upload's every computer move again, the Expert's
-    included; store the game if each is its bot's, or keep the refusal. Safe to run twice:
-    a game stored already or a refusal made is left alone. True when it stored the game."""
+    """The task's work: play the waiting upload's Expert moves again (the upload's request
+    checked the rest, and everything else is checked again as the record is read); store the
+    game if each is its bot's, or keep the refusal. Safe to run twice: a game stored already
+    or a refusal made is left alone. True when it stored the game."""
     check = OfflineCheck.objects.filter(offline_id=offline_id).select_related("owner").first()
     if check is None or check.error:
         return False
@@ -210,7 +207,7 @@ def offline_check_run(*, offline_id: str) -> bool:
         check.delete()
         return False
     try:
-        key, record, state, levels = _check(check.payload, checked=ALL_LEVELS)
+        key, record, state, levels = _check(check.payload, checked=TASK_LEVELS)
         _check_new_deal(record)
         _store(check.owner, check.payload, key, record, state, levels)
     except OfflineUploadError as exc:

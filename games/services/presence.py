@@ -85,7 +85,8 @@ class TableOpen:
 
 
 def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
-               outbox: Outbox, watch_only: bool = False) -> TableOpen | None:
+               outbox: Outbox, watch_only: bool = False,
+               conn: str | None = None) -> TableOpen | None:
     """A table socket opens: the access check (a private table needs a seat, its creator or
     the invite), then for a seated player the seat marked connected (its presence frame
     into ``outbox``) and a clock stopped by a lost frame started again, and the snapshot.
@@ -93,7 +94,8 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
     read the table four times before (the access check, the presence write, the clock and
     the snapshot, each its own thread trip). None when there is no such table. With
     ``watch_only`` (a bot account's session: it plays through the API) a player of the table
-    opens it as a spectator: its seat is neither marked connected nor shown.
+    opens it as a spectator: its seat is neither marked connected nor shown. A seated
+    player's socket ``conn`` is held as one of the seat's (``games.seat_sockets``).
 
     The read takes no row lock (the presence write never did): a move committed after it
     reaches the socket as its frame, which the caller's groups, joined before this call,
@@ -110,6 +112,8 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
     hidden = hooks.hidden_senders(user)
     mine = seat_of(seats, user) if seat is not None else None
     if mine is not None:
+        if conn is not None and mine.user_id is not None:
+            seat_sockets.hold(table_id, mine.user_id, conn)
         mine.connected = True
         mine.last_seen = timezone.now()
         update_seat_presence(mine)
@@ -132,12 +136,16 @@ def table_watch(*, table_id: int, conn: str, on: bool, user_id: int | None = Non
     return count
 
 
-def seat_heartbeat(*, table_id: int, user: User | AnonymousUser | None) -> bool:
-    """A ping from a player's socket: they are here. Cheap: one UPDATE at most every 5 s,
-    and a presence frame only when the seat comes back (it was shown disconnected or gone).
+def seat_heartbeat(*, table_id: int, user: User | AnonymousUser | None,
+                   conn: str | None = None) -> bool:
+    """A ping from a player's socket (``conn``, held on as one of the seat's:
+    ``games.seat_sockets``): they are here. Cheap: one UPDATE at most every 5 s, and a
+    presence frame only when the seat comes back (it was shown disconnected or gone).
     Returns True when presence was published."""
     if user is None or not user.is_authenticated:
         return False
+    if conn is not None:
+        seat_sockets.hold(table_id, user.pk, conn)
     now = timezone.now()
     mine = Seat.objects.filter(table_id=table_id, user=user)
     fresh = now - timedelta(seconds=5)
