@@ -123,7 +123,8 @@ class CannotClaim(GameServiceError):
 
 
 class SeatRefused(GameServiceError):
-    """A rated table refused the seat (a playban, or a rating outside the table's range)."""
+    """The seat was refused: a rated table's (a playban, a rating outside the table's range),
+    or the player is busy (a tournament match in play)."""
 
     code = "seat_refused"
     default_message = "You may not sit at this rated table."

@@ -76,9 +76,38 @@ def rematch_refusal(table) -> str | None:
     return None
 
 
+BusyCheck = Callable[[Any], "str | None"]
+_busy_checks: list[BusyCheck] = []
+
+
+def register_busy_check(fn: BusyCheck) -> BusyCheck:
+    """Add a busy check ``fn(user) -> str | None``, asked before ``user`` takes a seat among
+    people (sits, opens a table, accepts an invitation, a challenge or a rematch): a
+    non-empty string refuses, and is shown to them (tournaments: their match is in play)."""
+    if fn not in _busy_checks:
+        _busy_checks.append(fn)
+    return fn
+
+
+def busy_refusal(user) -> str | None:
+    """Why ``user`` may not sit down among people now, or None. A check that raises allows
+    (fail open, logged): a broken answer must not stop everyone playing."""
+    if user is None or not user.is_authenticated:
+        return None
+    for check in list(_busy_checks):
+        try:
+            reason = check(user)
+        except Exception:
+            log.exception("busy check %r failed: allowing", check)
+            continue
+        if reason:
+            return str(reason)
+    return None
+
+
 def unregister(fn: Callable) -> None:
-    """Remove ``fn`` from the seat, chat and rematch registries (tests)."""
-    for registry in (_seat_checks, _hidden_senders, _rematch_checks):
+    """Remove ``fn`` from the seat, busy, chat and rematch registries (tests)."""
+    for registry in (_seat_checks, _busy_checks, _hidden_senders, _rematch_checks):
         while fn in registry:
             registry.remove(fn)
 

@@ -38,7 +38,7 @@ from .imports import (
     import_seed,
     imported_engine_record,
 )
-from .leaving import games_in_play, games_leave
+from .leaving import games_in_play, games_leave, tables_waiting_leave
 from .moves import table_act, table_bot_move, table_timeout
 from .offline import OfflineUpload, OfflineUploadError, offline_check_run, offline_game_store
 from .presence import (
@@ -113,6 +113,7 @@ __all__ = [
     "table_resign",
     "table_sit",
     "table_start_pair",
+    "tables_waiting_leave",
     "table_state_undelivered",
     "table_timeout",
     "tables_close_left",

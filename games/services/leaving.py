@@ -24,11 +24,19 @@ def games_in_play(user: User) -> str | None:
             "the Play page).")
 
 
-def games_leave(user: User) -> None:
-    """``user`` leaves every table where they wait for a game (a table left empty closes),
-    and their imported records go with their analyses."""
-    for table_id in Seat.objects.filter(user=user, table__status=TableStatus.OPEN).values_list(
-        "table_id", flat=True
-    ):
+def tables_waiting_leave(user: User) -> list[int]:
+    """``user`` leaves every table where they wait for a game (a table left empty closes):
+    a closing account, and a tournament match starting (the waiting table would otherwise
+    deal a second game while the match is played). Returns the tables' ids."""
+    ids = list(Seat.objects.filter(user=user, table__status=TableStatus.OPEN)
+               .order_by("table_id").values_list("table_id", flat=True).distinct())
+    for table_id in ids:
         table_leave(table_id=table_id, user=user)
+    return ids
+
+
+def games_leave(user: User) -> None:
+    """A closing account: ``user`` leaves the tables where they wait for a game, and their
+    imported records go with their analyses."""
+    tables_waiting_leave(user)
     ImportedRecord.objects.filter(owner=user).delete()

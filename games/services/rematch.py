@@ -15,7 +15,7 @@ from ..exceptions import NotPlaying, RematchRefused
 from ..models import Seat, Table, TableStatus
 from .locking import load_seats, lock_table_in, require_seat
 from .publish import announce_seated, save_and_publish
-from .tables import rated_seat_check, start_game
+from .tables import seat_check, start_game
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -51,7 +51,8 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
             reason = hooks.rematch_refusal(table)
             if reason:
                 raise RematchRefused(reason)
-            rated_seat_check(table, user)  # a playban also bars a rated rematch
+            # a playban bars a rated rematch, and a tournament match in play any with people
+            seat_check(table, user, among_people=sum(s.user_id is not None for s in seats) > 1)
             now = timezone.now()
             by_index = {s.index: s for s in seats}
             offers = {i for i in offers if i in by_index and offer_stands(by_index[i], now)}

@@ -1,6 +1,5 @@
 """Tables before their game: create, sit, leave, add a computer player, deal; tables opened
-for players paired elsewhere (tournaments).
-"""
+for players paired elsewhere (tournaments)."""
 from __future__ import annotations
 
 import secrets
@@ -133,7 +132,7 @@ def table_create(
             invite_token=secrets.token_urlsafe(16) if private else "",
             seed=states.new_seed(), created_by=user, version=1, rating_range=rating_range,
         )
-        rated_seat_check(table, user)
+        seat_check(table, user, among_people=bot_level is None)
         seats = [
             Seat.objects.create(
                 table=table, index=i, user=user if i == 0 else None,
@@ -188,12 +187,15 @@ def _grace_from_start(started: datetime, seats: list[Seat]) -> None:
         Seat.objects.filter(pk__in=[s.pk for s in late]).update(last_seen=started)
 
 
-def rated_seat_check(table: Table, user: User) -> None:
-    """A rated table may refuse the seat (playban, rating range): ``games.hooks``."""
-    if table.rated:
+def seat_check(table: Table, user: User, *, among_people: bool = True) -> None:
+    """Before ``user`` sits at ``table``: a seat among people is refused while ``user`` is
+    busy elsewhere (a tournament match in play), and a rated table may refuse it (playban,
+    rating range): ``games.hooks``."""
+    reason = hooks.busy_refusal(user) if among_people else None
+    if reason is None and table.rated:
         reason = hooks.rated_seat_refusal(table, user)
-        if reason:
-            raise SeatRefused(reason)
+    if reason:
+        raise SeatRefused(reason)
 
 
 def _maybe_start(table: Table, seats: list[Seat]) -> E.GameState | None:
@@ -232,7 +234,7 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
         seats = load_seats(table)
         if seat_of(seats, user):
             raise AlreadySeated()
-        rated_seat_check(table, user)
+        seat_check(table, user)
         free = [s for s in seats if s.is_empty]
         if len(free) > 1:  # the last seat starts the game: it is not one more waiting table
             _check_cap(user, exclude_table_id=table.pk)
@@ -319,7 +321,7 @@ def table_create_for_players(
 
 def _deal_for_players(
     *, room: Room, players: Iterable[User | None], target: int | None, rated: bool,
-    seconds_per_turn: int, created_by: User | None, check_rated_seats: bool = False,
+    seconds_per_turn: int, created_by: User | None, check_seats: bool = False,
     private: bool = False,
 ) -> Table:
     given = list(players)
@@ -338,9 +340,9 @@ def _deal_for_players(
             invite_token=secrets.token_urlsafe(16) if private else "",
             seed=states.new_seed(), created_by=created_by, version=1,
         )
-        if check_rated_seats:
+        if check_seats:
             for u in users:
-                rated_seat_check(table, u)
+                seat_check(table, u)
         seats = [Seat.objects.create(table=table, index=i, user=u) for i, u in enumerate(users)]
         state = start_game(table, seats)
         save_and_publish(table, seats, state)
@@ -390,9 +392,9 @@ def table_start_pair(*, mode: str, players: tuple[User, User], target: int | Non
                      created_by: User | None = None) -> Table:
     """Open a table of ``mode`` with both ``players`` seated (in that order) and deal at once:
     an accepted challenge. Each seat is a real seat (clocks, timeouts, abandonment as for
-    anyone); a rated game asks the rated-seat check of each player (playbans)."""
+    anyone); each player's seat is checked (a playban, a tournament match in play)."""
     room = table_pair_check(mode=mode, target=target, rated=rated,
                             seconds_per_turn=seconds_per_turn)
     return _deal_for_players(room=room, players=players, target=target, rated=rated,
                              seconds_per_turn=seconds_per_turn, created_by=created_by,
-                             check_rated_seats=True)
+                             check_seats=True)

@@ -8,6 +8,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from games import selectors as games_selectors
+from games.models import TableStatus
 
 from . import pairing as P
 from .formats import bracket, bracket_specs, format_for
@@ -252,3 +253,16 @@ def match_rematch_refusal(table) -> str | None:
     after = ("The results are on the tournament's page." if match_is_last(match)
              else "What comes next is on the tournament's page.")
     return f"This was a match of {match.tournament.name}: there is no rematch. {after}"
+
+
+def match_in_play_refusal(user) -> str | None:
+    """``games.hooks`` busy check: while ``user``'s tournament match is in play they take no
+    seat among people elsewhere (their clock runs at the match; the other table would wait
+    for them, or the match would)."""
+    match = (Match.objects.filter(Q(player_a=user) | Q(player_b=user), status=MatchStatus.PLAYING,
+                                  table__status=TableStatus.PLAYING)
+             .select_related("tournament").order_by("pk").first())
+    if match is None:
+        return None
+    return (f"You are playing a match of {match.tournament.name} (Table {match.table_id}): "
+            "finish it before you sit at another table.")

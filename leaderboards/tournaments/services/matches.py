@@ -44,6 +44,8 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     )
     Match.objects.create(tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
                          table=table)
+    for player in (users[a], users[b]):  # a waiting table would deal them a second game
+        games_services.tables_waiting_leave(player)
     from social.notify import user_ref
 
     for me, them in ((a, b), (b, a)):

@@ -1,0 +1,113 @@
+"""A player whose tournament match is in play sits down among people nowhere else: not at a
+table in the lobby, not by an invitation, a challenge or a rematch (their match's clock runs,
+and the other table would wait for them). A game against the computer is theirs to play.
+Their waiting tables are left when the match starts."""
+from __future__ import annotations
+
+import pytest
+
+from games import services as games_services
+from games.exceptions import SeatRefused
+from games.models import Room, Seat, Table, TableStatus
+from leaderboards.tournaments.models import Match
+from social import services as social_services
+from tests.support.tournaments import (
+    create_tournament,
+    enter_and_start,
+    rated_players,
+    resign_match,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rooms")]
+
+
+def _befriend(a, b):
+    social_services.contact_request_send(sender=a, recipient=b)
+    req = b.contact_requests_received.get()
+    social_services.contact_request_accept(user=b, request_id=req.pk)
+
+
+def _match(make_user, staff):
+    a, b = rated_players(make_user, 2)
+    t = create_tournament(staff, capacity=2)
+    enter_and_start(t, (a, b))
+    return t, a, b, Match.objects.get(tournament=t)
+
+
+def test_no_seat_among_people_while_the_match_is_in_play(make_user, staff):
+    t, a, b, match = _match(make_user, staff)
+    c = make_user("carol")
+    room = Room.objects.get(slug="classic")
+    waiting = games_services.table_create(user=c, room=room, rated=True)
+    with pytest.raises(SeatRefused) as refused:
+        games_services.table_sit(table_id=waiting.pk, user=a)
+    assert str(refused.value) == (f"You are playing a match of {t.name} (Table "
+                                  f"{match.table_id}): finish it before you sit at another "
+                                  "table.")
+    assert not Seat.objects.filter(table=waiting, user=a).exists()
+    casual = games_services.table_create(user=c, room=room)
+    with pytest.raises(SeatRefused):
+        games_services.table_sit(table_id=casual.pk, user=a)
+    with pytest.raises(SeatRefused):
+        games_services.table_create(user=a, room=room)
+    assert not Table.objects.filter(created_by=a).exists()
+    # the computer waits for nobody
+    computer = games_services.play_computer(user=a, mode="classic", level=1)
+    assert computer.status == TableStatus.PLAYING
+    # the match over, every table is open to them again
+    resign_match(match, b.pk)
+    games_services.table_sit(table_id=waiting.pk, user=a)
+    assert Table.objects.get(pk=waiting.pk).status == TableStatus.PLAYING
+
+
+def test_an_invitation_or_a_challenge_is_refused_with_the_reason(make_user, staff):
+    from tests.support.accounts import make_bot
+
+    t, a, b, match = _match(make_user, staff)
+    c = make_user("carol")
+    _befriend(c, a)
+    table = games_services.table_create(user=c, room=Room.objects.get(slug="classic"))
+    invitation = social_services.invitation_send(sender=c, recipient=a, table_id=table.pk)
+    with pytest.raises(social_services.SocialError, match=f"a match of {t.name}"):
+        social_services.invitation_accept(user=a, invitation_id=invitation.pk)
+    assert not Seat.objects.filter(table=table, user=a).exists()
+    bot = make_bot(make_user("robot"))
+    a.bots_may_challenge = True
+    a.save()
+    challenge = social_services.challenge_send(sender=bot, recipient=a, mode="classic")
+    with pytest.raises(social_services.SocialError, match=f"a match of {t.name}"):
+        social_services.challenge_accept(user=a, challenge_id=challenge.pk)
+    assert not Table.objects.filter(seats__user=bot).exists()
+
+
+def test_a_rematch_with_people_is_refused_during_the_match(make_user, staff):
+    a, b, c = rated_players(make_user, 3)
+    room = Room.objects.get(slug="classic")
+    table = games_services.table_create(user=a, room=room)
+    games_services.table_sit(table_id=table.pk, user=c)
+    games_services.table_resign(table_id=table.pk, user=c)
+    t = create_tournament(staff, capacity=2)
+    enter_and_start(t, (a, b))
+    with pytest.raises(SeatRefused, match=f"a match of {t.name}"):
+        games_services.table_rematch(table_id=table.pk, user=a)
+    assert not Table.objects.get(pk=table.pk).rematch_offers
+
+
+def test_the_match_starting_takes_its_players_from_their_waiting_tables(make_user, staff):
+    a, b = rated_players(make_user, 2)
+    c = make_user("carol")
+    room = Room.objects.get(slug="classic")
+    alone = games_services.table_create(user=a, room=room, seat_count=2)
+    shared = games_services.table_create(user=c, room=Room.objects.get(slug="rummy"),
+                                         seat_count=3)
+    games_services.table_sit(table_id=shared.pk, user=b)
+    t = create_tournament(staff, capacity=2)
+    enter_and_start(t, (a, b))
+    assert Table.objects.get(pk=alone.pk).status == TableStatus.ABANDONED
+    assert list(Seat.objects.filter(table=shared, user__isnull=False)
+                .values_list("user_id", flat=True)) == [c.pk]
+    # a third player taking the shared table's seat deals no game to b
+    d = make_user("dave")
+    games_services.table_sit(table_id=shared.pk, user=d)
+    assert Table.objects.get(pk=shared.pk).status == TableStatus.OPEN
+    assert Match.objects.get(tournament=t).table.status == TableStatus.PLAYING
