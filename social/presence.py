@@ -227,6 +227,29 @@ def presence_clear_playing(user_id: int, table_id: int | None = None) -> None:
     transaction.on_commit(lambda: broadcast_presence(user_id))
 
 
+def presence_show_other_tables(user_ids: list[int], table_id: int) -> None:
+    """Of ``user_ids``, who no longer play at ``table_id`` (its game ended, or they left it
+    before the start), those who hold a seat at another public table (waiting for players,
+    or playing) are shown there, one query for all: an audit's player, seated at two
+    waiting tables, showed "Online" once a game elsewhere ended, or once he left one."""
+    from games.models import Seat, TableStatus
+
+    if not user_ids:
+        return
+    seats = (Seat.objects.filter(user_id__in=user_ids, table__private=False,
+                                 table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+             .exclude(table_id=table_id).select_related("table")
+             .order_by("user_id", "-table__updated_at"))
+    marked: set[int] = set()
+    for seat in seats:
+        if seat.user_id in marked:
+            continue
+        marked.add(seat.user_id)
+        table = seat.table
+        presence_set_playing(seat.user_id, table.pk, table.get_absolute_url(),
+                             waiting=table.status == TableStatus.OPEN)
+
+
 def presence_playing(user_id: int) -> dict | None:
     """``{"table_id": ..., "url": ...}`` while the user plays at a table, else None."""
     return cache.get(_PLAYING.format(user_id))

@@ -5,9 +5,10 @@
 A finished game clears its players' "playing" mark through the one receiver pattern
 (:func:`core.aftercommit.task_after_commit`: an idempotent task keyed by the game id, queued
 after the commit). A seat taken or left is written at once, in the signal, on purpose: it is
-one cache write with no query, games sends the signal after its commit, and the marks of one
-user must keep the order of their seats (a queued "sat down" could run after a later "left"
-and leave them playing at a table they left). Each is guarded: presence never breaks play.
+one cache write (and, for a leaver left with no mark, one query for a seat elsewhere), games
+sends the signal after its commit, and the marks of one user must keep the order of their
+seats (a queued "sat down" could run after a later "left" and leave them playing at a table
+they left). Each is guarded: presence never breaks play.
 
 A waiting table that fills up (``game_started``) tells its other players at once on their
 notification sockets (a frame, at most once, like every notification): one may be elsewhere
@@ -19,7 +20,13 @@ import logging
 
 from core.aftercommit import task_after_commit
 
-from .presence import presence_clear_playing, presence_set_playing, presence_table_started
+from .presence import (
+    presence_clear_playing,
+    presence_playing,
+    presence_set_playing,
+    presence_show_other_tables,
+    presence_table_started,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -38,8 +45,12 @@ def on_player_seated(sender, *, table_id, user_id, url, private=False, waiting=F
 
 
 def on_player_left(sender, *, table_id, user_id, **kwargs):
+    """The mark of the table left is cleared (a cache write); a player who had no other
+    mark but holds a seat elsewhere is shown there (one query, and only then)."""
     try:
         presence_clear_playing(user_id, table_id)
+        if presence_playing(user_id) is None:
+            presence_show_other_tables([user_id], table_id)
     except Exception:
         logger.exception("presence_clear_playing failed for user %s", user_id)
 

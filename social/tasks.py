@@ -3,7 +3,7 @@ from celery import shared_task
 from .presence import (
     presence_clear_playing,
     presence_playing,
-    presence_set_playing,
+    presence_show_other_tables,
     presence_sweep,
 )
 
@@ -40,27 +40,6 @@ def game_finished(game_id: int) -> list[int]:
     )
     for user_id in user_ids:
         presence_clear_playing(user_id, table_id)
-    _mark_other_tables([u for u in user_ids if presence_playing(u) is None], table_id)
+    presence_show_other_tables([u for u in user_ids if presence_playing(u) is None], table_id)
     return user_ids
 
-
-def _mark_other_tables(user_ids: list[int], table_id: int) -> None:
-    """The players whose game ended but who hold a seat at another public table (waiting for
-    players, or playing) are shown there, one query for all: an audit's player, seated at
-    two waiting tables, showed "Online" once a game elsewhere ended."""
-    from games.models import Seat, TableStatus
-
-    if not user_ids:
-        return
-    seats = (Seat.objects.filter(user_id__in=user_ids, table__private=False,
-                                 table__status__in=(TableStatus.OPEN, TableStatus.PLAYING))
-             .exclude(table_id=table_id).select_related("table")
-             .order_by("user_id", "-table__updated_at"))
-    marked: set[int] = set()
-    for seat in seats:
-        if seat.user_id in marked:
-            continue
-        marked.add(seat.user_id)
-        table = seat.table
-        presence_set_playing(seat.user_id, table.pk, table.get_absolute_url(),
-                             waiting=table.status == TableStatus.OPEN)

@@ -158,3 +158,24 @@ def test_a_player_still_seated_elsewhere_is_shown_there_once_a_game_ends(users):
     shown = presence.presence_of([alice.pk])[alice.pk]
     assert shown.state == "playing" and shown.table_id == waiting.pk and shown.waiting
     assert presence.presence_playing(bob.pk) is None  # bob has no other seat
+
+
+def test_leaving_one_waiting_table_shows_the_player_at_the_other(users):
+    """An audit's player waited at two tables and left one: his contacts saw "Online" while
+    the other table still held his seat."""
+    ensure_default_rooms(Room)
+    alice, bob = users["alice"], users["bob"]
+    classic = Room.objects.get(slug="classic")
+    first = games_services.table_create(user=alice, room=classic)
+    second = games_services.table_create(user=bob, room=Room.objects.get(slug="rummy"),
+                                         seat_count=3)
+    games_services.table_sit(table_id=second.pk, user=alice)
+    assert presence.presence_playing(alice.pk)["table_id"] == second.pk
+    games_services.table_leave(table_id=second.pk, user=alice)
+    shown = presence.presence_of([alice.pk])[alice.pk]
+    assert shown.state == "playing" and shown.table_id == first.pk and shown.waiting
+    games_services.table_leave(table_id=first.pk, user=alice)
+    assert presence.presence_playing(alice.pk) is None
+    # leaving a table that is not the one shown changes nothing
+    games_services.table_leave(table_id=second.pk, user=bob)
+    assert presence.presence_playing(bob.pk) is None
