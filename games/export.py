@@ -160,7 +160,7 @@ def games_export(request: HttpRequest, username: str) -> HttpResponse:
     content = export_lines_async(query) if isinstance(request, ASGIRequest) \
         else export_lines(query)
     response = StreamingHttpResponse(content, content_type=CONTENT_TYPE)
-    response["Content-Disposition"] = f'inline; filename="{player.username}-games.ndjson"'
+    response["Content-Disposition"] = f'attachment; filename="{player.username}-games.ndjson"'
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -164,7 +164,7 @@ def game_record_json(request, game_id):
     response = HttpResponse(
         json.dumps(records.record_json(game), indent=2), content_type="application/json"
     )
-    response["Content-Disposition"] = f'inline; filename="game-{game.pk}.json"'
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
     return response
 
 
@@ -174,5 +174,5 @@ def game_record_txt(request, game_id):
     if game is None:
         raise Http404("No such game.")
     response = HttpResponse(records.record_text(game), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="game-{game.pk}.txt"'
+    response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.txt"'
     return response

@@ -127,7 +127,7 @@ def imported_record(request, record_id, fmt):
         response = HttpResponse(record.to_json(indent=2), content_type="application/json")
     else:
         response = HttpResponse(record.to_text(), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'inline; filename="imported-{kept.pk}.{fmt}"'
+    response["Content-Disposition"] = f'attachment; filename="imported-{kept.pk}.{fmt}"'
     return response
 
 

@@ -147,10 +147,15 @@ def test_game_page_has_every_position(client, trio):
 def test_records_download(client, trio):
     alice, bob, _ = trio
     game = finished_game([alice, bob], seed=9)
-    data = json.loads(client.get(reverse("games:game_record_json", args=[game.pk])).content)
+    got = client.get(reverse("games:game_record_json", args=[game.pk]))
+    data = json.loads(got.content)
     assert data["format"] == "ginsite-game/1" and data["engine"]["format"] == "gin-record/1"
-    text = client.get(reverse("games:game_record_txt", args=[game.pk])).content.decode()
-    assert "Format: gin-record/1" in text
+    # a download, saved under its name (it was "inline": a script fetching it, or a browser
+    # ignoring the link's download attribute, showed it in the page)
+    assert got["Content-Disposition"] == f'attachment; filename="game-{game.pk}.json"'
+    got = client.get(reverse("games:game_record_txt", args=[game.pk]))
+    assert "Format: gin-record/1" in got.content.decode()
+    assert got["Content-Disposition"] == f'attachment; filename="game-{game.pk}.txt"'
 
 
 def _upload(client, content: str, name="game.json"):

@@ -61,7 +61,9 @@ def ids(response):
 @pytest.mark.django_db
 def test_public_games_for_anyone_newest_first(client, games):
     alice, _, g = games
-    records = lines(client.get(URL.format("alice")))
+    got = client.get(URL.format("alice"))
+    assert got["Content-Disposition"] == 'attachment; filename="alice-games.ndjson"'
+    records = lines(got)
     assert [r["game_id"] for r in records] == [g["c25"].pk, g["h20"].pk, g["c10"].pk]
     first = records[0]
     assert first["format"] == "ginsite-game/1" and first["engine"]["format"] == "gin-record/1"

@@ -72,6 +72,7 @@ def test_a_signed_in_import_is_kept_once_and_found_again(people):
         assert f'href="{url}"' in page
         again = client.get(url)
         assert again.status_code == 200
+        assert again["Content-Disposition"] == f'attachment; filename="imported-{kept.pk}.{fmt}"'
         assert _upload(client, again.content.decode())["Location"] == f"/games/import/{kept.pk}/"
         assert _client(ann).get(url).status_code == 404 and Client().get(url).status_code == 404
     assert client.get(f"/games/import/{kept.pk}/record.exe").status_code == 404
