@@ -38,9 +38,6 @@ class ImportedRecord(models.Model):
     stand_ins = models.JSONField(default=list, blank=True)
     record = models.JSONField()  # the engine's gin-record/1 JSON
     created_at = models.DateTimeField(auto_now_add=True)
-    # not stored: True on the row ``services.import_keep`` returns when a new file of the
-    # same game completed it (who forfeited or left, which the first file did not say)
-    completed = False
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
-from typing import Any
+from typing import Any, Literal
 
 from django.db import IntegrityError, transaction
 
@@ -18,6 +18,9 @@ from ..exceptions import ImportNotFound, ImportNotKept
 from ..models import ImportedRecord
 
 FILENAME_MAX = 120
+# what keeping an import did: a new row, the row kept before, or that row completed by what
+# this file said and the first did not (the import page says which)
+KeepOutcome = Literal["new", "again", "completed"]
 
 
 def import_digest(record: E.GameRecord, names: list[str]) -> str:
@@ -51,11 +54,13 @@ def _clean_filename(name: str) -> str:
 def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
                 filename: str, forfeit: dict[str, Any] | None = None,
                 stand_ins: list[dict[str, Any]] | None = None,
-                ) -> tuple[ImportedRecord, bool]:
+                ) -> tuple[ImportedRecord, KeepOutcome]:
     """Keep ``record`` (read and replayed by ``records.record_import``) for ``owner``: the
-    row and True when it is new; the row kept before and False when ``owner`` imported the
-    same record already. ``forfeit``: who forfeited, as the site's JSON said;
-    ``stand_ins``: the seats the computer played on for a person who left, likewise. Refused
+    row and ``"new"`` when it is new; the row kept before and ``"again"`` when ``owner``
+    imported the same record already, or ``"completed"`` when this file said what the first
+    did not (who forfeited or left) and the row now says it too. ``forfeit``: who forfeited,
+    as the site's JSON said; ``stand_ins``: the seats the computer played on for a person who
+    left, likewise. Refused
     (``ImportNotKept``, nothing stored) past the per-person count
     (``GAMES_IMPORTS_PER_USER``) or the size cap (``GAMES_IMPORT_KEEP_MAX_BYTES``)."""
     data = record.to_dict()
@@ -67,7 +72,7 @@ def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
     digest = import_digest(record, names)
     existing = ImportedRecord.objects.filter(owner=owner, digest=digest).first()
     if existing is not None:
-        return _completed(existing, forfeit, stand_ins), False
+        return existing, _complete(existing, forfeit, stand_ins)
     cap = int(conf.get("IMPORTS_PER_USER"))
     result = record.result
     try:
@@ -88,15 +93,15 @@ def import_keep(*, owner: User, record: E.GameRecord, names: list[str],
         existing = ImportedRecord.objects.filter(owner=owner, digest=digest).first()
         if existing is None:
             raise
-        return existing, False
-    return row, True
+        return existing, "again"
+    return row, "new"
 
 
-def _completed(kept: ImportedRecord, forfeit: dict[str, Any] | None,
-               stand_ins: list[dict[str, Any]] | None) -> ImportedRecord:
-    """The record kept before, with what a new file of the same game says and it did not
+def _complete(kept: ImportedRecord, forfeit: dict[str, Any] | None,
+              stand_ins: list[dict[str, Any]] | None) -> KeepOutcome:
+    """The record kept before takes what a new file of the same game says and it did not
     (who forfeited, who left and the computer played on for): an engine record of a game,
-    then the site's JSON of it, kept only the first file's silence."""
+    then the site's JSON of it, had kept only the first file's silence."""
     fields = []
     if forfeit and not kept.forfeit:
         kept.forfeit = forfeit
@@ -106,8 +111,8 @@ def _completed(kept: ImportedRecord, forfeit: dict[str, Any] | None,
         fields.append("stand_ins")
     if fields:
         kept.save(update_fields=fields)
-        kept.completed = True  # (for the page's words; not a field)
-    return kept
+        return "completed"
+    return "again"
 
 
 def import_delete(*, owner: User, record_id: int) -> None:

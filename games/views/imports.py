@@ -54,16 +54,16 @@ def game_import(request):
     not_kept = ""
     if request.user.is_authenticated:
         try:
-            kept, created = services.import_keep(owner=request.user, record=record,
+            kept, outcome = services.import_keep(owner=request.user, record=record,
                                                  names=names, filename=filename,
                                                  forfeit=forfeit, stand_ins=stand_ins)
         except ImportNotKept as exc:
             not_kept = exc.message
         else:
-            if not created and kept.completed:
+            if outcome == "completed":
                 messages.info(request, "You had imported this record already: here it is, "
                               "now with who forfeited or left, as this file says.")
-            elif not created:
+            elif outcome == "again":
                 messages.info(request, "You had imported this record already: here it is.")
             return redirect(kept.get_absolute_url())
     return render(request, "games/game_imported.html", {
