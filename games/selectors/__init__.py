@@ -1,8 +1,8 @@
 """Reads of the games app (writes are in ``games.services``), one module per concern:
 ``tables`` (lobby and room lists, who is online, snapshots, chat, score sheets), ``archive``
 (finished games: who may see one, archives, the export), ``analysis`` (post-game analysis
-and accuracy) and ``imports`` (records a person imported, for that person only). Callers
-use the names exported here."""
+and accuracy), ``imports`` (records a person imported, for that person only) and ``players``
+(who is in a game with people now). Callers use the names exported here."""
 
 from .analysis import (
     accuracy_by_month,
@@ -30,6 +30,7 @@ from .archive import (
     went_on_without,
 )
 from .imports import imported_count, imported_for_owner, imported_records
+from .players import playing_with_people
 from .tables import (
     CHAT_HISTORY,
     invite_too_late,
@@ -66,6 +67,7 @@ __all__ = [
     "table_snapshot",
     "score_sheet",
     "players_came",
+    "playing_with_people",
     "game_private",
     "game_visible",
     "day_start",

@@ -111,3 +111,30 @@ def test_the_match_starting_takes_its_players_from_their_waiting_tables(make_use
     games_services.table_sit(table_id=shared.pk, user=d)
     assert Table.objects.get(pk=shared.pk).status == TableStatus.OPEN
     assert Match.objects.get(tournament=t).table.status == TableStatus.PLAYING
+
+
+def test_an_arena_pairs_a_player_only_once_their_game_with_people_is_over(make_user, staff):
+    from leaderboards.tournaments import services as S
+    from leaderboards.tournaments.models import Format, MatchStatus
+
+    a, b = rated_players(make_user, 2)
+    c = make_user("carol")
+    room = Room.objects.get(slug="classic")
+    casual = games_services.table_create(user=c, room=room)
+    t = create_tournament(staff, format=Format.ARENA, duration_minutes=30, capacity=10,
+                          target=50)
+    for u in (a, b):
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    games_services.table_sit(table_id=casual.pk, user=a)  # entered, then sat down to play c
+    # (a game against the computer waits for nobody: b's does not keep b from the arena)
+    games_services.play_computer(user=b, mode="classic", level=1)
+    from tests.support.tournaments import make_due
+
+    make_due(t)
+    S.tournament_start(tournament_id=t.pk)
+    assert not Match.objects.filter(tournament=t).exists()  # a is busy with carol
+    games_services.table_resign(table_id=casual.pk, user=c)
+    S.tournament_tick(tournament_id=t.pk)
+    match = Match.objects.get(tournament=t)
+    assert {match.player_a_id, match.player_b_id} == {a.pk, b.pk}
+    assert match.status == MatchStatus.PLAYING

@@ -69,7 +69,8 @@ class Arena(TournamentFormat):
             if e.user_id not in busy
         ]
         # only players with a page of the site open: one who entered and went away waits
-        # unpaired (0 points) until they come back, instead of costing someone a no-show
+        # unpaired (0 points) until they come back, instead of costing someone a no-show;
+        # one playing people at another table waits until that game is over
         here = desk.present([p.id for p in free]) if len(free) >= 2 else set()
         free = [p for p in free if p.id in here]
         if len(free) < 2:

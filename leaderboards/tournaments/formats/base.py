@@ -34,7 +34,8 @@ class MatchDesk(Protocol):
         """A bye: a point for ``player`` in a points format."""
 
     def present(self, user_ids: list[int]) -> set[int]:
-        """Those of ``user_ids`` with a page of the site open (an arena pairs only them)."""
+        """Those of ``user_ids`` with a page of the site open and no game with people in play
+        elsewhere (an arena pairs only them)."""
 
 
 class TournamentFormat(abc.ABC):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games import selectors as games_selectors
 from games import services as games_services
 from games.exceptions import GameServiceError
 from games.models import Ending, Game, GamePlayer, Seat
@@ -125,7 +126,8 @@ class ServicesDesk:
         match_bye(t, key=key, round=round, player=player)
 
     def present(self, user_ids: list[int]) -> set[int]:
-        return presence_reachable(user_ids)
+        """Who has a page of the site open and no game with people in play elsewhere."""
+        return presence_reachable(user_ids) - games_selectors.playing_with_people(user_ids)
 
 
 DESK = ServicesDesk()
