@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from games import engine as E
 
 from .. import hooks
-from ..exceptions import Forbidden, GameServiceError
+from ..exceptions import Forbidden, GameServiceError, SeatRefused
 from ..models import Room, Table, TableStatus
 from .tables import table_create, table_sit
 
@@ -31,6 +31,9 @@ def table_quick(*, user: User | AnonymousUser | None, room: Room, rated: bool | 
     waiting tables) is raised."""
     if user is None or not user.is_authenticated:
         raise Forbidden("Log in to play.")
+    busy = hooks.busy_refusal(user)  # (refused at every table: said once, none tried)
+    if busy:
+        raise SeatRefused(busy)
     fits = {"rated": rated, "seconds_per_turn": seconds_per_turn, "seat_count": seat_count}
     open_tables = Table.objects.filter(room=room, private=False, status=TableStatus.OPEN,
                                        **{k: v for k, v in fits.items() if v is not None})

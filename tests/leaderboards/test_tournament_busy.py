@@ -50,6 +50,8 @@ def test_no_seat_among_people_while_the_match_is_in_play(make_user, staff):
         games_services.table_sit(table_id=casual.pk, user=a)
     with pytest.raises(SeatRefused):
         games_services.table_create(user=a, room=room)
+    with pytest.raises(SeatRefused, match=f"a match of {t.name}"):  # "Play now"
+        games_services.table_quick(user=a, room=room)
     assert not Table.objects.filter(created_by=a).exists()
     # the computer waits for nobody
     computer = games_services.play_computer(user=a, mode="classic", level=1)
