@@ -6,6 +6,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.http import login_required_post
+
 from . import selectors, services
 from .activity import user_has_played
 from .closing import closing_obstacles
@@ -145,7 +147,7 @@ def api_settings(request):
     return _api_page(request, form=form, status=400)
 
 
-@login_required
+@login_required_post
 @require_POST
 def api_token_revoke(request, token_id):
     try:
@@ -156,7 +158,7 @@ def api_token_revoke(request, token_id):
     return redirect("accounts:api")
 
 
-@login_required
+@login_required_post
 @require_POST
 def bots_may_challenge_edit(request):
     form = BotsMayChallengeForm(request.POST)

@@ -1,8 +1,14 @@
 """Answers every app's views give the same way."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
@@ -16,6 +22,32 @@ def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
     ):
         return HttpResponseRedirect(target)
     return HttpResponseRedirect(default)
+
+
+def page_before(request: HttpRequest) -> str:
+    """The page of this site the request came from (its ``Referer``, path and query), or the
+    site's root: never the log-in page, nor an address of another site."""
+    referer = request.headers.get("Referer", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        parts = urlsplit(referer)
+        if not parts.path.startswith(resolve_url(settings.LOGIN_URL)):
+            return parts.path + (f"?{parts.query}" if parts.query else "")
+    return "/"
+
+
+def login_required_post(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` for a view that takes only POST: a signed-out visitor logs in and
+    comes back to the page the form was on, not to the POST-only address (which answered
+    "405 This address is not a page" once they had logged in: a session lapsed in another
+    tab, then "Start a game")."""
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        return redirect_to_login(page_before(request))
+    return wrapped
 
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

@@ -3,14 +3,13 @@ and selectors."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
-from core.http import is_form, redirect_back
+from core.http import is_form, login_required_post, redirect_back
 from games.bots.levels import LEVEL_TABLE
 
 from .. import conf, selectors, services
@@ -91,7 +90,7 @@ def room_json(request, slug):
     return JsonResponse(selectors.room_payload(room, filters.chosen(), request.user))
 
 
-@login_required
+@login_required_post
 @require_POST
 def table_create(request, slug):
     room = get_object_or_404(Room, slug=slug)
@@ -112,7 +111,7 @@ def table_create(request, slug):
     return redirect(_table_url(table))
 
 
-@login_required
+@login_required_post
 @require_POST
 def table_quick(request, slug):
     """Play now: a seat at the first waiting table that fits the room's filters, or a new one
@@ -157,7 +156,7 @@ def _table_url(table):
     return url
 
 
-@login_required
+@login_required_post
 @require_POST
 def play_computer(request):
     form = PlayComputerForm(request.POST)
@@ -253,7 +252,7 @@ def _back(table_id, invite=""):
     return redirect(f"{url}?invite={invite}" if invite else url)
 
 
-@login_required
+@login_required_post
 @require_POST
 def table_sit(request, table_id):
     form = SitForm(request.POST)
@@ -271,7 +270,7 @@ def table_sit(request, table_id):
     return _back(table_id)
 
 
-@login_required
+@login_required_post
 @require_POST
 def table_leave(request, table_id):
     try:
@@ -284,7 +283,7 @@ def table_leave(request, table_id):
     return redirect(table.room.get_absolute_url())
 
 
-@login_required
+@login_required_post
 @require_POST
 def table_close(request, table_id):
     """Close on Your tables: leave or cancel a waiting table; resign a game in progress
@@ -306,7 +305,7 @@ def table_close(request, table_id):
     return redirect_back(request, reverse("games:lobby"))
 
 
-@login_required
+@login_required_post
 @require_POST
 def table_bot(request, table_id):
     form = AddBotForm(request.POST)

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core.http import redirect_back, wants_json
+from core.http import login_required_post, redirect_back, wants_json
 
 from . import frames, selectors, services
 from .forms import TournamentCreateForm
@@ -142,21 +142,21 @@ def _act(request, tournament_id: int, write, done: str, **fields):
     return _back(request, t)
 
 
-@login_required
+@login_required_post
 @require_POST
 def tournament_enter(request, tournament_id: int):
     return _act(request, tournament_id, services.tournament_enter, "You are in {name}.",
                 invite=request.POST.get("invite", ""))
 
 
-@login_required
+@login_required_post
 @require_POST
 def tournament_withdraw(request, tournament_id: int):
     return _act(request, tournament_id, services.tournament_withdraw,
                 "You have withdrawn from {name}.")
 
 
-@login_required
+@login_required_post
 @require_POST
 def tournament_cancel(request, tournament_id: int):
     return _act(request, tournament_id, services.tournament_cancel, "{name} is cancelled.",

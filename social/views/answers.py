@@ -11,13 +11,12 @@ import re
 
 from django.contrib import messages as flash
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from core.http import redirect_back, wants_json
+from core.http import login_required_post, redirect_back, wants_json
 from core.sockets import INT_MAX
 from core.urlids import IdConverter
 
@@ -86,7 +85,7 @@ def action_view(service, url_name: str, ok_text: str, *, person: str = ""):
     ``username`` is the active user passed to the service under that name, and ``{name}`` in
     ``ok_text`` is their public name."""
 
-    @login_required
+    @login_required_post
     @require_POST
     def view(request, **ids):
         name = ""

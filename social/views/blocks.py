@@ -7,6 +7,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.http import login_required_post
+
 from .. import selectors, services
 from ..models import MessagePolicy
 from .answers import action_view, answer
@@ -15,7 +17,7 @@ block = action_view(services.block_add, "social:privacy",
                     "You blocked {name}. They are not told.", person="target")
 
 
-@login_required
+@login_required_post
 @require_POST
 def block_by_name(request):
     username = request.POST.get("username", "").strip().lstrip("@")

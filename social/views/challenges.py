@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.api import ApiError, api_endpoint, error_response, json_object_body
+from core.http import login_required_post
 
 from .. import frames, selectors, services, tables
 from .answers import STATUS, active_user, answer
@@ -143,7 +144,7 @@ def challenges(request: HttpRequest):
     })
 
 
-@login_required
+@login_required_post
 @require_POST
 def challenge_send(request: HttpRequest, username: str):
     other = active_user(username)
@@ -159,7 +160,7 @@ def challenge_send(request: HttpRequest, username: str):
                   data={"challenge": frames.challenge_frame(challenge)})
 
 
-@login_required
+@login_required_post
 @require_POST
 def challenge_accept(request: HttpRequest, challenge_id: int):
     try:
@@ -173,7 +174,7 @@ def challenge_accept(request: HttpRequest, challenge_id: int):
 
 
 def _form_answer(service, ok_text: str):
-    @login_required
+    @login_required_post
     @require_POST
     def view(request: HttpRequest, challenge_id: int):
         try:

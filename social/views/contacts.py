@@ -7,6 +7,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from core.http import login_required_post
+
 from .. import frames, selectors, services
 from .answers import action_view, active_user, answer
 
@@ -39,7 +41,7 @@ def _with_ratings(rows):
     return rows
 
 
-@login_required
+@login_required_post
 @require_POST
 def request_send(request, username):
     other = active_user(username)

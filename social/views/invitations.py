@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from core.http import wants_json
+from core.http import login_required_post, wants_json
 
 from .. import selectors, services, tables
 from ..forms import NewTableInvitationForm
@@ -59,7 +59,7 @@ def invitations(request):
     return _page(request)
 
 
-@login_required
+@login_required_post
 @require_POST
 def invitation_send(request):
     username = request.POST.get("to", "")
@@ -76,7 +76,7 @@ def invitation_send(request):
                   ok_text=f"Invitation sent to {other.public_name}.")
 
 
-@login_required
+@login_required_post
 @require_POST
 def invitation_new_table(request):
     """Open a table and invite a contact to it, then go to the table to wait for them."""
@@ -112,7 +112,7 @@ def invitation_new_table(request):
     return HttpResponseRedirect(url)
 
 
-@login_required
+@login_required_post
 @require_POST
 def invitation_accept(request, invitation_id):
     try:

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core.http import wants_json
+from core.http import login_required_post, wants_json
 
 from .. import frames, policy, selectors, services
 from ..models import MESSAGE_MAX_LENGTH, ConversationMember
@@ -136,7 +136,7 @@ def history(request, conversation_id):
     )
 
 
-@login_required
+@login_required_post
 @require_POST
 def conversation_read(request, conversation_id):
     try:
@@ -148,7 +148,7 @@ def conversation_read(request, conversation_id):
     return answer(request, reverse("social:inbox"), data={"unread": total})
 
 
-@login_required
+@login_required_post
 @require_POST
 def conversation_delete(request, conversation_id):
     try:
