@@ -2,7 +2,7 @@
 ``tables`` (lobby and room lists, who is online, snapshots, chat, score sheets), ``archive``
 (finished games: who may see one, archives, the export), ``analysis`` (post-game analysis
 and accuracy), ``imports`` (records a person imported, for that person only) and ``players``
-(who is in a game with people now). Callers use the names exported here."""
+(who is in a public game with people now). Callers use the names exported here."""
 
 from .analysis import (
     accuracy_by_month,

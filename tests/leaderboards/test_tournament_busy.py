@@ -140,3 +140,26 @@ def test_an_arena_pairs_a_player_only_once_their_game_with_people_is_over(make_u
     match = Match.objects.get(tournament=t)
     assert {match.player_a_id, match.player_b_id} == {a.pk, b.pk}
     assert match.status == MatchStatus.PLAYING
+
+
+def test_an_arena_does_not_wait_for_a_private_game(make_user, staff):
+    """A private game is nobody else's business: an arena that held its player back told the
+    others that they were in a game nobody could see, and when it ended."""
+    from leaderboards.tournaments import services as S
+    from leaderboards.tournaments.models import Format
+    from tests.support.tournaments import make_due
+
+    a, b = rated_players(make_user, 2)
+    c = make_user("carol")
+    secret = games_services.table_create(user=c, room=Room.objects.get(slug="classic"),
+                                         private=True)
+    t = create_tournament(staff, format=Format.ARENA, duration_minutes=30, capacity=10,
+                          target=50)
+    for u in (a, b):
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    games_services.table_sit(table_id=secret.pk, user=a, invite=secret.invite_token)
+    assert Table.objects.get(pk=secret.pk).status == TableStatus.PLAYING
+    make_due(t)
+    S.tournament_start(tournament_id=t.pk)
+    match = Match.objects.get(tournament=t)
+    assert {match.player_a_id, match.player_b_id} == {a.pk, b.pk}
