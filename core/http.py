@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render, resolve_url
+from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 
 
@@ -22,6 +23,15 @@ def redirect_back(request: HttpRequest, default: str) -> HttpResponseRedirect:
     ):
         return HttpResponseRedirect(target)
     return HttpResponseRedirect(default)
+
+
+def for_viewer_only(response: HttpResponse, private: bool = True) -> HttpResponse:
+    """``Cache-Control: private`` on an answer for its viewer alone (a private game's page or
+    record, an imported record): no shared cache may keep it (they went out with only
+    ``Vary: Cookie``)."""
+    if private:
+        patch_cache_control(response, private=True)
+    return response
 
 
 def page_before(request: HttpRequest) -> str:

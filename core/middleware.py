@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
+from django.contrib import auth
 from django.core.exceptions import (
     BadRequest,
     RequestDataTooBig,
@@ -18,6 +19,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render, resolve_url
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.functional import SimpleLazyObject
 
 from .http import json_refusal, wants_json
 
@@ -59,19 +61,24 @@ UNREADABLE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartP
 def _refusal(request: HttpRequest, status: int = 400, code: str = "bad_request",
              message: str = NUL_MESSAGE) -> HttpResponse:
     """A refusal in the shape the asker reads: the bot API's errors, the site's JSON answers,
-    or text."""
+    or the site's page."""
     if request.path_info.startswith("/api/"):
         return JsonResponse({"error": code, "detail": message}, status=status)
     if wants_json(request):
         return json_refusal(status, code, message)
-    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    # a page's form: the site's own page, in its layout (it was bare text), its navigation
+    # for the person signed in (this runs before the authentication middleware)
+    if not hasattr(request, "user") and hasattr(request, "session"):
+        request.user = SimpleLazyObject(lambda: auth.get_user(request))
+    return render(request, "400.html", {"message": message}, status=status)
 
 
-def _check(request: HttpRequest) -> HttpResponse | None:
+def _problem(request: HttpRequest) -> tuple[int, str, str] | None:
+    """``(status, code, message)`` when the request is refused, else None."""
     try:
-        return _refusal(request) if has_nul(request) else None
+        return (400, "bad_request", NUL_MESSAGE) if has_nul(request) else None
     except UNREADABLE as exc:
-        return _refusal(request, *unreadable(exc))
+        return unreadable(exc)
 
 
 class RefuseNulCharacters:
@@ -90,15 +97,15 @@ class RefuseNulCharacters:
     def __call__(self, request: HttpRequest) -> Any:
         if self.is_async:
             return self._acall(request)
-        refusal = _check(request)
-        if refusal is not None:
-            return refusal
+        problem = _problem(request)
+        if problem is not None:
+            return _refusal(request, *problem)
         return self.get_response(request)
 
     async def _acall(self, request: HttpRequest) -> HttpResponse:
-        refusal = _check(request)
-        if refusal is not None:
-            return refusal
+        problem = _problem(request)
+        if problem is not None:  # (the page reads the session and the user: sync code)
+            return await sync_to_async(_refusal)(request, *problem)
         response: Awaitable[HttpResponse] = self.get_response(request)
         return await response
 

@@ -208,6 +208,10 @@ def test_a_nul_character_is_refused_before_any_view(make_user):
     ):
         assert response.status_code == 400
         assert "NUL character" in response.content.decode()
+        # the site's own page, in its layout (it was bare text), signed in as they are
+        assert response["Content-Type"].startswith("text/html")
+        assert 'class="error-page"' in response.content.decode()
+        assert "nulsender" in response.content.decode()
     api = client.get("/api/bot/games/", {"x\x00": "1"})
     assert api.status_code == 400 and "NUL character" in api.json()["detail"]
     page = client.post("/contacts/add/x/", {"a": "\x00"}, HTTP_ACCEPT="application/json")
@@ -338,3 +342,19 @@ def test_no_form_of_the_site_gets_a_500(make_user, django_capture_on_commit_call
                         failures.append(f"{who} {action} {what} -> {status}")
     assert len(sent) > 30  # the forms of contacts, tables, settings, tournaments...
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_nul_character_under_asgi_gets_the_page_too(make_user):
+    """Under Daphne the refusal runs in the async chain: its page reads the session and the
+    user, sync code (it was a SynchronousOnlyOperation, a 500)."""
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    user = await sync_to_async(make_user)("nulsender")
+    client = AsyncClient()
+    await sync_to_async(client.force_login)(user)
+    answer = await client.get("/games/", {"opponent": "a\x00"})
+    assert answer.status_code == 400
+    assert 'class="error-page"' in answer.content.decode()
+    assert "nulsender" in answer.content.decode()

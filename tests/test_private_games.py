@@ -356,6 +356,11 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     tag = 'title="Seen by its players alone">private</span>'
     assert tag in mine and tag in own.get("/games/").content.decode()
     assert tag in own.get(f"/games/{game.pk}/").content.decode()
+    # and no shared cache may keep what they are shown (it went out with only Vary: Cookie)
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/record.json",
+                f"/games/{game.pk}/record.txt", f"/games/{game.pk}/analysis.json",
+                f"/tables/{table.pk}/"):
+        assert "private" in own.get(url)["Cache-Control"], url
 
     # A player asks for its analysis (the task runs: eager): it is stored, and its frames
     # went to that player's notification sockets only.
@@ -390,6 +395,9 @@ def test_a_private_game_is_invisible_to_everybody_else(make_user, monkeypatch,
     assert Analysis.objects.filter(imported=imported).count() == 1
     assert IMPORTED_FILE in own.get("/games/import/").content.decode()
     assert own.get(f"/games/import/{imported.pk}/analysis.json").json()["status"] == "done"
+    for url in (f"/games/import/{imported.pk}/", f"/games/import/{imported.pk}/record.json",
+                f"/games/import/{imported.pk}/analysis.json"):
+        assert "private" in own.get(url)["Cache-Control"], url
     assert not any(f.get("type") == "analysis" and f.get("record")
                    for uid, fs in notified.items() if uid != a.pk for f in fs)
     scenario["imported"] = imported

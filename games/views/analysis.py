@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from core.http import wants_json
+from core.http import for_viewer_only, wants_json
 from games.bots.analysis import ANALYSER_VERSION
 
 from .. import selectors, services
@@ -62,4 +62,4 @@ def game_analysis_json(request, game_id):
         return JsonResponse({"ok": False, "error": {"code": "not_found",
                                                     "message": "No such game."}}, status=404)
     state = selectors.analysis_state(game, request.user, current_version=ANALYSER_VERSION)
-    return JsonResponse({"ok": True, **state})
+    return for_viewer_only(JsonResponse({"ok": True, **state}), selectors.game_private(game))

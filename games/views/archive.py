@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 
 from accounts.models import User
 from accounts.selectors import user_get_by_username
+from core.http import for_viewer_only
 from games import engine as E
 from games.bots.analysis import ANALYSER_VERSION
 from games.bots.levels import LEVEL_TABLE
@@ -142,18 +143,19 @@ def game(request, game_id):
                                         and p.user_id == request.user.pk), None)
         if not request.user.is_authenticated:
             analysis["reason"] = ""  # (the page links to the sign-in instead)
-    return render(request, "games/game.html", {
+    private = selectors.game_private(game)
+    return for_viewer_only(render(request, "games/game.html", {
         "game": game,
         "players": players,
         "unrated": unrated,
         "left_unrated": LEFT_UNRATED,
         # (only its players see a private game: they are told it is one)
-        "private": selectors.game_private(game),
+        "private": private,
         "sheet": selectors.score_sheet(game),
         "ended_by": ended_by,
         "replay": data,
         "analysis": analysis,
-    })
+    }), private)
 
 
 @require_safe
@@ -165,7 +167,7 @@ def game_record_json(request, game_id):
         json.dumps(records.record_json(game), indent=2), content_type="application/json"
     )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.json"'
-    return response
+    return for_viewer_only(response, selectors.game_private(game))
 
 
 @require_safe
@@ -175,4 +177,4 @@ def game_record_txt(request, game_id):
         raise Http404("No such game.")
     response = HttpResponse(records.record_text(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.txt"'
-    return response
+    return for_viewer_only(response, selectors.game_private(game))

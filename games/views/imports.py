@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.http import for_viewer_only
 from games import engine as E
 from games.bots.analysis import ANALYSER_VERSION
 
@@ -104,13 +105,13 @@ def imported(request, record_id):
         analysis["viewer_seat"] = next(
             (seat for seat, name in enumerate(record.players)
              if name == request.user.username), None)
-    return render(request, "games/game_imported.html", {
+    return for_viewer_only(render(request, "games/game_imported.html", {
         "kept": kept, "record": record, "names": kept.names, "replay": data,
         "filename": kept.title, "analysis": analysis,
         "forfeit": records.forfeit_text(kept.forfeit, list(kept.names)),
         "went_on": records.went_on_text(kept.stand_ins or [], list(kept.names)),
         "own_rules": records.own_rules_text(record),
-    })
+    }))
 
 
 @require_safe
@@ -128,7 +129,7 @@ def imported_record(request, record_id, fmt):
     else:
         response = HttpResponse(record.to_text(), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="imported-{kept.pk}.{fmt}"'
-    return response
+    return for_viewer_only(response)
 
 
 @require_POST
@@ -165,4 +166,4 @@ def imported_analysis_json(request, record_id):
                             status=404)
     state = selectors.imported_analysis_state(kept, request.user,
                                               current_version=ANALYSER_VERSION)
-    return JsonResponse({"ok": True, **state})
+    return for_viewer_only(JsonResponse({"ok": True, **state}))

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
-from core.http import is_form, login_required_post, redirect_back
+from core.http import for_viewer_only, is_form, login_required_post, redirect_back
 from games.bots.levels import LEVEL_TABLE
 
 from .. import conf, selectors, services
@@ -220,11 +220,11 @@ def table(request, table_id):
         invite_link = request.build_absolute_uri(
             f"{table.get_absolute_url()}?invite={table.invite_token}"
         )
-    return render(request, "games/table.html", {
+    return for_viewer_only(render(request, "games/table.html", {
         "table": table, "seat": seat, "snapshot": snapshot, "table_data": data,
         "invite": invite, "invite_link": invite_link, "sign_in": sign_in,
         "bot_levels": AddBotForm.base_fields["level"].choices,
-    })
+    }), table.private)
 
 
 def _site_player(request) -> None:
