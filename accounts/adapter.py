@@ -60,6 +60,12 @@ class AccountAdapter(DefaultAccountAdapter):
         # characters that show nothing, named as such: the username validator's "Enter a
         # valid username…" did not say which of "bob2" and its letters was wrong
         validate_display_name(username)
+        if "@" in username:
+            # one logs in with a username or an address: "alice@example.com" as a username read
+            # as the address at the log-in, and attached another person's address to the account
+            raise ValidationError("A username cannot hold “@”: you log in with your username "
+                                  "or your e-mail address, and this would pass for an address.",
+                                  code="username_at")
         username = super().clean_username(username, shallow=shallow)
         look = skeleton(username)
         kept = kept_for_the_site(username)

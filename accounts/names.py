@@ -10,7 +10,8 @@ RESERVED_NAMES = frozenset({
     "system", "official", "site", "ginrummy", "gin-rummy", "gin_rummy", "webmaster",
     "security", "postmaster", "noreply", "no-reply", "anonymous", "nobody", "bot",
 })
-COMPUTER_MESSAGE = "Names beginning with “Computer” are the site's computer players'."
+COMPUTER_MESSAGE = "Names beginning with “Computer” are kept for the site's computer players."
+RESERVED_LOOKS = frozenset(skeleton(name) for name in RESERVED_NAMES)
 RESERVED_MESSAGE = "That name is kept for the site: choose another."
 
 
@@ -19,6 +20,6 @@ def kept_for_the_site(name: str) -> str:
     look = skeleton(name)
     if look.startswith("computer"):
         return COMPUTER_MESSAGE
-    if look in RESERVED_NAMES:
+    if look in RESERVED_LOOKS:
         return RESERVED_MESSAGE
     return ""

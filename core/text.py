@@ -74,11 +74,17 @@ _LOOKALIKES = str.maketrans({
 })
 
 
+# After case folding: a small "l" and a capital "I" (folded to "i") are one stroke in the
+# site's sans-serif font, so "aIice" passed for alice; a dotless "ı" is an "i" without its dot.
+_FOLDED_LOOKALIKES = str.maketrans({"l": "i", "ı": "i"})
+
+
 def skeleton(text: str) -> str:
     """What ``text`` looks like, for telling names apart: NFKC, lookalike Cyrillic and Greek
-    letters read as the Latin ones they look like, case folded, and everything that shows
-    nothing dropped (format characters, variation selectors, fillers)."""
-    folded = unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).casefold()
+    letters read as the Latin ones they look like, case folded, "l" and "I" read as one, and
+    everything that shows nothing dropped (format characters, variation selectors, fillers)."""
+    folded = (unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).casefold()
+              .translate(_FOLDED_LOOKALIKES))
     return "".join(ch for ch in folded
                    if unicodedata.category(ch) != "Cf" and ch not in _BLANK
                    and not _is_variation_selector(ch))

@@ -3,20 +3,7 @@ name drawn like another player's is refused whichever came first; every account 
 looks here, and ``User.save`` keeps them."""
 from django.db import migrations, models
 
-
-def fill(apps, schema_editor):
-    from core.text import skeleton
-
-    User = apps.get_model("accounts", "User")
-    batch = []
-    for user in User.objects.only("pk", "username", "display_name").iterator(chunk_size=1000):
-        user.username_look = skeleton(user.username)[:200]
-        user.display_look = skeleton(user.display_name)[:200] if user.display_name else ""
-        batch.append(user)
-        if len(batch) == 1000:
-            User.objects.bulk_update(batch, ["username_look", "display_look"])
-            batch = []
-    User.objects.bulk_update(batch, ["username_look", "display_look"])
+from accounts.migrations._looks import fill
 
 
 class Migration(migrations.Migration):

@@ -115,12 +115,21 @@ def test_signup_rejects_taken_username_and_email(client, user):
     ("admin", "That name is kept for the site"),
     ("Support", "That name is kept for the site"),
     ("\u0430dmin", "That name is kept for the site"),  # a Cyrillic "а"
-    ("Computer", "Names beginning with “Computer” are the site's computer players'."),
+    ("Computer", "Names beginning with “Computer” are kept for the site's computer players."),
     ("computer_easy", "Names beginning with “Computer”"),
     ("\u0430lice", "That looks like another player's username"),  # beside alice
     ("\u0397ELP", "That name is kept for the site"),  # a Greek capital eta: "HELP"
     ("\u0391LICE", "That looks like another player's username"),  # Greek capital alpha
     ("Lewis", "Another player goes by that name"),  # alice's display name (below)
+    # a capital "I" and a small "l" are one stroke in the site's font (an audit's "aIice")
+    ("aIice", "That looks like another player's username"),
+    ("ALICE", "A user with that username already exists"),
+    ("OFFICIAL", "That name is kept for the site"),  # ("l" and "I" alike both ways)
+    ("offIciaI", "That name is kept for the site"),
+    # an address as a username: logging in with it read as the address, and attached
+    # another person's address to the account (an audit)
+    ("alice@example.com", "A username cannot hold “@”"),
+    ("bob@home", "A username cannot hold “@”"),
     # characters that show nothing are named as such (it read "Enter a valid username")
     ("bob2\u200b", "Remove the invisible characters"),  # a zero-width space
     ("bo\u00adb2", "Remove the invisible characters"),  # a soft hyphen
@@ -403,3 +412,19 @@ def test_a_lookalike_is_refused_whichever_came_first(client, make_user):
     assert "That looks like another player's username" in html.unescape(
         response.content.decode())
     assert not User.objects.filter(username="bob").exists()
+
+
+def test_the_looks_of_names_made_before_are_written_anew(client, user):
+    """The migration that taught the looks "l" = "I" writes every stored look again: a name
+    made before ("alice", stored as it looked then) is compared as it looks now."""
+    from django.apps import apps
+
+    from accounts.migrations._looks import fill
+
+    User.objects.filter(pk=user.pk).update(username_look="alice")  # the look before
+    fill(apps, None)
+    assert User.objects.get(pk=user.pk).username_look == "aiice"
+    response = client.post(reverse("account_signup"), {
+        "username": "aIice", "email": "new@example.com",
+        "password1": PASSWORD, "password2": PASSWORD})
+    assert "That looks like another player&#x27;s username" in response.content.decode()
