@@ -193,7 +193,14 @@ export function keptSelection(selected, { hand, view, prevView, mySeat }) {
  * cards, or three or more that are no meld, said in words; "" otherwise.
  */
 export function selectionNote(view, legal, selected) {
-  if (!view || view.phase !== "play" || !selected.length) return "";
+  if (!view || !selected.length) return "";
+  // the card just taken from the pile, selected: no Discard button came, and nothing said
+  // why until a tap on the pile (an audit)
+  if (selected.length === 1 && selected[0] === view.taken_card && !legal.includes(`discard:${selected[0]}`)) {
+    if (view.phase === "discard") return `You cannot discard ${cardLabel(selected[0])}, the card you just took from the pile: choose another.`;
+    if (view.phase === "play") return `You cannot discard ${cardLabel(selected[0])}, the card you just took from the pile: meld it, or choose another card.`;
+  }
+  if (view.phase !== "play") return "";
   if (selected.length === 2) {
     return "Two cards selected: pick a third to meld, or just one to lay off or discard.";
   }
