@@ -23,6 +23,9 @@ class AccountAdapter(DefaultAccountAdapter):
             "Too many failed log-in attempts. Wait a few minutes and try again, "
             "or reset your password."
         ),
+        # (a wrong current password read "Please type your current password.", as if the
+        # field had been left empty: an audit)
+        "enter_current_password": "That is not your current password.",
     }
 
     def pre_authenticate(self, request, **credentials):

@@ -19,13 +19,17 @@ LABELS = {
 
 
 class SiteLabels:
-    """Relabel the fields named in ``LABELS`` that the form has."""
+    """Relabel the fields named in ``LABELS`` that the form has, placeholders too (allauth's
+    placeholders are its labels: "Current Password" stood in the sentence-case field)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, label in LABELS.items():
             if name in self.fields:  # type: ignore[attr-defined]
-                self.fields[name].label = label  # type: ignore[attr-defined]
+                field = self.fields[name]  # type: ignore[attr-defined]
+                field.label = label
+                if "placeholder" in field.widget.attrs:
+                    field.widget.attrs["placeholder"] = label
 
 
 class SiteChangePasswordForm(SiteLabels, ChangePasswordForm):

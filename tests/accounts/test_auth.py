@@ -254,14 +254,19 @@ def test_log_out_needs_a_post(client, user):
 
 def test_password_change(client, user):
     client.force_login(user)
-    assert client.get(reverse("account_change_password")).status_code == 200
+    page = client.get(reverse("account_change_password"))
+    assert page.status_code == 200
+    # sentence case, as the labels (the placeholders read "Current Password")
+    assert 'placeholder="Current password"' in page.content.decode()
+    assert 'placeholder="New password (again)"' in page.content.decode()
     new = "another-Strong-pass-456"
     response = client.post(
         reverse("account_change_password"),
         {"oldpassword": "wrong", "password1": new, "password2": new},
     )
     assert response.status_code == 200
-    assert b"Please type your current password." in response.content
+    # (it read "Please type your current password.", as if the field were empty)
+    assert "That is not your current password." in html.unescape(response.content.decode())
     user.refresh_from_db()
     assert user.check_password(PASSWORD)
 

@@ -145,3 +145,21 @@ def test_429_page_explains_what_to_do(client, make_user):
     html = response.content.decode()
     assert "Too many attempts" in html and reverse("account_reset_password") in html
     assert_csp_clean(html, "429")
+
+
+
+def test_429_page_offers_a_way_on_that_fits_where_it_came(rf):
+    """Too many sign-ups offered "Forgot your password?" (to someone who has none yet)."""
+    from allauth.core.ratelimit import respond_429
+    from django.contrib.auth.models import AnonymousUser
+
+    pages = {}
+    for path in (reverse("account_signup"), "/tables/1/chat/"):
+        request = rf.post(path)
+        request.user = AnonymousUser()
+        pages[path] = respond_429(request).content.decode()
+    assert reverse("account_reset_password") not in pages[reverse("account_signup")]
+    assert f'button-secondary" href="{reverse("account_login")}">Log in</a>' in pages[
+        reverse("account_signup")]
+    assert reverse("account_reset_password") not in pages["/tables/1/chat/"]
+    assert 'button-secondary" href="/play/">Find a game</a>' in pages["/tables/1/chat/"]
