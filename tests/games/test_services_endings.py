@@ -189,6 +189,24 @@ def test_chat_limits(rooms, two_players):
     services.chat_post(table_id=table.pk, user=bob, text="others may still talk")
 
 
+def test_a_chat_lines_number_tells_nothing_of_the_lines_before_it(rooms, two_players):
+    """A line went out with its row's id: a public table's chatter counted the lines said at
+    private tables (a privacy audit). Its number is the same in the frame and the snapshot,
+    and distinct at a table."""
+    from games import frames, selectors
+
+    alice, bob = two_players
+    secret = services.table_create(user=alice, room=rooms["classic"], private=True)
+    for text in ("one", "two"):
+        services.chat_post(table_id=secret.pk, user=alice, text=text)
+    public = services.table_create(user=bob, room=rooms["classic"])
+    lines = [services.chat_post(table_id=public.pk, user=bob, text=t) for t in ("a", "b")]
+    sent = [frames.chat_data(m, {})["id"] for m in lines]
+    assert not {m.pk for m in lines} & set(sent)
+    assert len(set(sent)) == 2 and all(0 < n < 2 ** 53 for n in sent)
+    assert [m["id"] for m in selectors.recent_chat(public)] == sent
+
+
 # ------------------------------------------------------------------------- names, presence
 
 
