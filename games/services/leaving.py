@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..exceptions import GameServiceError
 from ..models import ImportedRecord, Seat, TableStatus
 from .tables import table_leave
 
@@ -27,12 +28,19 @@ def games_in_play(user: User) -> str | None:
 def tables_waiting_leave(user: User) -> list[int]:
     """``user`` leaves every table where they wait for a game (a table left empty closes):
     a closing account, and a tournament match starting (the waiting table would otherwise
-    deal a second game while the match is played). Returns the tables' ids."""
+    deal a second game while the match is played). Returns the ids of the tables left; one
+    that started or closed since the read is passed over, so that the caller's work (a
+    tournament's pairing) goes on."""
     ids = list(Seat.objects.filter(user=user, table__status=TableStatus.OPEN)
                .order_by("table_id").values_list("table_id", flat=True).distinct())
+    left = []
     for table_id in ids:
-        table_leave(table_id=table_id, user=user)
-    return ids
+        try:
+            table_leave(table_id=table_id, user=user)
+        except GameServiceError:  # started (or closed) since the read: nothing to leave
+            continue
+        left.append(table_id)
+    return left
 
 
 def games_leave(user: User) -> None:

@@ -163,3 +163,28 @@ def test_an_arena_does_not_wait_for_a_private_game(make_user, staff):
     S.tournament_start(tournament_id=t.pk)
     match = Match.objects.get(tournament=t)
     assert {match.player_a_id, match.player_b_id} == {a.pk, b.pk}
+
+
+def test_a_waiting_table_that_starts_meanwhile_does_not_stop_the_pairing(make_user, staff,
+                                                                          monkeypatch):
+    """The waiting tables are read, then left one by one: one whose last seat was taken in
+    between refuses the leave, and the match opens all the same."""
+    from games.exceptions import NotOpen
+    from games.services import leaving
+
+    a, b = rated_players(make_user, 2)
+    room = Room.objects.get(slug="classic")
+    raced = games_services.table_create(user=a, room=room)
+    other = games_services.table_create(user=b, room=room)
+    real = leaving.table_leave
+
+    def leave(*, table_id, user):
+        if table_id == raced.pk:
+            raise NotOpen("The game has started: resign instead.")
+        return real(table_id=table_id, user=user)
+
+    monkeypatch.setattr(leaving, "table_leave", leave)
+    t = create_tournament(staff, capacity=2)
+    enter_and_start(t, (a, b))
+    assert Match.objects.get(tournament=t).table.status == TableStatus.PLAYING
+    assert Table.objects.get(pk=other.pk).status == TableStatus.ABANDONED
