@@ -1,4 +1,7 @@
 """Fixtures of the social tests: users, logged-in clients, a clean social cache."""
+import time
+from types import SimpleNamespace
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
@@ -11,6 +14,18 @@ def social_cache():
     clear_social_cache()
     yield
     clear_social_cache()
+
+
+@pytest.fixture(autouse=True)
+def steady_rate_window(monkeypatch):
+    """The social rate limits count in fixed windows of the clock (``policy.rate_limit``: a
+    minute): a test that hit a limit twice across a minute's turn saw the second attempt
+    allowed (CI's PostgreSQL pass, once). The policy's clock stands still in the middle of a
+    window for each test; no other clock is touched."""
+    from social import policy
+
+    now = (time.time() // 60) * 60 + 30
+    monkeypatch.setattr(policy, "time", SimpleNamespace(time=lambda: now))
 
 
 @pytest.fixture
