@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.contrib import auth
 from django.core.exceptions import (
     BadRequest,
     RequestDataTooBig,
@@ -19,7 +18,6 @@ from django.http.multipartparser import MultiPartParserError
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render, resolve_url
 from django.utils.deprecation import MiddlewareMixin
-from django.utils.functional import SimpleLazyObject
 
 from .http import json_refusal, wants_json
 
@@ -59,18 +57,19 @@ UNREADABLE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent, MultiPartP
 
 
 def _refusal(request: HttpRequest, status: int = 400, code: str = "bad_request",
-             message: str = NUL_MESSAGE) -> HttpResponse:
-    """A refusal in the shape the asker reads: the bot API's errors, the site's JSON answers,
-    or the site's page."""
+             message: str = NUL_MESSAGE) -> HttpResponse | None:
+    """A refusal in the shape the asker reads: the bot API's errors, the site's JSON answers;
+    None for a page, which the rest of the middleware builds (``core.refused_page``)."""
     if request.path_info.startswith("/api/"):
         return JsonResponse({"error": code, "detail": message}, status=status)
     if wants_json(request):
         return json_refusal(status, code, message)
-    # a page's form: the site's own page, in its layout (it was bare text), its navigation
-    # for the person signed in (this runs before the authentication middleware)
-    if not hasattr(request, "user") and hasattr(request, "session"):
-        request.user = SimpleLazyObject(lambda: auth.get_user(request))
-    return render(request, "400.html", {"message": message}, status=status)
+    # a page's form: the site's own page, in its layout (it was bare text), as any page: its
+    # navigation for the person signed in, its CSRF cookie (the page's Log out answered 403
+    # when the page was built here, before the CSRF middleware), its security headers
+    request.refused = (status, code, message)  # type: ignore[attr-defined]
+    request.urlconf = "core.refused_page"  # type: ignore[attr-defined]
+    return None
 
 
 def _problem(request: HttpRequest) -> tuple[int, str, str] | None:
@@ -98,14 +97,14 @@ class RefuseNulCharacters:
         if self.is_async:
             return self._acall(request)
         problem = _problem(request)
-        if problem is not None:
-            return _refusal(request, *problem)
-        return self.get_response(request)
+        refusal = _refusal(request, *problem) if problem is not None else None
+        return refusal if refusal is not None else self.get_response(request)
 
     async def _acall(self, request: HttpRequest) -> HttpResponse:
         problem = _problem(request)
-        if problem is not None:  # (the page reads the session and the user: sync code)
-            return await sync_to_async(_refusal)(request, *problem)
+        refusal = _refusal(request, *problem) if problem is not None else None
+        if refusal is not None:
+            return refusal
         response: Awaitable[HttpResponse] = self.get_response(request)
         return await response
 

@@ -2,20 +2,17 @@
 ``snapshot`` frames and of their parts (table meta, seats, clock, view, ``you``).
 
 ``broadcast`` only carries what is built here; services, selectors and the table socket call
-in here for every body they send.
-"""
+in here for every body they send."""
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.utils import timezone
 
 from core import wire
+from core.opaque import keyed_number
 from games import engine as E
 
 from . import hooks, states
@@ -203,18 +200,9 @@ def left_of(seats: list[dict[str, Any]], user) -> dict[str, Any] | None:
                  if s.get("left") and s["left"]["username"] == user.username), None)
 
 
-def chat_line_id(pk: int) -> int:
-    """The number a chat line goes out with: keyed by the site's secret, the same for the
-    same line, and telling nothing of how many were said before it (the row's own id counted
-    the lines said at private tables: a privacy audit). 48 bits: a safe integer in JSON."""
-    digest = hmac.new(settings.SECRET_KEY.encode(), f"chat-line:{pk}".encode(),
-                      hashlib.sha256).digest()
-    return int.from_bytes(digest[:6], "big")
-
-
 def chat_data(message, seat_by_user: dict[int, int]) -> dict[str, Any]:
     return {
-        "id": chat_line_id(message.pk), "username": message.user.username,
+        "id": keyed_number("chat-line", message.pk), "username": message.user.username,
         "name": message.user.public_name,
         "seat": seat_by_user.get(message.user_id), "text": message.text,
         "at": message.created_at.isoformat().replace("+00:00", "Z"),
@@ -382,9 +370,7 @@ def snapshot_frame(table: Table, seats: list[Seat], *, user, seat: int | None,
     """The ``snapshot`` frame for a connection: the table as it stands, ``you``, the chat and
     the players' ratings. Once the table is finished its view shows the seed (a forfeited
     game's state is not over, so the engine's view alone would not)."""
-    meta = table_meta(table)
-    seats_d = seats_data(seats)
-    shown = None
+    meta, seats_d, shown = table_meta(table), seats_data(seats), None
     timed_out: list[list[int]] = []
     if table.state:
         state = states.load(table.state)

@@ -208,10 +208,22 @@ def test_a_nul_character_is_refused_before_any_view(make_user):
     ):
         assert response.status_code == 400
         assert "NUL character" in response.content.decode()
-        # the site's own page, in its layout (it was bare text), signed in as they are
+        # the site's own page, in its layout (it was bare text), signed in as they are, as
+        # any page: its security headers, and a CSRF cookie its Log out form's token matches
+        # (built before the CSRF middleware, the page's Log out answered 403)
         assert response["Content-Type"].startswith("text/html")
         assert 'class="error-page"' in response.content.decode()
         assert "nulsender" in response.content.decode()
+        assert response["X-Frame-Options"] and response["Content-Security-Policy"]
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(user)
+    page = strict.get("/games/", {"opponent": "a\x00"})
+    assert page.status_code == 400
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"',
+                      page.content.decode()).group(1)
+    assert strict.post("/accounts/logout/", {"csrfmiddlewaretoken": token}).status_code == 302
+    big = client.post("/contacts/add/x/", {f"f{i}": "1" for i in range(1200)})
+    assert big.status_code == 400 and "too many fields" in big.content.decode()
     api = client.get("/api/bot/games/", {"x\x00": "1"})
     assert api.status_code == 400 and "NUL character" in api.json()["detail"]
     page = client.post("/contacts/add/x/", {"a": "\x00"}, HTTP_ACCEPT="application/json")
