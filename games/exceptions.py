@@ -129,6 +129,10 @@ class SeatRefused(GameServiceError):
     code = "seat_refused"
     default_message = "You may not sit at this rated table."
 
+    def __init__(self, message: str | None = None, *, user_id: int | None = None):
+        super().__init__(message)
+        self.user_id = user_id  # whose seat: the reason is theirs to read, nobody else's
+
 
 class InvalidSettings(GameServiceError):
     code = "invalid_settings"

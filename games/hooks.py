@@ -26,6 +26,8 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.db import transaction
+
 log = logging.getLogger(__name__)
 
 SeatCheck = Callable[[Any, Any, frozenset], "str | None"]
@@ -96,7 +98,8 @@ def busy_refusal(user) -> str | None:
         return None
     for check in list(_busy_checks):
         try:
-            reason = check(user)
+            with transaction.atomic():  # (a failed query must not abort the caller's)
+                reason = check(user)
         except Exception:
             log.exception("busy check %r failed: allowing", check)
             continue

@@ -156,12 +156,19 @@ def table_start_pair(*, players, mode: str, target: int | None, rated: bool,
     """Open and deal a two-player table with ``players`` seated (an accepted challenge,
     ``games.services.table_start_pair``); returns its id. :class:`TableUnavailable` when the
     games app refuses (a playban on a rated game, settings no longer valid)."""
-    from games.exceptions import GameServiceError
+    from games.exceptions import GameServiceError, SeatRefused
     from games.services import table_start_pair as start
 
     try:
         table = start(mode=mode, players=tuple(players), target=target, rated=rated,
                       seconds_per_turn=seconds_per_turn, created_by=players[0])
+    except SeatRefused as exc:
+        # the reason is its player's alone: the one accepting read the challenger's
+        # tournament match (a private one's name, its table) or playban
+        if exc.user_id is not None and exc.user_id != players[-1].pk:
+            who = next((p for p in players if p.pk == exc.user_id), players[0])
+            raise TableUnavailable(f"{who.public_name} cannot play this game now.") from exc
+        raise TableUnavailable(exc.message) from exc
     except GameServiceError as exc:
         raise TableUnavailable(exc.message) from exc
     return int(table.pk)

@@ -59,9 +59,14 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
             offers.add(mine.index)
         else:
             offers.clear()
+        humans = {s.index for s in seats if s.user_id is not None}
+        if accept and humans <= offers:
+            # an offer made before its player's tournament match began has lapsed: the rematch
+            # would have dealt them a second game beside it (nobody is told why)
+            offers -= {s.index for s in seats if s.user_id is not None and s is not mine
+                       and hooks.busy_refusal(s.user)}
         table.rematch_offers = sorted(offers)
         table.version += 1
-        humans = {s.index for s in seats if s.user_id is not None}
         if accept and humans <= offers:
             new = _rematch_table(table, seats, outbox)
             table.rematch_table = new

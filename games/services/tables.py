@@ -195,7 +195,7 @@ def seat_check(table: Table, user: User, *, among_people: bool = True) -> None:
     if reason is None and table.rated:
         reason = hooks.rated_seat_refusal(table, user)
     if reason:
-        raise SeatRefused(reason)
+        raise SeatRefused(reason, user_id=user.pk)
 
 
 def _maybe_start(table: Table, seats: list[Seat]) -> E.GameState | None:

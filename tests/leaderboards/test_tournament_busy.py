@@ -188,3 +188,39 @@ def test_a_waiting_table_that_starts_meanwhile_does_not_stop_the_pairing(make_us
     enter_and_start(t, (a, b))
     assert Match.objects.get(tournament=t).table.status == TableStatus.PLAYING
     assert Table.objects.get(pk=other.pk).status == TableStatus.ABANDONED
+
+
+def test_the_one_accepting_a_challenge_reads_no_reason_of_the_challengers(make_user, staff):
+    """The challenger's refusal is theirs: a bot accepting read "You are playing a match of
+    <a private tournament> (Table n)…" of the person who had challenged it."""
+    from tests.support.accounts import make_bot
+
+    t, a, b, match = _match(make_user, staff)
+    bot = make_bot(make_user("robot"))
+    challenge = social_services.challenge_send(sender=a, recipient=bot, mode="classic")
+    with pytest.raises(social_services.SocialError) as refused:
+        social_services.challenge_accept(user=bot, challenge_id=challenge.pk)
+    assert str(refused.value) == f"{a.public_name} cannot play this game now."
+    assert t.name not in str(refused.value)
+
+
+def test_a_rematch_offer_made_before_the_match_lapses_when_it_begins(make_user, staff):
+    """a offered a rematch, then their tournament match began: c's acceptance dealt a
+    second game beside the match. Now a's offer has lapsed, and no rematch is dealt."""
+    a, b, c = rated_players(make_user, 3)
+    room = Room.objects.get(slug="classic")
+    table = games_services.table_create(user=a, room=room)
+    games_services.table_sit(table_id=table.pk, user=c)
+    games_services.table_resign(table_id=table.pk, user=c)
+    games_services.table_rematch(table_id=table.pk, user=a)
+    t = create_tournament(staff, capacity=2)
+    enter_and_start(t, (a, b))
+    from django.utils import timezone
+
+    # a is still at the finished table (its socket open): their offer would stand
+    Seat.objects.filter(table=table).update(connected=True, last_seen=timezone.now())
+    after = games_services.table_rematch(table_id=table.pk, user=c)
+    assert after.rematch_table_id is None
+    seats = {s.index: s.user_id for s in Seat.objects.filter(table=table)}
+    assert [seats[i] for i in after.rematch_offers] == [c.pk]
+    assert not Table.objects.filter(created_by__in=[a, c]).exclude(pk=table.pk).exists()

@@ -176,6 +176,6 @@ def test_leaving_one_waiting_table_shows_the_player_at_the_other(users):
     assert shown.state == "playing" and shown.table_id == first.pk and shown.waiting
     games_services.table_leave(table_id=first.pk, user=alice)
     assert presence.presence_playing(alice.pk) is None
-    # leaving a table that is not the one shown changes nothing
+    # the last one to leave a table, seated nowhere else, is shown at none
     games_services.table_leave(table_id=second.pk, user=bob)
     assert presence.presence_playing(bob.pk) is None

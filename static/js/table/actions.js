@@ -198,7 +198,7 @@ export function selectionNote(view, legal, selected) {
   // why until a tap on the pile (an audit)
   if (selected.length === 1 && selected[0] === view.taken_card && !legal.includes(`discard:${selected[0]}`)) {
     if (view.phase === "discard") return `You cannot discard ${cardLabel(selected[0])}, the card you just took from the pile: choose another.`;
-    if (view.phase === "play") return `You cannot discard ${cardLabel(selected[0])}, the card you just took from the pile: meld it, or choose another card.`;
+    if (view.phase === "play") return `You cannot discard ${cardLabel(selected[0])}, the card you just took from the pile: meld it or lay it off, or choose another card.`;
   }
   if (view.phase !== "play") return "";
   if (selected.length === 2) {

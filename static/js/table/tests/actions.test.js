@@ -120,7 +120,7 @@ test("the card just taken, selected, says why it cannot be discarded", () => {
   assert.equal(selectionNote(gin, ["discard:AS", "knock:AS"], ["QS"]), "You cannot discard Q\u2660, the card you just took from the pile: choose another.");
   assert.equal(selectionNote(gin, ["discard:AS"], ["AS"]), "");
   const rummy = { phase: "play", taken_card: "QS" };
-  assert.match(selectionNote(rummy, ["discard:AS", "meld:QS,QH,QD"], ["QS"]), /the card you just took from the pile: meld it, or choose another card\.$/);
+  assert.match(selectionNote(rummy, ["discard:AS", "meld:QS,QH,QD"], ["QS"]), /the card you just took from the pile: meld it or lay it off, or choose another card\.$/);
   // a card taken from the stock may go straight back
   assert.equal(selectionNote({ phase: "discard", taken_card: null }, ["discard:QS"], ["QS"]), "");
 });
