@@ -5,6 +5,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.ratelimit import respond_429
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from core.text import skeleton
 
@@ -59,7 +60,8 @@ class AccountAdapter(DefaultAccountAdapter):
         "bоb2" (a Cyrillic "о", beside bob2) were names that could fool people; the display
         name refuses the same (``services.display_name_taken``, ``names``). Names are compared
         as they look (``core.text.skeleton``, stored as ``User.username_look`` and
-        ``display_look``)."""
+        ``display_look``; and as their shapes, a capital "I" read as a small "l":
+        ``username_shape``, ``display_shape``)."""
         # characters that show nothing, named as such: the username validator's "Enter a
         # valid username…" did not say which of "bob2" and its letters was wrong
         validate_display_name(username)
@@ -80,10 +82,11 @@ class AccountAdapter(DefaultAccountAdapter):
             # whichever came first: "bob" beside "bоb" (a Cyrillic "о") too, and a name another
             # player shows as their display name ("zed"), which theirs could not have been had
             # this username come first
-            if User.objects.filter(username_look=look).exists():
+            shape = skeleton(username, capital_i=True)
+            if User.objects.filter(Q(username_look=look) | Q(username_shape=shape)).exists():
                 raise ValidationError("That looks like another player's username: choose a "
                                       "name of your own.", code="username_lookalike")
-            if User.objects.filter(display_look=look).exists():
+            if User.objects.filter(Q(display_look=look) | Q(display_shape=shape)).exists():
                 raise ValidationError("Another player goes by that name: choose a name of "
                                       "your own.", code="username_display_name")
         return username

@@ -56,6 +56,12 @@ class User(AbstractUser):
                                      editable=False)
     display_look = models.CharField(max_length=LOOK_MAX, blank=True, db_index=True,
                                     editable=False)
+    # ... and with a capital "I" read as the small "l" it looks like (``skeleton(...,
+    # capital_i=True)``): a name is taken when either look is another's ("aIice" beside alice)
+    username_shape = models.CharField(max_length=LOOK_MAX, blank=True, db_index=True,
+                                      editable=False)
+    display_shape = models.CharField(max_length=LOOK_MAX, blank=True, db_index=True,
+                                     editable=False)
 
     class Meta:
         ordering = ["username"]
@@ -65,14 +71,17 @@ class User(AbstractUser):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_look = skeleton(self.username)[:LOOK_MAX]
-        self.display_look = skeleton(self.display_name)[:LOOK_MAX] if self.display_name else ""
+        self.username_shape = skeleton(self.username, capital_i=True)[:LOOK_MAX]
+        shown = self.display_name
+        self.display_look = skeleton(shown)[:LOOK_MAX] if shown else ""
+        self.display_shape = skeleton(shown, capital_i=True)[:LOOK_MAX] if shown else ""
         fields = kwargs.get("update_fields")
         if fields is not None:
             fields = set(fields)
             if "username" in fields:
-                fields.add("username_look")
+                fields |= {"username_look", "username_shape"}
             if "display_name" in fields:
-                fields.add("display_look")
+                fields |= {"display_look", "display_shape"}
             kwargs["update_fields"] = fields
         super().save(*args, **kwargs)
 

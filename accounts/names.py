@@ -20,6 +20,6 @@ def kept_for_the_site(name: str) -> str:
     look = skeleton(name)
     if look.startswith("computer"):
         return COMPUTER_MESSAGE
-    if look in RESERVED_LOOKS:
+    if look in RESERVED_LOOKS or skeleton(name, capital_i=True) in RESERVED_LOOKS:
         return RESERVED_MESSAGE
     return ""

@@ -74,17 +74,22 @@ _LOOKALIKES = str.maketrans({
 })
 
 
-# After case folding: a small "l" and a capital "I" (folded to "i") are one stroke in the
-# site's sans-serif font, so "aIice" passed for alice; a dotless "ı" is an "i" without its dot.
-_FOLDED_LOOKALIKES = str.maketrans({"l": "i", "ı": "i"})
+# A capital "I" is a small "l" in the site's sans-serif font (one stroke): "aIice" passed for
+# alice. Read before case folding, and only in ``skeleton(..., capital_i=True)``: folded, an
+# "I" is an "i", and "ali" would have passed for "all".
+_CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l"})
 
 
-def skeleton(text: str) -> str:
+def skeleton(text: str, *, capital_i: bool = False) -> str:
     """What ``text`` looks like, for telling names apart: NFKC, lookalike Cyrillic and Greek
-    letters read as the Latin ones they look like, case folded, "l" and "I" read as one, and
-    everything that shows nothing dropped (format characters, variation selectors, fillers)."""
-    folded = (unicodedata.normalize("NFKC", text).translate(_LOOKALIKES).casefold()
-              .translate(_FOLDED_LOOKALIKES))
+    letters read as the Latin ones they look like, case folded, and everything that shows
+    nothing dropped (format characters, variation selectors, fillers). ``capital_i``: a
+    capital "I" read as the small "l" it looks like, first (a second look: a name is taken
+    when either look is another's)."""
+    normal = unicodedata.normalize("NFKC", text)
+    if capital_i:
+        normal = normal.translate(_CAPITAL_I)
+    folded = normal.translate(_LOOKALIKES).casefold()
     return "".join(ch for ch in folded
                    if unicodedata.category(ch) != "Cf" and ch not in _BLANK
                    and not _is_variation_selector(ch))

@@ -1,17 +1,26 @@
-"""Writing every account's looks (``core.text.skeleton`` of its username and display name):
-the migrations that store them, or that change how they are read, call this."""
+"""Writing every account's looks (``core.text.skeleton`` of its username and display name,
+and, where the model has them, their shapes: ``capital_i=True``): the migrations that store
+them, or that change how they are read, call this."""
 
 
 def fill(apps, schema_editor):
     from core.text import skeleton
 
     User = apps.get_model("accounts", "User")
+    names = {f.name for f in User._meta.get_fields()}
+    fields = ["username_look", "display_look"]
+    if "username_shape" in names:
+        fields += ["username_shape", "display_shape"]
     batch = []
     for user in User.objects.only("pk", "username", "display_name").iterator(chunk_size=1000):
+        shown = user.display_name
         user.username_look = skeleton(user.username)[:200]
-        user.display_look = skeleton(user.display_name)[:200] if user.display_name else ""
+        user.display_look = skeleton(shown)[:200] if shown else ""
+        if "username_shape" in fields:
+            user.username_shape = skeleton(user.username, capital_i=True)[:200]
+            user.display_shape = skeleton(shown, capital_i=True)[:200] if shown else ""
         batch.append(user)
         if len(batch) == 1000:
-            User.objects.bulk_update(batch, ["username_look", "display_look"])
+            User.objects.bulk_update(batch, fields)
             batch = []
-    User.objects.bulk_update(batch, ["username_look", "display_look"])
+    User.objects.bulk_update(batch, fields)

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.storage import Storage
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
+from django.db.models import Q
 
 from core.text import skeleton
 
@@ -38,8 +39,9 @@ def display_name_taken(user: User, name: str) -> str:
     if User.objects.filter(username__iexact=bare).exclude(pk=user.pk).exists():
         return "That is another player's username: choose a name of your own."
     # drawn like one: "bоb2" with a Cyrillic "о" showed as bob2 (each username's look is
-    # stored with it: User.username_look)
-    if User.objects.filter(username_look=skeleton(bare)).exclude(pk=user.pk).exists():
+    # stored with it: User.username_look), or with a capital "I" for a small "l" ("aIice")
+    drawn = Q(username_look=skeleton(bare)) | Q(username_shape=skeleton(bare, capital_i=True))
+    if User.objects.filter(drawn).exclude(pk=user.pk).exists():
         return "That looks like another player's username: choose a name of your own."
     return ""
 

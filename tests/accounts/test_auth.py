@@ -124,8 +124,9 @@ def test_signup_rejects_taken_username_and_email(client, user):
     # a capital "I" and a small "l" are one stroke in the site's font (an audit's "aIice")
     ("aIice", "That looks like another player's username"),
     ("ALICE", "A user with that username already exists"),
-    ("OFFICIAL", "That name is kept for the site"),  # ("l" and "I" alike both ways)
-    ("offIciaI", "That name is kept for the site"),
+    ("OFFICIAL", "That name is kept for the site"),
+    ("officiaI", "That name is kept for the site"),  # a capital "I" for the "l"
+    ("HeIp", "That name is kept for the site"),
     # an address as a username: logging in with it read as the address, and attached
     # another person's address to the account (an audit)
     ("alice@example.com", "A username cannot hold “@”"),
@@ -419,17 +420,31 @@ def test_a_lookalike_is_refused_whichever_came_first(client, make_user):
     assert not User.objects.filter(username="bob").exists()
 
 
-def test_the_looks_of_names_made_before_are_written_anew(client, user):
-    """The migration that taught the looks "l" = "I" writes every stored look again: a name
-    made before ("alice", stored as it looked then) is compared as it looks now."""
+def test_the_shapes_of_names_made_before_are_written(client, user):
+    """The migration that stores each name's shape (a capital "I" read as a small "l")
+    writes those of the names made before: "aIice" is refused beside an old alice."""
     from django.apps import apps
 
     from accounts.migrations._looks import fill
 
-    User.objects.filter(pk=user.pk).update(username_look="alice")  # the look before
+    User.objects.filter(pk=user.pk).update(username_shape="", display_shape="")
     fill(apps, None)
-    assert User.objects.get(pk=user.pk).username_look == "aiice"
+    assert User.objects.get(pk=user.pk).username_shape == "alice"
     response = client.post(reverse("account_signup"), {
         "username": "aIice", "email": "new@example.com",
         "password1": PASSWORD, "password2": PASSWORD})
     assert "That looks like another player&#x27;s username" in response.content.decode()
+
+
+@pytest.mark.parametrize("username", ["all", "aii", "Ali", "ALI"])
+def test_a_small_i_and_a_small_l_stay_two_letters(client, make_user, username):
+    """Only a capital "I" passes for an "l": "ali" and "all" are two names (a first cut read
+    every "i" as an "l")."""
+    make_user("ali")
+    response = client.post(reverse("account_signup"), {
+        "username": username, "email": "new@example.com",
+        "password1": PASSWORD, "password2": PASSWORD})
+    if username in ("Ali", "ALI"):  # the same name in other letters' case
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 302, response.content.decode()[:300]
