@@ -45,6 +45,12 @@ def tables_waiting_leave(user: User) -> list[int]:
 
 def games_leave(user: User) -> None:
     """A closing account: ``user`` leaves the tables where they wait for a game, and their
-    imported records go with their analyses."""
+    imported records go with their analyses. A waiting table whose game started in between
+    holds the closing back, as a game in play does (nothing is changed)."""
+    from accounts.services.closing import ClosingError
+
     tables_waiting_leave(user)
+    in_play = games_in_play(user)
+    if in_play:
+        raise ClosingError(in_play)
     ImportedRecord.objects.filter(owner=user).delete()

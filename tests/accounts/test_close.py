@@ -199,3 +199,25 @@ def test_the_other_side_still_reads_the_conversation_and_cannot_reply(user, make
     # someone who never wrote to it finds nothing there
     client.force_login(make_user("carol"))
     assert client.get(url).status_code == 404
+
+
+def test_a_waiting_table_that_starts_while_closing_holds_the_closing_back(make_user,
+                                                                         monkeypatch):
+    """The closing leaves the waiting tables; one whose last seat was taken in between
+    (its game started) holds the closing back, as a game in play does: nothing changes."""
+    from games import services as games_services
+    from games.services import leaving
+
+    ensure_default_rooms(Room)
+    ann, bob = make_user("ann_closing"), make_user("bob_sits")
+    table = games_services.table_create(user=ann, room=Room.objects.get(slug="classic"))
+    real = leaving.table_leave
+
+    def leave(*, table_id, user):
+        games_services.table_sit(table_id=table_id, user=bob)  # just before: the game starts
+        return real(table_id=table_id, user=user)
+
+    monkeypatch.setattr(leaving, "table_leave", leave)
+    with pytest.raises(ClosingError, match=f"You are playing at Table {table.pk}"):
+        account_close(user=ann)
+    assert User.objects.get(pk=ann.pk).is_active
