@@ -117,6 +117,15 @@ def tables_for_inviter(user) -> list[TableInfo]:
     return [info for info in map(_info, tables) if info.free_seats > 0]
 
 
+def busy_reason(user) -> str | None:
+    """Why ``user`` takes no seat among people just now (their tournament match is in play:
+    ``games.hooks.busy_refusal``), or None. An invitation or a challenge they answer then is
+    kept for later, not closed."""
+    from games import hooks
+
+    return hooks.busy_refusal(user)
+
+
 def table_seat(*, user, table_id: int) -> str:
     """Seat ``user`` at the table through ``games.services.table_sit``; returns its URL.
 

@@ -119,6 +119,8 @@ def challenge_accept(*, user: User, challenge_id: int) -> Challenge:
         elif sender.is_bot and not user.is_bot and not user.bots_may_challenge:
             _close(challenge, ChallengeStatus.CANCELLED)
             error = SocialError("You do not let bots challenge you.", "not_allowed")
+        elif busy := tables.busy_reason(user):  # (it stays: to accept after the match)
+            error = SocialError(busy, "busy")
         else:
             try:
                 table_id = tables.table_start_pair(

@@ -97,6 +97,8 @@ def invitation_accept(*, user: User, invitation_id: int) -> str:
         elif _invitation_expired(invitation):
             _invitation_close(invitation, InvitationStatus.EXPIRED)
             error = SocialError("This invitation has expired.", "expired")
+        elif busy := tables.busy_reason(user):  # (it stays: to accept after the match)
+            error = SocialError(busy, "busy")
         else:
             try:
                 url = tables.table_seat(user=user, table_id=invitation.table_id)

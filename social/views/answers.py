@@ -28,6 +28,7 @@ STATUS = {
     "not_allowed": 403,
     "not_contacts": 403,
     "self": 400,
+    "busy": 409,  # (their tournament match is in play: the invitation or challenge stays)
 }
 
 

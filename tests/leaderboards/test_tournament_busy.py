@@ -70,9 +70,13 @@ def test_an_invitation_or_a_challenge_is_refused_with_the_reason(make_user, staf
     _befriend(c, a)
     table = games_services.table_create(user=c, room=Room.objects.get(slug="classic"))
     invitation = social_services.invitation_send(sender=c, recipient=a, table_id=table.pk)
-    with pytest.raises(social_services.SocialError, match=f"a match of {t.name}"):
+    with pytest.raises(social_services.SocialError, match=f"a match of {t.name}") as refused:
         social_services.invitation_accept(user=a, invitation_id=invitation.pk)
+    assert refused.value.code == "busy"
     assert not Seat.objects.filter(table=table, user=a).exists()
+    # it stays, to accept once the match is over (it was closed: an audit)
+    invitation.refresh_from_db()
+    assert invitation.status == "pending"
     bot = make_bot(make_user("robot"))
     a.bots_may_challenge = True
     a.save()
@@ -80,6 +84,13 @@ def test_an_invitation_or_a_challenge_is_refused_with_the_reason(make_user, staf
     with pytest.raises(social_services.SocialError, match=f"a match of {t.name}"):
         social_services.challenge_accept(user=a, challenge_id=challenge.pk)
     assert not Table.objects.filter(seats__user=bot).exists()
+    challenge.refresh_from_db()
+    assert challenge.status == "pending"
+    # the match over, both are accepted
+    resign_match(match, b.pk)
+    social_services.invitation_accept(user=a, invitation_id=invitation.pk)
+    assert Seat.objects.filter(table=table, user=a).exists()
+    assert social_services.challenge_accept(user=a, challenge_id=challenge.pk).table_id
 
 
 def test_a_rematch_with_people_is_refused_during_the_match(make_user, staff):
