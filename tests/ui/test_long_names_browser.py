@@ -45,5 +45,17 @@ def test_a_very_long_name_stays_inside_the_table_lists(site, chromium):
             page.goto(f"{base}/play/classic/")
             heading = page.locator("h2:has-text('Waiting for players')")
             assert heading.evaluate("h => h.getBoundingClientRect().height") < 80
+
         finally:
             ctx.close()
+    # a conversation's heading, on a phone: the @handle is cut short (it widened the page to
+    # 1406 px)
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    try:
+        log_in(page, base, "rhea", PASSWORD)
+        page.goto(f"{base}/messages/with/{LONG}/")
+        assert page.locator(".conversation-handle").count() == 1
+        assert not page.evaluate(WIDER_THAN_THE_SCREEN), "conversation"
+    finally:
+        ctx.close()
