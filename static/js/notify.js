@@ -384,7 +384,10 @@ function tournamentToast(frame) {
       }, NEXT_MATCH_MS);
       return;
     }
-    toast({ title, text: against, href: frame.table.url, linkText: "Play", timeout: 0 });
+    // (a player on another page missed that the match does not wait: lost as absent two
+    // minutes later, an audit)
+    const go = "Go now: a player who does not come to the table loses the match.";
+    toast({ title, text: against ? `${against}. ${go}` : go, href: frame.table.url, linkText: "Play", timeout: 0 });
   } else if (frame.event === "started" || frame.event === "finished") {
     if (window.location.pathname === t.url) return;
     // (a Swiss that ended before its last round says why: its players waited for a round)

@@ -12,7 +12,7 @@ import { avatar, gameEndedByHand, seatScoreSpan, seatTimer } from "./seats.js";
  * discard) leaves; otherwise the hand's deadwood (in Rummy, the points of every card held). Two parts: the ``lead`` may be shortened
  * where the seat's line is narrow (a phone on its side), the ``count`` is always shown.
  */
-export function deadwoodParts({ hand, selected, discarding, deadwood, rummy = false }) {
+export function deadwoodParts({ hand, selected, discarding, deadwood, rummy = false, taken = null }) {
   // Rummy has no deadwood: whoever goes out scores every card left in the other hands,
   // melds held back included
   if (rummy) {
@@ -20,10 +20,12 @@ export function deadwoodParts({ hand, selected, discarding, deadwood, rummy = fa
     return { lead: "In hand", count: `${points} point${points === 1 ? "" : "s"}` };
   }
   if (!discarding) return { lead: "Deadwood", count: `${deadwood}` };
-  const one = selected.length === 1 ? selected[0] : null;
+  // (the card just taken cannot go back: "Discarding 7♣ leaves 64" stood beside the note
+  // saying so, an audit; the best discard is told instead)
+  const one = selected.length === 1 && selected[0] !== taken ? selected[0] : null;
   if (one) return { lead: `Discarding ${cardLabel(one)} leaves`, count: `${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood` };
   let best = Infinity;
-  for (const c of hand) best = Math.min(best, bestMelds(hand.filter((x) => x !== c)).deadwood);
+  for (const c of hand) if (c !== taken) best = Math.min(best, bestMelds(hand.filter((x) => x !== c)).deadwood);
   return { lead: "Best discard leaves", count: `${best} deadwood` };
 }
 
@@ -134,7 +136,7 @@ export function renderMe(ctrl) {
   if (v.dealer === me) info.push(h("span", { class: "chip chip-dealer", text: "Dealer" }));
   const playing = ctrl.frame.table.status === "playing" && !v.is_over;
   const discarding = playing && myTurn && v.mode !== "rummy" && hand.length === 11 && v.phase === "discard";
-  const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood, rummy: v.mode === "rummy" });
+  const dw = deadwoodParts({ hand, selected: ctrl.selected, discarding, deadwood: res.deadwood, rummy: v.mode === "rummy", taken: v.taken_card });
   // no cards left (the hand went onto the table at the end): no empty hand, no count; nor
   // what was left of it when the game ended with its last hand (the felt shows that hand)
   const shown = hand.length > 0 && !gameEndedByHand(v);

@@ -14,9 +14,20 @@ const PHASE_WAIT = {
   play: "to play",
 };
 
+// The longest name the prompt's line says whole: a 150-letter name made "Waiting for … to
+// take or pass the upcard" five bold lines over the piles on a phone (an audit); the seat
+// shows the name.
+const PROMPT_NAME_MAX = 24;
+
+/** ``name`` as the prompt says it: cut with an ellipsis past PROMPT_NAME_MAX characters. */
+export function promptName(name) {
+  const chars = [...name];
+  return chars.length > PROMPT_NAME_MAX ? `${chars.slice(0, PROMPT_NAME_MAX - 1).join("")}…` : name;
+}
+
 /** The prompt while another seat is to act (a spectator is told who plays, not to wait). */
 export function waitingText(view, mySeat, ctx) {
-  const who = view.to_act !== null ? seatName(view.to_act, ctx) : "";
+  const who = view.to_act !== null ? promptName(seatName(view.to_act, ctx)) : "";
   if (view.phase === "layoff" && mySeat !== null && view.showdown && view.showdown.knocker === mySeat) {
     return `You knocked. ${who} is laying off onto your melds…`;
   }

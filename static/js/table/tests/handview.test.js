@@ -30,6 +30,10 @@ test("the deadwood pill while discarding", () => {
   // the part a narrow line may shorten, and the count it always shows
   assert.deepEqual(deadwoodParts({ hand, selected: ["TS"], discarding: true, deadwood: 24 }), { lead: "Discarding 10\u2660 leaves", count: "34 deadwood" });
   assert.deepEqual(deadwoodParts({ hand, selected: [], discarding: false, deadwood: 24 }), { lead: "Deadwood", count: "24" });
+  // the card just taken, selected: it cannot be discarded, so the best discard of the others
+  const best = deadwoodParts({ hand, selected: [], discarding: true, deadwood: 24, taken: "TS" });
+  assert.equal(best.lead, "Best discard leaves");
+  assert.deepEqual(deadwoodParts({ hand, selected: ["TS"], discarding: true, deadwood: 24, taken: "TS" }), best);
   // Rummy: every card held counts against you when someone goes out, melds included
   assert.equal(deadwoodText({ hand: ["AC", "2C", "3C", "KS"], selected: [], discarding: false, deadwood: 10, rummy: true }), "In hand 16 points");
   assert.equal(deadwoodText({ hand: ["AC"], selected: [], discarding: false, deadwood: 1, rummy: true }), "In hand 1 point");

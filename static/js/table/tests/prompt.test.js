@@ -1,11 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { claimConfirmText, resignText, waitingText } from "../prompt.js";
+import { claimConfirmText, promptName, resignText, waitingText } from "../prompt.js";
 
 const ctx = { mySeat: 0, names: ["me", "ann"] };
 
 test("whom the table waits for, for a player and for a spectator", () => {
   assert.equal(waitingText({ to_act: 1, phase: "draw" }, 0, ctx), "Waiting for ann to draw…");
+  // a very long name is cut short (the seat shows it whole)
+  const long = "L".repeat(150);
+  assert.equal(waitingText({ to_act: 1, phase: "offer" }, 0, { mySeat: 0, names: ["me", long] }), `Waiting for ${"L".repeat(23)}… to take or pass the upcard…`);
+  assert.equal(promptName("x".repeat(24)), "x".repeat(24));
+  assert.equal(promptName("\u{1F600}".repeat(30)).length, 23 * 2 + 1);
   assert.equal(waitingText({ to_act: 1, phase: "offer" }, null, { mySeat: null, names: ["me", "ann"] }), "ann to take or pass the upcard.");
   assert.equal(waitingText({ to_act: 1, phase: "strange" }, 0, ctx), "Waiting for ann to play…");
   assert.equal(waitingText({ to_act: null, phase: "draw" }, 0, ctx), "");
