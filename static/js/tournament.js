@@ -41,6 +41,11 @@ async function refresh() {
     }
     root.dataset.version = String(data.version);
     root.dataset.status = data.status;
+    // the organiser's "Cancel this tournament" (outside the live part) goes with its end:
+    // it stayed on a page left open until the tournament finished (an audit)
+    if (data.status === "finished" || data.status === "cancelled") {
+      document.querySelector(".tournament-cancel")?.remove();
+    }
   } catch {
     // offline for a moment: the next poll tries again
   } finally {
