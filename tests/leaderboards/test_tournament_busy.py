@@ -235,3 +235,14 @@ def test_a_rematch_offer_made_before_the_match_lapses_when_it_begins(make_user, 
     seats = {s.index: s.user_id for s in Seat.objects.filter(table=table)}
     assert [seats[i] for i in after.rematch_offers] == [c.pk]
     assert not Table.objects.filter(created_by__in=[a, c]).exclude(pk=table.pk).exists()
+
+
+def test_your_tables_say_which_is_a_tournament_match(make_user, staff, client):
+    """Your tables listed the match as any table (an audit): it says whose match it is."""
+    t, a, b, match = _match(make_user, staff)
+    client.force_login(a)
+    page = client.get("/play/").content.decode()
+    assert f'data-table="{match.table_id}"' in page
+    assert f'<span class="tag">a match of {t.name}</span>' in page
+    games_services.play_computer(user=a, mode="classic", level=1)
+    assert client.get("/play/").content.decode().count('<span class="tag">a match of') == 1

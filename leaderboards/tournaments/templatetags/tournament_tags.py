@@ -16,6 +16,17 @@ def tournaments_soon(context, mode=None):
             "csrf_token": context.get("csrf_token")}
 
 
+@register.simple_tag
+def tournament_name_of_table(table_id) -> str:
+    """On Your tables (the player's own list): the name of the tournament whose match this
+    table is, or "" (a match read as any table there)."""
+    from ..models import Match
+
+    name = (Match.objects.filter(table_id=table_id).values_list("tournament__name", flat=True)
+            .first() if table_id else None)
+    return name or ""
+
+
 @register.inclusion_tag("tournaments/_table_link.html", takes_context=True)
 def tournament_of_table(context, table_id):
     """On a table page: which tournament match this table is, with a link back (and, for
