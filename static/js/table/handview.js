@@ -20,7 +20,7 @@ export function deadwoodParts({ hand, selected, discarding, deadwood, rummy = fa
     return { lead: "In hand", count: `${points} point${points === 1 ? "" : "s"}` };
   }
   if (!discarding) return { lead: "Deadwood", count: `${deadwood}` };
-  // (the card just taken cannot go back: "Discarding 7♣ leaves 64" stood beside the note
+  // (the card just taken cannot go back: "Discarding the 7 of clubs leaves 64" stood by the note
   // saying so, an audit; the best discard is told instead)
   const one = selected.length === 1 && selected[0] !== taken ? selected[0] : null;
   if (one) return { lead: `Discarding ${cardLabel(one)} leaves`, count: `${bestMelds(hand.filter((c) => c !== one)).deadwood} deadwood` };
