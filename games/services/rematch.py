@@ -5,6 +5,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -63,8 +64,10 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
         if accept and humans <= offers:
             # an offer made before its player's tournament match began has lapsed: the rematch
             # would have dealt them a second game beside it (nobody is told why)
-            offers -= {s.index for s in seats if s.user_id is not None and s is not mine
-                       and hooks.busy_refusal(s.user)}
+            others = get_user_model().objects.in_bulk(
+                [s.user_id for s in seats if s.user_id is not None and s is not mine])
+            offers -= {s.index for s in seats if s.user_id in others
+                       and hooks.busy_refusal(others[s.user_id])}
         table.rematch_offers = sorted(offers)
         table.version += 1
         if accept and humans <= offers:

@@ -356,15 +356,20 @@ def test_its_record_file_imports_with_the_computer_named_after_the_leaver(rooms,
     assert shown.context["replay"]["sheet"][0]["winner_name"] == "Computer (for alice)"
 
 
+def _import_as(user, data):
+    """``data`` imported as a file by ``user``, through the page's form."""
+    client = Client()
+    client.force_login(user)
+    return client.post("/games/import/", {"record": SimpleUploadedFile(
+        "game.json", json.dumps(data).encode(), content_type="application/json")})
+
+
 @pytest.mark.parametrize("moves_before", [-1, 10_000, "6", True, None])
 def test_a_leaver_with_moves_before_outside_the_record_is_refused(rooms, four, moves_before):
     game = _went_on_game(rooms, four)
     data = records.record_json(game)
     data["leavers"][0]["moves_before"] = moves_before
-    client = Client()
-    client.force_login(four[1])
-    answer = client.post("/games/import/", {"record": SimpleUploadedFile(
-        "game.json", json.dumps(data).encode(), content_type="application/json")})
+    answer = _import_as(four[1], data)
     assert answer.status_code == 400
     assert "leavers are not valid" in answer.content.decode()
     assert not ImportedRecord.objects.exists()
@@ -446,8 +451,5 @@ def test_a_player_entry_with_a_seat_that_is_no_number_is_not_a_500(rooms, four, 
     game = _went_on_game(rooms, four)
     data = records.record_json(game)
     data["players"][0]["seat"] = seat
-    client = Client()
-    client.force_login(four[1])
-    answer = client.post("/games/import/", {"record": SimpleUploadedFile(
-        "game.json", json.dumps(data).encode(), content_type="application/json")})
+    answer = _import_as(four[1], data)
     assert answer.status_code in (302, 400), answer.status_code

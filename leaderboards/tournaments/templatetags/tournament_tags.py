@@ -17,14 +17,15 @@ def tournaments_soon(context, mode=None):
 
 
 @register.simple_tag
-def tournament_name_of_table(table_id) -> str:
-    """On Your tables (the player's own list): the name of the tournament whose match this
-    table is, or "" (a match read as any table there)."""
+def with_tournament_names(rows):
+    """On Your tables (the player's own list): its rows, each with ``tournament``, the name of
+    the tournament whose match that table is, or "" (a match read as any table there). One
+    query for the whole list."""
     from ..models import Match
 
-    name = (Match.objects.filter(table_id=table_id).values_list("tournament__name", flat=True)
-            .first() if table_id else None)
-    return name or ""
+    names = dict(Match.objects.filter(table_id__in=[r["id"] for r in rows])
+                 .values_list("table_id", "tournament__name")) if rows else {}
+    return [{**r, "tournament": names.get(r["id"], "")} for r in rows]
 
 
 @register.inclusion_tag("tournaments/_table_link.html", takes_context=True)
