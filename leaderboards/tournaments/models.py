@@ -188,9 +188,16 @@ class Entry(models.Model):
 
 
 class MatchStatus(models.TextChoices):
+    # paired, its table not open yet: a player is in a game with people elsewhere (another
+    # tournament's match); it opens once both are free
+    WAITING = "waiting", "Waiting"
     PLAYING = "playing", "Playing"
     FINISHED = "finished", "Finished"
     BYE = "bye", "Bye"
+
+
+# A match not decided yet: its table open, or waiting to open.
+UNDECIDED = (MatchStatus.WAITING, MatchStatus.PLAYING)
 
 
 class MatchEnding(models.TextChoices):
@@ -202,7 +209,8 @@ class MatchEnding(models.TextChoices):
 
 class Match(models.Model):
     """One pairing: a game at ``table`` between ``player_a`` (the higher seed or placed) and
-    ``player_b``; a bye has no ``player_b`` and no table."""
+    ``player_b``; a bye has no ``player_b`` and no table, nor a waiting match yet (its
+    ``created_at`` is reset when its table opens: the no-show clock starts then)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
     key = models.CharField(max_length=24)  # bracket key ("W2-1"), "R3-4", "A17"

@@ -117,18 +117,21 @@ def page_data(t: Tournament, user=None) -> dict:
         m.table_url = (m.table.get_absolute_url()
                        if m.table is not None and m.table.pk in open_ids else "")
     me = None
-    my_match = None
+    my_match = my_waiting = None
     if user is not None and user.is_authenticated:
         me = next((e for e in entries if e.user_id == user.pk), None)
         my_match = next(
             (m for m in matches if m.status == MatchStatus.PLAYING
+             and user.pk in (m.player_a_id, m.player_b_id)), None)
+        my_waiting = next(
+            (m for m in matches if m.status == MatchStatus.WAITING
              and user.pk in (m.player_a_id, m.player_b_id)), None)
     # a match whose table the viewer has not opened yet: the page takes them there (a player
     # back from the last game, on the page, missed the new table and lost it as absent)
     unopened = my_match is not None and my_match.table_id is not None and not (
         games_selectors.players_came(my_match.table_id).get(user.pk, True))
     data = {
-        "t": t, "entries": entries, "me": me, "my_match": my_match,
+        "t": t, "entries": entries, "me": me, "my_match": my_match, "my_waiting": my_waiting,
         "my_match_unopened": unopened,
         "entrants": len(entries),  # (a withdrawal before the start deletes the entry)
         "withdrawn": sum(1 for e in entries if e.withdrawn),
@@ -256,13 +259,19 @@ def match_rematch_refusal(table) -> str | None:
 
 
 def match_in_play_refusal(user) -> str | None:
-    """``games.hooks`` busy check: while ``user``'s tournament match is in play they take no
-    seat among people elsewhere (their clock runs at the match; the other table would wait
-    for them, or the match would)."""
-    match = (Match.objects.filter(Q(player_a=user) | Q(player_b=user), status=MatchStatus.PLAYING,
-                                  table__status=TableStatus.PLAYING)
+    """``games.hooks`` busy check: while ``user``'s tournament match is in play, or paired and
+    waiting to open, they take no seat among people elsewhere (their clock runs at the match;
+    the other table would wait for them, or the match would)."""
+    mine = Match.objects.filter(Q(player_a=user) | Q(player_b=user))
+    match = (mine.filter(status=MatchStatus.PLAYING, table__status=TableStatus.PLAYING)
              .select_related("tournament").order_by("pk").first())
-    if match is None:
-        return None
-    return (f"You are playing a match of {match.tournament.name} (Table {match.table_id}): "
-            "finish it before you sit at another table.")
+    if match is not None:
+        return (f"You are playing a match of {match.tournament.name} (Table {match.table_id}): "
+                "finish it before you sit at another table.")
+    # paired, its table opening once both players are free: a new game would keep it waiting
+    waiting = (mine.filter(status=MatchStatus.WAITING, tournament__status=Status.RUNNING)
+               .select_related("tournament").order_by("pk").first())
+    if waiting is not None:
+        return (f"Your match of {waiting.tournament.name} opens as soon as both of you are "
+                "free: wait for it before you sit at another table.")
+    return None

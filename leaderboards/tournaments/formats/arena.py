@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from .. import pairing as P
 from ..exceptions import TournamentError
-from ..models import Entry, Format, Match, MatchStatus, Tournament
+from ..models import UNDECIDED, Entry, Format, Match, MatchStatus, Tournament
 from .base import MatchDesk, Row, TournamentFormat
 
 MINUTES = (10, 240)
@@ -55,8 +55,10 @@ class Arena(TournamentFormat):
 
     def advance(self, t: Tournament, desk: MatchDesk) -> bool:
         now = timezone.now()
-        playing = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
+        playing = Match.objects.filter(tournament=t, status__in=UNDECIDED)
         if t.ends_at is not None and now >= t.ends_at:
+            # a pairing still waiting for a player's other game is not played after the end
+            Match.objects.filter(tournament=t, status=MatchStatus.WAITING).delete()
             return not playing.exists()
         busy: set[int | None] = set()
         for a, b in playing.values_list("player_a_id", "player_b_id"):

@@ -7,7 +7,7 @@ import abc
 from typing import NamedTuple
 
 from .. import pairing as P
-from ..models import Entry, Match, MatchStatus, Tournament
+from ..models import UNDECIDED, Entry, Match, Tournament
 from . import store
 from .base import MatchDesk, Row, TournamentFormat
 
@@ -43,7 +43,7 @@ class RoundsFormat(TournamentFormat):
 
     def advance(self, t: Tournament, desk: MatchDesk) -> bool:
         while not Match.objects.filter(tournament=t, round=t.round,
-                                       status=MatchStatus.PLAYING).exists():
+                                       status__in=UNDECIDED).exists():
             if t.round >= self.total_rounds(t):
                 return True
             gone = store.withdrawn(t)

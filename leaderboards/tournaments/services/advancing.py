@@ -9,14 +9,16 @@ from .. import frames
 from ..formats import format_for
 from ..models import Entry, Status, Tournament
 from .finals import finals_analyse_after_commit
-from .matches import DESK
+from .matches import DESK, matches_waiting_open
 from .notices import notify_after_commit
 
 
 def tournament_advance(t: Tournament) -> None:
-    """Open every match that can be played now; finish the tournament when it is decided."""
+    """Open every match that can be played now (a waiting one whose players are free
+    included); finish the tournament when it is decided."""
     if t.status != Status.RUNNING:
         return
+    matches_waiting_open(t)
     if format_for(t).advance(t, DESK):
         tournament_finish(t)
     standings_refresh(t)

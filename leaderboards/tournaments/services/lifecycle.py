@@ -18,6 +18,7 @@ from ..exceptions import NotAllowed, TournamentError
 from ..formats import format_for
 from ..models import (
     CANCEL_REASON_MAX,
+    UNDECIDED,
     Entry,
     Format,
     Match,
@@ -131,7 +132,7 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
         entry.withdrawn = True
         entry.out_reason = OutReason.WITHDREW
         entry.save(update_fields=["withdrawn", "out_reason"])
-        for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING).filter(
+        for match in Match.objects.filter(tournament=t, status__in=UNDECIDED).filter(
             Q(player_a=user) | Q(player_b=user)
         ):
             match_forfeit(t, match, loser_id=user.pk, ending=MatchEnding.WITHDRAWAL)
@@ -175,6 +176,8 @@ def tournament_cancel(
 def cancel(t: Tournament, reason: str) -> None:
     """Cancel the locked ``t`` and tell its entrants why."""
     t.status = Status.CANCELLED
+    # a match waiting for a player's other game never opens (one in play finishes as a game)
+    Match.objects.filter(tournament=t, status=MatchStatus.WAITING).delete()
     t.cancel_reason = reason
     t.finished_at = timezone.now()
     version_bump(t)

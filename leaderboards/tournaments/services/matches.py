@@ -5,7 +5,11 @@ locked first, the table's after it, never the other way).
 """
 from __future__ import annotations
 
+from functools import partial
+from typing import Any
+
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 
 from games import selectors as games_selectors
@@ -22,38 +26,91 @@ from .notices import notify_after_commit
 
 
 def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
-    """A table for players ``a`` and ``b`` (user ids), and the notice to both. A player
-    playbanned since entering is withdrawn instead (their match, except in an arena, is a
-    forfeit); returns False then."""
+    """A table for players ``a`` and ``b`` (user ids), and the notice to both; while either
+    is in a game with people elsewhere (another tournament's match), the match waits and its
+    table opens once both are free (``matches_waiting_open``). A player playbanned since
+    entering is withdrawn instead (their match, except in an arena, is a forfeit); returns
+    False then."""
     users = get_user_model().objects.in_bulk([a, b])
+    if _withdraw_banned(t, users, key=key, round=round, a=a, b=b):
+        return False
+    busy = games_selectors.playing_with_people([a, b])
+    match = Match.objects.create(
+        tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
+        status=MatchStatus.WAITING if busy else MatchStatus.PLAYING)
+    if not busy:
+        _table_open(t, match, users[a], users[b])
+    return True
+
+
+def matches_waiting_open(t: Tournament) -> int:
+    """Open the table of every waiting match of ``t`` whose players are both free now (the
+    game that kept one of them has ended); how many opened."""
+    waiting = list(Match.objects.filter(tournament=t, status=MatchStatus.WAITING))
+    if not waiting:
+        return 0
+    ids = {u for m in waiting for u in (m.player_a_id, m.player_b_id) if u is not None}
+    users = get_user_model().objects.in_bulk(list(ids))
+    busy = games_selectors.playing_with_people(ids)
+    opened = 0
+    for match in waiting:
+        a, b = match.player_a_id, match.player_b_id
+        if a is None or b is None:  # a player's account closed: the other goes through
+            match_record(t, match, winner_id=a or b, ending=MatchEnding.WITHDRAWAL)
+        elif not busy & {a, b}:
+            if _withdraw_banned(t, users, match=match, a=a, b=b):
+                continue
+            _table_open(t, match, users[a], users[b])
+            opened += 1
+    return opened
+
+
+def _withdraw_banned(t: Tournament, users: dict[int, Any], *, a: int, b: int, key: str = "",
+                     round: int = 0, match: Match | None = None) -> bool:
+    """Withdraw whichever of ``a`` and ``b`` is playbanned now, and decide their match
+    (``match``, a waiting one, or the pairing ``key``) as the format says; whether any was."""
     now = timezone.now()
     banned = [u for u in (a, b) if (ratings.playban_until(users[u]) or now) > now]
-    if banned:
-        Entry.objects.filter(tournament=t, user_id__in=banned).update(
-            withdrawn=True, out_reason=OutReason.BANNED)
-        fmt = format_for(t)
-        if fmt.forfeits_banned:
-            match_unplayed(t, key=key, round=round, a=a, b=b,
-                           winner=fmt.banned_winner(a, b, banned))
+    if not banned:
         return False
-    table = games_services.table_create_for_players(
-        room=room_for(t.mode), players=[users[a], users[b]], target=t.target, rated=t.rated,
+    Entry.objects.filter(tournament=t, user_id__in=banned).update(
+        withdrawn=True, out_reason=OutReason.BANNED)
+    fmt = format_for(t)
+    if not fmt.forfeits_banned:
+        if match is not None:
+            match.delete()  # (an arena only stops pairing them)
+    elif match is not None:
+        match_record(t, match, winner_id=fmt.banned_winner(a, b, banned),
+                     ending=MatchEnding.WITHDRAWAL)
+    else:
+        match_unplayed(t, key=key, round=round, a=a, b=b,
+                       winner=fmt.banned_winner(a, b, banned))
+    return True
+
+
+def _table_open(t: Tournament, match: Match, a: Any, b: Any) -> None:
+    """The table of ``match`` (its players, users ``a`` and ``b``), dealt now; the no-show clock
+    starts with it. After the commit its players leave their waiting tables, each in a
+    transaction of its own (left inside this one, two tournaments pairing the same players at
+    once locked their tables in opposite orders and deadlocked), and both are told."""
+    match.table = games_services.table_create_for_players(
+        room=room_for(t.mode), players=[a, b], target=t.target, rated=t.rated,
         seconds_per_turn=t.seconds_per_turn, created_by=None,
         # a private tournament's games are its players' alone: the table, its game and the
         # players' profiles show them to nobody else
         private=t.private,
     )
-    Match.objects.create(tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
-                         table=table)
-    for player in (users[a], users[b]):  # a waiting table would deal them a second game
-        games_services.tables_waiting_leave(player)
+    match.status = MatchStatus.PLAYING
+    match.created_at = timezone.now()
+    match.save(update_fields=["table", "status", "created_at"])
+    for player in (a, b):  # a waiting table would deal them a second game
+        transaction.on_commit(partial(games_services.tables_waiting_leave, player), robust=True)
     from social.notify import user_ref
 
     for me, them in ((a, b), (b, a)):
-        notify_after_commit([me], frames.match_notice(t, table=table,
-                                                      opponent=user_ref(users[them]),
-                                                      round=round))
-    return True
+        notify_after_commit([me.pk], frames.match_notice(t, table=match.table,
+                                                         opponent=user_ref(them),
+                                                         round=match.round))
 
 
 def match_record(t: Tournament, match: Match, *, winner_id: int | None, ending: str,

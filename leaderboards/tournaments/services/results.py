@@ -1,14 +1,17 @@
 """A game at a tournament table ended: record its match and build what comes next."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import transaction
+from django.db.models import Q
 
-from games.models import Game
+from games.models import Game, GamePlayer
 
-from ..models import Match, Status
+from ..models import Match, MatchStatus, Status
 from .advancing import standings_refresh, tournament_advance
 from .locking import tournament_lock, version_bump
-from .matches import match_record_game
+from .matches import match_record_game, matches_waiting_open
 
 
 def match_result(*, table_id: int) -> bool:
@@ -35,8 +38,32 @@ def match_result(*, table_id: int) -> bool:
 
 def game_result(*, game_id: int) -> bool:
     """``match_result`` for the table of the finished game ``game_id`` (the receiver's task
-    is keyed by the game); False for a game at no tournament table."""
+    is keyed by the game), then the waiting matches of its players open (the game kept them
+    waiting); False for a game at no tournament table."""
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return False
-    return match_result(table_id=table_id)
+    recorded = match_result(table_id=table_id)
+    waiting_open(GamePlayer.objects.filter(game_id=game_id, user__isnull=False)
+                 .values_list("user_id", flat=True))
+    return recorded
+
+
+def waiting_open(user_ids: Iterable[int]) -> int:
+    """Open the waiting matches of ``user_ids`` whose players are both free now, each
+    tournament in a transaction of its own; how many opened."""
+    opened = 0
+    for tid in (Match.objects.filter(Q(player_a_id__in=user_ids) | Q(player_b_id__in=user_ids),
+                                     status=MatchStatus.WAITING,
+                                     tournament__status=Status.RUNNING)
+                .values_list("tournament_id", flat=True).distinct().order_by("tournament_id")):
+        with transaction.atomic():
+            t = tournament_lock(tid)
+            if t.status != Status.RUNNING:
+                continue
+            n = matches_waiting_open(t)
+            if n:
+                tournament_advance(t)
+                version_bump(t)
+            opened += n
+    return opened

@@ -1,0 +1,130 @@
+"""A player in two tournaments plays one match at a time: a match paired while one of its
+players is in a game with people elsewhere (the other tournament's match) waits, tableless
+and without a no-show clock, and its table opens once both are free. It was opened at once:
+the player had two games with running clocks and lost one as absent."""
+from __future__ import annotations
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+
+from games import services as games_services
+from games.exceptions import SeatRefused
+from games.models import Room, Table, TableStatus
+from leaderboards.tournaments import services as S
+from leaderboards.tournaments.models import Format, Match, MatchEnding, MatchStatus, Status
+from leaderboards.tournaments.selectors import page_data
+from tests.support.tournaments import (
+    create_tournament,
+    enter_and_start,
+    rated_players,
+    resign_match,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rooms")]
+
+
+def _busy_in_a_match(make_user, staff):
+    """p0 and p1 playing the match of "Friday Cup"; p2 and p3 free."""
+    players = rated_players(make_user, 4)
+    first = create_tournament(staff, capacity=2)
+    enter_and_start(first, players[:2])
+    return first, Match.objects.get(tournament=first), players
+
+
+def test_a_match_waits_for_a_player_busy_in_another_tournament(make_user, staff, client):
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    waiting = Match.objects.get(tournament=second)
+    assert waiting.status == MatchStatus.WAITING
+    assert waiting.table_id is None
+    assert Table.objects.filter(seats__user=p1).count() == 1  # the first match's alone
+    # the page says what is going on
+    data = page_data(second, p2)
+    assert data["my_waiting"] == waiting and data["my_match"] is None
+    client.force_login(p2)
+    page = client.get(second.get_absolute_url()).content.decode()
+    assert f"Your match against {p1.public_name} is paired: its table opens as soon" in page
+    assert "starts when both are free" in page
+    # p2 keeps free for it: a new game with people would keep the match waiting
+    with pytest.raises(SeatRefused, match="Your match of Night Cup opens as soon as both"):
+        games_services.table_create(user=p2, room=Room.objects.get(slug="classic"))
+    # nobody is absent from a table that is not open: the sweep forfeits nothing
+    Match.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert S.tournament_tick(tournament_id=second.pk)["no_shows"] == 0
+    assert Match.objects.get(pk=waiting.pk).status == MatchStatus.WAITING
+    # the first match over, the second opens at once (the finished game's task), its
+    # no-show clock starting now
+    before = timezone.now()
+    resign_match(playing, p0.pk)
+    opened = Match.objects.get(pk=waiting.pk)
+    assert opened.status == MatchStatus.PLAYING
+    assert opened.table.status == TableStatus.PLAYING
+    assert set(opened.table.seats.values_list("user_id", flat=True)) == {p1.pk, p2.pk}
+    assert opened.created_at >= before
+    assert S.tournament_tick(tournament_id=second.pk)["no_shows"] == 0
+
+
+def test_the_sweep_opens_a_waiting_match_whose_result_task_was_lost(make_user, staff):
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    from leaderboards.tournaments import tasks
+
+    with mock.patch.object(tasks.game_finished, "delay"):
+        resign_match(playing, p0.pk)
+    assert Match.objects.get(tournament=second).status == MatchStatus.WAITING
+    assert S.tournament_tick(tournament_id=second.pk)["opened"] == 1
+    assert Match.objects.get(tournament=second).table.status == TableStatus.PLAYING
+
+
+def test_a_round_waits_for_its_waiting_match(make_user, staff):
+    first, playing, (p0, p1, p2, p3) = _busy_in_a_match(make_user, staff)
+    swiss = create_tournament(staff, name="Swiss Cup", format=Format.SWISS, capacity=4,
+                              rounds=2)
+    from tests.support.tournaments import here
+
+    q = make_user("quinn")
+    here(q)
+    enter_and_start(swiss, (p1, p2, p3, q))
+    round_one = {m.status: m for m in Match.objects.filter(tournament=swiss, round=1)}
+    assert set(round_one) == {MatchStatus.WAITING, MatchStatus.PLAYING}
+    # the other match of the round ends: round 2 waits for the waiting one
+    other = round_one[MatchStatus.PLAYING]
+    resign_match(other, other.player_b_id)
+    assert not Match.objects.filter(tournament=swiss, round=2).exists()
+    resign_match(playing, p0.pk)
+    late = Match.objects.get(pk=round_one[MatchStatus.WAITING].pk)
+    assert late.status == MatchStatus.PLAYING
+    resign_match(late, late.player_b_id)
+    assert Match.objects.filter(tournament=swiss, round=2).count() == 2
+
+
+def test_withdrawing_forfeits_a_waiting_match(make_user, staff):
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    S.tournament_withdraw(tournament_id=second.pk, user=p2)
+    match = Match.objects.get(tournament=second)
+    assert (match.status, match.winner_id, match.ending) == (
+        MatchStatus.FINISHED, p1.pk, MatchEnding.WITHDRAWAL)
+    assert match.table_id is None
+    second.refresh_from_db()
+    assert second.status == Status.FINISHED
+    resign_match(playing, p0.pk)  # nothing opens after it
+    assert match.table_id is None and not Table.objects.filter(seats__user=p2).exists()
+
+
+def test_a_cancelled_tournament_drops_its_waiting_match(make_user, staff):
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    S.tournament_cancel(tournament_id=second.pk, user=staff, reason="Storm")
+    assert not Match.objects.filter(tournament=second).exists()
+    # p2 is free again, and p1's first match ending opens nothing
+    games_services.table_create(user=p2, room=Room.objects.get(slug="classic"))
+    resign_match(playing, p0.pk)
+    assert not Table.objects.filter(seats__user=p1, status=TableStatus.PLAYING).exists()
