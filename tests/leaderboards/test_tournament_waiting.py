@@ -128,3 +128,23 @@ def test_a_cancelled_tournament_drops_its_waiting_match(make_user, staff):
     games_services.table_create(user=p2, room=Room.objects.get(slug="classic"))
     resign_match(playing, p0.pk)
     assert not Table.objects.filter(seats__user=p1, status=TableStatus.PLAYING).exists()
+
+
+def test_the_match_that_waited_opens_before_what_the_result_pairs(make_user, staff):
+    players = rated_players(make_user, 5)
+    cup = create_tournament(staff, capacity=4)
+    enter_and_start(cup, players[:4])
+    semis = list(Match.objects.filter(tournament=cup))
+    x = semis[0].player_a
+    other = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(other, (x, players[4]))
+    waited = Match.objects.get(tournament=other)
+    assert waited.status == MatchStatus.WAITING
+    resign_match(semis[1], semis[1].player_b_id)
+    resign_match(semis[0], semis[0].player_b_id)  # x goes through to the final
+    # the Night Cup's match, paired first, opens; the final waits for it
+    assert Match.objects.get(pk=waited.pk).status == MatchStatus.PLAYING
+    final = Match.objects.get(tournament=cup, status__in=(MatchStatus.WAITING,
+                                                          MatchStatus.PLAYING))
+    assert x.pk in (final.player_a_id, final.player_b_id)
+    assert final.status == MatchStatus.WAITING

@@ -38,25 +38,28 @@ def match_result(*, table_id: int) -> bool:
 
 def game_result(*, game_id: int) -> bool:
     """``match_result`` for the table of the finished game ``game_id`` (the receiver's task
-    is keyed by the game), then the waiting matches of its players open (the game kept them
+    is keyed by the game), after the waiting matches of its players open (the game kept them
     waiting); False for a game at no tournament table."""
     table_id = Game.objects.filter(pk=game_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return False
-    recorded = match_result(table_id=table_id)
+    # the matches that waited for this game first: paired before anything its result opens
+    # (a player going through one bracket kept the other tournament's match waiting)
     waiting_open(GamePlayer.objects.filter(game_id=game_id, user__isnull=False)
                  .values_list("user_id", flat=True))
-    return recorded
+    return match_result(table_id=table_id)
 
 
 def waiting_open(user_ids: Iterable[int]) -> int:
     """Open the waiting matches of ``user_ids`` whose players are both free now, each
-    tournament in a transaction of its own; how many opened."""
+    tournament in a transaction of its own, the one paired first first; how many opened."""
     opened = 0
-    for tid in (Match.objects.filter(Q(player_a_id__in=user_ids) | Q(player_b_id__in=user_ids),
-                                     status=MatchStatus.WAITING,
-                                     tournament__status=Status.RUNNING)
-                .values_list("tournament_id", flat=True).distinct().order_by("tournament_id")):
+    ids = list(user_ids)
+    for tid in dict.fromkeys(
+        Match.objects.filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids),
+                             status=MatchStatus.WAITING, tournament__status=Status.RUNNING)
+        .order_by("pk").values_list("tournament_id", flat=True)
+    ):
         with transaction.atomic():
             t = tournament_lock(tid)
             if t.status != Status.RUNNING:
