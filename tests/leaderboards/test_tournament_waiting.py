@@ -148,3 +148,36 @@ def test_the_match_that_waited_opens_before_what_the_result_pairs(make_user, sta
                                                           MatchStatus.PLAYING))
     assert x.pk in (final.player_a_id, final.player_b_id)
     assert final.status == MatchStatus.WAITING
+
+
+def test_an_arena_pairing_dropped_while_waiting_leaves_the_numbering_whole(make_user, staff,
+                                                                            monkeypatch):
+    """A waiting arena pairing whose player was playbanned meanwhile is dropped (an arena
+    forfeits nothing); the next pairings are numbered on from the highest, not from a count
+    that the gap made too small (it gave the number of a match that stands)."""
+    from leaderboards.tournaments.models import Entry
+    from tests.support.tournaments import started_arena
+
+    t, players = started_arena(make_user, staff)
+    from tests.support.tournaments import here
+
+    e, f = make_user("erin"), make_user("fay")
+    here(e, f)
+    for u in (e, f):
+        Entry.objects.create(tournament=t, user=u, seed=10 + u.pk)
+    carl = make_user("carl")
+    casual = games_services.table_create(user=carl, room=Room.objects.get(slug="classic"))
+    games_services.table_sit(table_id=casual.pk, user=e)  # e is busy with carl
+    Match.objects.create(tournament=t, key="A3", round=0, player_a=e, player_b=f,
+                         status=MatchStatus.WAITING)
+    for m in list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)):
+        resign_match(m, m.player_b_id)
+    keys = set(Match.objects.filter(tournament=t).values_list("key", flat=True))
+    assert {"A4", "A5"} <= keys
+    monkeypatch.setattr(S.ratings, "playban_until",
+                        lambda u: timezone.now() + timedelta(hours=1) if u == e else None)
+    games_services.table_resign(table_id=casual.pk, user=carl)  # e is free: and banned
+    assert not Match.objects.filter(tournament=t, key="A3").exists()
+    resign_match(Match.objects.get(tournament=t, key="A4"),
+                 Match.objects.get(tournament=t, key="A4").player_b_id)
+    assert Match.objects.filter(tournament=t, key="A6").exists()

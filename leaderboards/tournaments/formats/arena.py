@@ -77,7 +77,10 @@ class Arena(TournamentFormat):
         free = [p for p in free if p.id in here]
         if len(free) < 2:
             return False
-        number = Match.objects.filter(tournament=t).count()
+        # numbered on from the highest (a waiting pairing dropped leaves a gap: counting would
+        # give the next one the number of one that stands)
+        number = max((int(k[1:]) for k in Match.objects.filter(tournament=t)
+                      .values_list("key", flat=True) if k[1:].isdigit()), default=0)
         # with no game in play nobody else can come free: two free players who just met
         # play again rather than wait for the end (two left alone in an arena)
         for a, b in P.arena_pairings(free, rematch=not (busy - {None})):
