@@ -80,7 +80,7 @@ function dropToast(key) {
 }
 
 // ``key``: a toast of the same key already shown is replaced (one toast per table).
-function toast({ title, text, href, linkText, actions = [], timeout = 8000, key = "" }) {
+function toast({ title, text, href, linkText, actions = [], timeout = 8000, key = "", sticky = false }) {
   const box = document.createElement("div");
   box.className = "notify-toast";
   if (key) {
@@ -124,12 +124,14 @@ function toast({ title, text, href, linkText, actions = [], timeout = 8000, key 
   // At a table the corner is the player's hand (and, the game over, its result): the toast
   // stands under the table's bar instead (over the opponents' names). In play, one that
   // waits for an answer goes after 20 s (an invitation also waits on the home page). It
-  // covered half the hand of a timed game on a phone, for good.
+  // covered half the hand of a timed game on a phone, for good. A ``sticky`` one stays: a
+  // tournament match that does not wait (at a game of their own, a player saw it go after
+  // 20 s and lost the match as absent: an audit).
   const bar = document.querySelector(".tbl .tbl-bar");
   if (bar) {
     list.style.top = `${topBelow(bar)}px`;
     list.style.bottom = "auto";
-    if (!timeout && document.querySelector(".tbl[data-status=playing]")) timeout = 20000;
+    if (!timeout && !sticky && document.querySelector(".tbl[data-status=playing]")) timeout = 20000;
   } else {
     list.style.top = "";
     list.style.bottom = "";
@@ -387,7 +389,8 @@ function tournamentToast(frame) {
     // (a player on another page missed that the match does not wait: lost as absent two
     // minutes later, an audit)
     const go = "Go now: a player who does not come to the table loses the match.";
-    toast({ title, text: against ? `${against}. ${go}` : go, href: frame.table.url, linkText: "Play", timeout: 0 });
+    toast({ title, text: against ? `${against}. ${go}` : go, href: frame.table.url, linkText: "Play", timeout: 0,
+            sticky: true });
   } else if (frame.event === "started" || frame.event === "finished") {
     if (window.location.pathname === t.url) return;
     // (a Swiss that ended before its last round says why: its players waited for a round)

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games import services as games_services
-from games.exceptions import SeatRefused
+from games.exceptions import GameServiceError, SeatRefused
 from games.models import Room, Table, TableStatus
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Format, Match, MatchEnding, MatchStatus, Status
@@ -181,3 +181,58 @@ def test_an_arena_pairing_dropped_while_waiting_leaves_the_numbering_whole(make_
     resign_match(Match.objects.get(tournament=t, key="A4"),
                  Match.objects.get(tournament=t, key="A4").player_b_id)
     assert Match.objects.filter(tournament=t, key="A6").exists()
+
+
+def test_a_game_ended_by_the_sweep_opens_the_waiting_match_before_the_next_pairing(
+        make_user, staff):
+    """A no-show forfeited by the sweep ended x's game and let its tournament pair x again
+    in the same sweep, ahead of the match that had waited for that game (an audit saw the
+    waiting one passed over); a player's match paired first opens first, whatever ended the
+    game."""
+    players = rated_players(make_user, 5)
+    cup = create_tournament(staff, capacity=4)
+    enter_and_start(cup, players[:4])
+    semis = list(Match.objects.filter(tournament=cup).order_by("pk"))
+    x = semis[0].player_a
+    other = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(other, (x, players[4]))
+    waited = Match.objects.get(tournament=other)
+    resign_match(semis[1], semis[1].player_b_id)
+    # nobody came to x's semi-final: the sweep forfeits it (player b loses), x goes through
+    Match.objects.filter(pk=semis[0].pk).update(created_at=timezone.now() - timedelta(hours=1))
+    assert S.tournament_tick(tournament_id=cup.pk)["no_shows"] == 1
+    assert Match.objects.get(pk=waited.pk).status == MatchStatus.PLAYING
+    final = Match.objects.get(tournament=cup, status__in=(MatchStatus.WAITING,
+                                                          MatchStatus.PLAYING))
+    assert x.pk in (final.player_a_id, final.player_b_id)
+    assert final.status == MatchStatus.WAITING and final.table_id is None
+
+
+def test_a_waiting_match_takes_its_players_from_their_waiting_tables(make_user, staff):
+    """Paired and waiting, a player sitting at a table waiting for players was dealt a game
+    there when someone took its last seat, and their match waited on (an audit)."""
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    carol = make_user("carol")
+    table = games_services.table_create(user=p2, room=Room.objects.get(slug="classic"))
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    assert Match.objects.get(tournament=second).status == MatchStatus.WAITING
+    assert not Table.objects.filter(pk=table.pk, seats__user=p2).exists()
+    with pytest.raises(GameServiceError):  # (left, the table closed: nobody waits there)
+        games_services.table_sit(table_id=table.pk, user=carol)
+    assert not Table.objects.filter(seats__user=p2, status=TableStatus.PLAYING).exists()
+
+
+def test_an_arena_does_not_pair_a_player_whose_other_match_waits(make_user, staff):
+    from tests.support.tournaments import make_due
+
+    first, playing, (p0, p1, p2, p3) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))  # p2 waits for p1
+    arena = create_tournament(staff, name="Arena", format=Format.ARENA, duration_minutes=30,
+                              capacity=10, target=50)
+    for u in (p2, p3):
+        S.tournament_enter(tournament_id=arena.pk, user=u)
+    make_due(arena)
+    S.tournament_start(tournament_id=arena.pk)
+    assert not Match.objects.filter(tournament=arena).exists()

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import selectors as games_selectors
@@ -20,33 +21,50 @@ from social.presence import presence_reachable
 
 from .. import frames, ratings
 from ..formats import format_for
-from ..models import Entry, Match, MatchEnding, MatchStatus, OutReason, Tournament
+from ..models import Entry, Match, MatchEnding, MatchStatus, OutReason, Status, Tournament
 from .locking import room_for
 from .notices import notify_after_commit
 
 
 def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     """A table for players ``a`` and ``b`` (user ids), and the notice to both; while either
-    is in a game with people elsewhere (another tournament's match), the match waits and its
-    table opens once both are free (``matches_waiting_open``). A player playbanned since
-    entering is withdrawn instead (their match, except in an arena, is a forfeit); returns
-    False then."""
+    is in a game with people elsewhere (another tournament's match), or has a match paired
+    earlier that still waits, the match waits and its table opens once both are free
+    (``matches_waiting_open``). A player playbanned since entering is withdrawn instead
+    (their match, except in an arena, is a forfeit); returns False then."""
     users = get_user_model().objects.in_bulk([a, b])
     if _withdraw_banned(t, users, key=key, round=round, a=a, b=b):
         return False
-    busy = games_selectors.playing_with_people([a, b])
+    busy = games_selectors.playing_with_people([a, b]) | waiting_elsewhere([a, b])
     match = Match.objects.create(
         tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
         status=MatchStatus.WAITING if busy else MatchStatus.PLAYING)
-    if not busy:
+    if busy:
+        _tables_waiting_leave(users[a], users[b])
+    else:
         _table_open(t, match, users[a], users[b])
     return True
 
 
+def waiting_elsewhere(user_ids: list[int], *, before: int | None = None) -> set[int]:
+    """Of ``user_ids``, the players with a match of a running tournament that waits, paired
+    before the match ``before`` (any, when None): it opens first. (Without this a game ended
+    by the sweep, a no-show, let its tournament pair the player again at once, and the match
+    that had waited for that game waited on.)"""
+    waiting = Match.objects.filter(Q(player_a_id__in=user_ids) | Q(player_b_id__in=user_ids),
+                                   status=MatchStatus.WAITING,
+                                   tournament__status=Status.RUNNING)
+    if before is not None:
+        waiting = waiting.filter(pk__lt=before)
+    return {u for pair in waiting.values_list("player_a_id", "player_b_id") for u in pair
+            if u in user_ids}
+
+
 def matches_waiting_open(t: Tournament) -> int:
     """Open the table of every waiting match of ``t`` whose players are both free now (the
-    game that kept one of them has ended); how many opened."""
-    waiting = list(Match.objects.filter(tournament=t, status=MatchStatus.WAITING))
+    game that kept one of them has ended, and neither has a match paired earlier that still
+    waits); how many opened."""
+    waiting = list(Match.objects.filter(tournament=t, status=MatchStatus.WAITING).order_by("pk"))
     if not waiting:
         return 0
     ids = {u for m in waiting for u in (m.player_a_id, m.player_b_id) if u is not None}
@@ -57,10 +75,11 @@ def matches_waiting_open(t: Tournament) -> int:
         a, b = match.player_a_id, match.player_b_id
         if a is None or b is None:  # a player's account closed: the other goes through
             match_record(t, match, winner_id=a or b, ending=MatchEnding.WITHDRAWAL)
-        elif not busy & {a, b}:
+        elif not (busy | waiting_elsewhere([a, b], before=match.pk)) & {a, b}:
             if _withdraw_banned(t, users, match=match, a=a, b=b):
                 continue
             _table_open(t, match, users[a], users[b])
+            busy |= {a, b}
             opened += 1
     return opened
 
@@ -90,9 +109,8 @@ def _withdraw_banned(t: Tournament, users: dict[int, Any], *, a: int, b: int, ke
 
 def _table_open(t: Tournament, match: Match, a: Any, b: Any) -> None:
     """The table of ``match`` (its players, users ``a`` and ``b``), dealt now; the no-show clock
-    starts with it. After the commit its players leave their waiting tables, each in a
-    transaction of its own (left inside this one, two tournaments pairing the same players at
-    once locked their tables in opposite orders and deadlocked), and both are told."""
+    starts with it. After the commit its players leave their waiting tables, and both are
+    told."""
     match.table = games_services.table_create_for_players(
         room=room_for(t.mode), players=[a, b], target=t.target, rated=t.rated,
         seconds_per_turn=t.seconds_per_turn, created_by=None,
@@ -103,14 +121,22 @@ def _table_open(t: Tournament, match: Match, a: Any, b: Any) -> None:
     match.status = MatchStatus.PLAYING
     match.created_at = timezone.now()
     match.save(update_fields=["table", "status", "created_at"])
-    for player in (a, b):  # a waiting table would deal them a second game
-        transaction.on_commit(partial(games_services.tables_waiting_leave, player), robust=True)
+    _tables_waiting_leave(a, b)
     from social.notify import user_ref
 
     for me, them in ((a, b), (b, a)):
         notify_after_commit([me.pk], frames.match_notice(t, table=match.table,
                                                          opponent=user_ref(them),
                                                          round=match.round))
+
+
+def _tables_waiting_leave(*players: Any) -> None:
+    """After the commit, ``players`` leave the tables where they wait for a game (filling
+    up, one would deal them a second game, or keep their waiting match waiting), each in a
+    transaction of its own (left inside the pairing's, two tournaments pairing the same
+    players at once locked their tables in opposite orders and deadlocked)."""
+    for player in players:
+        transaction.on_commit(partial(games_services.tables_waiting_leave, player), robust=True)
 
 
 def match_record(t: Tournament, match: Match, *, winner_id: int | None, ending: str,
@@ -183,8 +209,10 @@ class ServicesDesk:
         match_bye(t, key=key, round=round, player=player)
 
     def present(self, user_ids: list[int]) -> set[int]:
-        """Who has a page of the site open and no game with people in play elsewhere."""
-        return presence_reachable(user_ids) - games_selectors.playing_with_people(user_ids)
+        """Who has a page of the site open, no game with people in play elsewhere and no
+        match of another tournament waiting for them."""
+        return (presence_reachable(user_ids) - games_selectors.playing_with_people(user_ids)
+                - waiting_elsewhere(user_ids))
 
 
 DESK = ServicesDesk()
