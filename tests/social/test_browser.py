@@ -183,7 +183,9 @@ def test_contact_requests_and_older_messages(site, browser):
         forms = added.locator(".person-actions form")
         assert [forms.nth(i).get_attribute("action") for i in range(forms.count())] == [
             "/contacts/remove/ben/", "/contacts/block/ben/"]
-        assert forms.nth(1).get_attribute("data-confirm") == "Block Ben? They will not be told."
+        assert forms.nth(1).get_attribute("data-confirm") == (
+            "Block Ben? They are not told: to them you look like someone who takes no "
+            "messages, invitations or challenges.")
         assert forms.nth(0).locator("input[name=csrfmiddlewaretoken]").count() == 1
         assert cleo.locator("#contacts-live-note").inner_text() == (
             "Ben is now one of your contacts.")
