@@ -138,7 +138,8 @@ def test_the_recount_moves_private_games_out_of_the_public_figures(
                                                 private=private)
             games_services.table_sit(table_id=table.pk, user=players[1],
                                      invite=table.invite_token)
-            games_services.table_resign(table_id=table.pk, user=players[1])
+            # (a few moves first: a game ended before both moved counts for nobody)
+            play_then_resign(table.pk, list(players), 6, players[1])
     Game.objects.update(finished_at=timezone.now())  # (finishing order: by id)
     # the rows as they were counted before the rule
     PlayerStats.objects.all().delete()

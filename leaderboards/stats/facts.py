@@ -12,6 +12,7 @@ from datetime import datetime
 from games import records
 from games.models import Ending, Game, GamePlayer
 
+from ..ratings.rules import counted_players, human_moved
 from .models import BOT_KINDS, PEOPLE, PRIVATE, Result, ResultCounts
 
 # (field on PlayerStats, attribute of PlayerFacts) summed as they are
@@ -141,11 +142,28 @@ def playing_seconds(game: Game, until: datetime | None = None) -> int:
     return int(total)
 
 
+def aborted(game: Game, players: list[GamePlayer]) -> bool:
+    """A game that ended early (resignation, timeout, abandonment) before every person at it
+    had made a move of their own (Lichess's abort): nothing was played. Read as the ratings'
+    rule reads it (``ratings.rules``): a person who left a game of three or four before
+    moving, the computer playing their seat on, is not asked, as the game went on without
+    them; at a game of people, fewer than two left who moved is an abort."""
+    if game.ending == Ending.NORMAL:
+        return False
+    people = [p for p in players if p.bot_level is None]
+    counted = counted_players(game, people)
+    if not counted or (len(people) >= 2 and len(counted) < 2):
+        return True
+    return not all(human_moved(game, p.seat) for p in counted)
+
+
 def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:
     """One ``PlayerFacts`` per seat held by a (still existing) user; none for a game one of
-    its players never came to (``Ending.NO_SHOW``): nothing was played, so it counts for
-    nobody, as no rating counts it."""
-    if game.ending == Ending.NO_SHOW:
+    its players never came to (``Ending.NO_SHOW``) or one ended before everyone had moved
+    (``aborted``): nothing was played, so it counts for nobody, as no rating counts it. (A
+    resignation before the first move counted as a win, a loss and a streak, while the game's
+    panel said "not rated: ended before both players moved": an audit.)"""
+    if game.ending == Ending.NO_SHOW or aborted(game, players):
         return []
     players = sorted(players, key=lambda p: p.seat)
     private = any(p.private for p in players)

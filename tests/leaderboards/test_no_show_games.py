@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.apps import apps
@@ -15,6 +16,7 @@ from leaderboards.stats import services as stats_services
 from leaderboards.stats.models import GameFacts, Opponent, PlayerStats
 from leaderboards.tournaments import services as S
 from leaderboards.tournaments.models import Match
+from tests.support.tables import play_then_resign
 from tests.support.tournaments import create_tournament, enter_and_start, rated_players
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("rooms")]
@@ -28,7 +30,10 @@ def _as_stored_before(game: Game) -> None:
     record["leavers"] = [{**x, "reason": "abandonment"} for x in record["leavers"]]
     Game.objects.filter(pk=game.pk).update(ending="abandonment", record=record)
     GamePlayer.objects.filter(game=game, seat=game.loser_seat).update(left="abandonment")
-    assert stats_services.stats_game_record(game_id=game.pk)
+    # (and counted as then: before games ended ahead of everyone's first move counted for
+    # nobody, stats.0005)
+    with mock.patch("leaderboards.stats.facts.aborted", return_value=False):
+        assert stats_services.stats_game_record(game_id=game.pk)
 
 
 def test_old_no_shows_are_relabelled_and_counted_for_nobody(make_user, staff, rooms):
@@ -36,7 +41,7 @@ def test_old_no_shows_are_relabelled_and_counted_for_nobody(make_user, staff, ro
     # a game a and b played before, which every recount must keep
     table = games_services.table_create(user=a, room=rooms["classic"])
     games_services.table_sit(table_id=table.pk, user=b)
-    games_services.table_resign(table_id=table.pk, user=b)
+    play_then_resign(table.pk, [a, b], 6, b)
     played = Game.objects.get(table=table)
     t = create_tournament(staff, capacity=4)
     enter_and_start(t, (a, b, c, d))

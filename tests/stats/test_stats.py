@@ -13,7 +13,7 @@ from games.models import Ending, Game, Room
 from games.rooms import ensure_default_rooms
 from leaderboards.stats import services
 from leaderboards.stats.models import GameFacts, Opponent, PlayerStats
-from tests.support.records import T0, hand, random_game, store_game
+from tests.support.records import T0, hand, moves_by, random_game, store_game
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,8 @@ def season(people):
                 {"seat": 1, "source": "player"}, {"seat": 1, "source": "bot"}])
     # 2: rummy for three, cat wins; bob resigned; cat went rummy; one stalemate
     g2 = store_game([ann, bob, cat], mode="rummy", scores=[12, 0, 60], winner=2,
-                    ending=Ending.RESIGNATION, loser_seat=1, minutes=5, hands=[
+                    ending=Ending.RESIGNATION, loser_seat=1, minutes=5,
+                    actions=moves_by(0, 1, 2), hands=[
                         hand(1, "out", 2, 30, going_rummy=True),
                         hand(2, "stalemate", None),
                         hand(3, "out", 0, 12),
@@ -120,7 +121,8 @@ def test_opponents_both_ways(people, season):
 def test_ending_counters(people):
     ann, bob, *_ = people
     for ending in (Ending.TIMEOUT, Ending.ABANDONMENT, Ending.TIMEOUT):
-        g = store_game([ann, bob], scores=[0, 10], winner=1, ending=ending, loser_seat=0)
+        g = store_game([ann, bob], scores=[0, 10], winner=1, ending=ending, loser_seat=0,
+                       actions=moves_by(0, 1))
         services.stats_game_record(game_id=g.pk)
     a, b = row(ann), row(bob)
     assert (a.timeouts, a.abandonments, a.resignations, a.losses) == (2, 1, 0, 3)
@@ -135,7 +137,7 @@ def test_best_game_is_the_widest_win_on_points(people):
     ann, bob, *_ = people
     for scores in ([0, 0], [10, 40]):
         g = store_game([ann, bob], scores=scores, winner=0, ending=Ending.RESIGNATION,
-                       loser_seat=1)
+                       loser_seat=1, actions=moves_by(0, 1))
         services.stats_game_record(game_id=g.pk)
     a = row(ann)
     assert a.wins == 2 and a.best_margin is None and a.best_game_id is None
@@ -178,15 +180,14 @@ def test_bot_only_games_are_ignored(db):
 
 
 def test_the_finish_signal_counts_the_game(people, django_capture_on_commit_callbacks):
-    from games import services as games_services
-    from tests.support.tables import start_table
+    from tests.support.tables import play_then_resign, start_table
 
     ann, bob, *_ = people
     ensure_default_rooms(Room)
     room = Room.objects.get(slug="classic")
     table = start_table(room, [ann, bob])
     with django_capture_on_commit_callbacks(execute=True):
-        games_services.table_resign(table_id=table.pk, user=bob)
+        play_then_resign(table.pk, [ann, bob], 6, bob)
     assert (row(ann).wins, row(bob).losses, row(bob).resignations) == (1, 1, 1)
     assert Opponent.objects.get(user=ann, opponent=bob).wins == 1
 
@@ -299,3 +300,50 @@ def test_the_all_modes_row_shows_only_what_its_modes_can_hold(people):
     assert "Gins" in cat_all and "Knocks" not in cat_all and "Going rummy" not in cat_all
     both = labels(bob)["all"]  # a straight and a rummy game: gins and going rummy, no knocks
     assert "Gins" in both and "Going rummy" in both and "Knocks" not in both
+
+
+def test_a_game_ended_before_everyone_moved_counts_for_nobody(people):
+    """A resignation, timeout or abandonment before every person at the game had moved
+    counts nowhere (Lichess's abort), as no rating counts it: it had counted a win, a loss
+    and a winning streak while the game's panel said "not rated: ended before both players
+    moved" (an audit). Once everyone has moved, an early end counts as before."""
+    from unittest import mock
+
+    ann, bob, *_ = people
+    resigned = {"ending": Ending.RESIGNATION, "loser_seat": 1, "winner": 0}
+    aborted = [
+        store_game([ann, bob], **resigned),  # nobody moved
+        store_game([ann, bob], **resigned, actions=moves_by(0)),  # bob never did
+        # the server's moves on bob's clock are not his
+        store_game([ann, bob], winner=0, ending=Ending.TIMEOUT, loser_seat=1,
+                   actions=moves_by(0) + [{"seat": 1, "source": "timeout"}] * 3),
+        # against the computer: only the person's own moves are asked for
+        store_game([ann, 2], winner=1, ending=Ending.ABANDONMENT, loser_seat=0,
+                   actions=[{"seat": 1, "source": "bot"}]),
+    ]
+    for g in aborted:
+        assert services.stats_game_record(game_id=g.pk) is False
+    assert not PlayerStats.objects.exists() and not Opponent.objects.exists()
+    played = store_game([ann, bob], **resigned, actions=moves_by(0, 1))
+    assert services.stats_game_record(game_id=played.pk) is True
+    assert (row(ann).wins, row(ann).current_streak, row(bob).resignations) == (1, 1, 1)
+    computer = store_game([ann, 2], winner=1, ending=Ending.RESIGNATION, loser_seat=0,
+                          actions=moves_by(0))
+    assert services.stats_game_record(game_id=computer.pk) is True
+    assert row(ann, opponents="medium").resignations == 1
+
+    # stats.0005 counts again the figures of whoever sat at a game that ended early
+    with mock.patch("leaderboards.stats.facts.aborted", return_value=False):
+        for g in aborted:  # (counted, as they were before it)
+            assert services.stats_game_record(game_id=g.pk) is True
+    assert row(ann).games == 4
+    from importlib import import_module
+
+    from django.apps import apps
+
+    import_module("leaderboards.stats.migrations.0005_aborted_games_count_for_nobody") \
+        .recount(apps, None)
+    assert (row(ann).games, row(ann).wins, row(bob).losses) == (1, 1, 1)
+    assert row(ann, opponents="medium").games == 1
+    assert Opponent.objects.get(user=ann, opponent=bob).games == 1
+    assert not GameFacts.objects.filter(game__in=aborted).exists()

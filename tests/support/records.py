@@ -112,6 +112,12 @@ def hand(number, outcome, winner, points=0, **extra):
             "going_rummy": False, "columns": [0], **extra}
 
 
+def moves_by(*seats):
+    """Stored actions in which each of ``seats`` made a move of its own: a game that ended
+    early counts in the statistics only when everyone at it had moved."""
+    return [{"seat": s, "source": "player"} for s in seats]
+
+
 def store_game(players, *, mode="classic", hands=(), scores=None, winner=None,
                ending=Ending.NORMAL, loser_seat=None, minutes=10, at=None, actions=(),
                private_table=None, places=None):
