@@ -34,6 +34,12 @@ def match_notice(t: Tournament, *, table: Any, opponent: dict[str, Any],
                   opponent=opponent, round=round)
 
 
+def waiting_notice(t: Tournament, *, opponent: dict[str, Any], round: int) -> dict[str, Any]:
+    """Your match is paired and waits: one of its players is in a game elsewhere (the
+    ``match`` notice follows when its table opens)."""
+    return notice("waiting", t, opponent=opponent, round=round)
+
+
 def live_state(t: Tournament) -> dict[str, Any]:
     """The live endpoint's answer (the page's ``html`` is added by the view when stale)."""
     return {"id": t.pk, "version": t.version, "status": t.status}

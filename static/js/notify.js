@@ -398,6 +398,13 @@ function tournamentToast(frame) {
   } else if (frame.event === "cancelled") {
     toast({ title: `${t.name} is cancelled`, text: frame.reason || "", href: t.url,
       linkText: "See it", timeout: 0 });
+  } else if (frame.event === "waiting") {
+    // paired, its table opening once both players are free (the page says so itself)
+    if (window.location.pathname === t.url) return;
+    const against = frame.opponent ? `Against ${frame.opponent.name}. ` : "";
+    toast({ title: `Your match in ${t.name} is paired`,
+      text: `${against}It opens as soon as both of you are free: you are told when it does.`,
+      href: t.url, linkText: "See it" });
   }
 }
 

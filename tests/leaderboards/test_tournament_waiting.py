@@ -236,3 +236,25 @@ def test_an_arena_does_not_pair_a_player_whose_other_match_waits(make_user, staf
     make_due(arena)
     S.tournament_start(tournament_id=arena.pk)
     assert not Match.objects.filter(tournament=arena).exists()
+
+
+def test_both_players_are_told_their_match_waits_then_that_it_is_ready(make_user, staff,
+                                                                       monkeypatch):
+    import social.notify
+
+    sent = []
+    monkeypatch.setattr(social.notify, "notify_users",
+                        lambda ids, frame: sent.append((list(ids), frame)))
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    sent.clear()
+    enter_and_start(second, (p1, p2))
+    waiting = {ids[0]: f for ids, f in sent if f["event"] == "waiting"}
+    assert set(waiting) == {p1.pk, p2.pk}
+    assert waiting[p2.pk]["opponent"]["username"] == p1.username
+    assert waiting[p2.pk]["tournament"]["url"] == second.get_absolute_url()
+    assert not any(f["event"] == "match" for _, f in sent)
+    resign_match(playing, p0.pk)
+    ready = {ids[0]: f for ids, f in sent if f["event"] == "match"
+             and f["tournament"]["id"] == second.pk}
+    assert set(ready) == {p1.pk, p2.pk}

@@ -5,6 +5,7 @@ locked first, the table's after it, never the other way).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -17,6 +18,7 @@ from games import selectors as games_selectors
 from games import services as games_services
 from games.exceptions import GameServiceError
 from games.models import Ending, Game, GamePlayer, Seat
+from social.notify import user_ref
 from social.presence import presence_reachable
 
 from .. import frames, ratings
@@ -41,6 +43,8 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
         status=MatchStatus.WAITING if busy else MatchStatus.PLAYING)
     if busy:
         _tables_waiting_leave(users[a], users[b])
+        _tell_both(users[a], users[b], lambda them: frames.waiting_notice(
+            t, opponent=user_ref(them), round=round))
     else:
         _table_open(t, match, users[a], users[b])
     return True
@@ -122,12 +126,15 @@ def _table_open(t: Tournament, match: Match, a: Any, b: Any) -> None:
     match.created_at = timezone.now()
     match.save(update_fields=["table", "status", "created_at"])
     _tables_waiting_leave(a, b)
-    from social.notify import user_ref
+    _tell_both(a, b, lambda them: frames.match_notice(t, table=match.table,
+                                                      opponent=user_ref(them),
+                                                      round=match.round))
 
+
+def _tell_both(a: Any, b: Any, frame: Callable[[Any], dict[str, Any]]) -> None:
+    """After the commit, each of users ``a`` and ``b`` gets ``frame(their opponent)``."""
     for me, them in ((a, b), (b, a)):
-        notify_after_commit([me.pk], frames.match_notice(t, table=match.table,
-                                                         opponent=user_ref(them),
-                                                         round=match.round))
+        notify_after_commit([me.pk], frame(them))
 
 
 def _tables_waiting_leave(*players: Any) -> None:
