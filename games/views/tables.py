@@ -134,11 +134,17 @@ def table_quick(request, slug):
         query = urlencode({k: v for k, v in filters.cleaned_data.items() if v})
         return redirect(room.get_absolute_url() + (f"?{query}" if query else ""))
     if not joined:
+        # (both say why the game has not started: the table takes them away when it does)
         messages.info(request, "Nobody was waiting for such a game: this table is yours, and "
-                               "the room lists it for the next player.")
+                               "the room lists it for the next player.", extra_tags=UNTIL_START)
     elif table.vacated:
-        messages.info(request, gone_note(table.vacated))
+        messages.info(request, gone_note(table.vacated), extra_tags=UNTIL_START)
     return redirect(_table_url(table))
+
+
+# A note that holds until the table's game starts (base.html marks it, the table app removes
+# it: "this table is yours" stood above a game dealt and played, an audit).
+UNTIL_START = "until-start"
 
 
 def gone_note(names) -> str:
@@ -266,7 +272,7 @@ def table_sit(request, table_id):
         _refused(request, exc)
         return _back(table_id, invite)
     if table.vacated:
-        messages.info(request, gone_note(table.vacated))
+        messages.info(request, gone_note(table.vacated), extra_tags=UNTIL_START)
     return _back(table_id)
 
 

@@ -88,3 +88,28 @@ def test_a_filter_redraws_the_room_at_once_and_the_address_keeps_it(server, chro
     page.wait_for_url(f"**/tables/{fast}/")
     assert errors == []
     ctx.close()
+
+
+def test_the_note_of_a_table_nobody_was_waiting_at_goes_when_its_game_starts(server,
+                                                                              chromium):
+    """"Nobody was waiting for such a game: this table is yours" stood above the game that
+    was dealt there and played (an audit): it holds until the game starts, then goes."""
+    ctx, page, errors = phone_page(chromium)
+    log_in(page, server, "ola")
+    page.goto(server + "/play/oklahoma/")
+    page.click("#room-quick button[type=submit]")
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    note = page.locator("[data-until-start]")
+    assert "Nobody was waiting for such a game" in note.inner_text()
+    other, joiner, _ = phone_page(chromium)
+    log_in(joiner, server, "noa")
+    joiner.goto(server + "/play/oklahoma/")
+    joiner.click("#room-quick button[type=submit]")
+    joiner.wait_for_url(re.compile(r".*/tables/\d+/$"))
+    assert joiner.url == page.url  # (noa took ola's seat: the game is dealt)
+    page.wait_for_function("() => document.getElementById('table-app').dataset.status"
+                           " === 'playing'")
+    assert page.locator("[data-until-start]").count() == 0
+    assert errors == []
+    other.close()
+    ctx.close()

@@ -455,6 +455,8 @@ export class TableApp {
     for (const el of document.querySelectorAll("[data-watching]")) el.hidden = role !== "spectator";
     this.root.dataset.phase = v ? v.phase : f.table.status;
     this.root.dataset.status = f.table.status;
+    // a note of why the game has not started ("Nobody was waiting…") goes once it has
+    if (f.table.status !== "open") for (const el of document.querySelectorAll("[data-until-start]")) el.remove();
     this.root.dataset.version = String(f.version);
     this.root.classList.toggle("is-my-turn", this.myTurn);
     // the tab title tells a player whose phone was elsewhere that the table waits for them
