@@ -64,11 +64,13 @@ def contact_entry(user, presence, rating) -> dict:
 
 # --- Notification frames ---------------------------------------------------------------------
 
-def contact_added(other, presence, rating: str | None = None) -> dict:
+def contact_added(other, presence, rating: str | None = None, *,
+                  accepted: bool = False) -> dict:
     """``other`` became a contact; ``presence`` is their :class:`social.presence.Presence`,
-    ``rating`` their Classic Gin rating label as the contact list shows it."""
+    ``rating`` their Classic Gin rating label as the contact list shows it; ``accepted``:
+    they accepted your request (you are told so)."""
     return {"type": "contact", "event": "added", "user": user_ref(other), **presence.as_frame(),
-            "rating": rating}
+            "rating": rating, "accepted": accepted}
 
 
 def contact_removed(other) -> dict:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 def _contact_pair_create(a: User, b: User) -> None:
-    """Make ``a`` and ``b`` contacts both ways; each is told of the other after the commit."""
+    """Make ``a`` and ``b`` contacts both ways, ``a`` answering ``b``'s request; each is told
+    of the other after the commit, ``b`` that ``a`` accepted (nothing had told them)."""
     Contact.objects.get_or_create(user=a, contact=b)
     Contact.objects.get_or_create(user=b, contact=a)
     presence = presence_of([a.pk, b.pk])
@@ -26,7 +27,8 @@ def _contact_pair_create(a: User, b: User) -> None:
     labels = contact_ratings([a.pk, b.pk])
     for me, other in ((a, b), (b, a)):
         notify_after_commit([me.pk], frames.contact_added(other, presence[other.pk],
-                                                          labels.get(other.pk)))
+                                                          labels.get(other.pk),
+                                                          accepted=me is b))
 
 
 def contact_request_send(*, sender: User, recipient: User) -> ContactRequest | None:

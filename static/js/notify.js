@@ -205,6 +205,16 @@ function onFrame(frame) {
         });
       }
       break;
+    case "contact":
+      // they accepted your request: nothing had told you (the contacts page says it itself)
+      if (frame.event === "added" && frame.accepted && !document.getElementById("contact-list")) {
+        toast({
+          title: `${frame.user.name} accepted your contact request`,
+          href: `/messages/with/${encodeURIComponent(frame.user.username)}/`,
+          linkText: "Send a message",
+        });
+      }
+      break;
     case "invitation":
       if (frame.event === "received") invitationToast(frame.invitation);
       else if (frame.event === "accepted") invitationAccepted(frame.invitation);

@@ -249,6 +249,7 @@ async def test_a_new_contact_arrives_with_the_rating_the_list_shows(alice, bob):
                                                provisional=False, games=30)
     request = await sync_to_async(services.contact_request_send)(sender=alice, recipient=bob)
     alice_tab, _ = await open_ready(alice)
+    bob_tab, _ = await open_ready(bob)
     try:
         response = await sync_to_async(_post)(bob, reverse("social:request_accept",
                                                            args=[request.pk]), {})
@@ -256,8 +257,12 @@ async def test_a_new_contact_arrives_with_the_rating_the_list_shows(alice, bob):
         frame = await next_of(alice_tab, "contact")
         assert frame["event"] == "added" and frame["user"]["username"] == "bob"
         assert frame["rating"] == "1612"
+        # alice is told that bob accepted (nothing had told her: an audit); bob knows
+        assert frame["accepted"] is True
+        assert (await next_of(bob_tab, "contact"))["accepted"] is False
     finally:
         await alice_tab.disconnect()
+        await bob_tab.disconnect()
 
 
 async def test_blocked_sender_reaches_no_tab(alice, bob):
