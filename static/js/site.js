@@ -8,6 +8,8 @@
 // 5. A table wider than its box (a score sheet on a phone) shows a shadow on each side that
 //    scrolls.
 // 6. The settings tabs show the page's own tab on a phone.
+// 7. A form's "Rated" and "Private" boxes: a private game is casual, so ticking one unticks
+//    the other (the invitation form ticks Private first, and Rated beside it was refused).
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -162,6 +164,15 @@
     });
   }
   window.ginScrollCues = setUpScrollCues;
+
+  // 7. Rated or private: ticking one of a form's two boxes unticks the other.
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box || box.type !== "checkbox" || !box.checked || !box.form) return;
+    var other = { rated: "private", private: "rated" }[box.name];
+    var twin = other && box.form.elements[other];
+    if (twin && twin.type === "checkbox" && twin.checked) twin.checked = false;
+  });
 
   function setUp() {
     setUpNav();

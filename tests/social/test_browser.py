@@ -326,3 +326,23 @@ def test_an_invitation_during_a_game_leaves_the_hand_free(site, browser):
         anna_ctx.close()
         ben_ctx.close()
 
+
+
+def test_ticking_rated_on_the_invitation_form_unticks_private(site, browser):
+    """The form ticks "Private table" first; ticking "Rated game" beside it was refused
+    after sending ("A private game is casual…", an audit). A private game is casual, so
+    ticking one box unticks the other (nothing is sent here: the module's other tests share
+    anna and ben)."""
+    base, sessions = site
+    errors: list[str] = []
+    ctx, anna = _page(browser, base, sessions["anna"], errors)
+    try:
+        anna.goto(f"{base}/invitations/?to=ben")
+        assert anna.is_checked("#id_private") and not anna.is_checked("#id_rated")
+        anna.check("#id_rated")
+        assert not anna.is_checked("#id_private")
+        anna.check("#id_private")
+        assert not anna.is_checked("#id_rated")
+        assert not errors, errors
+    finally:
+        ctx.close()
