@@ -46,6 +46,9 @@ def _page(request, *, form: NewTableInvitationForm | None = None, contacts=None,
             "tables": tables.tables_for_inviter(request.user),
             "contacts": contacts,
             "preselect": preselect,
+            # ?to= someone who is not a contact: said, not another contact silently chosen
+            "preselect_missing": preselect if preselect and preselect not in {
+                row.user.username for row in contacts} else "",
             "preselect_table": int_param(request.GET.get("table")),
             "new_table_form": form,
         },

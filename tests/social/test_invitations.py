@@ -368,3 +368,17 @@ def test_an_invitation_to_a_table_that_left_the_wait_offers_no_accept(contacts, 
     table_sit(table_id=full.pk, user=alice)
     page = client_for(bob).get("/invitations/").content.decode()
     assert page.count("Accept and sit down") == 0
+
+
+@pytest.mark.django_db
+def test_a_page_asked_to_invite_someone_not_a_contact_says_so(contacts, carol, client_for):
+    """?to= someone who is not a contact silently chose another contact (an audit)."""
+    alice, bob = contacts
+    page = client_for(alice).get(reverse("social:invitations") + "?to=carol")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "@carol is not one of your contacts: invitations go to your contacts only." in text
+    page = client_for(alice).get(reverse("social:invitations") + "?to=bob")
+    assert "not one of your contacts" not in page.content.decode()
+    page = client_for(alice).get(reverse("social:invitations") + "?to=" + "<b>x" * 50)
+    assert "&lt;b&gt;x" in page.content.decode() and "<b>x" not in page.content.decode()
