@@ -12,7 +12,7 @@ from datetime import datetime
 from games import records
 from games.models import Ending, Game, GamePlayer
 
-from ..ratings.rules import counted_players, human_moved
+from ..ratings.rules import counted_players, is_aborted
 from .models import BOT_KINDS, PEOPLE, PRIVATE, Result, ResultCounts
 
 # (field on PlayerStats, attribute of PlayerFacts) summed as they are
@@ -152,9 +152,8 @@ def aborted(game: Game, players: list[GamePlayer]) -> bool:
         return False
     people = [p for p in players if p.bot_level is None]
     counted = counted_players(game, people)
-    if not counted or (len(people) >= 2 and len(counted) < 2):
-        return True
-    return not all(human_moved(game, p.seat) for p in counted)
+    return (not counted or (len(people) >= 2 and len(counted) < 2)
+            or is_aborted(game, counted))
 
 
 def game_facts(game: Game, players: list[GamePlayer]) -> list[PlayerFacts]:

@@ -262,16 +262,18 @@ def match_in_play_refusal(user) -> str | None:
     """``games.hooks`` busy check: while ``user``'s tournament match is in play, or paired and
     waiting to open, they take no seat among people elsewhere (their clock runs at the match;
     the other table would wait for them, or the match would)."""
-    mine = Match.objects.filter(Q(player_a=user) | Q(player_b=user))
-    match = (mine.filter(status=MatchStatus.PLAYING, table__status=TableStatus.PLAYING)
-             .select_related("tournament").order_by("pk").first())
+    # (one query: it runs for every seat taken among people)
+    matches = list(
+        Match.objects.filter(Q(player_a=user) | Q(player_b=user))
+        .filter(Q(status=MatchStatus.PLAYING, table__status=TableStatus.PLAYING)
+                # paired, opening once both players are free: a new game would hold it
+                | Q(status=MatchStatus.WAITING, tournament__status=Status.RUNNING))
+        .select_related("tournament").order_by("pk"))
+    match = next((m for m in matches if m.status == MatchStatus.PLAYING), None)
     if match is not None:
         return (f"You are playing a match of {match.tournament.name} (Table {match.table_id}): "
                 "finish it before you sit at another table.")
-    # paired, its table opening once both players are free: a new game would keep it waiting
-    waiting = (mine.filter(status=MatchStatus.WAITING, tournament__status=Status.RUNNING)
-               .select_related("tournament").order_by("pk").first())
-    if waiting is not None:
-        return (f"Your match of {waiting.tournament.name} opens as soon as both of you are "
+    if matches:
+        return (f"Your match of {matches[0].tournament.name} opens as soon as both of you are "
                 "free: wait for it before you sit at another table.")
     return None

@@ -77,7 +77,7 @@ def test_the_sweep_opens_a_waiting_match_whose_result_task_was_lost(make_user, s
     with mock.patch.object(tasks.game_finished, "delay"):
         resign_match(playing, p0.pk)
     assert Match.objects.get(tournament=second).status == MatchStatus.WAITING
-    assert S.tournament_tick(tournament_id=second.pk)["opened"] == 1
+    assert S.tournament_tick(tournament_id=second.pk)["waiting"] == 1
     assert Match.objects.get(tournament=second).table.status == TableStatus.PLAYING
 
 
@@ -258,3 +258,36 @@ def test_both_players_are_told_their_match_waits_then_that_it_is_ready(make_user
     ready = {ids[0]: f for ids, f in sent if f["event"] == "match"
              and f["tournament"]["id"] == second.pk}
     assert set(ready) == {p1.pk, p2.pk}
+
+
+def test_a_private_tournaments_waiting_match_holds_no_public_pairing(make_user, staff):
+    """A public match held by a private tournament's waiting match would tell everyone that
+    a game nobody may see was due: a private tournament holds nobody elsewhere, as a private
+    game does not."""
+    first, playing, (p0, p1, p2, p3) = _busy_in_a_match(make_user, staff)
+    from tests.support.tournaments import make_due
+
+    secret = create_tournament(staff, name="Secret Cup", capacity=2, private=True)
+    for u in (p1, p2):
+        S.tournament_enter(tournament_id=secret.pk, user=u, invite=secret.invite_token)
+    make_due(secret)
+    S.tournament_start(tournament_id=secret.pk)  # its match waits for p1
+    assert Match.objects.get(tournament=secret).status == MatchStatus.WAITING
+    public = create_tournament(staff, name="Open Cup", capacity=2)
+    enter_and_start(public, (p2, p3))
+    assert Match.objects.get(tournament=public).status == MatchStatus.PLAYING
+
+
+def test_opening_waiting_matches_reads_the_same_whatever_waits(make_user, staff,
+                                                               django_assert_max_num_queries):
+    """Whether others wait elsewhere is read once for the tournament, not once a match."""
+    from leaderboards.tournaments.services.matches import matches_waiting_open
+
+    first, playing, (p0, p1, p2, _) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    for key, other in (("X1", p0), ("X2", p2)):  # (more waiting, as a larger event would)
+        Match.objects.create(tournament=second, key=key, player_a=p1, player_b=other,
+                             status=MatchStatus.WAITING)
+    with django_assert_max_num_queries(4):  # matches, users, in play, waiting elsewhere
+        assert matches_waiting_open(second) == 0

@@ -5,7 +5,7 @@ locked first, the table's after it, never the other way).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -37,7 +37,7 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     users = get_user_model().objects.in_bulk([a, b])
     if _withdraw_banned(t, users, key=key, round=round, a=a, b=b):
         return False
-    busy = games_selectors.playing_with_people([a, b]) | waiting_elsewhere([a, b])
+    busy = games_selectors.playing_with_people([a, b]) | set(waiting_since([a, b]))
     match = Match.objects.create(
         tournament=t, key=key, round=round, player_a_id=a, player_b_id=b,
         status=MatchStatus.WAITING if busy else MatchStatus.PLAYING)
@@ -50,42 +50,51 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     return True
 
 
-def waiting_elsewhere(user_ids: list[int], *, before: int | None = None) -> set[int]:
-    """Of ``user_ids``, the players with a match of a running tournament that waits, paired
-    before the match ``before`` (any, when None): it opens first. (Without this a game ended
-    by the sweep, a no-show, let its tournament pair the player again at once, and the match
-    that had waited for that game waited on.)"""
-    waiting = Match.objects.filter(Q(player_a_id__in=user_ids) | Q(player_b_id__in=user_ids),
-                                   status=MatchStatus.WAITING,
-                                   tournament__status=Status.RUNNING)
-    if before is not None:
-        waiting = waiting.filter(pk__lt=before)
-    return {u for pair in waiting.values_list("player_a_id", "player_b_id") for u in pair
-            if u in user_ids}
+def waiting_since(user_ids: Iterable[int]) -> dict[int, int]:
+    """Of ``user_ids``, the players with a match of a running public tournament that waits,
+    each with the id of their first such match: it opens before anything paired after it.
+    (Without this a game ended by the sweep, a no-show, let its tournament pair the player
+    again at once, and the match that had waited for that game waited on.) A private
+    tournament's waiting match holds nobody elsewhere: a public match held by it would tell
+    everyone that a game nobody may see was due (as a private game holds nobody back,
+    ``games.selectors.playing_with_people``)."""
+    ids = set(user_ids)
+    first: dict[int, int] = {}
+    for pk, a, b in (Match.objects.filter(Q(player_a_id__in=ids) | Q(player_b_id__in=ids),
+                                          status=MatchStatus.WAITING,
+                                          tournament__status=Status.RUNNING,
+                                          tournament__private=False)
+                     .order_by("-pk").values_list("pk", "player_a_id", "player_b_id")):
+        for u in (a, b):
+            if u in ids:
+                first[u] = pk
+    return first
 
 
 def matches_waiting_open(t: Tournament) -> int:
     """Open the table of every waiting match of ``t`` whose players are both free now (the
     game that kept one of them has ended, and neither has a match paired earlier that still
-    waits); how many opened."""
+    waits), or decide it (a player's account closed, a playban); how many changed. Three
+    queries, however many wait (and a playban's read per match opened)."""
     waiting = list(Match.objects.filter(tournament=t, status=MatchStatus.WAITING).order_by("pk"))
     if not waiting:
         return 0
     ids = {u for m in waiting for u in (m.player_a_id, m.player_b_id) if u is not None}
     users = get_user_model().objects.in_bulk(list(ids))
     busy = games_selectors.playing_with_people(ids)
-    opened = 0
+    since = waiting_since(ids)
+    changed = 0
     for match in waiting:
         a, b = match.player_a_id, match.player_b_id
         if a is None or b is None:  # a player's account closed: the other goes through
             match_record(t, match, winner_id=a or b, ending=MatchEnding.WITHDRAWAL)
-        elif not (busy | waiting_elsewhere([a, b], before=match.pk)) & {a, b}:
-            if _withdraw_banned(t, users, match=match, a=a, b=b):
-                continue
-            _table_open(t, match, users[a], users[b])
-            busy |= {a, b}
-            opened += 1
-    return opened
+            changed += 1
+        elif not busy & {a, b} and all(since.get(u, match.pk) >= match.pk for u in (a, b)):
+            if not _withdraw_banned(t, users, match=match, a=a, b=b):
+                _table_open(t, match, users[a], users[b])
+                busy |= {a, b}
+            changed += 1
+    return changed
 
 
 def _withdraw_banned(t: Tournament, users: dict[int, Any], *, a: int, b: int, key: str = "",
@@ -219,7 +228,7 @@ class ServicesDesk:
         """Who has a page of the site open, no game with people in play elsewhere and no
         match of another tournament waiting for them."""
         return (presence_reachable(user_ids) - games_selectors.playing_with_people(user_ids)
-                - waiting_elsewhere(user_ids))
+                - set(waiting_since(user_ids)))
 
 
 DESK = ServicesDesk()

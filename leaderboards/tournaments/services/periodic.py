@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 def tournament_tick(*, tournament_id: int) -> dict[str, int]:
     """Record games whose result was missed, open waiting matches whose players are free,
     forfeit no-shows, pair an arena wave, close an arena at its end (safe to repeat)."""
-    done = {"no_shows": 0, "recorded": 0, "opened": 0}
+    done = {"no_shows": 0, "recorded": 0, "waiting": 0}
     with transaction.atomic():
         t = tournament_lock(tournament_id)
         if t.status != Status.RUNNING:
@@ -33,7 +33,7 @@ def tournament_tick(*, tournament_id: int) -> dict[str, int]:
         before = (Match.objects.filter(tournament=t).count(), t.status)
         # a waiting match whose players are free (the game that kept one ended, its result
         # task lost or not yet run)
-        done["opened"] = matches_waiting_open(t)
+        done["waiting"] = matches_waiting_open(t)  # (opened, or decided)
         # Games that ended without their result task having run (a lost task): record now.
         for match in Match.objects.filter(tournament=t, status=MatchStatus.PLAYING,
                                           table__game__isnull=False):
@@ -56,7 +56,7 @@ def tournament_tick(*, tournament_id: int) -> dict[str, int]:
                     withdrawn=True, out_reason=OutReason.ABSENT)
         if done["no_shows"] or done["recorded"] or fmt.paired_by_clock:
             tournament_advance(t)  # (brackets and rounds move on with each result)
-        if done["no_shows"] or done["recorded"] or done["opened"] or (
+        if done["no_shows"] or done["recorded"] or done["waiting"] or (
             Match.objects.filter(tournament=t).count(), t.status
         ) != before:
             version_bump(t)
