@@ -200,19 +200,6 @@ def health(base: str) -> dict | None:
         return None
 
 
-def run_site_env(site) -> dict[str, str]:
-    """The environment of a ``manage.py`` command on the database of the ``bash
-    scripts/run.sh`` site (tests/ui/conftest.py's ``site``: its own var/ directory, the
-    embedded default)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER",
-                        "GINSITE_RELAY_URL")}
-    env.update({"GINSITE_VAR_DIR": str(site["tmp"] / "var"),
-                "DJANGO_SETTINGS_MODULE": "ginsite.settings",
-                "GINSITE_SHARED_CACHE": "1"})  # (the site's processes share its cache)
-    return env
-
-
 _MIGRATED_TEMPLATE: list[Path] = []
 
 
@@ -383,6 +370,7 @@ class RunSite:
         sweep: it is up)."""
         if self._log is not None:  # (a run stopped from outside: its console is closed here)
             self._log.close()
+        self._forget_the_worker()
         self._log = open(self.log_path, "a")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(RUN_COMMAND, cwd=ROOT, env=self.env, stdout=self._log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
@@ -396,6 +384,23 @@ class RunSite:
                 self.stop()
                 raise RuntimeError(f"run.sh did not come up ({body}):\n{tail}")
             time.sleep(0.5)
+
+    def _forget_the_worker(self) -> None:
+        """The last run's sweep heartbeat taken out of the database: /healthz says ``ok``
+        while the last sweep is under 30 s old, so a start soon after a stop was "up" before
+        its new worker was, and a test that went on at once (test_offline_browser's upload,
+        counted by the worker) waited on a worker still starting on a loaded machine."""
+        if not self.db.exists():
+            return
+        with contextlib.closing(sqlite3.connect(self.db, timeout=30)) as db, db:
+            db.execute("DELETE FROM games_heartbeat WHERE name = 'sweep'")
+
+    def log_tail(self, chars: int = 6000) -> str:
+        """The end of the command's console (Daphne's and the workers' logs, every start)."""
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError as exc:
+            return f"(no console: {exc})"
 
     def stop(self) -> None:
         """SIGINT to the command's process group, as Ctrl-C in its terminal (killed if it
@@ -413,8 +418,16 @@ class RunSite:
         self.proc = None
 
     def manage_shell(self, code: str) -> str:
-        """``manage.py shell -c code`` on the site's database: what it printed."""
-        env = {**self.env, "DJANGO_SETTINGS_MODULE": "ginsite.settings"}
-        return subprocess.run(
+        """``manage.py shell -c code`` on the site's database and cache (the files run.sh's
+        processes share): what it printed. A failure says why (its stderr) and what the
+        site's console said last."""
+        env = {**self.env, "DJANGO_SETTINGS_MODULE": "ginsite.settings",
+               "GINSITE_SHARED_CACHE": "1"}
+        done = subprocess.run(
             [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code], cwd=ROOT,
-            env=env, check=True, timeout=120, capture_output=True, text=True).stdout
+            env=env, timeout=120, capture_output=True, text=True)
+        if done.returncode:
+            raise AssertionError(
+                f"manage.py shell exited {done.returncode}:\n{done.stderr[-4000:]}\n"
+                f"--- the site's console, last lines ---\n{self.log_tail()}")
+        return done.stdout

@@ -50,6 +50,18 @@ def run_site(tmp_path_factory):
         run.stop()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test on the run command carries the end of the site's console (Daphne's and
+    the workers' logs) in its report: a worker that did not run a task in time, or a command
+    that failed, is then seen in CI's log, not guessed at afterwards."""
+    report = yield
+    run = item.funcargs.get("site") if hasattr(item, "funcargs") else None
+    if report.failed and isinstance(run, RunSite):
+        report.sections.append(("the run command's console, last lines", run.log_tail()))
+    return report
+
+
 @pytest.fixture
 def site(run_site):
     """The session's run command, running: a test that stopped it (test_offline_browser

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import urllib.error
 import urllib.request
 
@@ -17,7 +16,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, phone_page, require_chromium
-from tests.support.servers import ROOT, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -57,10 +55,7 @@ def _login(chromium, base, username):
 
 def test_tokens_export_and_a_bot_account_on_the_run_command(site, chromium):
     base = site["base"]
-    out = subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP],
-        cwd=ROOT, env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
-    ).stdout
+    out = site.manage_shell(SETUP)
     game_id = int(re.search(r"GAME (\d+)", out).group(1))
 
     ctx, page = _login(chromium, base, "tess")

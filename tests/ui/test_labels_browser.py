@@ -7,13 +7,12 @@ computer shows no "rated 1416?" under Final scores; the profile's recent games r
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, phone_page, require_chromium
-from tests.support.servers import ROOT, rated_table_script, run_site_env
+from tests.support.servers import rated_table_script
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -37,10 +36,7 @@ def _text(page, selector: str) -> str:
 
 def test_unrated_reason_and_labels_on_a_phone(site, chromium):  # noqa: F811
     base = site["base"]
-    out = subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP],
-        cwd=ROOT, env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
-    ).stdout
+    out = site.manage_shell(SETUP)
     found = re.search(r"TABLE (\d+) COMPUTER (\d+)", out)
     table_id, computer_game = int(found.group(1)), int(found.group(2))
     ctx, page, errors = phone_page(chromium)

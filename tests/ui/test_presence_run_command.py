@@ -6,14 +6,12 @@ for six hours after the game (seen from outside); the run command's processes no
 cache."""
 from __future__ import annotations
 
-import subprocess
 import time
 
 import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import log_in, require_chromium
-from tests.support.servers import ROOT, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -51,10 +49,7 @@ def _until(check, want: str, limit: float = 20) -> str:
 
 def test_a_contact_is_no_longer_playing_once_the_game_is_over(site, chromium):
     base = site["base"]
-    out = subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", SETUP], cwd=ROOT,
-        env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
-    ).stdout
+    out = site.manage_shell(SETUP)
     assert "READY" in out
     pam_ctx, pip_ctx = chromium.new_context(), chromium.new_context()
     try:

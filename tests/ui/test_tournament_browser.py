@@ -7,13 +7,11 @@ when the game is over its panel leads back to the tournament, not to a rematch."
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
 from tests.support.accounts import PASSWORD
 from tests.support.browser import PHONE, log_in, phone_page, require_chromium
-from tests.support.servers import ROOT, run_site_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.backend_independent]
 
@@ -48,16 +46,10 @@ Tournament.objects.filter(pk={pk}).update(starts_at=timezone.now() + timedelta(s
 """
 
 
-def _shell(site, code: str) -> str:
-    return subprocess.run(
-        [str(ROOT / ".venv/bin/python"), "manage.py", "shell", "-c", code], cwd=ROOT,
-        env=run_site_env(site), check=True, timeout=120, capture_output=True, text=True,
-    ).stdout
-
 
 def test_players_waiting_on_an_arena_page_are_taken_to_their_match(site, chromium):
     base = site["base"]
-    pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, SETUP)).group(1))
+    pk = int(re.search(r"TOURNAMENT (\d+)", site.manage_shell(SETUP)).group(1))
     players = {}
     for name in ("tara", "tomo"):
         ctx, page, errors = phone_page(chromium)
@@ -70,7 +62,7 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_match(site, chromiu
         page.wait_for_function("() => window.__hello === true", timeout=15000)
         players[name] = (ctx, page, errors)
     try:
-        _shell(site, DUE.format(pk=pk))  # the sweep (every 5 s) starts it and pairs them
+        site.manage_shell(DUE.format(pk=pk))  # the sweep (every 5 s) starts it and pairs them
         tables = set()
         for name, (_, page, _) in players.items():
             page.wait_for_url(re.compile(r".*/tables/\d+/$"), timeout=45000)
@@ -123,7 +115,7 @@ def test_one_long_word_leaves_the_tournament_pages_a_phones_width(site, chromium
     """A cancel reason of one 200-letter word made the list 1,090 px wide on a 390 px phone,
     for every visitor; a name of one 80-letter word did the same to its page, and to the
     lobby's and the rooms' "Tournaments starting soon"."""
-    pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, LONG_WORDS)).group(1))
+    pk = int(re.search(r"TOURNAMENT (\d+)", site.manage_shell(LONG_WORDS)).group(1))
     ctx, page, errors = phone_page(chromium)
     for path in ("/tournaments/", f"/tournaments/{pk}/", "/play/", "/play/classic/", "login",
                  "/play/", "/play/classic/"):
@@ -176,7 +168,7 @@ def test_a_bracket_wider_than_a_phone_shows_a_shadow_on_the_side_with_more(site,
     """The bracket's shadows were CSS covers of their own while every other box that scrolls
     sideways had site.js's marks; and a part the page redraws (every 5 s while a tournament
     runs) came back with no marks at all. One mechanism serves both, redraws included."""
-    pk = int(re.search(r"TOURNAMENT (\d+)", _shell(site, BRACKET)).group(1))
+    pk = int(re.search(r"TOURNAMENT (\d+)", site.manage_shell(BRACKET)).group(1))
     ctx, page, errors = phone_page(chromium)
     page.goto(f"{site['base']}/tournaments/{pk}/")
     page.wait_for_selector(".bracket")
@@ -186,7 +178,7 @@ def test_a_bracket_wider_than_a_phone_shows_a_shadow_on_the_side_with_more(site,
 
     assert "scroll-right" in classes() and "scroll-left" not in classes()
     page.evaluate("document.querySelector('.bracket').dataset.drawn = 'first'")
-    _shell(site, REDRAW.format(pk=pk))  # the live part is drawn again at the next poll
+    site.manage_shell(REDRAW.format(pk=pk))  # the live part is drawn again at the next poll
     for _ in range(100):
         if page.evaluate("document.querySelector('.bracket').dataset.drawn") is None:
             break
@@ -204,7 +196,7 @@ def test_a_bracket_wider_than_a_phone_shows_a_shadow_on_the_side_with_more(site,
     # readers, which (placed out of the bracket's own scroll box, in the later rounds' columns
     # beyond the screen) made the page 551 px wide on a 390 px phone
     for _ in range(60):  # (each round's tables are opened by the worker)
-        if "STATUS finished" in _shell(site, RESIGN_PLAYING.format(pk=pk)):
+        if "STATUS finished" in site.manage_shell(RESIGN_PLAYING.format(pk=pk)):
             break
         page.wait_for_timeout(1000)
     page.reload()
