@@ -80,16 +80,37 @@ _LOOKALIKES = str.maketrans({
 _CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l"})
 
 
+# Latin letters drawn as another with a stroke or a bar through it, which no decomposition
+# takes apart (read after case folding): "ałice" passed for alice.
+_STROKED = str.maketrans({
+    "ł": "l", "ƚ": "l", "ŀ": "l", "ø": "o", "ɵ": "o", "đ": "d", "ɖ": "d", "ħ": "h",
+    "ŧ": "t", "ı": "i", "ɨ": "i", "ƀ": "b", "ɍ": "r", "ȼ": "c", "ɇ": "e", "ɉ": "j",
+    "ƶ": "z", "ǥ": "g", "ɏ": "y", "ᵽ": "p",
+})
+
+
+def _unmarked(text: str) -> str:
+    """``text`` without the accents of the Latin, Greek and Cyrillic alphabets (the
+    combining diacritical marks, U+0300-U+036F, after decomposition) and with its stroked
+    letters read plain: at a name's size "álice", "ålice" and "ałice" pass for alice. Other
+    scripts' marks (an Indic vowel sign) are letters of the name and stay."""
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", text)
+                   if not "\u0300" <= ch <= "\u036f")
+    return unicodedata.normalize("NFC", bare.translate(_STROKED))
+
+
 def skeleton(text: str, *, capital_i: bool = False) -> str:
     """What ``text`` looks like, for telling names apart: NFKC, lookalike Cyrillic and Greek
     letters read as the Latin ones they look like, case folded, and everything that shows
-    nothing dropped (format characters, variation selectors, fillers). ``capital_i``: a
-    capital "I" read as the small "l" it looks like, first (a second look: a name is taken
-    when either look is another's)."""
+    nothing dropped (format characters, variation selectors, fillers). ``capital_i``: the
+    second, looser look (a name is taken when either look is another's): a capital "I" read
+    as the small "l" it looks like, first, and accents and strokes taken off, last
+    (``_unmarked``)."""
     normal = unicodedata.normalize("NFKC", text)
     if capital_i:
         normal = normal.translate(_CAPITAL_I)
     folded = normal.translate(_LOOKALIKES).casefold()
-    return "".join(ch for ch in folded
-                   if unicodedata.category(ch) != "Cf" and ch not in _BLANK
-                   and not _is_variation_selector(ch))
+    shown = "".join(ch for ch in folded
+                    if unicodedata.category(ch) != "Cf" and ch not in _BLANK
+                    and not _is_variation_selector(ch))
+    return _unmarked(shown) if capital_i else shown

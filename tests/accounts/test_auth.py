@@ -124,6 +124,11 @@ def test_signup_rejects_taken_username_and_email(client, user):
     # a capital "I" and a small "l" are one stroke in the site's font (an audit's "aIice")
     ("aIice", "That looks like another player's username"),
     ("ALICE", "A user with that username already exists"),
+    # accents and strokes are too small to see at a name's size (an audit's "ałice")
+    ("a\u0142ice", "That looks like another player's username"),  # a Polish "ł"
+    ("\u00e1lice", "That looks like another player's username"),  # an "á"
+    ("al\u0131ce", "That looks like another player's username"),  # a dotless "ı"
+    ("\u0141ewis", "Another player goes by that name"),  # "Łewis", beside "Lewis"
     ("OFFICIAL", "That name is kept for the site"),
     ("officiaI", "That name is kept for the site"),  # a capital "I" for the "l"
     ("HeIp", "That name is kept for the site"),

@@ -12,6 +12,23 @@ export function chatLength(text) {
   return [...text].length;
 }
 
+/** The box's text cut back to ``CHAT_MAX`` characters by taking off what was typed or
+ * pasted last, just before the caret (``caret``: a UTF-16 offset), as a browser's maxlength
+ * does; the box's own maxlength counts UTF-16 units, so that emoji count one each, and let
+ * 350 letters be typed under a count of 350/300. Returns {value, caret}. */
+export function chatClamp(value, caret = value.length) {
+  const over = chatLength(value) - CHAT_MAX;
+  if (over <= 0) return { value, caret };
+  const before = [...value.slice(0, caret)];
+  const after = value.slice(caret);
+  if (before.length < over) {
+    const kept = [...value].slice(0, CHAT_MAX).join("");
+    return { value: kept, caret: kept.length };
+  }
+  const head = before.slice(0, before.length - over).join("");
+  return { value: head + after, caret: head.length };
+}
+
 /** A line to send, or {error} when it cannot be sent; null for nothing to send. */
 export function chatDraft(value) {
   const text = value.trim();
@@ -52,7 +69,13 @@ export class Chat {
 
   renderCount() {
     const E = this.ctrl.el;
-    const n = chatLength(E.chatInput.value);
+    const input = E.chatInput;
+    if (chatLength(input.value) > CHAT_MAX) {
+      const { value, caret } = chatClamp(input.value, input.selectionStart ?? input.value.length);
+      input.value = value;
+      input.setSelectionRange(caret, caret);
+    }
+    const n = chatLength(input.value);
     E.chatCount.textContent = `${n}/${CHAT_MAX}`;
     E.chatCount.classList.toggle("is-full", n >= CHAT_MAX);
   }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHAT_MAX, chatDraft, chatLength } from "../chat.js";
+import { CHAT_MAX, chatClamp, chatDraft, chatLength } from "../chat.js";
 import { trimTo } from "../notices.js";
 import { plural, timeoutNotice } from "../announce.js";
 
@@ -9,6 +9,22 @@ test("a chat line is trimmed and at most CHAT_MAX characters", () => {
   assert.deepEqual(chatDraft("  hi  "), { text: "hi" });
   assert.deepEqual(chatDraft("x".repeat(CHAT_MAX)), { text: "x".repeat(CHAT_MAX) });
   assert.deepEqual(chatDraft("x".repeat(CHAT_MAX + 1)), { error: `Chat messages are at most ${CHAT_MAX} characters.` });
+});
+
+test("the box is cut back to CHAT_MAX characters, taking off what was typed or pasted last", () => {
+  const full = "x".repeat(CHAT_MAX);
+  assert.deepEqual(chatClamp(full), { value: full, caret: CHAT_MAX });
+  // 50 letters past the limit at the end: the 50 go (the box had let 350 be typed)
+  assert.deepEqual(chatClamp(full + "y".repeat(50)), { value: full, caret: CHAT_MAX });
+  // pasted in the middle: the end of the paste goes, the text after the caret stays
+  const pasted = "a".repeat(100) + "PASTE" + "b".repeat(CHAT_MAX - 100);
+  assert.deepEqual(chatClamp(pasted, 105), { value: "a".repeat(100) + "b".repeat(CHAT_MAX - 100), caret: 100 });
+  // an emoji is one character: 300 of them stay whole, the 301st goes whole
+  const emoji = "🂡".repeat(CHAT_MAX + 1);
+  const cut = chatClamp(emoji);
+  assert.equal(chatLength(cut.value), CHAT_MAX);
+  assert.equal(cut.value, "🂡".repeat(CHAT_MAX));
+  assert.equal(cut.caret, cut.value.length);
 });
 
 test("the live region, the log and the toasts keep only their newest lines", () => {
