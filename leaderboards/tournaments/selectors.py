@@ -277,3 +277,19 @@ def match_in_play_refusal(user) -> str | None:
         return (f"Your match of {matches[0].tournament.name} opens as soon as both of you are "
                 "free: wait for it before you sit at another table.")
     return None
+
+
+def waiting_matches(user) -> list[dict]:
+    """The player's matches paired and waiting for a table (one of the two is playing
+    elsewhere, or has a match paired earlier), first paired first: Your tables, on the home
+    and Play pages, lists them beside the tables (a waiting match has none, and the player
+    saw it nowhere but on the tournament's own page). Each: the tournament, the opponent."""
+    if user is None or not user.is_authenticated:
+        return []
+    matches = (Match.objects.filter(status=MatchStatus.WAITING,
+                                    tournament__status=Status.RUNNING)
+               .filter(Q(player_a=user) | Q(player_b=user))
+               .select_related("tournament", "player_a", "player_b").order_by("pk"))
+    return [{"tournament": m.tournament,
+             "opponent": m.player_b if m.player_a_id == user.pk else m.player_a}
+            for m in matches]

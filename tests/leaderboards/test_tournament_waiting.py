@@ -291,3 +291,29 @@ def test_opening_waiting_matches_reads_the_same_whatever_waits(make_user, staff,
                              status=MatchStatus.WAITING)
     with django_assert_max_num_queries(4):  # matches, users, in play, waiting elsewhere
         assert matches_waiting_open(second) == 0
+
+
+def test_the_home_and_play_pages_list_a_players_waiting_match(make_user, staff, client):
+    """A waiting match has no table, so Your tables did not list it: the player saw it on
+    the tournament's page alone. Its two players see it on the home and Play pages, with the
+    tournament's link; nobody else does."""
+    _, _, (_, p1, p2, p3) = _busy_in_a_match(make_user, staff)
+    second = create_tournament(staff, name="Night Cup", capacity=2)
+    enter_and_start(second, (p1, p2))
+    assert Match.objects.get(tournament=second).status == MatchStatus.WAITING
+    for user, opponent in ((p2, p1), (p1, p2)):
+        client.force_login(user)
+        for url in ("/", "/play/"):
+            page = client.get(url).content.decode()
+            assert "Tournament match paired" in page, (user, url)
+            assert (f"Your match against <bdi>{opponent.public_name}</bdi> in "
+                    f'<a href="{second.get_absolute_url()}"><bdi>Night Cup</bdi></a> is paired'
+                    in page), (user, url)
+    client.force_login(p3)
+    assert "Tournament match paired" not in client.get("/").content.decode()
+    client.logout()
+    assert "Tournament match paired" not in client.get("/play/").content.decode()
+    # opened, it is a table of Your tables, and no longer listed as paired
+    Match.objects.filter(tournament=second).update(status=MatchStatus.PLAYING)
+    client.force_login(p2)
+    assert "Tournament match paired" not in client.get("/").content.decode()

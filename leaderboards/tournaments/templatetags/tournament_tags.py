@@ -16,6 +16,14 @@ def tournaments_soon(context, mode=None):
             "csrf_token": context.get("csrf_token")}
 
 
+@register.inclusion_tag("tournaments/_waiting.html", takes_context=True)
+def your_waiting_matches(context):
+    """Beside Your tables (home and Play pages): the player's tournament matches paired and
+    waiting for both players to be free."""
+    request = context.get("request")
+    return {"waiting": selectors.waiting_matches(getattr(request, "user", None))}
+
+
 @register.simple_tag
 def with_tournament_names(rows):
     """On Your tables (the player's own list): its rows, each with ``tournament``, the name of
