@@ -52,12 +52,17 @@ def test_two_simultaneous_starts_start_once(make_user):
     assert connection.vendor == "postgresql"
 
 
-def test_two_tournaments_pairing_the_same_players_at_once_do_not_deadlock(make_user):
-    """Each opens a match for p1 and one for p2, in opposite orders, in one transaction.
-    Their waiting tables were left inside it, so each held one table and waited for the
-    other's (PostgreSQL broke the deadlock by failing one pairing); they are left after the
-    commit, each in a transaction of its own."""
+def test_two_tournaments_pairing_the_same_players_at_once_give_each_one_table(make_user,
+                                                                             monkeypatch):
+    """East pairs p1 and p2 (with q1, q2), West pairs them too (with r2, r1, in the other
+    order), in two workers at the same moment. Each read that p1 and p2 were free before the
+    other's commit, and each of them had two tables with running clocks (one match lost as
+    absent). Pairing takes the pairing lock: West reads after East's commit, and its matches
+    wait. (The players' waiting tables are left after the commit: left inside the pairing's
+    transaction, two such pairings locked them in opposite orders and deadlocked.)"""
+    from games import selectors as games_selectors
     from games import services as games_services
+    from leaderboards.tournaments.models import MatchStatus
     from leaderboards.tournaments.services.matches import match_open
 
     ensure_default_rooms(Room)
@@ -68,19 +73,34 @@ def test_two_tournaments_pairing_the_same_players_at_once_do_not_deadlock(make_u
     cups = [S.tournament_create(user=staff, name=n, capacity=8,
                                 starts_at=timezone.now() + timedelta(minutes=5))
             for n in ("East Cup", "West Cup")]
+    for t in cups:
+        Tournament.objects.filter(pk=t.pk).update(status="running")
     plans = [(cups[0], [(p1, q1), (p2, q2)]), (cups[1], [(p2, r1), (p1, r2)])]
-    barrier = threading.Barrier(2)
+    # each pairing's read of who is free waits (2 s at most) for the other's: without the
+    # lock both read before either writes
+    read = games_selectors.playing_with_people
+    both_read = threading.Barrier(2)
+
+    def read_then_wait(ids):
+        found = read(ids)
+        try:
+            both_read.wait(2)
+        except threading.BrokenBarrierError:
+            pass
+        return found
+
+    monkeypatch.setattr(games_selectors, "playing_with_people", read_then_wait)
+    start = threading.Barrier(2)
     errors = []
 
     def run(t, pairs):
         from django.db import transaction
 
         try:
+            start.wait(5)
             with transaction.atomic():
                 for i, (a, b) in enumerate(pairs):
                     match_open(t, key=f"K{i}", round=1, a=a.pk, b=b.pk)
-                    if i == 0:
-                        barrier.wait(5)
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
         finally:
@@ -92,5 +112,10 @@ def test_two_tournaments_pairing_the_same_players_at_once_do_not_deadlock(make_u
     for th in threads:
         th.join(30)
     assert not errors, errors
-    assert Match.objects.filter(tournament__in=cups, table__isnull=False).count() == 4
+    matches = Match.objects.filter(tournament__in=cups)
+    assert matches.count() == 4
+    for player in (p1, p2):
+        assert Table.objects.filter(seats__user=player, status="playing").count() == 1, player
+    assert sorted(matches.values_list("status", flat=True)) == [
+        MatchStatus.PLAYING, MatchStatus.PLAYING, MatchStatus.WAITING, MatchStatus.WAITING]
     assert not Table.objects.filter(pk__in=waiting, seats__user__isnull=False).exists()

@@ -1,7 +1,10 @@
-"""The tournament row lock every write takes first, the version bump, the room of a mode."""
+"""The tournament row lock every write takes first, the pairing lock, the version bump, the
+room of a mode."""
 from __future__ import annotations
 
 from typing import Any
+
+from django.db import connection
 
 from games.models import Room
 
@@ -19,6 +22,23 @@ def tournament_lock(tournament_id: Any) -> Tournament:
     if t is None:
         raise NotFound("There is no such tournament.")
     return t
+
+
+# PostgreSQL's transaction-level advisory lock of the pairings (any 64-bit number of our own).
+PAIRING_LOCK = 0x67696E_7061697273  # "gin" "pairs"
+
+
+def pairing_lock() -> None:
+    """Until the transaction ends, no other tournament pairs or opens a match: whether a
+    player is free (not in a game with people, no match waiting) is read and acted on by one
+    pairing at a time. Two tournaments pairing one player at once (two workers, each under
+    its own tournament's lock) both found them free, and the player had two tables with
+    running clocks and lost one match as absent. Taken after the tournament's row lock, by
+    transactions that each lock one tournament, so it adds no lock cycle. On SQLite writers
+    are one at a time already (``transaction_mode=IMMEDIATE``): nothing to take."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PAIRING_LOCK])
 
 
 def version_bump(t: Tournament) -> None:

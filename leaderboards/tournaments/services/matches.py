@@ -24,7 +24,7 @@ from social.presence import presence_reachable
 from .. import frames, ratings
 from ..formats import format_for
 from ..models import Entry, Match, MatchEnding, MatchStatus, OutReason, Status, Tournament
-from .locking import room_for
+from .locking import pairing_lock, room_for
 from .notices import notify_after_commit
 
 
@@ -34,6 +34,7 @@ def match_open(t: Tournament, *, key: str, round: int, a: int, b: int) -> bool:
     earlier that still waits, the match waits and its table opens once both are free
     (``matches_waiting_open``). A player playbanned since entering is withdrawn instead
     (their match, except in an arena, is a forfeit); returns False then."""
+    pairing_lock()  # (whether they are free is read and acted on by one pairing at a time)
     users = get_user_model().objects.in_bulk([a, b])
     if _withdraw_banned(t, users, key=key, round=round, a=a, b=b):
         return False
@@ -79,6 +80,7 @@ def matches_waiting_open(t: Tournament) -> int:
     waiting = list(Match.objects.filter(tournament=t, status=MatchStatus.WAITING).order_by("pk"))
     if not waiting:
         return 0
+    pairing_lock()
     ids = {u for m in waiting for u in (m.player_a_id, m.player_b_id) if u is not None}
     users = get_user_model().objects.in_bulk(list(ids))
     busy = games_selectors.playing_with_people(ids)
