@@ -262,6 +262,14 @@ def test_play_the_computer_in_the_browser(server, browser):
     page.wait_for_selector(".chat-line .chat-text")
     assert page.text_content(".chat-line .chat-text") == "<b>hello</b>"
     assert page.query_selector(".tbl-chat-list b") is None
+    # typed past the 300 characters a line may hold, the box keeps 300 (it let 350 stand
+    # under a count of 350/300, and refused them only when sent)
+    page.click("#tbl-chat-input")
+    page.keyboard.insert_text("x" * 320)
+    page.keyboard.type("yz")
+    assert page.input_value("#tbl-chat-input") == "x" * 300
+    assert page.text_content(".tbl-chat-count") == "300/300"
+    page.fill("#tbl-chat-input", "")
 
     # the socket drops: the client reconnects and resumes from the snapshot
     version = _version(page)
