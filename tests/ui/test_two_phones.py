@@ -154,6 +154,23 @@ def test_two_people_sign_up_meet_and_play_a_whole_game_on_phones(site, chromium)
         assert p.locator(".button-hint").is_hidden()  # hints: never against a person
     a.screenshot(path=str(tmp / "start-anna.png"), full_page=True)
     print(f"seated after {time.monotonic() - started:.1f} s")
+    # ben's network goes: his page cannot know the clock (the site may be down, and no clock
+    # runs), so its timer says "?" and stands still; it had counted on down to "0 s"
+    timer = ".seat-timer:not([hidden]) .seat-timer-text"
+    ctx_b.set_offline(True)
+    b.wait_for_selector(".tbl-conn[data-state=offline]", timeout=WAIT)
+    b.wait_for_function("() => [...document.querySelectorAll("
+                        "'.seat-timer:not([hidden]) .seat-timer-text')]"
+                        ".every((e) => e.textContent === '?')", timeout=5000)
+    width = b.evaluate("() => document.querySelector('.seat-timer:not([hidden]) "
+                       ".seat-timer-bar').style.width")
+    b.wait_for_timeout(1500)
+    assert b.evaluate("() => document.querySelector('.seat-timer:not([hidden]) "
+                      ".seat-timer-bar').style.width") == width
+    ctx_b.set_offline(False)
+    b.wait_for_selector(".tbl-conn[data-state=open]", timeout=WAIT)
+    b.wait_for_function("() => /^[0-9]+ s$/.test(document.querySelector("
+                        f"'{timer}').textContent)", timeout=5000)
     # (c) the whole game, by taps only; after every move both pages are checked for leaks
     log = {"moves": [], "laid_by_hand": 0, "results": 0, "reloaded": False,
            "dragged_stock": False, "dragged_card": False}

@@ -27,11 +27,26 @@ export function timerView(clock, seat, now) {
   };
 }
 
+/** Whether the page cannot know the clock: its socket is down. The site may be down (no
+ * clock runs, and the time comes back) or only this connection (the clock runs): the timer
+ * had gone on down to "0 s" under a banner saying that no clock might be running. */
+export function clockUnknown(connState) {
+  return connState === "offline" || connState === "reconnecting";
+}
+
+/** The timer's words: "12 s", or "?" while the clock is not known (``unknown``). */
+export function timerWords(t, unknown) {
+  return unknown
+    ? { text: "?", label: "Not connected: the time left is not known" }
+    : { text: `${t.secs} s`, label: `${t.secs} seconds left` };
+}
+
 export class Clock {
   constructor(ctrl) {
     this.ctrl = ctrl;
     this.state = null;
     this.warned = false;
+    this.stoppedAt = null; // (the page's time when the socket went down: the bars stand there)
   }
 
   set(frameClock) {
@@ -42,15 +57,22 @@ export class Clock {
   render() {
     const ctrl = this.ctrl;
     const over = !ctrl.view || ctrl.view.is_over;
+    const unknown = clockUnknown(ctrl.connState);
+    if (!unknown) this.stoppedAt = null;
+    else if (this.stoppedAt === null) this.stoppedAt = performance.now();
+    const now = unknown ? this.stoppedAt : performance.now();
     for (const el of ctrl.root.querySelectorAll("[data-timer-seat]")) {
       const seat = Number(el.dataset.timerSeat);
-      const t = over ? null : timerView(this.state, seat, performance.now());
+      const t = over ? null : timerView(this.state, seat, now);
       el.hidden = !t;
       if (!t) continue;
+      const words = timerWords(t, unknown);
       el.querySelector(".seat-timer-bar").style.width = `${t.pct}%`;
-      el.querySelector(".seat-timer-text").textContent = `${t.secs} s`;
-      el.classList.toggle("is-low", t.low);
-      el.setAttribute("aria-label", `${t.secs} seconds left`);
+      el.querySelector(".seat-timer-text").textContent = words.text;
+      el.classList.toggle("is-low", t.low && !unknown);
+      el.classList.toggle("is-unknown", unknown);
+      el.setAttribute("aria-label", words.label);
+      if (unknown) continue;
       if (seat === ctrl.mySeat && t.low && t.left > 0 && !this.warned && ctrl.myTurn) {
         this.warned = true;
         ctrl.notices.announce("Ten seconds left.");

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clockOf, timerView } from "../clock.js";
+import { clockOf, clockUnknown, timerView, timerWords } from "../clock.js";
 
 test("a frame's clock counts down on the page's own time", () => {
   assert.equal(clockOf(null, 100), null);
@@ -32,4 +32,15 @@ test("the timer never shows more than the turn: extra time is a wait before it s
     assert.ok(v.secs <= 60 && v.left <= 60000 && v.pct <= 100, `at ${t} ms: ${JSON.stringify(v)}`);
   }
   assert.equal(timerView(c, 0, 70000).secs, 0);
+});
+
+test("while the socket is down the timer says the time is not known", () => {
+  // (it had gone on down to "0 s" under a banner saying that no clock might be running)
+  assert.equal(clockUnknown("offline"), true);
+  assert.equal(clockUnknown("reconnecting"), true);
+  assert.equal(clockUnknown("open"), false);
+  assert.equal(clockUnknown(undefined), false);
+  const t = timerView(clockOf({ seat: 0, remaining_ms: 12000, seconds_per_turn: 30 }, 0), 0, 0);
+  assert.deepEqual(timerWords(t, false), { text: "12 s", label: "12 seconds left" });
+  assert.deepEqual(timerWords(t, true), { text: "?", label: "Not connected: the time left is not known" });
 });
