@@ -24,7 +24,10 @@ def home(request):
     # and the invitations that came while they were away (the live toast only reaches a
     # player who is online)
     invitations = social_selectors.invitations_waiting(request.user)
-    return render(request, "home.html", {"my_tables": my_tables, "invitations": invitations})
+    # and the contact requests they have still to answer (the same: seen live only online)
+    contact_requests = social_selectors.requests_waiting(request.user)
+    return render(request, "home.html", {"my_tables": my_tables, "invitations": invitations,
+                                         "contact_requests": contact_requests})
 
 
 @never_cache

@@ -71,6 +71,21 @@ def requests_incoming(user):
             .select_related("from_user"))
 
 
+def requests_waiting(user, limit: int = 10) -> list[ContactRequest]:
+    """The requests ``user`` has still to answer, newest first (the home page's list: a
+    player away when one came had no sign of it but on the contacts page)."""
+    if not user.is_authenticated:
+        return []
+    return list(requests_incoming(user).order_by("-created_at")[:limit])
+
+
+def requests_incoming_count(user) -> int:
+    """How many requests ``user`` has still to answer (the Contacts tab's count)."""
+    if not user.is_authenticated:
+        return 0
+    return requests_incoming(user).count()
+
+
 def requests_outgoing(user):
     return ContactRequest.objects.filter(from_user=user).select_related("to_user")
 

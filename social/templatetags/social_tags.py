@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 
+from .. import selectors
+
 register = template.Library()
 
 # http(s) URLs only; stop at whitespace, quotes and angle brackets.
@@ -50,6 +52,14 @@ def linkify(text) -> str:
         pos = match.end()
     out.append(escape(text[pos:]))
     return mark_safe("".join(str(part) for part in out))
+
+
+@register.simple_tag(takes_context=True)
+def contact_requests_count(context) -> int:
+    """The Contacts tab's count: the requests the viewer has still to answer."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return selectors.requests_incoming_count(user) if user is not None else 0
 
 
 @register.simple_tag

@@ -219,6 +219,39 @@ def test_contact_request_flow_over_http(client_for, alice, bob, carol):
     assert not Contact.objects.exists()
 
 
+def test_a_contact_request_waits_on_the_home_page_and_the_contacts_tab(client_for, alice,
+                                                                          bob, carol):
+    """A player away when a request came had no sign of it but on the contacts page (the
+    live toast reaches only a player who is online: an audit): the home page lists it with
+    Accept and Decline, and the Contacts tab counts it, until it is answered."""
+    a, b, c = client_for(alice), client_for(bob), client_for(carol)
+    a.post(reverse("social:request_send", args=["bob"]))
+    c.post(reverse("social:request_send", args=["bob"]))
+    home = b.get("/").content.decode()
+    assert "Contact requests" in home and "@alice" in home and "@carol" in home
+    assert 'title="2 contact requests to answer">2</span>' in b.get(
+        reverse("social:inbox")).content.decode()
+    # nobody else sees them: not the sender, not a visitor
+    assert "Contact requests" not in a.get("/").content.decode()
+    assert 'contact request' not in a.get(reverse("social:inbox")).content.decode()
+    from django.test import Client
+
+    assert "Contact requests" not in Client().get("/").content.decode()
+    # one blocked is kept unseen (they cannot tell), and uncounted
+    services.block_add(user=bob, target=carol)
+    assert "@carol" not in b.get("/").content.decode()
+    assert 'title="1 contact request to answer">1</span>' in b.get(
+        reverse("social:inbox")).content.decode()
+    # Accept on the home page comes back to it, the request answered
+    request = ContactRequest.objects.get(from_user=alice)
+    answer = b.post(reverse("social:request_accept", args=[request.pk]), {"next": "/"})
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    assert Contact.objects.filter(user=bob, contact=alice).exists()
+    home = b.get("/").content.decode()
+    assert "Contact requests" not in home
+    assert "contact requests to answer" not in b.get(reverse("social:contacts")).content.decode()
+
+
 def test_search_page(client_for, alice, bob):
     services.block_add(user=bob, target=alice)
     page = client_for(alice).get(reverse("social:contacts"), {"q": "bo"}).content.decode()
