@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.contrib import messages as flash
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -12,7 +13,7 @@ from core.http import login_required_post, wants_json
 
 from .. import selectors, services, tables
 from ..forms import NewTableInvitationForm
-from .answers import STATUS, action_view, active_user, answer, int_param
+from .answers import STATUS, action_view, answer, int_param
 
 
 def _contact_choices(contacts) -> list[tuple[str, str]]:
@@ -65,8 +66,11 @@ def invitations(request):
 @login_required_post
 @require_POST
 def invitation_send(request):
+    # (a name nobody has is answered as a missing choice, as a bad table is: it was a page
+    # "Page not found" for the form, and the form's own list cannot send one)
     username = request.POST.get("to", "")
-    other = active_user(username) if username else None
+    other = (get_user_model().objects.filter(username=username, is_active=True).first()
+             if username else None)
     table_id = int_param(request.POST.get("table"))
     try:
         if other is None or table_id is None:

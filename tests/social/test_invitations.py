@@ -134,6 +134,15 @@ def test_invite_form_over_http(contacts, client_for):
     invitation = Invitation.objects.get()
     assert c.post(reverse("social:invitation_send"), {"to": "bob", "table": "x"},
                   **JSON).status_code == 400
+    # a name nobody has is a missing choice too, said on the form's page (it was a 404 page)
+    for to in ("nobody", "x" * 5000):
+        answer = c.post(reverse("social:invitation_send"), {"to": to, "table": str(table.pk)},
+                        follow=True)
+        assert answer.status_code == 200
+        assert "Choose a contact and a table." in answer.content.decode()
+        assert c.post(reverse("social:invitation_send"), {"to": to, "table": str(table.pk)},
+                      **JSON).json()["error"]["message"] == "Choose a contact and a table."
+    assert Invitation.objects.count() == 1
     response = client_for(bob).post(reverse("social:invitation_decline", args=[invitation.pk]))
     assert response.status_code == 302
     invitation.refresh_from_db()
