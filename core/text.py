@@ -83,20 +83,27 @@ _CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l"})
 # Latin letters drawn as another with a stroke or a bar through it, which no decomposition
 # takes apart (read after case folding): "ałice" passed for alice.
 _STROKED = str.maketrans({
-    "ł": "l", "ƚ": "l", "ŀ": "l", "ø": "o", "ɵ": "o", "đ": "d", "ɖ": "d", "ħ": "h",
-    "ŧ": "t", "ı": "i", "ɨ": "i", "ƀ": "b", "ɍ": "r", "ȼ": "c", "ɇ": "e", "ɉ": "j",
-    "ƶ": "z", "ǥ": "g", "ɏ": "y", "ᵽ": "p",
+    "ł": "l", "ƚ": "l", "ø": "o", "ɵ": "o", "đ": "d", "ð": "d", "ɖ": "d", "ħ": "h",
+    "ŧ": "t", "ı": "i", "ɨ": "i", "ȷ": "j", "ƀ": "b", "ɍ": "r", "ȼ": "c", "ɇ": "e",
+    "ɉ": "j", "ƶ": "z", "ǥ": "g", "ɏ": "y", "ᵽ": "p",
 })
+# The combining marks of the Latin, Greek and Cyrillic alphabets and the general ones
+# (diacritical marks, their extended and supplement blocks, marks for symbols, half marks).
+_MARK_BLOCKS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
+                (0xFE20, 0xFE2F))
+
+
+def _is_accent(ch: str) -> bool:
+    o = ord(ch)
+    return any(lo <= o <= hi for lo, hi in _MARK_BLOCKS)
 
 
 def _unmarked(text: str) -> str:
-    """``text`` without the accents of the Latin, Greek and Cyrillic alphabets (the
-    combining diacritical marks, U+0300-U+036F, after decomposition) and with its stroked
-    letters read plain: at a name's size "álice", "ålice" and "ałice" pass for alice. Other
+    """``text`` without its accents (the marks of ``_MARK_BLOCKS``, after decomposition): at
+    a name's size "álice", "ålice" and "bόb" (a Greek "ό") pass for alice and bob. Other
     scripts' marks (an Indic vowel sign) are letters of the name and stay."""
-    bare = "".join(ch for ch in unicodedata.normalize("NFD", text)
-                   if not "\u0300" <= ch <= "\u036f")
-    return unicodedata.normalize("NFC", bare.translate(_STROKED))
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", text) if not _is_accent(ch))
+    return unicodedata.normalize("NFC", bare)
 
 
 def skeleton(text: str, *, capital_i: bool = False) -> str:
@@ -104,13 +111,15 @@ def skeleton(text: str, *, capital_i: bool = False) -> str:
     letters read as the Latin ones they look like, case folded, and everything that shows
     nothing dropped (format characters, variation selectors, fillers). ``capital_i``: the
     second, looser look (a name is taken when either look is another's): a capital "I" read
-    as the small "l" it looks like, first, and accents and strokes taken off, last
-    (``_unmarked``)."""
+    as the small "l" it looks like, and the accents taken off, first (so that an accented
+    Greek or Cyrillic lookalike is read as its Latin letter too), and the strokes of letters
+    such as "ł" and "ø", last (``_unmarked``, ``_STROKED``)."""
     normal = unicodedata.normalize("NFKC", text)
     if capital_i:
-        normal = normal.translate(_CAPITAL_I)
+        normal = _unmarked(normal.translate(_CAPITAL_I))
     folded = normal.translate(_LOOKALIKES).casefold()
-    shown = "".join(ch for ch in folded
-                    if unicodedata.category(ch) != "Cf" and ch not in _BLANK
-                    and not _is_variation_selector(ch))
-    return _unmarked(shown) if capital_i else shown
+    if capital_i:
+        folded = _unmarked(folded).translate(_STROKED)
+    return "".join(ch for ch in folded
+                   if unicodedata.category(ch) != "Cf" and ch not in _BLANK
+                   and not _is_variation_selector(ch))

@@ -65,8 +65,8 @@ def contact_list(user) -> list[ContactRow]:
 
 def requests_incoming(user):
     """The requests ``user`` is asked to answer: none from people they block (a blocked
-    person's request is kept unseen, so that they cannot tell)."""
-    return (ContactRequest.objects.filter(to_user=user)
+    person's request is kept unseen, so that they cannot tell), nor from closed accounts."""
+    return (ContactRequest.objects.filter(to_user=user, from_user__is_active=True)
             .exclude(from_user__in=Block.objects.filter(blocker=user).values("blocked_id"))
             .select_related("from_user"))
 

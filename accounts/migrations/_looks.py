@@ -12,13 +12,18 @@ def fill(apps, schema_editor):
     if "username_shape" in names:
         fields += ["username_shape", "display_shape"]
     batch = []
-    for user in User.objects.only("pk", "username", "display_name").iterator(chunk_size=1000):
+    # (only the rows whose looks change are written: a rule made stricter changes few)
+    for user in User.objects.only("pk", "username", "display_name", *fields).iterator(
+            chunk_size=1000):
         shown = user.display_name
+        before = [getattr(user, f) for f in fields]
         user.username_look = skeleton(user.username)[:200]
         user.display_look = skeleton(shown)[:200] if shown else ""
         if "username_shape" in fields:
             user.username_shape = skeleton(user.username, capital_i=True)[:200]
             user.display_shape = skeleton(shown, capital_i=True)[:200] if shown else ""
+        if [getattr(user, f) for f in fields] == before:
+            continue
         batch.append(user)
         if len(batch) == 1000:
             User.objects.bulk_update(batch, fields)

@@ -26,7 +26,10 @@ def account_close(*, user: User) -> None:
     """Close ``user``'s account for good. Refused (``ClosingError``, nothing changed) while an
     app holds it back (a game in play)."""
     with transaction.atomic():
-        locked = User.objects.select_for_update().get(pk=user.pk)
+        # (no key update: a pairing that seats this player at that moment, under the
+        # tournaments' pairing lock, inserts rows that point at them, which a plain FOR
+        # UPDATE would hold up while this transaction waits for that lock)
+        locked = User.objects.select_for_update(no_key=True).get(pk=user.pk)
         if not locked.is_active:
             raise ClosingError("This account is closed already.")
         obstacles = closing_obstacles(locked)

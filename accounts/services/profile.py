@@ -79,7 +79,10 @@ def profile_update(
         candidate.clean_fields(exclude=[f.name for f in User._meta.fields if f.name not in values])
     except ValidationError as exc:
         errors.update(exc.message_dict)
-    taken = display_name_taken(user, values["display_name"])
+    # (a name kept as it was is not judged again: one that a later, stricter rule finds too
+    # like another's would have stopped its player saving their country or avatar)
+    same = values["display_name"] == (user.display_name or "")
+    taken = None if same else display_name_taken(user, values["display_name"])
     if taken:
         errors.setdefault("display_name", []).append(taken)
     new_avatar = None

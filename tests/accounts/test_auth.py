@@ -128,6 +128,7 @@ def test_signup_rejects_taken_username_and_email(client, user):
     ("a\u0142ice", "That looks like another player's username"),  # a Polish "ł"
     ("\u00e1lice", "That looks like another player's username"),  # an "á"
     ("al\u0131ce", "That looks like another player's username"),  # a dotless "ı"
+    ("\u04d3lice", "That looks like another player's username"),  # a Cyrillic "ӓ"
     ("\u0141ewis", "Another player goes by that name"),  # "Łewis", beside "Lewis"
     ("OFFICIAL", "That name is kept for the site"),
     ("officiaI", "That name is kept for the site"),  # a capital "I" for the "l"

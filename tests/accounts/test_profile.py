@@ -225,6 +225,23 @@ def test_a_display_name_may_not_pass_for_another_player(alice_client, user, make
     assert User.objects.values().get(pk=user.pk) == before
 
 
+def test_a_display_name_kept_as_it_was_is_not_judged_again(alice_client, user, make_user):
+    """A stricter rule (accents read as the letters they are on: migration accounts 0007)
+    found "Zoë" too like a username "zoe" made later: its player, saving only their country,
+    was refused "Another player...". A name kept as it was is not judged again; changed, it
+    is."""
+    User.objects.filter(pk=user.pk).update(display_name="Zo\u00eb")
+    make_user("zoe")
+    user.refresh_from_db()
+    response = alice_client.post(reverse("accounts:edit"),
+                                 edit_data(display_name="Zo\u00eb", country="DE"))
+    assert response.status_code == 302, response.content.decode()[:500]
+    user.refresh_from_db()
+    assert (user.display_name, user.country) == ("Zo\u00eb", "DE")
+    response = alice_client.post(reverse("accounts:edit"), edit_data(display_name="Z\u00f6e"))
+    assert response.status_code == 400
+
+
 @pytest.mark.parametrize("name", ["Bobby", "Mehr\u200cdad", "\U0001F468\u200d\U0001F469 fam",
                                   "\u2764\ufe0f Hearts",  # an emoji's variation selector
                                   "\u0411\u043e\u0440\u0438\u0441"])  # "Борис"

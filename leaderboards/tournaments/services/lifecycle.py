@@ -142,11 +142,19 @@ def tournament_withdraw(*, tournament_id: int, user: User | AnonymousUser | None
 
 def tournaments_leave(user: User) -> None:
     """A closing account (``accounts.closing``) withdraws from every tournament it is in:
-    an upcoming one's entry goes; in a running one it forfeits what is left to play."""
-    for tournament_id in Entry.objects.filter(
-        user=user, withdrawn=False, tournament__status__in=(Status.SCHEDULED, Status.RUNNING)
-    ).values_list("tournament_id", flat=True):
-        tournament_withdraw(tournament_id=tournament_id, user=user)
+    an upcoming one's entry goes; in a running one it forfeits what is left to play. Its
+    tournaments are locked first, all of them, in id order, inside the closing's transaction:
+    withdrawn one by one, the first withdrawal's pairing took the pairing lock and the next
+    waited for a tournament whose sweep waited for that lock (a lock cycle)."""
+    with transaction.atomic():
+        ids = list(Entry.objects.filter(
+            user=user, withdrawn=False,
+            tournament__status__in=(Status.SCHEDULED, Status.RUNNING),
+        ).order_by("tournament_id").values_list("tournament_id", flat=True))
+        list(Tournament.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+             .values_list("pk", flat=True))
+        for tournament_id in ids:
+            tournament_withdraw(tournament_id=tournament_id, user=user)
 
 
 def tournament_cancel(

@@ -33,9 +33,13 @@ def pairing_lock() -> None:
     player is free (not in a game with people, no match waiting) is read and acted on by one
     pairing at a time. Two tournaments pairing one player at once (two workers, each under
     its own tournament's lock) both found them free, and the player had two tables with
-    running clocks and lost one match as absent. Taken after the tournament's row lock, by
-    transactions that each lock one tournament, so it adds no lock cycle. On SQLite writers
-    are one at a time already (``transaction_mode=IMMEDIATE``): nothing to take."""
+    running clocks and lost one match as absent. Taken after the tournament's row lock; a
+    transaction that locks more than one tournament locks them all first, in id order (a
+    closing account's withdrawals: ``lifecycle.tournaments_leave``), so it adds no lock
+    cycle. On SQLite writers are one at a time already (``transaction_mode=IMMEDIATE``):
+    nothing to take. Outside a transaction it would hold nothing: refused."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("pairing_lock() holds only inside a transaction")
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PAIRING_LOCK])

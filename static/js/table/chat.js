@@ -67,10 +67,10 @@ export class Chat {
     if (ctrl.frame && m.username !== (ctrl.frame.you && ctrl.frame.you.username)) ctrl.notices.say(`${m.name || m.username} says: ${m.text}`);
   }
 
-  renderCount() {
+  renderCount(composing = false) {
     const E = this.ctrl.el;
     const input = E.chatInput;
-    if (chatLength(input.value) > CHAT_MAX) {
+    if (!composing && chatLength(input.value) > CHAT_MAX) {
       const { value, caret } = chatClamp(input.value, input.selectionStart ?? input.value.length);
       input.value = value;
       input.setSelectionRange(caret, caret);

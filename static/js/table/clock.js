@@ -52,14 +52,16 @@ export class Clock {
   set(frameClock) {
     this.state = clockOf(frameClock, performance.now());
     this.warned = false;
+    this.stoppedAt = null; // (a frame's clock is known again, the socket down or not)
   }
 
   render() {
     const ctrl = this.ctrl;
     const over = !ctrl.view || ctrl.view.is_over;
-    const unknown = clockUnknown(ctrl.connState);
-    if (!unknown) this.stoppedAt = null;
-    else if (this.stoppedAt === null) this.stoppedAt = performance.now();
+    // still unknown once the socket is back, until its snapshot sets the clock: counted on
+    // from before the drop, it showed "0 s" and said "Ten seconds left." meanwhile
+    if (clockUnknown(ctrl.connState) && this.stoppedAt === null) this.stoppedAt = performance.now();
+    const unknown = this.stoppedAt !== null;
     const now = unknown ? this.stoppedAt : performance.now();
     for (const el of ctrl.root.querySelectorAll("[data-timer-seat]")) {
       const seat = Number(el.dataset.timerSeat);

@@ -74,7 +74,10 @@ export function buildLayout(ctrl) {
   // count and the check before sending hold the limit in characters, as the server does)
   E.chatInput = h("input", { class: "tbl-chat-input", attrs: { type: "text", maxlength: 2 * CHAT_MAX, id: "tbl-chat-input", autocomplete: "off", "aria-describedby": "tbl-chat-count" } });
   E.chatCount = h("span", { class: "tbl-chat-count", text: `0/${CHAT_MAX}`, attrs: { id: "tbl-chat-count", "aria-live": "off" } });
-  E.chatInput.addEventListener("input", () => ctrl.chat.renderCount());
+  // (not cut while a word is being composed, by an input method or a phone's keyboard: once
+  // it is, at compositionend)
+  E.chatInput.addEventListener("input", (e) => ctrl.chat.renderCount(e.isComposing));
+  E.chatInput.addEventListener("compositionend", () => ctrl.chat.renderCount());
   E.chatForm = h(
     "form",
     { class: "tbl-chat-form", on: { submit: (e) => ctrl.chat.submit(e) } },
