@@ -71,9 +71,10 @@ def requests_incoming(user):
             .select_related("from_user"))
 
 
-def requests_waiting(user, limit: int = 10) -> list[ContactRequest]:
-    """The requests ``user`` has still to answer, newest first (the home page's list: a
-    player away when one came had no sign of it but on the contacts page)."""
+def requests_waiting(user, limit: int = 11) -> list[ContactRequest]:
+    """The requests ``user`` has still to answer, newest first, at most ``limit`` (the home
+    page's list, which shows ten and links to the rest: a player away when one came had no
+    sign of it but on the contacts page)."""
     if not user.is_authenticated:
         return []
     return list(requests_incoming(user).order_by("-created_at")[:limit])

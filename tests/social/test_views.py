@@ -253,6 +253,15 @@ def test_a_contact_request_waits_on_the_home_page_and_the_contacts_tab(client_fo
     home = b.get("/").content.decode()
     assert "Contact requests" not in home
     assert "contact requests to answer" not in b.get(reverse("social:contacts")).content.decode()
+    # ten at most, and a way to the rest
+    from django.contrib.auth import get_user_model
+
+    for i in range(11):
+        services.contact_request_send(
+            sender=get_user_model().objects.create_user(f"asker{i}"), recipient=bob)
+    home = b.get("/").content.decode()
+    assert home.count('data-request-id="') == 10
+    assert "More requests on the Contacts page" in home
 
 
 def test_search_page(client_for, alice, bob):
