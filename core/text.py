@@ -113,13 +113,13 @@ def skeleton(text: str, *, capital_i: bool = False) -> str:
     second, looser look (a name is taken when either look is another's): a capital "I" read
     as the small "l" it looks like, and the accents taken off, first (so that an accented
     Greek or Cyrillic lookalike is read as its Latin letter too), and the strokes of letters
-    such as "ł" and "ø", last (``_unmarked``, ``_STROKED``)."""
+    such as "ł" and "ø", after case folding (``_unmarked``, ``_STROKED``)."""
     normal = unicodedata.normalize("NFKC", text)
     if capital_i:
         normal = _unmarked(normal.translate(_CAPITAL_I))
     folded = normal.translate(_LOOKALIKES).casefold()
     if capital_i:
-        folded = _unmarked(folded).translate(_STROKED)
+        folded = folded.translate(_STROKED)
     return "".join(ch for ch in folded
                    if unicodedata.category(ch) != "Cf" and ch not in _BLANK
                    and not _is_variation_selector(ch))

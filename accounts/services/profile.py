@@ -29,8 +29,10 @@ def avatar_file_delete(storage: Storage, name: str) -> None:
 
 def display_name_taken(user: User, name: str) -> str:
     """Why ``user`` may not show ``name``, or "": another account's username (a message from
-    "alice" that was carol's, seen from outside), or a name of the site's computer players."""
-    if not name:
+    "alice" that was carol's, seen from outside), or a name of the site's computer players.
+    The name ``user`` shows already is theirs: not judged again (a later, stricter rule that
+    finds it too like another's would have stopped them saving their country or avatar)."""
+    if not name or name == user.display_name:
         return ""
     bare = name.removeprefix("@").strip()
     kept = kept_for_the_site(bare)  # (a player shown as "Administrator" had been allowed)
@@ -79,10 +81,7 @@ def profile_update(
         candidate.clean_fields(exclude=[f.name for f in User._meta.fields if f.name not in values])
     except ValidationError as exc:
         errors.update(exc.message_dict)
-    # (a name kept as it was is not judged again: one that a later, stricter rule finds too
-    # like another's would have stopped its player saving their country or avatar)
-    same = values["display_name"] == (user.display_name or "")
-    taken = None if same else display_name_taken(user, values["display_name"])
+    taken = display_name_taken(user, values["display_name"])
     if taken:
         errors.setdefault("display_name", []).append(taken)
     new_avatar = None

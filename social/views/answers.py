@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 from django.contrib import messages as flash
-from django.contrib.auth import get_user_model
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.selectors import user_list_active
 from core.http import login_required_post, redirect_back, wants_json
 from core.sockets import INT_MAX
 from core.urlids import IdConverter
@@ -33,7 +33,12 @@ STATUS = {
 
 
 def active_user(username: str):
-    return get_object_or_404(get_user_model(), username=username, is_active=True)
+    return get_object_or_404(user_list_active(), username=username)
+
+
+def active_user_or_none(username: str):
+    """The active user named ``username``, or None (a form's choice that is missing)."""
+    return user_list_active().filter(username=username).first() if username else None
 
 
 def answer(request, default_url: str, *, ok_text: str = "", error=None, data=None):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from django.contrib import messages as flash
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -13,7 +12,7 @@ from core.http import login_required_post, wants_json
 
 from .. import selectors, services, tables
 from ..forms import NewTableInvitationForm
-from .answers import STATUS, action_view, answer, int_param
+from .answers import STATUS, action_view, active_user_or_none, answer, int_param
 
 
 def _contact_choices(contacts) -> list[tuple[str, str]]:
@@ -68,9 +67,7 @@ def invitations(request):
 def invitation_send(request):
     # (a name nobody has is answered as a missing choice, as a bad table is: it was a page
     # "Page not found" for the form, and the form's own list cannot send one)
-    username = request.POST.get("to", "")
-    other = (get_user_model().objects.filter(username=username, is_active=True).first()
-             if username else None)
+    other = active_user_or_none(request.POST.get("to", ""))
     table_id = int_param(request.POST.get("table"))
     try:
         if other is None or table_id is None:
