@@ -3,6 +3,7 @@
 
 import { plural } from "./announce.js";
 import { cardName, createBack, createCard } from "./cards.js";
+import { clockUnknown } from "./clock.js";
 import { h, updateChildren } from "./dom.js";
 import { confirmClaim } from "./prompt.js";
 
@@ -180,7 +181,7 @@ export function renderConnection(ctrl, state, detail) {
  * connection's (their clock runs), and its timer went on down to "0 s" with nothing said. */
 export function outageNote(connState, frame, mySeat) {
   const t = (frame && frame.table) || {};
-  if (connState !== "offline" && connState !== "reconnecting") return "";
+  if (!clockUnknown(connState)) return "";
   if (mySeat === null || t.status !== "playing" || !t.seconds_per_turn || t.offline) return "";
   return "Not connected: if the site is down, no clock runs and you get the time back; if only your connection dropped, your clock keeps running.";
 }
