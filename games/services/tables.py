@@ -21,6 +21,7 @@ from ..exceptions import (
     AlreadySeated,
     BotAccountRefused,
     Forbidden,
+    GameServiceError,
     InvalidSettings,
     NotOpen,
     SeatRefused,
@@ -217,6 +218,14 @@ def too_late(what: str, table: Table) -> NotOpen:
     return NotOpen(TOO_LATE[what][table.status != TableStatus.PLAYING])
 
 
+def sit_too_late(user: User, table: Table) -> GameServiceError:
+    """Why ``user`` may not sit at ``table``, no longer open: a player already seated there
+    holds their seat (they had read "Someone took the last seat just before you")."""
+    if Seat.objects.filter(table=table, user=user).exists():
+        return AlreadySeated()
+    return too_late("sit", table)
+
+
 def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | None = None,
               invite: str = "", outbox: Outbox | None = None) -> Table:
     """Take a seat (the first free one unless ``seat`` is given); the last one starts the game."""
@@ -227,8 +236,8 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
     with transaction.atomic():
         # (a private table is missing without its link, whatever its state, and to someone
         # who blocks, or is blocked by, a person there: the answer of a wrong link)
-        table = lock_table_in(table_id, TableStatus.OPEN, partial(too_late, "sit"), user=user,
-                              invite=invite)
+        table = lock_table_in(table_id, TableStatus.OPEN, partial(sit_too_late, user),
+                              user=user, invite=invite)
         if table.seconds_per_turn == 0:
             raise Forbidden("This table is for playing the computer.")
         seats = load_seats(table)

@@ -60,6 +60,12 @@ def test_sit_starts_when_full_and_deals_from_the_stored_seed(rooms, two_players)
     # the one who pressed "Take a seat" a moment too late is told what happened
     with pytest.raises(NotOpen, match="Someone took the last seat just before you"):
         services.table_sit(table_id=table.pk, user=carol)
+    # a player of the game pressing "Take a seat" again (a second tab) holds their seat
+    version = Table.objects.get(pk=table.pk).version
+    for player in (alice, bob):
+        with pytest.raises(AlreadySeated):
+            services.table_sit(table_id=table.pk, user=player)
+    assert Table.objects.get(pk=table.pk).version == version
     services.table_resign(table_id=table.pk, user=bob)
     with pytest.raises(NotOpen, match="game is over"):
         services.table_sit(table_id=table.pk, user=carol)
