@@ -282,6 +282,32 @@ def test_round_robin_plays_everyone_once(make_user, staff):
     assert len(pairs) == len(set(pairs)) == 3
 
 
+def test_a_round_robin_player_who_withdrew_scores_no_later_bye(make_user, staff):
+    """Three players: one bye a round, fixed by the schedule. A player who withdraws in round 1
+    loses their matches by forfeit and their later bye scores no point (it had given them one,
+    and lifted their opponents' Buchholz: an outside audit)."""
+    users = _players(make_user, 3)
+    t = _create(staff, format=Format.ROBIN, capacity=4, target=50)
+    enter_and_start(t, users)
+    (first,) = Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)
+    quitter = first.player_a_id  # in a match now: their bye is in a later round
+    S.tournament_withdraw(tournament_id=t.pk, user=first.player_a)
+    while playing := list(Match.objects.filter(tournament=t, status=MatchStatus.PLAYING)):
+        for m in playing:
+            _resign(m, m.player_a_id)
+    t.refresh_from_db()
+    assert t.status == Status.FINISHED and t.round == 3
+    theirs = Match.objects.filter(tournament=t, player_a_id=quitter) | Match.objects.filter(
+        tournament=t, player_b_id=quitter)
+    assert theirs.count() == 2 and not theirs.filter(winner_id=quitter).exists()
+    assert not theirs.filter(key__endswith="-bye").exists()
+    entry = Entry.objects.get(tournament=t, user_id=quitter)
+    assert entry.score == 0 and entry.place == 3
+    others = Entry.objects.filter(tournament=t).exclude(user_id=quitter)
+    # each other player: a bye and the quitter's forfeit, and one of them the match between them
+    assert sorted(e.score for e in others) == [2, 3]
+
+
 def test_double_elimination_needs_two_losses(make_user, staff):
     users = _players(make_user, 4)
     t = _create(staff, format=Format.DOUBLE, capacity=4, target=50)

@@ -64,7 +64,8 @@ class RoundsFormat(TournamentFormat):
     def record_round(self, t: Tournament, desk: MatchDesk, gone: set[int],
                      plan: RoundPlan) -> None:
         """Make round ``t.round`` from its plan (forfeits of the withdrawn and byes recorded
-        at once)."""
+        at once). A round robin's schedule keeps a withdrawn player's bye: it scores no
+        point (they had kept scoring one a round, and lifting their opponents' Buchholz)."""
         r = t.round
         for i, (a, b) in enumerate(plan.pairs):
             key = f"R{r}-{i}"
@@ -74,7 +75,8 @@ class RoundsFormat(TournamentFormat):
             else:
                 desk.open(t, key=key, round=r, a=a, b=b)
         for a in plan.byes:
-            desk.bye(t, key=f"R{r}-bye", round=r, player=a)
+            if a not in gone:
+                desk.bye(t, key=f"R{r}-bye", round=r, player=a)
 
     def standings(self, t: Tournament, entries: dict[int, Entry]) -> dict[int, Row]:
         return {s.player: (s.score, s.tiebreak1, s.tiebreak2, s.place)
