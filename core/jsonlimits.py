@@ -83,12 +83,19 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` that raises ``JSONTooDeep`` (a ``ValueError``) for a too deep text,
     ``JSONBadCharacter`` (also one) for a string with a NUL or a lone surrogate,
     ``UnicodeDecodeError`` (also one) for bytes that are not UTF-8, and
-    ``json.JSONDecodeError`` (also one) for a text that is not JSON."""
+    ``json.JSONDecodeError`` (also one) for a text that is not JSON, Python's ``NaN``,
+    ``Infinity`` and ``-Infinity`` among them (an import took a record with a NaN)."""
     if isinstance(text, bytes):
         # strictly (json.loads would let encoded surrogates in); a leading BOM is dropped
         text = text.decode("utf-8-sig")
+    text_read = text
+
+    def not_json(name: str) -> Any:
+        raise json.JSONDecodeError(f"{name} is not a JSON value", text_read,
+                                   max(text_read.find(name), 0))
+
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=not_json)
     except RecursionError:
         raise JSONTooDeep(f"The JSON is nested more than {max_depth} levels deep.") from None
     if depth_exceeds(value, max_depth):

@@ -32,7 +32,10 @@ def seed_of(value: Any) -> int:
     of at most 64 bits, signed."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RecordError(f"the seed must be a whole number, not {value!r:.40}")
-    seed = whole_number(value, "Seed") if isinstance(value, str) else value
+    try:
+        seed = whole_number(value, "Seed") if isinstance(value, str) else value
+    except ValueError:  # (a JSON record's "abc" was read as a number too long to hold)
+        raise RecordError(f"the seed must be a whole number, not {value!r:.40}") from None
     if isinstance(seed, float):
         if not seed.is_integer():
             raise RecordError(f"the seed must be a whole number, not {seed!r}")

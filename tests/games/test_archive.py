@@ -265,6 +265,13 @@ def _hostile(site, text):
                     f"the settings are for 'classic', but the record's mode is '{mode}'"))
     for scalar in ("null", '"hello"', "3"):
         out.append((f"json-{scalar}", scalar, "The JSON is not a game record."))
+    # a seed that is text was "a number far too long", and Python's NaN was taken (an audit)
+    e = json.loads(json.dumps(site))
+    e["engine"]["seed"] = "abc"
+    out.append(("seed-text", json.dumps(e), "the seed must be a whole number, not 'abc'"))
+    f = json.loads(json.dumps(site))
+    f["exported_at"] = float("nan")
+    out.append(("nan", json.dumps(f), "not valid JSON"))
     return out
 
 

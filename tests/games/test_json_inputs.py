@@ -199,6 +199,16 @@ def test_the_limits_helper_refuses_depth_but_not_size():
         jsonlimits.loads(nested(100_000, "list"))
 
 
+def test_the_limits_helper_refuses_what_only_python_writes():
+    """NaN and the infinities are not JSON (an import took a record with a NaN): refused as
+    any text that is not JSON is, where they stand; as text they are text."""
+    for text, line in (('{"a": NaN}', 1), ('[1,\n -Infinity]', 2), ("[Infinity]", 1)):
+        with pytest.raises(json.JSONDecodeError, match="is not a JSON value") as refused:
+            jsonlimits.loads(text)
+        assert refused.value.lineno == line
+    assert jsonlimits.loads('{"a": "NaN"}') == {"a": "NaN"}
+
+
 # --------------------------------------------------------------------------- socket frames
 
 
