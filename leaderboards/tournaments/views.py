@@ -107,8 +107,13 @@ def tournament_detail(request, tournament_id: int):
 
 @require_safe
 def tournament_live(request, tournament_id: int):
-    """``{"version", "status"}``, plus ``html`` (the page's live part) when ``?v=`` is older."""
-    t = _visible(request, tournament_id)
+    """``{"version", "status"}``, plus ``html`` (the page's live part) when ``?v=`` is older;
+    JSON whatever the answer (a missing tournament was the HTML error page)."""
+    try:
+        t = _visible(request, tournament_id)
+    except Http404:
+        return JsonResponse({"ok": False, "error": {
+            "code": "not_found", "message": "There is no such tournament."}}, status=404)
     state = frames.live_state(t)
     try:
         known = int(request.GET.get("v", "0"))

@@ -158,6 +158,9 @@ def test_page_draws_the_bracket_and_the_live_endpoint(client, staff, make_user):
     stale = client.get(f"/tournaments/{t.pk}/live/?v=1").json()
     assert "Play your match" in stale["html"]
     assert client.get(f"/tournaments/{t.pk}/live/?v=abc").json()["html"]
+    # JSON whatever the answer: a tournament that is not there too (it was the HTML page)
+    missing = client.get("/tournaments/999999/live/")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
 
 
 def test_a_running_arena_says_when_it_ends_as_every_moment_is_written(client, staff,
