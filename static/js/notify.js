@@ -362,6 +362,11 @@ const NEXT_MATCH_MS = 5000;
 // in time is a no-show); so does one reading the result at a finished table (their last
 // match's, most often: two winners left there lost a final as absent), after a few seconds
 // and unless they choose to stay; anywhere else an alert and a toast link to it.
+// The key of a tournament's "your match is ready" toast: one at a time, gone with the event.
+function matchKey(t) {
+  return `tournament-match:${t.url || t.id}`;
+}
+
 function tournamentToast(frame) {
   const t = frame.tournament || {};
   if (frame.event === "match" && frame.table) {
@@ -400,12 +405,16 @@ function tournamentToast(frame) {
     // minutes later, an audit)
     const go = "Go now: a player who does not come to the table loses the match.";
     toast({ title, text: against ? `${against}. ${go}` : go, href: frame.table.url, linkText: "Play", timeout: 0,
-            sticky: true });
+            sticky: true, key: matchKey(t) });
   } else if (frame.event === "started" || frame.event === "finished") {
+    // a match that no longer asks for anything goes (its "Go now" stayed under "... has
+    // finished": an audit)
+    if (frame.event === "finished") dropToast(matchKey(t));
     if (window.location.pathname === t.url) return;
     // (a Swiss that ended before its last round says why: its players waited for a round)
     toast({ title: `${t.name} has ${frame.event}`, text: frame.reason || "", href: t.url, linkText: "See it" });
   } else if (frame.event === "cancelled") {
+    dropToast(matchKey(t));
     toast({ title: `${t.name} is cancelled`, text: frame.reason || "", href: t.url,
       linkText: "See it", timeout: 0 });
   } else if (frame.event === "waiting") {

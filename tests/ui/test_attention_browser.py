@@ -269,3 +269,40 @@ def test_the_alert_socket_waits_for_the_network_while_offline(server, chromium):
         assert len(page.evaluate(made)) == 2
     finally:
         ctx.close()
+
+
+def test_a_matchs_go_now_goes_when_its_tournament_ends(server, chromium):
+    """A "your match is ready: go now" toast stays until dismissed, but not past its
+    tournament: the notice that the tournament finished (or was cancelled) takes it away (it
+    had stayed under "... has finished", asking for a match that no longer was: an audit).
+    The notices are the server's frames, given to the page by a stand-in for its socket."""
+    ctx, page = _login(chromium, server["base"], "dora")
+    sockets = []
+
+    def stand_in(ws):  # the real socket, and frames of ours to the page
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    try:
+        page.route_web_socket("**/ws/notify/", stand_in)
+        page.goto(server["base"] + "/messages/")
+        for _ in range(100):  # (the page opens its socket once loaded)
+            if sockets:
+                break
+            page.wait_for_timeout(100)
+        assert sockets, "the page opened no notification socket"
+        for name, end in (("Ghost Cup", "finished"), ("Rain Cup", "cancelled")):
+            t = {"id": 7, "name": name, "url": f"/tournaments/{len(name)}/"}
+            sockets[-1].send(json.dumps({
+                "type": "tournament", "event": "match", "tournament": t,
+                "table": {"id": 9, "url": "/tables/9/"}, "opponent": {"name": "hal"}}))
+            ready = page.locator(".notify-toast", has_text=f"Your match in {name} is ready")
+            ready.wait_for()
+            assert "Go now" in ready.text_content()
+            sockets[-1].send(json.dumps({"type": "tournament", "event": end, "tournament": t,
+                                         "reason": ""}))
+            title = f"{name} has finished" if end == "finished" else f"{name} is cancelled"
+            page.locator(".notify-toast", has_text=title).wait_for()
+            assert ready.count() == 0
+    finally:
+        ctx.close()
