@@ -26,6 +26,17 @@ LEVEL_KEYS = ", ".join(BOT_LEVEL_BY_KEY)
 COMPUTER_AS_WRITTEN = re.compile(r"computer(?: \d+)? \((\w+)\)", re.IGNORECASE)
 
 
+def _page_error(asked: str | None, pages: int) -> str:
+    """Why ``?page=`` names no page of the list ("" when it does, or is not given)."""
+    if asked is None or asked == "":
+        return ""
+    if not re.fullmatch(r"[0-9]{1,9}", asked) or int(asked) < 1:
+        return "A page is a number, 1 or more."
+    if int(asked) > pages:
+        return f"These games fill {pages} page{'' if pages == 1 else 's'}."
+    return ""
+
+
 def _archive(request, player, *, own: bool):
     """The archive page of ``player``: filters from the query string, 25 games a page."""
     form = ArchiveFilterForm(request.GET or None)
@@ -58,7 +69,12 @@ def _archive(request, player, *, own: bool):
         games = selectors.archive_games(player=player, viewer=request.user).none()
     else:
         games = selectors.archive_games(player=player, viewer=request.user, **filters)
-    page = Paginator(games, ARCHIVE_PAGE).get_page(request.GET.get("page"))
+    paginator = Paginator(games, ARCHIVE_PAGE)
+    page_error = _page_error(request.GET.get("page"), paginator.num_pages)
+    if page_error:  # (any page past the last was page 1, without a word: an audit)
+        status = 400
+        paginator = Paginator(games.none(), ARCHIVE_PAGE)
+    page = paginator.get_page(1 if page_error else request.GET.get("page"))
     changes = hooks.rating_changes([gp.game_id for gp in page.object_list])
     unrated = hooks.unrated_reasons([gp.game for gp in page.object_list])
     for gp in page.object_list:
@@ -69,7 +85,7 @@ def _archive(request, player, *, own: bool):
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "games/my_games.html", {
-        "page": page, "form": form, "player": player, "own": own,
+        "page": page, "page_error": page_error, "form": form, "player": player, "own": own,
         "query": query.urlencode(), "filtered": bool(filters) and any(filters.values()),
     }, status=status)
 

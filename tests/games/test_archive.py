@@ -89,6 +89,17 @@ def test_archive_paginates_and_keeps_filters(client, trio):
     assert "mode=classic&amp;page=2" in r.content.decode()
     r2 = client.get(reverse("games:my_games"), {"mode": "classic", "page": 2})
     assert len(_ids(r2)) == 2 and not set(_ids(r2)) & set(_ids(r))
+    # a page that is not one is said so, with the way to the first (it was page 1, silently)
+    for page, message in (("3", "These games fill 2 pages."), ("0", "A page is a number"),
+                          ("-1", "A page is a number"), ("abc", "A page is a number"),
+                          ("9" * 30, "A page is a number")):
+        wrong = client.get(reverse("games:my_games"), {"mode": "classic", "page": page})
+        assert wrong.status_code == 400 and not _ids(wrong), page
+        body = wrong.content.decode()
+        assert message in body and 'href="?mode=classic">See the first page' in body, page
+    one = client.get(reverse("games:player_games", args=[bob.username]), {"page": "2",
+                                                                          "mode": "oklahoma"})
+    assert one.status_code == 400 and "These games fill 1 page." in one.content.decode()
 
 
 def test_archive_needs_login(client):
