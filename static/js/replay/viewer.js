@@ -17,9 +17,9 @@ export function splitCards(s) {
 }
 
 export function clampPly(value, last) {
-  const n = Number.parseInt(value, 10);
-  if (!Number.isFinite(n) || n < 0) return 0;
-  return Math.min(n, last);
+  // a move number in digits only ("1e3" and "7x" were read as moves 1 and 7: an audit)
+  if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return 0;
+  return Math.min(Number(value), last);
 }
 
 /** Where each hand starts (its first frame): a frame after a showdown deals the next hand. */

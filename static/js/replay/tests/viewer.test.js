@@ -15,6 +15,11 @@ test("?ply=N is clamped to the game", () => {
   assert.equal(clampPly("-3", 20), 0);
   assert.equal(clampPly("x", 20), 0);
   assert.equal(clampPly(null, 20), 0);
+  assert.equal(clampPly("1e3", 20), 0);
+  assert.equal(clampPly("7x", 20), 0);
+  assert.equal(clampPly("1.5", 20), 0);
+  assert.equal(clampPly("0", 20), 0);
+  assert.equal(clampPly("99999999999999999999", 20), 20);
 });
 
 test("each hand starts on the frame after a showdown", () => {
