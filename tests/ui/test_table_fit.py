@@ -271,6 +271,76 @@ def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
         _close(ctx, page)
 
 
+# The defender's lay-offs: the computer (first to act) holds two runs of clubs and the ace of
+# hearts, so it knocks at once; the player holds 8♣ and 10♣ to lay off, and eight more.
+LAYOFF_ME = "8C TC 9H 9D 4S 5D 6H 8S KD 2S"
+LAYOFF_CPU = "2C 3C 4C 5C 6C 7C JC QC KC AH"
+
+# What laying off needs in view: the felt's whole content (no scrolling inside it), the
+# knocker's melds and deadwood in the felt, the prompt's buttons and every card of the hand.
+LAYOFF_MEASURE = """() => {
+  const out = [], vh = innerHeight, vw = innerWidth;
+  const felt = document.querySelector('.tbl-felt'), fr = felt.getBoundingClientRect();
+  if (felt.scrollHeight > felt.clientHeight + 1)
+    out.push(`the felt scrolls: ${felt.scrollHeight} px in ${felt.clientHeight}`);
+  const de = document.documentElement;
+  if (de.scrollHeight > vh + 1) out.push(`page is ${de.scrollHeight} px high`);
+  const melds = [...document.querySelectorAll('.tbl-felt .tbl-melds .card')];
+  if (melds.length < 10) out.push(`${melds.length} cards of the knocker shown`);
+  for (const c of melds) {
+    const r = c.getBoundingClientRect();
+    if (r.top < fr.top - 1 || r.bottom > fr.bottom + 1) { out.push('a meld card cut by the felt'); break; }
+  }
+  for (const el of [...document.querySelectorAll('.tbl-prompt .button, .hand-card')]) {
+    const r = el.getBoundingClientRect();
+    if (r.top < -1 || r.bottom > vh + 1 || r.left < -1 || r.right > vw + 1)
+      out.push(`${el.textContent.trim() || el.dataset.card} off screen`);
+  }
+  return out;
+}"""
+
+
+def test_laying_off_fits_a_small_phone(server, chromium):
+    """Laying off after the computer's knock on a 360 x 640 phone: the felt had 92 px for the
+    knocker's melds, their deadwood and both piles (293 px): the melds were cut and the
+    deadwood out of sight (an outside audit). Nobody draws then: the piles make room, and the
+    hand takes one row of smaller cards on a short screen."""
+    ctx, page = _start(chromium, server["base"], "classic", level="3")
+    try:
+        table_id = int(page.get_attribute("#table-app", "data-table-id"))
+        _deal(server, table_id, "classic", [LAYOFF_ME, LAYOFF_CPU], "3H",
+              ("2D", "4H", "6D", "9C"), dealer=True)
+        page.reload()
+        page.wait_for_selector(".tbl-conn[data-state=open]")
+        for _ in range(6):
+            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+            if page.get_attribute(".tbl", "data-phase") == "layoff":
+                break
+            _move(page, ("pass", "draw:stock", "discard:"))
+        assert page.get_attribute(".tbl", "data-phase") == "layoff"
+        assert {"layoff:8C>0", "layoff:TC>1"} <= set(page.evaluate("window.ginTable.legal"))
+        failures = []
+        for w, h in ((360, 640), (390, 844), (640, 360), (844, 390), (1280, 800)):
+            page.set_viewport_size({"width": w, "height": h})
+            _settle(page)
+            problems = page.evaluate(LAYOFF_MEASURE)
+            if problems:
+                shot = server["tmp"] / f"layoff-{w}x{h}.png"
+                page.screenshot(path=str(shot))
+                failures.append(f"{w}x{h} ({shot}): " + "; ".join(problems))
+        assert not failures, "\n".join(failures)
+        # and the lay-off is made by tapping: the card, then the meld it goes on
+        page.set_viewport_size({"width": 360, "height": 640})
+        _settle(page)
+        version = int(page.get_attribute(".tbl", "data-version"))
+        page.click(".hand-card[data-card='8C']")
+        page.click(".tbl-felt .meld.is-target[data-meld='0']")
+        page.wait_for_function("v => +document.querySelector('.tbl').dataset.version > v",
+                               arg=version)
+    finally:
+        _close(ctx, page)
+
+
 # ---------------------------------------------------------------- the hand's result panel
 
 GIN_NOW = "AS 2S 3S 4H 5H 6H 7C 7D 7S KD"  # take the upcard 7H, then gin:KD

@@ -17,9 +17,11 @@ export function splitCards(s) {
 }
 
 export function clampPly(value, last) {
-  // a move number in digits only ("1e3" and "7x" were read as moves 1 and 7: an audit)
-  if (typeof value !== "string" || !/^[0-9]+$/.test(value)) return 0;
-  return Math.min(Number(value), last);
+  // a move number, as the viewer's buttons give it or in digits only in ?ply= ("1e3" and
+  // "7x" were read as moves 1 and 7: an audit)
+  const n = typeof value === "string" && /^[0-9]+$/.test(value) ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0) return 0;
+  return Math.min(n, last);
 }
 
 /** Where each hand starts (its first frame): a frame after a showdown deals the next hand. */

@@ -15,6 +15,10 @@ test("?ply=N is clamped to the game", () => {
   assert.equal(clampPly("-3", 20), 0);
   assert.equal(clampPly("x", 20), 0);
   assert.equal(clampPly(null, 20), 0);
+  assert.equal(clampPly(7, 20), 7);
+  assert.equal(clampPly(21, 20), 20);
+  assert.equal(clampPly(-1, 20), 0);
+  assert.equal(clampPly(1.5, 20), 0);
   assert.equal(clampPly("1e3", 20), 0);
   assert.equal(clampPly("7x", 20), 0);
   assert.equal(clampPly("1.5", 20), 0);
