@@ -246,21 +246,27 @@ WIDE_HAND = "TS TC KH QH KS QD JS JD 9C 8H"
 WIDE_OTHER = "2C 4C 6C 8C 3D 5D 7D 9D AH 6H"  # no meld: nobody knocks
 
 
+def _until_my_phase(page, phase, prefer):
+    """The page reloaded on its new deal, then the player's moves (``prefer``, as ``_move``)
+    until their turn comes in ``phase``. The phase is the table's: it is read on the
+    player's own turn (while the computer holds the upcard it took, the table is in the
+    computer's discard phase)."""
+    page.reload()
+    page.wait_for_selector(".tbl-conn[data-state=open]")
+    for _ in range(6):
+        page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
+        if page.get_attribute(".tbl", "data-phase") == phase:
+            return
+        _move(page, prefer)
+
+
 def test_gin_table_in_its_discard_phase_fits_every_screen(server, chromium):
     ctx, page = _start(chromium, server["base"], "classic")
     try:
         table_id = int(page.get_attribute("#table-app", "data-table-id"))
         _deal(server, table_id, "classic", [WIDE_HAND, WIDE_OTHER], "AS",
               ("2D", "4S", "6D", "2S", "4D"), dealer=True, seconds=90)
-        page.reload()
-        page.wait_for_selector(".tbl-conn[data-state=open]")
-        for _ in range(6):
-            # The phase is the table's: read it on the player's own turn (while the computer
-            # holds the upcard it took, the table is in the computer's discard phase).
-            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
-            if page.get_attribute(".tbl", "data-phase") == "discard":
-                break
-            _move(page, ("pass", "draw:stock"))
+        _until_my_phase(page, "discard", ("pass", "draw:stock"))
         page.wait_for_selector(".tbl[data-phase=discard].is-my-turn:not(.is-busy)",
                                timeout=15000)
         assert page.eval_on_selector_all(".hand-card", "els => els.length") == 11
@@ -289,7 +295,10 @@ LAYOFF_MEASURE = """() => {
   if (melds.length < 10) out.push(`${melds.length} cards of the knocker shown`);
   for (const c of melds) {
     const r = c.getBoundingClientRect();
-    if (r.top < fr.top - 1 || r.bottom > fr.bottom + 1) { out.push('a meld card cut by the felt'); break; }
+    if (r.top < fr.top - 1 || r.bottom > fr.bottom + 1) {
+      out.push('a meld card cut by the felt');
+      break;
+    }
   }
   for (const el of [...document.querySelectorAll('.tbl-prompt .button, .hand-card')]) {
     const r = el.getBoundingClientRect();
@@ -310,13 +319,7 @@ def test_laying_off_fits_a_small_phone(server, chromium):
         table_id = int(page.get_attribute("#table-app", "data-table-id"))
         _deal(server, table_id, "classic", [LAYOFF_ME, LAYOFF_CPU], "3H",
               ("2D", "4H", "6D", "9C"), dealer=True)
-        page.reload()
-        page.wait_for_selector(".tbl-conn[data-state=open]")
-        for _ in range(6):
-            page.wait_for_selector(".tbl.is-my-turn:not(.is-busy)", timeout=15000)
-            if page.get_attribute(".tbl", "data-phase") == "layoff":
-                break
-            _move(page, ("pass", "draw:stock", "discard:"))
+        _until_my_phase(page, "layoff", ("pass", "draw:stock", "discard:"))
         assert page.get_attribute(".tbl", "data-phase") == "layoff"
         assert {"layoff:8C>0", "layoff:TC>1"} <= set(page.evaluate("window.ginTable.legal"))
         failures = []
