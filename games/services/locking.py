@@ -14,8 +14,15 @@ from django.utils import timezone
 from core import wire
 from core.prepared import prepared_cursor
 
-from ..exceptions import LeftGame, NotOpen, NotSeated, TableNotFound
-from ..models import Room, Seat, Table, TableAction
+from ..exceptions import (
+    AlreadySeated,
+    GameServiceError,
+    LeftGame,
+    NotOpen,
+    NotSeated,
+    TableNotFound,
+)
+from ..models import Room, Seat, Table, TableAction, TableStatus
 from ..selectors.tables import invite_too_late, table_access
 
 # What the holder of a private table's invite link is told once its game has started.
@@ -291,6 +298,27 @@ def lock_table_in(table_id: int, status: str,
     if table.status != status:
         raise refusal if isinstance(refusal, Exception) else refusal(table)
     return table
+
+
+# What sitting down at or leaving a table no longer waiting says, by its state. (Two people
+# pressing "Take a seat" at once: the second had read only "The game has already started";
+# "resign instead" to a table whose game is over sent them after a game that had ended.)
+TOO_LATE = {"sit": ("Someone took the last seat just before you: the game has started. You "
+                    "can watch it.", "This table's game is over: it takes no more players."),
+            "leave": ("The game has started: resign instead.",
+                      "This table's game is over: there is no seat to leave.")}
+
+
+def too_late(what: str, table: Table) -> NotOpen:
+    return NotOpen(TOO_LATE[what][table.status != TableStatus.PLAYING])
+
+
+def sit_too_late(user: User, table: Table) -> GameServiceError:
+    """Why ``user`` may not sit at ``table``, no longer open: a player already seated there
+    holds their seat (they had read "Someone took the last seat just before you")."""
+    if Seat.objects.filter(table=table, user=user).exists():
+        return AlreadySeated()
+    return too_late("sit", table)
 
 
 def require_seat(

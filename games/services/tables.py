@@ -21,7 +21,6 @@ from ..exceptions import (
     AlreadySeated,
     BotAccountRefused,
     Forbidden,
-    GameServiceError,
     InvalidSettings,
     NotOpen,
     SeatRefused,
@@ -31,7 +30,14 @@ from ..exceptions import (
 )
 from ..models import Room, Seat, Table, TableStatus
 from .clock import set_clock
-from .locking import load_seats, lock_table_in, require_seat, seat_of
+from .locking import (
+    load_seats,
+    lock_table_in,
+    require_seat,
+    seat_of,
+    sit_too_late,
+    too_late,
+)
 from .publish import announce_seated, announce_started, save_and_publish
 from .vacating import away_from_table, clear_seats, vacate_seats
 
@@ -203,27 +209,6 @@ def _maybe_start(table: Table, seats: list[Seat]) -> E.GameState | None:
     if all(not s.is_empty for s in seats):
         return start_game(table, seats)
     return None
-
-
-# What sitting down at or leaving a table no longer waiting says, by its state. (Two people
-# pressing "Take a seat" at once: the second had read only "The game has already started";
-# "resign instead" to a table whose game is over sent them after a game that had ended.)
-TOO_LATE = {"sit": ("Someone took the last seat just before you: the game has started. You "
-                    "can watch it.", "This table's game is over: it takes no more players."),
-            "leave": ("The game has started: resign instead.",
-                      "This table's game is over: there is no seat to leave.")}
-
-
-def too_late(what: str, table: Table) -> NotOpen:
-    return NotOpen(TOO_LATE[what][table.status != TableStatus.PLAYING])
-
-
-def sit_too_late(user: User, table: Table) -> GameServiceError:
-    """Why ``user`` may not sit at ``table``, no longer open: a player already seated there
-    holds their seat (they had read "Someone took the last seat just before you")."""
-    if Seat.objects.filter(table=table, user=user).exists():
-        return AlreadySeated()
-    return too_late("sit", table)
 
 
 def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | None = None,
