@@ -199,7 +199,9 @@ def points_per_hand_by_month(*, user, opponents: tuple[str, ...] = (PEOPLE,),
     return {
         "points": points,
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
-        "top": round(top, 1),
+        # the scale's top, written at the top of the chart; none for a flat line at 0 (its
+        # scale of 1.0 was read as the value: an audit)
+        "top": round(top, 1) if max(values) > 0 else None,
     }
 
 

@@ -125,6 +125,7 @@ def test_points_per_hand_chart_covers_the_last_twelve_months(people):
     assert chart["top"] == 15.0 and chart["points"][0]["y"] == 15.0
     flat = selectors.points_per_hand_by_month(user=bob)
     assert [p["value"] for p in flat["points"]] == [0.0, 0.0]
+    assert flat["top"] is None  # no scale of 1.0 over a line at 0: it read as the value
 
 
 def test_a_one_month_chart_names_its_month_once_under_its_point(client, people):
