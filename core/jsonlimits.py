@@ -79,6 +79,21 @@ def depth_exceeds(value: Any, max_depth: int) -> bool:
     return False
 
 
+class _NotJSONConstant(Exception):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotJSONConstant(name)
+
+
+# One decoder for every call (json.loads with an option builds a new one each time, on the
+# path of every socket frame), refusing NaN and the infinities.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
 def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` that raises ``JSONTooDeep`` (a ``ValueError``) for a too deep text,
     ``JSONBadCharacter`` (also one) for a string with a NUL or a lone surrogate,
@@ -88,14 +103,11 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     if isinstance(text, bytes):
         # strictly (json.loads would let encoded surrogates in); a leading BOM is dropped
         text = text.decode("utf-8-sig")
-    text_read = text
-
-    def not_json(name: str) -> Any:
-        raise json.JSONDecodeError(f"{name} is not a JSON value", text_read,
-                                   max(text_read.find(name), 0))
-
     try:
-        value = json.loads(text, parse_constant=not_json)
+        value = _DECODER.decode(text)
+    except _NotJSONConstant as exc:
+        raise json.JSONDecodeError(f"{exc.name} is not a JSON value", text,
+                                   max(text.find(exc.name), 0)) from None
     except RecursionError:
         raise JSONTooDeep(f"The JSON is nested more than {max_depth} levels deep.") from None
     if depth_exceeds(value, max_depth):

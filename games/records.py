@@ -308,10 +308,11 @@ def record_import_with_forfeit(
                                 "deep: not a game record.") from None
     except E.EngineError as exc:  # (a RecordError is one)
         raise RecordImportError(f"The record is not valid: {_short(exc)}") from None
-    except ValueError:  # a JSON integer of over 4,300 digits (after the engine's errors,
-        # which are ValueErrors too)
-        raise RecordImportError("The file holds a number far too long for a game record.") \
-            from None
+    except ValueError as exc:  # (after the engine's errors, which are ValueErrors too)
+        if "digits" in str(exc):  # a JSON integer of over 4,300 digits, Python's limit
+            raise RecordImportError("The file holds a number far too long for a game "
+                                    "record.") from None
+        raise RecordImportError(f"The record is not valid: {_short(exc)}") from None
     if len(record.moves) > MAX_IMPORT_MOVES:
         raise RecordImportError(f"The record has more than {MAX_IMPORT_MOVES} moves.")
     try:

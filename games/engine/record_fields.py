@@ -17,8 +17,9 @@ def whole_number(text: str, name: str) -> int:
     """A header's whole number (int() would take "²", or fail on 4,301 digits with a note
     about Python's limits)."""
     text = text.strip()
-    if not re.fullmatch(r"-?[0-9]{1,30}", text):
-        raise ValueError(f"{name} must be a whole number")
+    if not re.fullmatch(r"-?[0-9]{1,30}", text):  # (the engine's error: a plain ValueError
+        # from a JSON record's "seed": "abc" was reported as a number too long to hold)
+        raise RecordError(f"{name} must be a whole number, not {text[:30]!r}")
     return int(text)
 
 
@@ -32,10 +33,7 @@ def seed_of(value: Any) -> int:
     of at most 64 bits, signed."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RecordError(f"the seed must be a whole number, not {value!r:.40}")
-    try:
-        seed = whole_number(value, "Seed") if isinstance(value, str) else value
-    except ValueError:  # (a JSON record's "abc" was read as a number too long to hold)
-        raise RecordError(f"the seed must be a whole number, not {value!r:.40}") from None
+    seed = whole_number(value, "Seed") if isinstance(value, str) else value
     if isinstance(seed, float):
         if not seed.is_integer():
             raise RecordError(f"the seed must be a whole number, not {seed!r}")

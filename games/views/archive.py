@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 from accounts.models import User
 from accounts.selectors import user_get_by_username
 from core.http import for_viewer_only
+from core.paging import page_asked, pages_text
 from games import engine as E
 from games.bots.analysis import ANALYSER_VERSION
 from games.bots.levels import LEVEL_TABLE
@@ -28,13 +29,11 @@ COMPUTER_AS_WRITTEN = re.compile(r"computer(?: \d+)? \((\w+)\)", re.IGNORECASE)
 
 def _page_error(asked: str | None, pages: int) -> str:
     """Why ``?page=`` names no page of the list ("" when it does, or is not given)."""
-    if asked is None or asked == "":
-        return ""
-    if not re.fullmatch(r"[0-9]{1,9}", asked) or int(asked) < 1:
-        return "A page is a number, 1 or more."
-    if int(asked) > pages:
-        return f"These games fill {pages} page{'' if pages == 1 else 's'}."
-    return ""
+    try:
+        number = page_asked(asked)
+    except ValueError as exc:
+        return str(exc)
+    return f"These games fill {pages_text(pages)}." if number > pages else ""
 
 
 def _archive(request, player, *, own: bool):

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from accounts import countries
+from core.paging import page_asked, pages_text
 from games.models import Mode
 
 from ..models import Period, Pool
@@ -81,11 +82,9 @@ def _index(request):
         raise BadQuery(f"There is no country “{_quoted(country)}”: countries go by their "
                        "two-letter code, as FR or BR.")
     try:
-        page = int(request.GET.get("page") or 1)
-    except ValueError:
-        raise BadQuery("A page is a number, 1 or more.") from None
-    if page < 1:
-        raise BadQuery("A page is a number, 1 or more.")
+        page = page_asked(request.GET.get("page"))
+    except ValueError as exc:
+        raise BadQuery(str(exc)) from None
     me = selectors.my_position(user=request.user, mode=mode, period=period, country=country,
                                pool=pool)
     if request.GET.get("me") and me is not None:
@@ -98,7 +97,7 @@ def _index(request):
     total = run.count(period, country, pool) if run else 0
     pages = max(1, -(-total // selectors.PAGE_SIZE))
     if page > pages:
-        raise BadQuery(f"This board has {pages} page{'' if pages == 1 else 's'} for now.")
+        raise BadQuery(f"This board has {pages_text(pages)} for now.")
     rows_html = _rows_html(run, mode=mode, period=period, country=country, page=page,
                            pool=pool)
     if me is not None and rows_html:

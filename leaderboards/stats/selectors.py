@@ -188,7 +188,8 @@ def points_per_hand_by_month(*, user, opponents: tuple[str, ...] = (PEOPLE,),
     if not data:
         return None
     values = [d["points"] / d["hands"] for d in data]
-    top = max(values) or 1.0
+    highest = max(values)
+    top = highest or 1.0
     n = len(values)
     points = []
     for i, (d, v) in enumerate(zip(data, values, strict=True)):
@@ -201,7 +202,7 @@ def points_per_hand_by_month(*, user, opponents: tuple[str, ...] = (PEOPLE,),
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in points),
         # the scale's top, written at the top of the chart; none for a flat line at 0 (its
         # scale of 1.0 was read as the value: an audit)
-        "top": round(top, 1) if max(values) > 0 else None,
+        "top": round(highest, 1) if highest else None,
     }
 
 

@@ -26,10 +26,14 @@ def _back(request, t: Tournament):
     return redirect_back(request, services.invite_url(t) if t.private else t.get_absolute_url())
 
 
+def _json_error(exc: services.TournamentError) -> JsonResponse:
+    return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
+                        status=STATUS.get(exc.code, 400))
+
+
 def _error(request, t: Tournament | None, exc: services.TournamentError):
     if wants_json(request):
-        return JsonResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}},
-                            status=STATUS.get(exc.code, 400))
+        return _json_error(exc)
     messages.error(request, exc.message)
     if t is None:
         return redirect("leaderboards:tournaments")
@@ -112,8 +116,7 @@ def tournament_live(request, tournament_id: int):
     try:
         t = _visible(request, tournament_id)
     except Http404:
-        return JsonResponse({"ok": False, "error": {
-            "code": "not_found", "message": "There is no such tournament."}}, status=404)
+        return _json_error(services.NotFound("There is no such tournament."))
     state = frames.live_state(t)
     try:
         known = int(request.GET.get("v", "0"))

@@ -92,7 +92,7 @@ def test_archive_paginates_and_keeps_filters(client, trio):
     # a page that is not one is said so, with the way to the first (it was page 1, silently)
     for page, message in (("3", "These games fill 2 pages."), ("0", "A page is a number"),
                           ("-1", "A page is a number"), ("abc", "A page is a number"),
-                          ("9" * 30, "A page is a number")):
+                          ("9" * 30, "These games fill 2 pages.")):
         wrong = client.get(reverse("games:my_games"), {"mode": "classic", "page": page})
         assert wrong.status_code == 400 and not _ids(wrong), page
         body = wrong.content.decode()
@@ -279,7 +279,7 @@ def _hostile(site, text):
     # a seed that is text was "a number far too long", and Python's NaN was taken (an audit)
     e = json.loads(json.dumps(site))
     e["engine"]["seed"] = "abc"
-    out.append(("seed-text", json.dumps(e), "the seed must be a whole number, not 'abc'"))
+    out.append(("seed-text", json.dumps(e), "Seed must be a whole number, not 'abc'"))
     f = json.loads(json.dumps(site))
     f["exported_at"] = float("nan")
     out.append(("nan", json.dumps(f), "not valid JSON"))
