@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from django import forms
 
+from core.formonce import OnceField
 from games import engine as E
 from games.bots.levels import LEVEL_TABLE
 
@@ -38,6 +39,7 @@ class TableCreateForm(forms.Form):
         label="Private table (only people with the invite link)", required=False,
         help_text="Private games are casual: no rating or public figure moves with them.",
     )
+    once = OnceField()
 
     def __init__(self, *args, room: Room, **kwargs):
         super().__init__(*args, **kwargs)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from django import forms
 
+from core.formonce import OnceField
+
 from .services import CHALLENGE_TURN_SECONDS
 from .tables import private_is_casual
 
@@ -28,6 +30,7 @@ class NewTableInvitationForm(forms.Form):
         required=False, initial=True,
         help_text="Private games are casual: untick it for a rated game.",
     )
+    once = OnceField()
 
     def __init__(self, *args, contacts: list[tuple[str, str]], modes: list[tuple[str, str]],
                  seat_counts: dict[str, tuple[int, int]], **kwargs):

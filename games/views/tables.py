@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
+from core.formonce import SENT_TWICE, Once, StillMaking
 from core.http import for_viewer_only, is_form, login_required_post, redirect_back
 from games.bots.levels import LEVEL_TABLE
 
@@ -98,16 +99,26 @@ def table_create(request, slug):
     if not form.is_valid():
         return _room_page(request, room, form, status=400)
     data = form.cleaned_data
+    once = Once(request.user, form)
     try:
+        earlier = once.earlier()
+        if earlier is not None:
+            messages.info(request, SENT_TWICE.format(what="table"))
+            return redirect(earlier)
         table = services.table_create(
             user=request.user, room=room, seat_count=data["seats"], target=data["target"],
             rated=bool(data.get("rated")), seconds_per_turn=data["seconds_per_turn"],
             private=data["private"], bot_level=data["bots"],
             rating_range=data.get("rating_range"),
         )
+    except StillMaking as exc:
+        form.add_error(None, exc.message)
+        return _room_page(request, room, form, status=409)
     except GameServiceError as exc:
+        once.release()
         form.add_error(None, exc.message)
         return _room_page(request, room, form, status=400)
+    once.made(_table_url(table))
     return redirect(_table_url(table))
 
 

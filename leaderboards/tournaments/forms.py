@@ -6,6 +6,7 @@ from datetime import timedelta
 from django import forms
 from django.utils import timezone
 
+from core.formonce import OnceField
 from games.models import Mode
 
 from .models import Format
@@ -45,6 +46,7 @@ class TournamentCreateForm(forms.Form):
     private = forms.BooleanField(label="Private (only people with the invite link)",
                                  required=False,
                                  help_text="A private tournament's games are casual.")
+    once = OnceField()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.formonce import FIELD, SENT_TWICE, Once, StillMaking
 from core.http import login_required_post, redirect_back, wants_json
 
 from . import frames, selectors, services
@@ -64,16 +65,31 @@ def tournament_new(request):
     allowed = services.can_create(request.user)
     form = TournamentCreateForm(request.POST or None)
     if request.method == "POST" and allowed and form.is_valid():
+        once = Once(request.user, form)
         try:
-            t = services.tournament_create(user=request.user, **form.cleaned_data)
+            earlier = once.earlier()
+            if earlier is not None:
+                messages.info(request, SENT_TWICE.format(what="tournament"))
+                return redirect(earlier)
+            fields = {k: v for k, v in form.cleaned_data.items() if k != FIELD}
+            t = services.tournament_create(user=request.user, **fields)
+        except StillMaking as exc:
+            form.add_error(None, exc.message)
+            return _new_page(request, form, allowed, status=409)
         except services.TournamentError as exc:
+            once.release()
             form.add_error(None, exc.message)
         else:
+            once.made(services.invite_url(t))
             messages.success(request, "Your tournament is open for entries.")
             return redirect(services.invite_url(t))
     status = 200 if request.method != "POST" else 400
     if not allowed:
         status = 403 if request.method == "POST" else 200
+    return _new_page(request, form, allowed, status=status)
+
+
+def _new_page(request, form: TournamentCreateForm, allowed: bool, *, status: int):
     return render(request, "tournaments/new.html", {
         "form": form, "allowed": allowed, "min_rated_games": services.min_rated_games(),
         "rated_count": services.rated_games(request.user),

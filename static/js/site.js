@@ -10,6 +10,9 @@
 // 6. The settings tabs show the page's own tab on a phone.
 // 7. A form's "Rated" and "Private" boxes: a private game is casual, so ticking one unticks
 //    the other (the invitation form ticks Private first, and Rated beside it was refused).
+// 8. A create form's hidden "once" key (core/formonce.py) is new when the browser shows the
+//    page again from its back-forward cache: that page is another form, not the same one
+//    sent twice.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -172,6 +175,18 @@
     var other = { rated: "private", private: "rated" }[box.name];
     var twin = other && box.form.elements[other];
     if (twin && twin.type === "checkbox" && twin.checked) twin.checked = false;
+  });
+
+  // 8. A page shown again from the back-forward cache gets new once keys.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted || !window.crypto || !window.crypto.getRandomValues) return;
+    var fields = document.querySelectorAll("input[type=hidden][name=once]");
+    for (var i = 0; i < fields.length; i++) {
+      var bytes = window.crypto.getRandomValues(new Uint8Array(16));
+      fields[i].value = Array.prototype.map.call(bytes, function (b) {
+        return ("0" + b.toString(16)).slice(-2);
+      }).join("");
+    }
   });
 
   function setUp() {

@@ -1,4 +1,6 @@
 """Invitations to a table: only contacts, only your own open table, accepting seats you."""
+import re
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
@@ -226,6 +228,24 @@ def test_invite_from_the_contact_list_with_no_table_opens_one(contacts, client_f
     assert response.status_code == 200, response.content
     table.refresh_from_db()
     assert table.status == TableStatus.PLAYING
+
+
+@pytest.mark.django_db
+def test_the_new_table_form_sent_twice_makes_one_table(contacts, client_for):
+    """The form's hidden once key (core/formonce.py): the same form sent again answers with
+    the table its first sending opened."""
+    from games.models import Table
+
+    alice, _ = contacts
+    c = client_for(alice)
+    page = c.get(reverse("social:invitations"), {"to": "bob"}).content.decode()
+    (key,) = re.findall(r'<input type="hidden" name="once" value="([\w-]+)"', page)
+    url = reverse("social:invitation_new_table")
+    first = c.post(url, {**NEW_TABLE, "once": key}, **JSON)
+    again = c.post(url, {**NEW_TABLE, "once": key}, **JSON)
+    assert first.status_code == again.status_code == 200, again.content
+    assert again.json() == {"ok": True, "url": first.json()["url"], "repeated": True}
+    assert Table.objects.count() == 1 and Invitation.objects.count() == 1
 
 
 @pytest.mark.django_db
