@@ -122,6 +122,11 @@ class CannotClaim(GameServiceError):
     default_message = "You can claim the game only when an opponent has left."
 
 
+# A seat refused by someone there who blocks the player, or whom the player blocks: the words
+# of "You cannot message this user.", which tell nobody of a block (docs/social.md).
+NOT_FOR_YOU = "You cannot sit at this table."
+
+
 class SeatRefused(GameServiceError):
     """The seat was refused: a rated table's (a playban, a rating outside the table's range),
     or the player is busy (a tournament match in play)."""

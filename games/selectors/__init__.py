@@ -1,8 +1,9 @@
 """Reads of the games app (writes are in ``games.services``), one module per concern:
-``tables`` (lobby and room lists, who is online, snapshots, chat, score sheets), ``archive``
-(finished games: who may see one, archives, the export), ``analysis`` (post-game analysis
-and accuracy), ``imports`` (records a person imported, for that person only) and ``players``
-(who is in a public game with people now). Callers use the names exported here."""
+``rooms`` (the lobby's and the rooms' lists as each viewer may see them, who is online, a
+player's own tables), ``tables`` (who may see a table, snapshots, chat, score sheets),
+``archive`` (finished games: who may see one, archives, the export), ``analysis`` (post-game
+analysis and accuracy), ``imports`` (records a person imported, for that person only) and
+``players`` (who is in a public game with people now). Callers use the names exported here."""
 
 from .analysis import (
     accuracy_by_month,
@@ -31,23 +32,25 @@ from .archive import (
 )
 from .imports import imported_count, imported_for_owner, imported_records
 from .players import playing_with_people
+from .rooms import (
+    room_online,
+    room_payload,
+    room_tables,
+    rooms_overview,
+    user_live_tables,
+    with_ratings,
+)
 from .tables import (
     CHAT_HISTORY,
     invite_too_late,
     players_came,
     recent_chat,
-    room_online,
-    room_payload,
-    room_tables,
-    rooms_overview,
     score_sheet,
     snapshot_of,
     table_access,
     table_snapshot,
     table_with_seats,
     tables_open_to,
-    user_live_tables,
-    with_ratings,
 )
 
 __all__ = [

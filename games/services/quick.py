@@ -37,7 +37,9 @@ def table_quick(*, user: User | AnonymousUser | None, room: Room, rated: bool | 
     fits = {"rated": rated, "seconds_per_turn": seconds_per_turn, "seat_count": seat_count}
     open_tables = Table.objects.filter(room=room, private=False, status=TableStatus.OPEN,
                                        **{k: v for k, v in fits.items() if v is not None})
-    waiting = list(open_tables.exclude(seats__user=user).order_by("created_at")[:20])
+    # (not at a table of someone a block joins them to: table_sit refuses it)
+    waiting = list(open_tables.exclude(seats__user=user).exclude(
+        seats__user__in=hooks.hidden_senders(user)).order_by("created_at")[:20])
     ranges = hooks.seat_ranges(waiting, user)
     for table in waiting:
         if ranges.get(table.pk, {}).get("fits") is False:

@@ -18,6 +18,7 @@ from games import engine as E
 from .. import conf, hooks, states
 from ..bots.levels import LEVEL_BY_NUMBER
 from ..exceptions import (
+    NOT_FOR_YOU,
     AlreadySeated,
     BotAccountRefused,
     Forbidden,
@@ -229,6 +230,8 @@ def table_sit(*, table_id: int, user: User | AnonymousUser | None, seat: int | N
         if seat_of(seats, user):
             raise AlreadySeated()
         seat_check(table, user)
+        if not table.private and hooks.seat_refusal(table, user, [s.user_id for s in seats]):
+            raise SeatRefused(NOT_FOR_YOU, user_id=user.pk)  # (a block either way: unsaid)
         free = [s for s in seats if s.is_empty]
         if len(free) > 1:  # the last seat starts the game: it is not one more waiting table
             _check_cap(user, exclude_table_id=table.pk)

@@ -1,5 +1,6 @@
 """Blocks reach the tables: someone you block (or who blocks you) cannot join or
-watch your private tables, and neither of you sees the other's table chat. Nobody is told.
+watch your private tables, nor see or join your public ones in the rooms, and neither of you
+sees the other's table chat. Nobody is told.
 
 ``games`` asks through ``games.hooks``; ``social`` registers the answers in its app config, so
 these tests go through the real registration and the real ``social.services.block_add``.
@@ -10,10 +11,11 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from django.core.cache import cache
 from django.test import Client
 
 from games import hooks, selectors, services
-from games.exceptions import TableNotFound
+from games.exceptions import SeatRefused, TableNotFound
 from games.models import ChatMessage, Seat, Table, TableStatus
 from social import services as social_services
 from tests.support.sockets import connect, recv, send
@@ -85,12 +87,48 @@ def test_unblocking_lets_them_in_again(rooms, people):
     assert Seat.objects.get(table=table, user=carol).index == 1
 
 
-def test_public_tables_stay_open_to_everyone(rooms, people):
-    alice, carol = people["alice"], people["carol"]
-    table = services.table_create(user=alice, room=rooms["classic"])
+def test_a_block_keeps_each_from_the_others_public_tables(rooms, people):
+    """A public table is listed to everyone in its room but the people a block joins to
+    someone seated there, and neither may sit with the other (an outside audit: carol, whom
+    alice blocks, saw "alice" waiting in the room's list, sat down and played her). Nobody is
+    told: the seat is refused as a message is, and the table can still be watched."""
+    alice, bob, carol, dave = (people[n] for n in ("alice", "bob", "carol", "dave"))
     social_services.block_add(user=alice, target=carol)
-    services.table_sit(table_id=table.pk, user=carol)
-    assert Seat.objects.filter(table=table, user=carol).exists()
+    table = services.table_create(user=alice, room=rooms["classic"])
+    clients = {}
+    for user in (bob, carol):
+        clients[user.username] = Client()
+        clients[user.username].force_login(user)
+
+    def listed(name):
+        data = clients[name].get("/play/classic/tables.json").json()
+        lobby = clients[name].get("/play/rooms.json").json()["rooms"]
+        count = next(r for r in lobby if r["slug"] == "classic")["open_tables"]
+        return [row["id"] for row in data["open"]], count
+
+    assert listed("bob") == ([table.pk], 1)
+    assert listed("carol") == ([], 0)
+    before = Table.objects.get(pk=table.pk).version
+    response = clients["carol"].post(f"/tables/{table.pk}/sit/", follow=True)
+    assert "You cannot sit at this table." in response.content.decode()
+    assert Table.objects.get(pk=table.pk).version == before
+    assert not Seat.objects.filter(table=table, user=carol).exists()
+    assert clients["carol"].get(f"/tables/{table.pk}/").status_code == 200  # still watched
+    # Play now passes it over for a table of her own; the other way round, alice is refused
+    # a seat at carol's table too
+    own, joined = services.table_quick(user=carol, room=rooms["classic"])
+    assert not joined and own.pk != table.pk
+    with pytest.raises(SeatRefused):
+        services.table_sit(table_id=own.pk, user=alice)
+    # someone else sits, and the game they play is listed to bob but not to carol
+    services.table_sit(table_id=table.pk, user=dave)
+    playing = clients["carol"].get("/play/classic/tables.json").json()["playing"]
+    assert table.pk not in [row["id"] for row in playing]
+    assert table.pk in [row["id"] for row in
+                        clients["bob"].get("/play/classic/tables.json").json()["playing"]]
+    social_services.block_remove(user=alice, target=carol)
+    assert table.pk in [row["id"] for row in
+                        clients["carol"].get("/play/classic/tables.json").json()["playing"]]
 
 
 def test_blocked_user_cannot_watch_a_private_table_page(rooms, people):
@@ -285,6 +323,7 @@ def test_the_rooms_online_list_leaves_out_blocks_both_ways(rooms, people):
     who blocked you (an outside audit saw a blocked player read 'carol is here')."""
     carol, dave, alice = people["carol"], people["dave"], people["alice"]
     social_services.block_add(user=carol, target=dave)
+    cache.delete("games:room-online:classic")  # (who an earlier test showed in the room)
     clients = {}
     for user in (carol, dave, alice):
         clients[user.username] = Client()
