@@ -9,7 +9,10 @@ change, send) is another form. A sending without a key claims nothing, and a cac
 fails claims nothing either: the form then works as it did before.
 
 The cache is the one every process shares (Redis, or the run command's file cache), so two
-sendings that reach two Daphne processes meet in it.
+sendings that reach two Daphne processes meet in it. A page with such a form is never kept
+by the browser (``fresh_page``): going back to it fetches a new form, with a new key, where a
+copy from the browser's cache would have sent the old key again (and been sent to the table
+it made; site.js gives new keys to a page back from the back-forward cache).
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ from typing import Any
 from django import forms
 from django.core.cache import cache
 from django.core.validators import RegexValidator
+from django.http import HttpResponse
+from django.utils.cache import add_never_cache_headers
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +56,12 @@ class OnceField(forms.CharField):
             validators=[RegexValidator(r"\A[A-Za-z0-9_-]*\Z",
                                        "The form's key is not one this site wrote.")],
             **kwargs)
+
+
+def fresh_page(response: HttpResponse) -> HttpResponse:
+    """``response``, a page with a create form, marked never to be kept (the docstring)."""
+    add_never_cache_headers(response)
+    return response
 
 
 class StillMaking(Exception):

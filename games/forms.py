@@ -134,6 +134,7 @@ class PlayComputerForm(forms.Form):
         label="Players (Rummy)", coerce=int, required=False, empty_value=2,
         choices=[("2", "2 players"), ("3", "3 players"), ("4", "4 players")],
     )
+    once = OnceField()
 
     def clean(self):
         data = super().clean()

@@ -121,3 +121,26 @@ def test_a_cache_that_fails_lets_the_form_work(client, maker, monkeypatch):
     response = client.post("/play/classic/new/", form)
     assert response.status_code == 302 and Table.objects.count() == 1
 
+
+
+def test_play_the_computer_sent_twice_starts_one_game(client, maker):
+    form = {"mode": "classic", "level": "1", "once": _once(client, "/play/")}
+    first = client.post("/play/computer/", form)
+    assert first.status_code == 302 and Table.objects.count() == 1
+    again = client.post("/play/computer/", form, follow=True)
+    assert again.redirect_chain == [(first["Location"], 302)]
+    assert "here is the game its first sending made" in again.content.decode()
+    assert Table.objects.count() == 1
+    # another level on the same page is another game
+    assert client.post("/play/computer/", {**form, "level": "2"}).status_code == 302
+    assert Table.objects.count() == 2
+
+
+@pytest.mark.parametrize("url", ["/play/", "/play/classic/", "/tournaments/new/",
+                                 "/invitations/"])
+def test_a_page_with_a_create_form_is_never_kept_by_the_browser(client, maker, url):
+    """Back to it fetches a new form with a new key: a copy from the browser's cache sent the
+    old key again, and went to what the first sending had made."""
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST, require_safe
 
-from core.formonce import SENT_TWICE, Once, StillMaking
+from core.formonce import SENT_TWICE, Once, StillMaking, fresh_page
 from core.http import for_viewer_only, is_form, login_required_post, redirect_back
 from games.bots.levels import LEVEL_TABLE
 
@@ -27,11 +27,15 @@ from ..models import Room, TableStatus
 
 @require_safe
 def lobby(request):
-    return render(request, "games/lobby.html", {
+    return _lobby_page(request, PlayComputerForm())
+
+
+def _lobby_page(request, form: PlayComputerForm, status: int = 200):
+    return fresh_page(render(request, "games/lobby.html", {
         "rooms": selectors.rooms_overview(request.user),
         "my_tables": selectors.user_live_tables(request.user),
-        "computer_form": PlayComputerForm(),
-    })
+        "computer_form": form,
+    }, status=status))
 
 
 @require_safe
@@ -60,7 +64,7 @@ def _room_page(request, room, form, status=200, filters=None):
         status = 400
     json_url = reverse("games:room_json", kwargs={"slug": room.slug})
     chosen = filters.chosen()
-    return render(request, "games/room.html", {
+    return fresh_page(render(request, "games/room.html", {
         "room": room,
         "form": form,
         "filters": filters,
@@ -69,7 +73,7 @@ def _room_page(request, room, form, status=200, filters=None):
         "playing_empty": ROOM_EMPTY["playing_filtered" if chosen else "playing"],
         "payload": selectors.room_payload(room, chosen, request.user),
         "json_url": json_url,
-    }, status=status)
+    }, status=status))
 
 
 @require_safe
@@ -178,20 +182,26 @@ def _table_url(table):
 def play_computer(request):
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", {
-            "rooms": selectors.rooms_overview(request.user),
-            "my_tables": selectors.user_live_tables(request.user),
-            "computer_form": form,
-        }, status=400)
+        return _lobby_page(request, form, status=400)
     data = form.cleaned_data
+    once = Once(request.user, form)
     try:
+        earlier = once.earlier()
+        if earlier is not None:
+            messages.info(request, SENT_TWICE.format(what="game"))
+            return redirect(earlier)
         table = services.play_computer(
             user=request.user, mode=data["mode"], level=data["level"],
             seat_count=data["seats"] or 2,
         )
+    except StillMaking as exc:
+        form.add_error(None, exc.message)
+        return _lobby_page(request, form, status=409)
     except GameServiceError as exc:
+        once.release()
         messages.error(request, exc.message)
         return redirect("games:lobby")
+    once.made(table.get_absolute_url())
     return redirect(table.get_absolute_url())
 
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core.formonce import FIELD, SENT_TWICE, Once, StillMaking
+from core.formonce import FIELD, SENT_TWICE, Once, StillMaking, fresh_page
 from core.http import login_required_post, redirect_back, wants_json
 
 from . import frames, selectors, services
@@ -90,10 +90,10 @@ def tournament_new(request):
 
 
 def _new_page(request, form: TournamentCreateForm, allowed: bool, *, status: int):
-    return render(request, "tournaments/new.html", {
+    return fresh_page(render(request, "tournaments/new.html", {
         "form": form, "allowed": allowed, "min_rated_games": services.min_rated_games(),
         "rated_count": services.rated_games(request.user),
-    }, status=status)
+    }, status=status))
 
 
 def _page_context(request, t: Tournament) -> dict:

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from core.formonce import SENT_TWICE, Once, StillMaking
+from core.formonce import SENT_TWICE, Once, StillMaking, fresh_page
 from core.http import login_required_post, wants_json
 
 from .. import selectors, services, tables
@@ -38,7 +38,7 @@ def _page(request, *, form: NewTableInvitationForm | None = None, contacts=None,
         form = _new_table_form(contacts, to=preselect)
     else:
         preselect = form.data.get("to", "")
-    return render(
+    return fresh_page(render(
         request,
         "social/invitations.html",
         {
@@ -54,7 +54,7 @@ def _page(request, *, form: NewTableInvitationForm | None = None, contacts=None,
             "new_table_form": form,
         },
         status=status,
-    )
+    ))
 
 
 @login_required
