@@ -46,11 +46,14 @@ def _form_number(value: object, digits: int) -> object:
 def _settings(data, *, form: bool = False) -> dict[str, Any]:
     """The game settings of a challenge, checked for type only (the service checks the
     rules): from a JSON object (numbers and booleans as JSON has them), or from a form
-    (``form``: numbers as text, ``rated`` as a checkbox)."""
+    (``form``: numbers as text, ``rated`` as a checkbox). A refusal names the API's fields to
+    a program, and the form's labels to a person."""
     mode = data.get("mode")
-    modes = [key for key, _ in tables.mode_choices()]
+    choices = tables.mode_choices()
+    modes = [key for key, _ in choices]
     if not isinstance(mode, str) or mode not in modes:
-        raise _bad(f'"mode" must be one of {", ".join(modes)}.')
+        raise _bad(f"Choose a game: {', '.join(str(name) for _, name in choices)}." if form
+                   else f'"mode" must be one of {", ".join(modes)}.')
     target, seconds = data.get("target"), data.get("seconds_per_turn", 30)
     rated = data.get("rated", False)
     if form:
@@ -58,10 +61,12 @@ def _settings(data, *, form: bool = False) -> dict[str, Any]:
         seconds = _form_number(seconds, 3)
         rated = rated == "on"
     if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-        raise _bad('"target" must be a whole number from 50 to 500, or null.')
+        raise _bad("The target score is a whole number from 50 to 500, or empty." if form
+                   else '"target" must be a whole number from 50 to 500, or null.')
     if not isinstance(seconds, int) or isinstance(seconds, bool) \
             or seconds not in services.CHALLENGE_TURN_SECONDS:
-        raise _bad('"seconds_per_turn" must be 15, 30 or 60.')
+        raise _bad("The time per turn is 15, 30 or 60 seconds." if form
+                   else '"seconds_per_turn" must be 15, 30 or 60.')
     if not isinstance(rated, bool):
         raise _bad('"rated" must be true or false.')
     return {"mode": mode, "target": target, "seconds_per_turn": seconds, "rated": rated}

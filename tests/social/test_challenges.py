@@ -371,6 +371,14 @@ def test_the_challenge_form_refuses_odd_numbers_without_a_500(client_for, alice,
         assert r.status_code == 302 and not Challenge.objects.exists()
         r = c.post(f"/challenges/send/{bot.username}/", fields, HTTP_ACCEPT="application/json")
         assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_settings"
+    # the form's refusals speak of its labels, not of the API's fields (an outside audit
+    # read '"mode" must be one of classic, straight, ...' on the page)
+    for fields, said in (({}, "Choose a game: Classic Gin, "),
+                         ({"mode": "classic", "target": "x"}, "The target score is a whole"),
+                         ({"mode": "classic", "seconds_per_turn": "5"},
+                          "The time per turn is 15, 30 or 60 seconds.")):
+        r = c.post(f"/challenges/send/{bot.username}/", fields, HTTP_ACCEPT="application/json")
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith(said), r.json()
     r = c.post(f"/challenges/send/{bot.username}/", {"mode": "classic"})  # 30 s, the default
     assert r.status_code == 302
     assert Challenge.objects.get().seconds_per_turn == 30
