@@ -65,7 +65,7 @@ _LOOKALIKES = str.maketrans({
     "С": "C", "Т": "T", "Х": "X", "У": "Y", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D",
     "а": "a", "в": "b", "е": "e", "һ": "h", "і": "i", "ј": "j", "к": "k", "м": "m",
     "н": "h", "о": "o", "р": "p", "с": "c", "ԁ": "d", "ѕ": "s", "т": "t", "у": "y",
-    "х": "x", "ɡ": "g",
+    "х": "x", "ɡ": "g", "Ь": "b", "ь": "b",
     # Greek capitals, then small letters
     "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
     "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
@@ -106,6 +106,22 @@ def _unmarked(text: str) -> str:
     return unicodedata.normalize("NFC", bare)
 
 
+def _among_capitals(text: str) -> str:
+    """``text`` with each small "l" among capitals read as the capital "I" it looks like:
+    "ALlCE" passed for ALICE, alice's username in capitals. Among capitals: the letters up to
+    two places on either side, at least two of them, are all capitals ("Al" stays Al)."""
+    if "l" not in text:
+        return text
+    chars = list(text)
+    for i, ch in enumerate(text):
+        if ch != "l":
+            continue
+        near = [c for c in text[max(0, i - 2):i] + text[i + 1:i + 3] if c.isalpha()]
+        if len(near) >= 2 and all(c.isupper() for c in near):
+            chars[i] = "I"
+    return "".join(chars)
+
+
 def skeleton(text: str, *, capital_i: bool = False) -> str:
     """What ``text`` looks like, for telling names apart: NFKC, lookalike Cyrillic and Greek
     letters read as the Latin ones they look like, case folded, and everything that shows
@@ -113,8 +129,9 @@ def skeleton(text: str, *, capital_i: bool = False) -> str:
     second, looser look (a name is taken when either look is another's): a capital "I" read
     as the small "l" it looks like, and the accents taken off, first (so that an accented
     Greek or Cyrillic lookalike is read as its Latin letter too), and the strokes of letters
-    such as "ł" and "ø", after case folding (``_unmarked``, ``_STROKED``)."""
-    normal = unicodedata.normalize("NFKC", text)
+    such as "ł" and "ø", after case folding (``_unmarked``, ``_STROKED``). In either look a
+    small "l" among capitals is the capital "I" it looks like (``_among_capitals``)."""
+    normal = _among_capitals(unicodedata.normalize("NFKC", text).translate(_LOOKALIKES))
     if capital_i:
         normal = _unmarked(normal.translate(_CAPITAL_I))
     folded = normal.translate(_LOOKALIKES).casefold()

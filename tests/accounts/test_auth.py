@@ -129,6 +129,9 @@ def test_signup_rejects_taken_username_and_email(client, user):
     ("\u00e1lice", "That looks like another player's username"),  # an "á"
     ("\u04d3lice", "That looks like another player's username"),  # a Cyrillic "ӓ"
     ("\u0141ewis", "Another player goes by that name"),  # "Łewis", beside "Lewis"
+    # a small "l" among capitals is a capital "I" (an audit's "ALlCE", shown as ALICE)
+    ("ALlCE", "That looks like another player's username"),
+    ("\u042cot", "That name is kept for the site"),  # a Cyrillic soft sign "Ь": "bot"
     ("OFFICIAL", "That name is kept for the site"),
     ("officiaI", "That name is kept for the site"),  # a capital "I" for the "l"
     ("HeIp", "That name is kept for the site"),

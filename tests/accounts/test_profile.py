@@ -214,6 +214,11 @@ def test_edit_rejects_bad_values_and_saves_nothing(alice_client, user, field, va
     ("b\u034fob2", "Remove the invisible characters"),  # combining grapheme joiner
     ("bob2\ufe0f", "Remove the invisible characters"),  # a variation selector after a letter
     ("bob2\u3164", "Remove the invisible characters"),  # a Hangul filler
+    # a third: a small "l" among capitals shows as a capital "I", and a Cyrillic soft sign
+    # as a "b" ("ALlCE" was saved and showed as ALICE)
+    ("BOB2", "That is another player's username"),
+    ("\u042cOB2", "That looks like another player's username"),  # "ЬOB2"
+    ("\u042cob2", "That looks like another player's username"),  # "Ьob2"
 ])
 def test_a_display_name_may_not_pass_for_another_player(alice_client, user, make_user, name,
                                                         message):
@@ -223,6 +228,18 @@ def test_a_display_name_may_not_pass_for_another_player(alice_client, user, make
     assert response.status_code == 400
     assert message in html.unescape(response.content.decode())
     assert User.objects.values().get(pk=user.pk) == before
+
+
+def test_a_small_l_among_capitals_passes_for_a_capital_i(alice_client, user, make_user):
+    make_user("ali2")
+    response = alice_client.post(reverse("accounts:edit"), edit_data(display_name="ALl2"))
+    assert response.status_code == 400
+    assert "That looks like another player's username" in html.unescape(
+        response.content.decode())
+    # "Al" (one letter beside it) is a name of its own, even beside an "ai"
+    make_user("ai")
+    response = alice_client.post(reverse("accounts:edit"), edit_data(display_name="Al"))
+    assert response.status_code == 302
 
 
 def test_a_display_name_kept_as_it_was_is_not_judged_again(alice_client, user, make_user):
