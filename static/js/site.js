@@ -125,8 +125,11 @@
 
   // 5. Hollywood's three games on a phone showed game 1 alone, with nothing to say that games
   //    2 and 3 were a swipe away: a shadow now stands on each side with more to see. Every box
-  //    that scrolls sideways (.table-scroll: tables, the tournament bracket) is marked here;
-  //    a page that redraws a part calls window.ginScrollCues(part) for the boxes it drew.
+  //    that scrolls sideways (.table-scroll: tables, the tournament bracket; [data-scroll-cue]:
+  //    the settings tabs on a phone, whose last ones were cut with nothing to say so) is
+  //    marked here; a page that redraws a part calls window.ginScrollCues(part) for the boxes
+  //    it drew.
+  var SCROLLERS = ".table-scroll, [data-scroll-cue]";
   function markScroll(box) {
     var more = box.scrollWidth - box.clientWidth;
     box.classList.toggle("scroll-left", more > 1 && box.scrollLeft > 1);
@@ -136,7 +139,7 @@
   // (a table filled in later, the replay's sheet, changes size: so does what scrolls)
   var resized = window.ResizeObserver ? new ResizeObserver(function (entries) {
     entries.forEach(function (entry) {
-      var box = entry.target.closest(".table-scroll");
+      var box = entry.target.closest(SCROLLERS);
       if (box) markScroll(box);
     });
   }) : null;
@@ -153,7 +156,7 @@
       }
       return false;
     });
-    var boxes = (root || document).querySelectorAll(".table-scroll");
+    var boxes = (root || document).querySelectorAll(SCROLLERS);
     Array.prototype.forEach.call(boxes, function (box) {
       if (watched.indexOf(box) < 0) {
         watched.push(box);

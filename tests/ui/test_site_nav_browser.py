@@ -45,6 +45,21 @@ def test_the_settings_tabs_show_this_pages_tab_on_a_phone(server, page, path):
     assert seen == {"wider": True, "inside": True}
 
 
+def test_the_settings_tabs_say_there_are_more_on_a_phone(server, page):
+    """"Profile Alerts API and bots Em…" was cut with nothing to say more tabs were a swipe
+    away (an outside audit): the side with more fades out, as a wide table's does."""
+    page.goto(server + "/settings/profile/")
+    classes = "() => document.querySelector('.settings-nav ul').className"
+    assert page.evaluate(classes) == "scroll-right"
+    page.evaluate("() => { const l = document.querySelector('.settings-nav ul');"
+                  " l.scrollLeft = l.scrollWidth; }")
+    page.wait_for_function("() => document.querySelector('.settings-nav ul')"
+                           ".classList.contains('scroll-left')")
+    assert page.evaluate(classes) == "scroll-left"
+    page.set_viewport_size({"width": 1280, "height": 800})  # a column of tabs: nothing cut
+    page.wait_for_function("() => document.querySelector('.settings-nav ul').className === ''")
+
+
 def test_the_phone_menu_closes_when_focus_leaves_it(server, page):
     """Tabbing past the menu's last link left it open over the page, where Escape no longer
     closed it."""
