@@ -52,6 +52,9 @@ def table_rematch(*, table_id: int, user: User, accept: bool = True,
             reason = hooks.rematch_refusal(table)
             if reason:
                 raise RematchRefused(reason)
+            # (a block made since the game began: no new game together, said as no rematch)
+            if hooks.seat_refusal(table, user, [s.user_id for s in seats]):
+                raise RematchRefused()
             # a playban bars a rated rematch, and a tournament match in play any with people
             seat_check(table, user, among_people=sum(s.user_id is not None for s in seats) > 1)
             now = timezone.now()

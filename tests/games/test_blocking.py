@@ -15,10 +15,11 @@ from django.core.cache import cache
 from django.test import Client
 
 from games import hooks, selectors, services
-from games.exceptions import SeatRefused, TableNotFound
+from games.exceptions import RematchRefused, SeatRefused, TableNotFound
 from games.models import ChatMessage, Seat, Table, TableStatus
 from social import services as social_services
 from tests.support.sockets import connect, recv, send
+from tests.support.tables import start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -129,6 +130,20 @@ def test_a_block_keeps_each_from_the_others_public_tables(rooms, people):
     social_services.block_remove(user=alice, target=carol)
     assert table.pk in [row["id"] for row in
                         clients["carol"].get("/play/classic/tables.json").json()["playing"]]
+
+
+def test_no_rematch_once_a_block_joins_the_players(rooms, people):
+    """A block made during a game: its rematch would seat the two together again."""
+    alice, carol = people["alice"], people["carol"]
+    table = start_table(rooms["classic"], [alice, carol])
+    for user in (alice, carol):
+        services.seat_presence(table_id=table.pk, user=user, connected=True)
+    services.table_resign(table_id=table.pk, user=carol)
+    social_services.block_add(user=alice, target=carol)
+    for user in (carol, alice):
+        with pytest.raises(RematchRefused):
+            services.table_rematch(table_id=table.pk, user=user)
+    assert Table.objects.get(pk=table.pk).rematch_offers in ([], None)
 
 
 def test_blocked_user_cannot_watch_a_private_table_page(rooms, people):
