@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from core.secrets_compare import same_secret
 from games import selectors as games_selectors
 from games.models import TableStatus
 
@@ -83,14 +84,27 @@ def starting_soon(mode: str | None = None, user=None, limit: int = 5) -> list[To
 
 
 def may_view(t: Tournament, user, invite: str = "") -> bool:
+    """Whether ``user`` may see ``t``: a public one, or a private one's creator and entrants,
+    and whoever holds its link while it takes entries. Once it has started, its games and
+    standings are its players' alone, as a private table's (the link had shown the bracket and
+    the winner to anyone: an outside audit)."""
     if not t.private:
         return True
-    if invite and t.invite_token and invite == t.invite_token:
+    if user is not None and user.is_authenticated and (
+            user.pk == t.created_by_id
+            or Entry.objects.filter(tournament=t, user=user).exists()):
         return True
-    if user is None or not user.is_authenticated:
-        return False
-    return (user.is_staff or user.pk == t.created_by_id
-            or Entry.objects.filter(tournament=t, user=user).exists())
+    return not link_too_late(t, invite) and link_holds(t, invite)
+
+
+def link_holds(t: Tournament, invite: str) -> bool:
+    """Whether ``invite`` is ``t``'s link."""
+    return bool(invite and t.invite_token) and same_secret(invite, t.invite_token)
+
+
+def link_too_late(t: Tournament, invite: str) -> bool:
+    """Whether ``invite``, ``t``'s link, no longer opens it: ``t`` has started or ended."""
+    return t.status != Status.SCHEDULED and link_holds(t, invite)
 
 
 def _names(ids) -> dict[int, object]:

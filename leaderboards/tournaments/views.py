@@ -41,10 +41,20 @@ def _error(request, t: Tournament | None, exc: services.TournamentError):
     return _back(request, t)
 
 
+PRIVATE_STARTED = ("This private tournament has started: its games and standings are for its "
+                   "players alone.")
+
+
+class LinkTooLate(Exception):
+    """A private tournament's link, after its start: it no longer opens the tournament."""
+
+
 def _visible(request, tournament_id: int) -> Tournament:
     t = get_object_or_404(Tournament, pk=tournament_id)
     invite = request.GET.get("invite", "") or request.POST.get("invite", "")
     if not selectors.may_view(t, request.user, invite):
+        if selectors.link_too_late(t, invite):  # (its link told them of it: say why)
+            raise LinkTooLate()
         raise Http404("There is no such tournament.")
     return t
 
@@ -121,7 +131,10 @@ def _page_context(request, t: Tournament) -> dict:
 
 @require_safe
 def tournament_detail(request, tournament_id: int):
-    t = _visible(request, tournament_id)
+    try:
+        t = _visible(request, tournament_id)
+    except LinkTooLate:
+        return render(request, "tournaments/private_started.html", status=403)
     return render(request, "tournaments/detail.html", _page_context(request, t))
 
 
@@ -133,6 +146,8 @@ def tournament_live(request, tournament_id: int):
         t = _visible(request, tournament_id)
     except Http404:
         return _json_error(services.NotFound("There is no such tournament."))
+    except LinkTooLate:
+        return _json_error(services.NotAllowed(PRIVATE_STARTED))
     state = frames.live_state(t)
     try:
         known = int(request.GET.get("v", "0"))
@@ -156,6 +171,8 @@ def _act(request, tournament_id: int, write, done: str, **fields):
         if not wants_json(request):
             raise
         return _error(request, None, services.NotFound("There is no such tournament."))
+    except LinkTooLate:
+        return _error(request, None, services.NotAllowed(PRIVATE_STARTED))
     try:
         write(tournament_id=t.pk, user=request.user, **fields)
     except services.TournamentError as exc:

@@ -298,6 +298,45 @@ def test_a_private_tournaments_page_links_only_the_viewers_own_tables(client, st
             assert client.get(m.table.get_absolute_url()).status_code == (200 if mine else 404)
 
 
+def test_a_private_tournaments_link_opens_it_only_until_its_start(client, staff, make_user):
+    """The link let anyone see the bracket, the standings and the winner once it had started
+    and ended (an outside audit); a private table's link stops at its start, and so does a
+    tournament's now: after it, the page is its creator's and entrants' alone, and the link
+    says why it no longer opens."""
+    t = _create(staff, name="Secret Duel", private=True, capacity=2)
+    frank, gina, stranger = (make_user(n) for n in ("frank", "gina", "stranger"))
+    link, live = S.invite_url(t), f"/tournaments/{t.pk}/live/?invite={t.invite_token}"
+    client.force_login(stranger)
+    assert client.get(link).status_code == 200  # while it takes entries
+    for user in (frank, gina):
+        S.tournament_enter(tournament_id=t.pk, user=user, invite=t.invite_token)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    S.tournament_start(tournament_id=t.pk)
+    for viewer in (stranger, None):
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        page = client.get(link)
+        assert page.status_code == 403, viewer
+        text = page.content.decode()
+        assert "This private tournament has started" in text
+        assert "frank" not in text and "gina" not in text and "Secret Duel" not in text
+        answer = client.get(live)
+        assert answer.status_code == 403 and "html" not in answer.json()
+        assert answer.json()["error"]["code"] == "not_allowed"
+        # a write through the link is refused the same way, and changes nothing
+        entered = client.post(f"/tournaments/{t.pk}/enter/", {"invite": t.invite_token},
+                              HTTP_ACCEPT="application/json")
+        assert entered.status_code in (401, 403), entered.content
+        # without the link: a tournament that is not there
+        assert client.get(f"/tournaments/{t.pk}/").status_code == 404
+    assert Entry.objects.filter(tournament=t).count() == 2
+    for viewer in (frank, gina, staff):  # its players and its creator
+        client.force_login(viewer)
+        assert client.get(f"/tournaments/{t.pk}/").status_code == 200
+        assert client.get(link).status_code == 200
+
+
 def test_a_public_tournaments_tables_are_linked_for_everyone(client, staff, make_user):
     t = _create(staff, name="Open Robin", format=Format.ROBIN, capacity=4)
     players = [make_user(name) for name in ("jo", "kim")]
