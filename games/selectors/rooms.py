@@ -33,18 +33,20 @@ def room_online(room: Room) -> list[dict[str, str]]:
     return [{"username": u, "name": n} for u, n in sorted(people.items())]
 
 
-def visible_people(online: list[dict[str, str]], viewer: Any) -> dict[str, int]:
+def visible_people(online: list[dict[str, str]], viewer: Any,
+                   hidden: frozenset[int] | None = None) -> dict[str, int]:
     """Of the people in ``online`` lists (``room_online``), those ``viewer`` may see, as user
     ids by username: not the people ``viewer`` blocked or was blocked by
     (``hooks.hidden_senders``), nor an account closed or deleted in the last 30 s. The room
     page's list and the lobby's counts both read it, so a count never tells a blocked person
-    that someone is hidden from them."""
+    that someone is hidden from them. ``hidden``: ``hooks.hidden_senders(viewer)`` if read."""
     if not online:
         return {}
-
+    if hidden is None:
+        hidden = hooks.hidden_senders(viewer)
     return dict(get_user_model().objects.filter(
         username__in={p["username"] for p in online}, is_active=True
-    ).exclude(pk__in=hooks.hidden_senders(viewer)).values_list("username", "pk"))
+    ).exclude(pk__in=hidden).values_list("username", "pk"))
 
 
 def rooms_overview(viewer: Any = None) -> list[dict[str, Any]]:
@@ -63,7 +65,8 @@ def rooms_overview(viewer: Any = None) -> list[dict[str, Any]]:
     }
     rooms = list(Room.objects.all())
     online = {room.pk: room_online(room) for room in rooms}
-    visible = visible_people([p for people in online.values() for p in people], viewer)
+    visible = visible_people([p for people in online.values() for p in people], viewer,
+                             hidden)
     out = []
     for room in rooms:
         out.append({
@@ -112,8 +115,8 @@ def with_ratings(rows: list[dict[str, Any]], mode: str) -> list[dict[str, Any]]:
     return rows
 
 
-def room_tables(room: Room, filters: dict[str, Any] | None = None,
-                viewer: Any = None) -> dict[str, list[dict[str, Any]]]:
+def room_tables(room: Room, filters: dict[str, Any] | None = None, viewer: Any = None,
+                hidden: frozenset[int] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The room's public tables, waiting and playing, newest first. ``filters`` (the room's
     filter form, ``RoomFilterForm``): ``rated`` (True/False), ``seconds_per_turn``,
     ``seat_count``; a missing or None one is not applied. A waiting table that admits only
@@ -124,7 +127,8 @@ def room_tables(room: Room, filters: dict[str, Any] | None = None,
     may sit with the other (``services.table_sit``)."""
     public = _tables(room=room, private=False).filter(
         **{k: v for k, v in (filters or {}).items() if v is not None})
-    hidden = hooks.hidden_senders(viewer)
+    if hidden is None:
+        hidden = hooks.hidden_senders(viewer)
     if hidden:
         public = public.exclude(seats__user__in=hidden)
     waiting = list(public.filter(status=TableStatus.OPEN).order_by("-created_at")[:50])
@@ -153,14 +157,15 @@ def room_payload(room: Room, filters: dict[str, Any] | None = None,
     """The room page's lists (``room_tables``) and who is online there: everyone in the room
     but the people ``viewer`` blocked or was blocked by (``hooks.hidden_senders``)."""
     online = room_online(room)
-    ids = visible_people(online, viewer)
+    hidden = hooks.hidden_senders(viewer)  # (read once, for both lists)
+    ids = visible_people(online, viewer, hidden)
     online = [p for p in online if p["username"] in ids]
     labels = hooks.rating_labels(ids.values(), room.mode) if online else {}
     for p in online:
         p["rating"] = labels.get(ids.get(p["username"]))
     return {
         "room": {"slug": room.slug, "name": room.name, "mode": room.mode},
-        **room_tables(room, filters, viewer),
+        **room_tables(room, filters, viewer, hidden),
         "online": online,
         "online_count": len(online),
     }
