@@ -31,9 +31,11 @@ def _bot_delay() -> float:
 
 
 def set_clock(
-    table: Table, seats: list[Seat], state: E.GameState | None, prev_to_act: int | None
+    table: Table, seats: list[Seat], state: E.GameState | None, prev_to_act: int | None,
+    floor: datetime | None = None,
 ) -> None:
-    """Who is on the clock now, and until when (a turn keeps its deadline across actions)."""
+    """Who is on the clock now, and until when (a turn keeps its deadline across actions).
+    ``floor``: a person's turn that starts now runs at least until then (``outage_floor``)."""
     now = timezone.now()
     to_act = state.to_act if state is not None else None
     if table.status != TableStatus.PLAYING or to_act is None:
@@ -67,7 +69,19 @@ def set_clock(
         return
     extra = conf.get("FIRST_TURN_EXTRA") if prev_to_act is None or new_hand else 0
     table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn + extra)
+    if floor is not None and floor > table.turn_deadline:
+        table.turn_deadline = floor
     table.deadline_seat = to_act
+
+
+def outage_floor() -> datetime | None:
+    """Until when a person's turn that starts now must run, after the site's last outage:
+    its ``resume_at``, while it is ahead. A computer's move that comes just after a restart
+    (the sweep plays the move the stop cut short) started the next person's turn on a plain
+    clock while their page was still reconnecting, up to 10 s of a 15 s turn gone (an outside
+    audit); the turns running at the outage already ran until ``resume_at``."""
+    return (ClockOutage.objects.filter(resume_at__gt=timezone.now())
+            .order_by("-resume_at").values_list("resume_at", flat=True).first())
 
 
 def schedule_bot_move(table: Table, seats: list[Seat], state: E.GameState | None, *,

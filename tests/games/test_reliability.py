@@ -235,6 +235,40 @@ def test_a_deadline_after_an_outage_is_not_applied_before_the_time_is_given_back
     assert services.clocks_watched() is None
 
 
+def test_a_computers_move_after_an_outage_leaves_the_person_time_to_come_back(
+        rooms, make_user, monkeypatch):
+    """After a restart the sweep played the computer's move the stop had cut short, and the
+    person's turn started on a plain 30 s clock while their page was still reconnecting (an
+    outside audit: 10.8 s of 15 left when it was back). That turn now runs at least until the
+    outage's ``resume_at``, as the turns running at the outage do; later turns are plain."""
+    alice = make_user("alice")
+    table = _bot_table(rooms, alice, monkeypatch)
+    Table.objects.filter(pk=table.pk).update(seconds_per_turn=15)
+    while state_of(table.pk).to_act != 1:
+        play_one(table.pk, {0: alice})
+    services.clocks_watched()  # the site was alive ...
+    _outage(40)  # ... until 40 s ago, and the computer's move was lost with the stop
+    _expire(table.pk)
+    services.tables_sweep()  # the give-back, then the late move
+    table.refresh_from_db()
+    assert table.deadline_seat == 0 and state_of(table.pk).to_act == 0
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    resume = games_conf.get("OUTAGE_RESUME")
+    assert resume - 2 < left <= resume
+    # once that moment has passed, a computer's move starts a plain turn again
+    from games.models import ClockOutage
+
+    ClockOutage.objects.update(resume_at=timezone.now() - timedelta(seconds=1))
+    while state_of(table.pk).to_act != 1:
+        play_one(table.pk, {0: alice})
+    while state_of(table.pk).to_act == 1:  # (a draw, then a discard)
+        version = Table.objects.get(pk=table.pk).version
+        assert services.table_bot_move(table_id=table.pk, version=version)
+    table.refresh_from_db()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert table.deadline_seat == 0 and 13 < left <= 15
+
+
 def test_an_outage_shorter_than_the_gap_gives_nothing_back(rooms, two_players):
     alice, bob = two_players
     table = start_table(rooms["classic"], [alice, bob])
