@@ -21,7 +21,9 @@ import json
 import logging
 import secrets
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from django import forms
 from django.core.cache import cache
@@ -71,9 +73,25 @@ class StillMaking(Exception):
                "for it in a moment.")
 
 
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Made(Generic[T]):
+    """What :meth:`Once.make` made (``thing``) and its address; ``thing`` is None for a
+    second sending, sent to what the first made (``repeated``)."""
+
+    thing: T | None
+    url: str
+
+    @property
+    def repeated(self) -> bool:
+        return self.thing is None
+
+
 class Once:
-    """One sending of a create form by ``user``: ``earlier()`` before creating, then
-    ``made(url)`` or ``release()``."""
+    """One sending of a create form by ``user``: ``make(create, url_of)``, or by hand
+    ``earlier()`` before creating, then ``made(url)`` or ``release()``."""
 
     def __init__(self, user: Any, form: forms.Form) -> None:
         key = form.cleaned_data.get(FIELD) or ""
@@ -85,6 +103,23 @@ class Once:
                       for name in form.data if name not in _UNSENT)
         digest = hashlib.sha256(json.dumps([key, data], default=str).encode()).hexdigest()
         self.key = f"form-once:{user.pk}:{digest[:32]}"
+
+    def make(self, create: Callable[[], T], url_of: Callable[[T], str]) -> Made[T]:
+        """``create()`` once for this form: what it made and ``url_of`` it; for a second
+        sending, the address the first made, and ``create`` is not called. Whatever
+        ``create`` raises (a refusal) releases the form, which may then be sent again, and
+        goes on to the caller, as ``StillMaking`` does (``earlier``)."""
+        earlier = self.earlier()
+        if earlier is not None:
+            return Made(None, earlier)
+        try:
+            thing = create()
+        except BaseException:
+            self.release()
+            raise
+        url = url_of(thing)
+        self.made(url)
+        return Made(thing, url)
 
     def earlier(self) -> str | None:
         """The address of what the first sending of this form made, if this is a second

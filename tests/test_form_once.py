@@ -122,6 +122,24 @@ def test_a_cache_that_fails_lets_the_form_work(client, maker, monkeypatch):
     assert response.status_code == 302 and Table.objects.count() == 1
 
 
+def test_a_sending_that_broke_leaves_the_form_free_to_be_sent_again(client, maker, monkeypatch):
+    # not a refusal the form shows but a failure (a lost database): the form is not held as
+    # "being made" for the next ten minutes, each sending waiting and then told so
+    from games import services
+    form = _table_form(client)
+    real = services.table_create
+
+    def broken(**kwargs):
+        raise OSError("the database went away")
+
+    monkeypatch.setattr(services, "table_create", broken)
+    with pytest.raises(OSError):
+        client.post("/play/classic/new/", form)
+    monkeypatch.setattr(services, "table_create", real)
+    monkeypatch.setattr(formonce, "WAIT", 0.2)
+    response = client.post("/play/classic/new/", form)
+    assert response.status_code == 302 and Table.objects.count() == 1
+
 
 def test_play_the_computer_sent_twice_starts_one_game(client, maker):
     form = {"mode": "classic", "level": "1", "once": _once(client, "/play/")}

@@ -103,27 +103,27 @@ def table_create(request, slug):
     if not form.is_valid():
         return _room_page(request, room, form, status=400)
     data = form.cleaned_data
-    once = Once(request.user, form)
     try:
-        earlier = once.earlier()
-        if earlier is not None:
-            messages.info(request, SENT_TWICE.format(what="table"))
-            return redirect(earlier)
-        table = services.table_create(
+        made = Once(request.user, form).make(lambda: services.table_create(
             user=request.user, room=room, seat_count=data["seats"], target=data["target"],
             rated=bool(data.get("rated")), seconds_per_turn=data["seconds_per_turn"],
             private=data["private"], bot_level=data["bots"],
             rating_range=data.get("rating_range"),
-        )
+        ), _table_url)
     except StillMaking as exc:
         form.add_error(None, exc.message)
         return _room_page(request, room, form, status=409)
     except GameServiceError as exc:
-        once.release()
         form.add_error(None, exc.message)
         return _room_page(request, room, form, status=400)
-    once.made(_table_url(table))
-    return redirect(_table_url(table))
+    return _made(request, made, "table")
+
+
+def _made(request, made, what: str):
+    """The page of what a create form made; a second sending is told it was one."""
+    if made.repeated:
+        messages.info(request, SENT_TWICE.format(what=what))
+    return redirect(made.url)
 
 
 @login_required_post
@@ -184,25 +184,18 @@ def play_computer(request):
     if not form.is_valid():
         return _lobby_page(request, form, status=400)
     data = form.cleaned_data
-    once = Once(request.user, form)
     try:
-        earlier = once.earlier()
-        if earlier is not None:
-            messages.info(request, SENT_TWICE.format(what="game"))
-            return redirect(earlier)
-        table = services.play_computer(
+        made = Once(request.user, form).make(lambda: services.play_computer(
             user=request.user, mode=data["mode"], level=data["level"],
             seat_count=data["seats"] or 2,
-        )
+        ), lambda table: table.get_absolute_url())
     except StillMaking as exc:
         form.add_error(None, exc.message)
         return _lobby_page(request, form, status=409)
     except GameServiceError as exc:
-        once.release()
         messages.error(request, exc.message)
         return redirect("games:lobby")
-    once.made(table.get_absolute_url())
-    return redirect(table.get_absolute_url())
+    return _made(request, made, "game")
 
 
 @require_safe

@@ -75,24 +75,22 @@ def tournament_new(request):
     allowed = services.can_create(request.user)
     form = TournamentCreateForm(request.POST or None)
     if request.method == "POST" and allowed and form.is_valid():
-        once = Once(request.user, form)
+        fields = {k: v for k, v in form.cleaned_data.items() if k != FIELD}
         try:
-            earlier = once.earlier()
-            if earlier is not None:
-                messages.info(request, SENT_TWICE.format(what="tournament"))
-                return redirect(earlier)
-            fields = {k: v for k, v in form.cleaned_data.items() if k != FIELD}
-            t = services.tournament_create(user=request.user, **fields)
+            made = Once(request.user, form).make(
+                lambda: services.tournament_create(user=request.user, **fields),
+                services.invite_url)
         except StillMaking as exc:
             form.add_error(None, exc.message)
             return _new_page(request, form, allowed, status=409)
         except services.TournamentError as exc:
-            once.release()
             form.add_error(None, exc.message)
         else:
-            once.made(services.invite_url(t))
-            messages.success(request, "Your tournament is open for entries.")
-            return redirect(services.invite_url(t))
+            if made.repeated:
+                messages.info(request, SENT_TWICE.format(what="tournament"))
+            else:
+                messages.success(request, "Your tournament is open for entries.")
+            return redirect(made.url)
     status = 200 if request.method != "POST" else 400
     if not allowed:
         status = 403 if request.method == "POST" else 200

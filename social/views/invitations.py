@@ -97,18 +97,12 @@ def invitation_new_table(request):
     data = form.cleaned_data
     # the form took only a contact's name: the user is one of the rows it was offered
     other = next(row.user for row in contacts if row.user.username == data["to"])
-    once = Once(request.user, form)
     try:
-        earlier = once.earlier()
-        if earlier is not None:
-            if wants_json(request):
-                return JsonResponse({"ok": True, "url": earlier, "repeated": True})
-            flash.info(request, SENT_TWICE.format(what="table"))
-            return HttpResponseRedirect(earlier)
-        invitation = services.invitation_send_new_table(
+        made = Once(request.user, form).make(lambda: services.invitation_send_new_table(
             sender=request.user, recipient=other, mode=data["mode"], seat_count=data["seats"],
             target=data["target"], rated=data["rated"],
-            seconds_per_turn=data["seconds_per_turn"], private=data["private"])
+            seconds_per_turn=data["seconds_per_turn"], private=data["private"]),
+            lambda invitation: tables.table_url(invitation.table_id))
     except StillMaking as exc:
         if wants_json(request):
             return JsonResponse({"ok": False, "error": {
@@ -116,14 +110,17 @@ def invitation_new_table(request):
         form.add_error(None, exc.message)
         return _page(request, form=form, contacts=contacts, status=409)
     except services.SocialError as exc:
-        once.release()
         if wants_json(request):
             return answer(request, reverse("social:invitations"), error=exc)
         form.add_error(None, str(exc))
         return _page(request, form=form, contacts=contacts,
                      status=STATUS.get(exc.code, 400))
-    url = tables.table_url(invitation.table_id)
-    once.made(url)
+    url, invitation = made.url, made.thing
+    if invitation is None:
+        if wants_json(request):
+            return JsonResponse({"ok": True, "url": url, "repeated": True})
+        flash.info(request, SENT_TWICE.format(what="table"))
+        return HttpResponseRedirect(url)
     text = (f"Invitation sent to {other.public_name}: "
             "the game starts as soon as every seat is taken.")
     if wants_json(request):
