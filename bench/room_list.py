@@ -1,7 +1,8 @@
 """A room's live lists: CPU and statements per ``games.selectors.room_payload`` (what the room
 page draws and ``tables.json`` answers every 5 s to each open room page), for a signed-in
 player, with ``--tables`` waiting tables (every third one rated with a rating range) and as
-many playing, on the database of ``DATABASE_URL`` (else a scratch SQLite file)::
+many playing, and the lobby's counts (``rooms_overview``) for the same player, on the
+database of ``DATABASE_URL`` (else a scratch SQLite file)::
 
     .venv/bin/python bench/room_list.py --tables 30 --calls 200
 
@@ -65,9 +66,22 @@ def lists(room, viewer, calls: int) -> dict:
         for _ in range(calls):
             payload = one()
         cpu = time.process_time() - t0
+    lobby = Statements()
+    per_viewer = bool(inspect.signature(selectors.rooms_overview).parameters)
+    for _ in range(10):
+        selectors.rooms_overview(viewer) if per_viewer else selectors.rooms_overview()
+    with lobby.counting():
+        t0 = time.process_time()
+        for _ in range(calls):
+            rooms = (selectors.rooms_overview(viewer) if per_viewer
+                     else selectors.rooms_overview())
+        lobby_cpu = time.process_time() - t0
     return {"calls": calls, "waiting": len(payload["open"]), "playing": len(payload["playing"]),
             "cpu_us_per_call": round(cpu * 1e6 / calls, 1),
-            "sql_per_call": round(statements.n / calls, 2)}
+            "sql_per_call": round(statements.n / calls, 2),
+            "lobby_tables": sum(r["open_tables"] + r["playing_tables"] for r in rooms),
+            "lobby_cpu_us_per_call": round(lobby_cpu * 1e6 / calls, 1),
+            "lobby_sql_per_call": round(lobby.n / calls, 2)}
 
 
 def main() -> int:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from .. import hooks
@@ -18,19 +18,28 @@ from ..models import Room, Seat, Table, TableStatus, grace_seconds
 def room_online(room: Room) -> list[dict[str, str]]:
     """Users seen on the room page or connected at one of its public tables in the last 30 s
     (a private table's players are not shown: the list would tell who plays whom there)."""
+    return rooms_online([room])[room.pk]
+
+
+def rooms_online(rooms: list[Room]) -> dict[int, list[dict[str, str]]]:
+    """``room_online`` of each of ``rooms``, by room id: one read of the cache and one query
+    for them all (the lobby asked each of its rooms in turn)."""
     now = timezone.now()
-    people: dict[str, str] = {}
-    for username, name, ts in (cache.get(f"games:room-online:{room.slug}") or {}).values():
-        if ts > now.timestamp() - 30:
-            people[username] = name
+    people: dict[int, dict[str, str]] = {room.pk: {} for room in rooms}
+    keys = {f"games:room-online:{room.slug}": room.pk for room in rooms}
+    for key, seen in cache.get_many(list(keys)).items():
+        for username, name, ts in (seen or {}).values():
+            if ts > now.timestamp() - 30:
+                people[keys[key]][username] = name
     seated = Seat.objects.filter(
-        table__room=room, table__status__in=(TableStatus.OPEN, TableStatus.PLAYING),
-        table__private=False, connected=True, last_seen__gte=now - timedelta(seconds=60),
-        user__isnull=False,
-    ).select_related("user")
+        table__room__in=list(people), table__private=False,
+        table__status__in=(TableStatus.OPEN, TableStatus.PLAYING),
+        connected=True, last_seen__gte=now - timedelta(seconds=60), user__isnull=False,
+    ).select_related("user").annotate(room_id=F("table__room"))
     for seat in seated:
-        people[seat.user.username] = seat.user.public_name
-    return [{"username": u, "name": n} for u, n in sorted(people.items())]
+        people[seat.room_id][seat.user.username] = seat.user.public_name
+    return {pk: [{"username": u, "name": n} for u, n in sorted(found.items())]
+            for pk, found in people.items()}
 
 
 def visible_people(online: list[dict[str, str]], viewer: Any,
@@ -52,19 +61,18 @@ def visible_people(online: list[dict[str, str]], viewer: Any,
 def rooms_overview(viewer: Any = None) -> list[dict[str, Any]]:
     """The lobby's rooms: how many people ``viewer`` sees online in each (``visible_people``),
     its open and playing public tables (those ``viewer`` sees: ``room_tables``)."""
-    public = Table.objects.filter(private=False)
     hidden = hooks.hidden_senders(viewer)
+    public = Table.objects.filter(private=False,
+                                  status__in=(TableStatus.OPEN, TableStatus.PLAYING))
     if hidden:  # (a table with anyone a block joins to the viewer is not in their lists)
         public = public.exclude(seats__user__in=hidden)
-    counts = {
-        status: dict(tables.values("room").annotate(n=Count("pk")).values_list("room", "n"))
-        for status, tables in (
-            (TableStatus.OPEN, public.filter(status=TableStatus.OPEN)),
-            (TableStatus.PLAYING, public.filter(status=TableStatus.PLAYING)
-             .exclude(_left_by_people())))
-    }
+    counts = {room: (waiting, playing) for room, waiting, playing in public.values("room")
+              .annotate(waiting=Count("pk", filter=Q(status=TableStatus.OPEN)),
+                        playing=Count("pk", filter=Q(status=TableStatus.PLAYING)
+                                      & ~_left_by_people()))
+              .values_list("room", "waiting", "playing")}
     rooms = list(Room.objects.all())
-    online = {room.pk: room_online(room) for room in rooms}
+    online = rooms_online(rooms)
     visible = visible_people([p for people in online.values() for p in people], viewer,
                              hidden)
     out = []
@@ -73,8 +81,8 @@ def rooms_overview(viewer: Any = None) -> list[dict[str, Any]]:
             "slug": room.slug, "name": room.name, "mode": room.mode,
             "description": room.description, "url": room.get_absolute_url(),
             "online": sum(p["username"] in visible for p in online[room.pk]),
-            "open_tables": counts[TableStatus.OPEN].get(room.pk, 0),
-            "playing_tables": counts[TableStatus.PLAYING].get(room.pk, 0),
+            "open_tables": counts.get(room.pk, (0, 0))[0],
+            "playing_tables": counts.get(room.pk, (0, 0))[1],
         })
     return out
 
