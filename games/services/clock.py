@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TypedDict
 
@@ -32,10 +33,11 @@ def _bot_delay() -> float:
 
 def set_clock(
     table: Table, seats: list[Seat], state: E.GameState | None, prev_to_act: int | None,
-    floor: datetime | None = None,
+    floor: Callable[[], datetime | None] | None = None,
 ) -> None:
     """Who is on the clock now, and until when (a turn keeps its deadline across actions).
-    ``floor``: a person's turn that starts now runs at least until then (``outage_floor``)."""
+    ``floor``: a person's turn that starts now runs at least until what it answers
+    (``outage_floor``; asked only when such a turn starts)."""
     now = timezone.now()
     to_act = state.to_act if state is not None else None
     if table.status != TableStatus.PLAYING or to_act is None:
@@ -69,8 +71,9 @@ def set_clock(
         return
     extra = conf.get("FIRST_TURN_EXTRA") if prev_to_act is None or new_hand else 0
     table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn + extra)
-    if floor is not None and floor > table.turn_deadline:
-        table.turn_deadline = floor
+    at_least = floor() if floor is not None else None
+    if at_least is not None and at_least > table.turn_deadline:
+        table.turn_deadline = at_least
     table.deadline_seat = to_act
 
 

@@ -4,7 +4,7 @@ played when a clock runs out.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -51,7 +51,7 @@ CLIENT_ID_MAX = 40
 def _commit_state(table: Table, seats: list[Seat], state: E.GameState, *,
                   prev_to_act: int | None, events: Sequence[E.Event],
                   last: dict[str, Any] | None, outbox: Outbox | None = None,
-                  turn_floor: datetime | None = None) -> None:
+                  turn_floor: Callable[[], datetime | None] | None = None) -> None:
     """Store the new state (finishing the game if it is over), publish, schedule.
     ``turn_floor``: ``set_clock``'s ``floor``."""
     if state.is_over:
@@ -93,7 +93,7 @@ def table_act(
     *, table_id: int, action: Any, expected_version: Any, user: User | AnonymousUser | None = None,
     seat: int | None = None,
     source: str = ActionSource.PLAYER, client_id: Any = "", outbox: Outbox | None = None,
-    turn_floor: datetime | None = None,
+    turn_floor: Callable[[], datetime | None] | None = None,
 ) -> int:
     """Play one move and return the new version. Its frames go out after the commit, or
     into ``outbox`` for the caller to send (a table socket's own move).
@@ -101,8 +101,8 @@ def table_act(
     ``user`` plays their own seat; the bot task passes ``seat`` with ``source=bot``. Refusals
     raise a ``GameServiceError`` and change nothing: not playing, not seated, a duplicate
     ``client_id``, a stale ``expected_version``, not your turn, unparseable or illegal.
-    ``turn_floor``: the next person's turn runs at least until then (a computer's move after
-    an outage: ``clock.outage_floor``).
+    ``turn_floor``: the next person's turn runs at least until what it answers, asked only
+    when such a turn starts (a computer's move after an outage: ``clock.outage_floor``).
     """
     if not isinstance(action, str) or not action or len(action) > ACTION_MAX:
         raise InvalidAction()
@@ -166,7 +166,7 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     text = computer.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
     try:
         table_act(table_id=table_id, action=text, expected_version=version, seat=seat.index,
-                  source=ActionSource.BOT, turn_floor=outage_floor())
+                  source=ActionSource.BOT, turn_floor=outage_floor)
     except (StaleVersion, NotPlaying, NotYourTurn):
         return False
     return True

@@ -7,6 +7,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core import channels
@@ -261,12 +263,18 @@ def test_a_computers_move_after_an_outage_leaves_the_person_time_to_come_back(
     ClockOutage.objects.update(resume_at=timezone.now() - timedelta(seconds=1))
     while state_of(table.pk).to_act != 1:
         play_one(table.pk, {0: alice})
+    asked = []
     while state_of(table.pk).to_act == 1:  # (a draw, then a discard)
         version = Table.objects.get(pk=table.pk).version
-        assert services.table_bot_move(table_id=table.pk, version=version)
+        with CaptureQueriesContext(connection) as queries:
+            assert services.table_bot_move(table_id=table.pk, version=version)
+        asked.append(sum("clockoutage" in q["sql"].lower() for q in queries.captured_queries))
     table.refresh_from_db()
     left = (table.turn_deadline - timezone.now()).total_seconds()
     assert table.deadline_seat == 0 and 13 < left <= 15
+    # the outages are read only when the computer's move starts the person's turn, not for
+    # its draw (the same turn goes on)
+    assert asked == [0, 1]
 
 
 def test_an_outage_shorter_than_the_gap_gives_nothing_back(rooms, two_players):
