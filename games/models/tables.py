@@ -89,6 +89,10 @@ class Table(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_seat = models.SmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # After an outage of the site, the moment its give-back set for the tables then playing
+    # (the outage's ``resume_at``): a person's turn that starts before it, whatever move
+    # starts it, runs at least until it (``services.clock.set_clock``).
+    clock_floor = models.DateTimeField(null=True, blank=True)
     # Seats (indices) that offered a rematch after the game; the new table once made.
     rematch_offers = models.JSONField(default=list, blank=True)
     rematch_table = models.ForeignKey(

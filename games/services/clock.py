@@ -71,20 +71,9 @@ def set_clock(
         return
     extra = conf.get("FIRST_TURN_EXTRA") if prev_to_act is None or new_hand else 0
     table.turn_deadline = now + timedelta(seconds=table.seconds_per_turn + extra)
-    at_least = floor() if floor is not None else None
-    if at_least is not None and at_least > table.turn_deadline:
-        table.turn_deadline = at_least
+    if table.clock_floor is not None and table.clock_floor > table.turn_deadline:
+        table.turn_deadline = table.clock_floor
     table.deadline_seat = to_act
-
-
-def outage_floor() -> datetime | None:
-    """Until when a person's turn that starts now must run, after the site's last outage:
-    its ``resume_at``, while it is ahead. A computer's move that comes just after a restart
-    (the sweep plays the move the stop cut short) started the next person's turn on a plain
-    clock while their page was still reconnecting, up to 10 s of a 15 s turn gone (an outside
-    audit); the turns running at the outage already ran until ``resume_at``."""
-    return (ClockOutage.objects.filter(resume_at__gt=timezone.now())
-            .order_by("-resume_at").values_list("resume_at", flat=True).first())
 
 
 def schedule_bot_move(table: Table, seats: list[Seat], state: E.GameState | None, *,
@@ -211,9 +200,13 @@ def give_back_batch(outage: ClockOutage) -> int:
     cursor) in the caller's transaction: every person's turn that was running then gets
     ``back`` more and runs at least until ``resume_at`` (so a move refused as
     ``unavailable`` can still be sent again); computers' turns are not extended (their
-    deadline brings their move); every player's last sign of life moves on by as much, so
-    nobody looks gone (and claimable) for pings the site could not take. Returns the number
-    of ids looked at (0: done)."""
+    deadline brings their move), but every table of the batch keeps ``resume_at`` as its
+    ``clock_floor``: a person's turn that a move starts before then (the sweep playing the
+    computer's move the stop cut short, the other person's move) runs until it too, while
+    the page is still reconnecting (it had started on a plain clock: 10.8 s of a 15 s turn
+    left when the page was back, an outside audit); every player's last sign of life moves
+    on by as much, so nobody looks gone (and claimable) for pings the site could not take.
+    Returns the number of ids looked at (0: done)."""
     ids = list(
         Table.objects.filter(status=TableStatus.PLAYING, pk__gte=outage.next_table)
         .order_by("pk").values_list("pk", flat=True)[:conf.get("OUTAGE_BATCH")]
@@ -226,6 +219,8 @@ def give_back_batch(outage: ClockOutage) -> int:
         last_seen__gt=since - timedelta(seconds=grace_seconds()), last_seen__lt=detected,
     ).update(last_seen=F("last_seen") + back)
     resume = Value(outage.resume_at, output_field=DateTimeField())
+    Table.objects.filter(pk__in=ids, status=TableStatus.PLAYING).update(
+        clock_floor=outage.resume_at)
     outage.extended += Table.objects.filter(
         pk__in=ids, status=TableStatus.PLAYING, turn_deadline__isnull=False,
         turn_deadline__gt=since, updated_at__lt=detected,

@@ -4,7 +4,7 @@ played when a clock runs out.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,7 @@ from ..exceptions import (
     StaleVersion,
 )
 from ..models import ActionSource, Ending, Seat, Table, TableAction, TableStatus
-from .clock import clocks_fresh, outage_floor, set_clock
+from .clock import clocks_fresh, set_clock
 from .endings import finish_game, leave_game
 from .locking import (
     insert_action,
@@ -50,16 +50,14 @@ CLIENT_ID_MAX = 40
 
 def _commit_state(table: Table, seats: list[Seat], state: E.GameState, *,
                   prev_to_act: int | None, events: Sequence[E.Event],
-                  last: dict[str, Any] | None, outbox: Outbox | None = None,
-                  turn_floor: Callable[[], datetime | None] | None = None) -> None:
-    """Store the new state (finishing the game if it is over), publish, schedule.
-    ``turn_floor``: ``set_clock``'s ``floor``."""
+                  last: dict[str, Any] | None, outbox: Outbox | None = None) -> None:
+    """Store the new state (finishing the game if it is over), publish, schedule."""
     if state.is_over:
         finish_game(table, seats, state, ending=Ending.NORMAL, loser_seat=None,
                 events=events, last=last, outbox=outbox)
         return
     table.state = states.dump(state)
-    set_clock(table, seats, state, prev_to_act, floor=turn_floor)
+    set_clock(table, seats, state, prev_to_act)
     # Moves change only these (a full save would rewrite every column on every move).
     save_and_publish(table, seats, state, events=events, last=last, outbox=outbox, fields=[
         "state", "version", "turn_deadline", "deadline_seat", "turn_started_at", "updated_at",
@@ -93,7 +91,6 @@ def table_act(
     *, table_id: int, action: Any, expected_version: Any, user: User | AnonymousUser | None = None,
     seat: int | None = None,
     source: str = ActionSource.PLAYER, client_id: Any = "", outbox: Outbox | None = None,
-    turn_floor: Callable[[], datetime | None] | None = None,
 ) -> int:
     """Play one move and return the new version. Its frames go out after the commit, or
     into ``outbox`` for the caller to send (a table socket's own move).
@@ -101,8 +98,6 @@ def table_act(
     ``user`` plays their own seat; the bot task passes ``seat`` with ``source=bot``. Refusals
     raise a ``GameServiceError`` and change nothing: not playing, not seated, a duplicate
     ``client_id``, a stale ``expected_version``, not your turn, unparseable or illegal.
-    ``turn_floor``: the next person's turn runs at least until what it answers, asked only
-    when such a turn starts (a computer's move after an outage: ``clock.outage_floor``).
     """
     if not isinstance(action, str) or not action or len(action) > ACTION_MAX:
         raise InvalidAction()
@@ -145,7 +140,7 @@ def table_act(
             mine.save(update_fields=["timeouts"])
         _commit_state(table, seats, new, prev_to_act=mine.index, events=events,
                       last={"seat": mine.index, "action": text, "source": source},
-                      outbox=outbox, turn_floor=turn_floor)
+                      outbox=outbox)
         return table.version
 
 
@@ -166,7 +161,7 @@ def table_bot_move(*, table_id: int, version: int) -> bool:
     text = computer.bot_action(state, seat.index, seat.bot_level, seed=table.seed ^ version)
     try:
         table_act(table_id=table_id, action=text, expected_version=version, seat=seat.index,
-                  source=ActionSource.BOT, turn_floor=outage_floor)
+                  source=ActionSource.BOT)
     except (StaleVersion, NotPlaying, NotYourTurn):
         return False
     return True

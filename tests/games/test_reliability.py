@@ -258,9 +258,7 @@ def test_a_computers_move_after_an_outage_leaves_the_person_time_to_come_back(
     resume = games_conf.get("OUTAGE_RESUME")
     assert resume - 2 < left <= resume
     # once that moment has passed, a computer's move starts a plain turn again
-    from games.models import ClockOutage
-
-    ClockOutage.objects.update(resume_at=timezone.now() - timedelta(seconds=1))
+    Table.objects.filter(pk=table.pk).update(clock_floor=timezone.now() - timedelta(seconds=1))
     while state_of(table.pk).to_act != 1:
         play_one(table.pk, {0: alice})
     asked = []
@@ -272,9 +270,35 @@ def test_a_computers_move_after_an_outage_leaves_the_person_time_to_come_back(
     table.refresh_from_db()
     left = (table.turn_deadline - timezone.now()).total_seconds()
     assert table.deadline_seat == 0 and 13 < left <= 15
-    # the outages are read only when the computer's move starts the person's turn, not for
-    # its draw (the same turn goes on)
-    assert asked == [0, 1]
+    # the floor is the table's own column, read with it: a move asks nothing more
+    assert asked == [0, 0]
+
+
+def test_a_persons_move_after_an_outage_leaves_the_other_time_to_come_back(rooms,
+                                                                          two_players):
+    """Between people too: the player whose page came back first plays at once, and the
+    other's turn starts while their page is still reconnecting: it runs at least until the
+    outage's ``resume_at`` (it had a plain 15 s)."""
+    alice, bob = two_players
+    table = start_table(rooms["classic"], [alice, bob])
+    Table.objects.filter(pk=table.pk).update(seconds_per_turn=15)
+    services.clocks_watched()  # the site was alive ...
+    _outage(40)  # ... until 40 s ago
+    services.tables_sweep()  # the give-back
+    first = state_of(table.pk).to_act
+    while state_of(table.pk).to_act == first:
+        play_one(table.pk, {0: alice, 1: bob})
+    table.refresh_from_db()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    resume = games_conf.get("OUTAGE_RESUME")
+    assert table.deadline_seat == 1 - first and resume - 2 < left <= resume
+    # a table that starts after the outage has no floor; this one's passes with its moment
+    Table.objects.filter(pk=table.pk).update(clock_floor=timezone.now() - timedelta(seconds=1))
+    while state_of(table.pk).to_act != first:
+        play_one(table.pk, {0: alice, 1: bob})
+    table.refresh_from_db()
+    left = (table.turn_deadline - timezone.now()).total_seconds()
+    assert table.deadline_seat == first and 13 < left <= 15
 
 
 def test_an_outage_shorter_than_the_gap_gives_nothing_back(rooms, two_players):
