@@ -128,6 +128,14 @@ class Table(models.Model):
     def is_live(self) -> bool:
         return self.status in (TableStatus.OPEN, TableStatus.PLAYING)
 
+    @property
+    def shows_presence(self) -> bool:
+        """Whether its players' comings and goings are sent to the table: while it is live,
+        and after its game while a rematch may still be made there (a player who came back
+        looked gone until someone offered one)."""
+        return self.is_live or (self.status == TableStatus.FINISHED
+                                and self.rematch_table_id is None)
+
 
 class Seat(models.Model):
     """A seat at a table: empty, a user, or a bot of some level."""

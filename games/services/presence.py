@@ -58,9 +58,9 @@ def seat_presence(*, table_id: int, user: User | AnonymousUser | None, connected
         mine.connected = connected
         mine.last_seen = timezone.now()
         mine.save(update_fields=["connected", "last_seen"])
-        # (and at a finished table with a rematch offered: an offer lapses with its player's
-        # leaving, and the others' panel says so)
-        if table.is_live or table.rematch_offers and table.rematch_table_id is None:
+        # (at a finished table too, while a rematch may be made: an offer lapses with its
+        # player's leaving, and the others' panel says so)
+        if table.shows_presence:
             publish_presence(table, seats, outbox=outbox)
         if not connected and table.status == TableStatus.PLAYING:
             # The task by its name: games.tasks calls the services, never the other way round.
@@ -117,7 +117,7 @@ def table_open(*, table_id: int, user: User | AnonymousUser | None, invite: str,
         mine.connected = True
         mine.last_seen = timezone.now()
         update_seat_presence(mine)
-        if table.is_live:
+        if table.shows_presence:
             publish_presence(table, seats, outbox=outbox)
         clock_resume_read(table, seat)
     return TableOpen(allowed=True, seat=seat, hidden=hidden,
@@ -165,7 +165,7 @@ def seat_heartbeat(*, table_id: int, user: User | AnonymousUser | None,
         ).update(last_seen=now, connected=True):
             return False
         table = Table.objects.select_related("room", "created_by").filter(pk=table_id).first()
-        if table is None or not table.is_live:
+        if table is None or not table.shows_presence:
             return False
         publish_presence(table, load_seats(table))
     return True

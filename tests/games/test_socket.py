@@ -480,3 +480,25 @@ async def test_closing_one_of_two_tabs_leaves_the_player_at_the_table(table, two
         assert shown["seats"][0]["connected"] is False
     finally:
         await watcher.disconnect()
+
+
+async def test_a_player_back_at_the_finished_table_is_shown_back(table, two_players):
+    """After the game, while a rematch may still be made: bob left the finished table and
+    came back, and alice's page showed him gone until someone offered a rematch (presence
+    was published there only with an offer standing)."""
+    alice, bob = two_players
+    await database_sync_to_async(services.table_resign)(table_id=table.pk, user=bob)
+    a = await connect(table.pk, alice)
+    try:
+        await recv(a, "snapshot")
+        b = await connect(table.pk, bob)
+        await recv(b, "snapshot")
+        await _presence_until(a, 1, True)
+        await b.disconnect()
+        await _presence_until(a, 1, False)
+        b = await connect(table.pk, bob)
+        await recv(b, "snapshot")
+        await _presence_until(a, 1, True)
+        await b.disconnect()
+    finally:
+        await a.disconnect()
