@@ -18,7 +18,7 @@ from core.http import login_required_post, redirect_back, wants_json
 
 from . import frames, selectors, services
 from .forms import TournamentCreateForm
-from .models import Tournament
+from .models import Status, Tournament
 
 STATUS = {"not_found": 404, "not_allowed": 403}
 
@@ -113,8 +113,10 @@ def _page_context(request, t: Tournament) -> dict:
         "page_path": services.invite_url(t) if t.private and invite == t.invite_token
         else t.get_absolute_url(),
         "invite": invite if t.private else "",
+        # (its creator's to share while it takes entries: after the start it opens nothing)
         "invite_link": (request.build_absolute_uri(services.invite_url(t))
-                        if t.private and request.user.is_authenticated
+                        if t.private and t.status == Status.SCHEDULED
+                        and request.user.is_authenticated
                         and request.user.pk == t.created_by_id else ""),
         # (a visitor is asked to log in only where entering is possible now)
         "entry_refusal": (services.entry_refusal(t, request.user, invite)

@@ -306,6 +306,8 @@ def test_a_private_tournaments_link_opens_it_only_until_its_start(client, staff,
     t = _create(staff, name="Secret Duel", private=True, capacity=2)
     frank, gina, stranger = (make_user(n) for n in ("frank", "gina", "stranger"))
     link, live = S.invite_url(t), f"/tournaments/{t.pk}/live/?invite={t.invite_token}"
+    client.force_login(staff)  # its creator is shown the link to share while it takes entries
+    assert t.invite_token in client.get(f"/tournaments/{t.pk}/").content.decode()
     client.force_login(stranger)
     assert client.get(link).status_code == 200  # while it takes entries
     for user in (frank, gina):
@@ -333,7 +335,10 @@ def test_a_private_tournaments_link_opens_it_only_until_its_start(client, staff,
     assert Entry.objects.filter(tournament=t).count() == 2
     for viewer in (frank, gina, staff):  # its players and its creator
         client.force_login(viewer)
-        assert client.get(f"/tournaments/{t.pk}/").status_code == 200
+        page = client.get(f"/tournaments/{t.pk}/")
+        assert page.status_code == 200
+        # nor is its creator offered the link, dead now, to share (an outside audit)
+        assert t.invite_token not in page.content.decode()
         assert client.get(link).status_code == 200
 
 
