@@ -177,6 +177,37 @@ def test_a_running_arena_says_when_it_ends_as_every_moment_is_written(client, st
     assert f" · ends <time datetime=\"{t.ends_at.isoformat()}\">{moment(t.ends_at)}</time>" in page
 
 
+def test_an_arenas_page_lists_its_games_in_play_and_the_latest_finished(client, staff,
+                                                                          make_user):
+    """A ten-minute arena of four listed its 298 games on one page, 7,800 px high on a phone
+    (an outside audit): the games in play, then the latest finished, 40 in all, and a line
+    saying how many earlier ones the standings count too."""
+    from leaderboards.tournaments.models import MatchStatus
+    from leaderboards.tournaments.selectors import ARENA_GAMES_SHOWN
+
+    users = [make_user(f"r{i}") for i in range(2)]
+    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
+    for u in users:
+        S.tournament_enter(tournament_id=t.pk, user=u)
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
+    S.tournament_start(tournament_id=t.pk)
+    a, b = users
+    Match.objects.filter(tournament=t).delete()  # (whatever the start paired)
+    Match.objects.create(tournament=t, key="A0", round=0, player_a=a, player_b=b,
+                         status=MatchStatus.PLAYING)
+    Match.objects.bulk_create([
+        Match(tournament=t, key=f"A{i + 1}", round=0, player_a=a, player_b=b, winner=a,
+              status=MatchStatus.FINISHED, score_a=i, score_b=0)
+        for i in range(ARENA_GAMES_SHOWN + 10)])
+    page = client.get(t.get_absolute_url()).content.decode()
+    games = page[page.index('id="rounds-title"'):]
+    assert games.count("<li>") == ARENA_GAMES_SHOWN
+    assert "playing" in games.split("<li>")[1]  # the game in play first
+    scores = [int(n) for n in re.findall(r"(\d+)–0", games)]
+    assert scores == list(range(ARENA_GAMES_SHOWN + 9, 10, -1))  # the latest finished
+    assert "And 11 earlier games, counted in the standings above." in games
+
+
 def test_swiss_page_shows_tiebreaks_and_profile_results(client, staff, make_user):
     users = [make_user(f"s{i}") for i in range(2)]
     t = _create(staff, format=Format.SWISS, rounds=1, capacity=4, target=50)
