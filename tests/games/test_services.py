@@ -287,3 +287,26 @@ def test_games_settings_have_defaults_and_follow_overrides(settings):
     assert conf.get("MAX_TIMEOUTS") == 3
     settings.GAMES_MAX_TIMEOUTS = 5
     assert conf.get("MAX_TIMEOUTS") == 5
+
+
+def test_the_computer_pauses_half_as_long_within_its_turn(settings):
+    """The whole pause before a turn's first move, half of it before the rest of the turn
+    (a discard after the draw, Rummy's melds): three computers at a table of four kept a
+    person waiting up to 13 s between turns (an outside audit)."""
+    from games import engine as E
+    from games.services.clock import bot_delay
+
+    settings.GAMES_BOT_DELAY = (0.6, 1.5)
+    state = E.new_game("classic", 7)
+    assert state.phase == E.Phase.OFFER
+    first = [bot_delay(state) for _ in range(200)]
+    while state.phase != E.Phase.DISCARD:
+        state, _ = E.apply(state, E.legal_actions(state)[0], seat=state.to_act)
+    later = [bot_delay(state) for _ in range(200)]
+    assert 0.6 <= min(first) and max(first) <= 1.5
+    assert 0.3 <= min(later) and max(later) <= 0.75
+    rummy = E.new_game("rummy", 7, 4)
+    rummy, _ = E.apply(rummy, "draw:stock", seat=rummy.to_act)
+    assert rummy.phase == E.Phase.PLAY and bot_delay(rummy) <= 0.75
+    settings.GAMES_BOT_DELAY = (0, 0)
+    assert bot_delay(state) == 0.0
