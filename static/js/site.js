@@ -127,13 +127,19 @@
   //    2 and 3 were a swipe away: a shadow now stands on each side with more to see. Every box
   //    that scrolls sideways (.table-scroll: tables, the tournament bracket; [data-scroll-cue]:
   //    the settings tabs on a phone, whose last ones were cut with nothing to say so) is
-  //    marked here; a page that redraws a part calls window.ginScrollCues(part) for the boxes
+  //    marked here, and a [data-scroll-cue="down"] with more below (a table's result panel); a page that redraws a part calls window.ginScrollCues(part) for the boxes
   //    it drew.
   var SCROLLERS = ".table-scroll, [data-scroll-cue]";
   function markScroll(box) {
     var more = box.scrollWidth - box.clientWidth;
     box.classList.toggle("scroll-left", more > 1 && box.scrollLeft > 1);
     box.classList.toggle("scroll-right", more > 1 && box.scrollLeft < more - 1);
+    // (and downwards, for a box marked data-scroll-cue="down": a hand's result on a phone
+    // showed half of the first hand, the rest under its buttons with nothing to say so)
+    if (box.getAttribute("data-scroll-cue") === "down") {
+      var below = box.scrollHeight - box.clientHeight;
+      box.classList.toggle("scroll-down", below > 1 && box.scrollTop < below - 1);
+    }
   }
   var watched = [];
   // (a table filled in later, the replay's sheet, changes size: so does what scrolls)
@@ -156,8 +162,9 @@
       }
       return false;
     });
-    var boxes = (root || document).querySelectorAll(SCROLLERS);
-    Array.prototype.forEach.call(boxes, function (box) {
+    var boxes = Array.prototype.slice.call((root || document).querySelectorAll(SCROLLERS));
+    if (root && root.matches && root.matches(SCROLLERS)) boxes.push(root); // (the part itself)
+    boxes.forEach(function (box) {
       if (watched.indexOf(box) < 0) {
         watched.push(box);
         box.addEventListener("scroll", function () { markScroll(box); }, { passive: true });

@@ -926,6 +926,22 @@ def test_a_hands_result_keeps_its_buttons_on_a_small_phone(server, chromium):
     ctx, page = _gin_hand(server, chromium)
     try:
         assert _panel_buttons_on_screen(page, server["tmp"], "hand") == []
+        # what the panel holds below its buttons is said above them ("More below"), until it
+        # is scrolled to its end (an outside audit: half of the first hand showed, the rest
+        # hidden with nothing to say so)
+        page.set_viewport_size({"width": 360, "height": 640})
+        _settle(page)
+        panel = ".tbl-panel[data-kind=hand]"
+        more = page.evaluate(f"""() => {{ const p = document.querySelector('{panel}');
+            return p.scrollHeight - p.clientHeight; }}""")
+        assert more > 1, "the result fits a 360 x 640 phone: nothing to scroll"
+        page.wait_for_selector(f"{panel}.scroll-down", timeout=3000)
+        cue = page.evaluate(f"""() => getComputedStyle(document.querySelector(
+            '{panel} > .tbl-actions'), '::before').content""")
+        assert "More below" in cue
+        page.evaluate(f"() => {{ const p = document.querySelector('{panel}'); "
+                      "p.scrollTop = p.scrollHeight; }")
+        page.wait_for_selector(f"{panel}:not(.scroll-down)", timeout=3000)
     finally:
         _close(ctx, page)
 

@@ -251,10 +251,9 @@ export function renderPanel(ctrl) {
     return;
   }
   p.dataset.shown = key;
-  if (p.dataset.kind === "game-over") {
-    fitSheetNames(p); // (on screen now: measurable)
-    window.ginScrollCues?.(p);
-  }
+  p.dataset.scrollCue = "down"; // (more of the result below its buttons: site.js says so)
+  if (p.dataset.kind === "game-over") fitSheetNames(p); // (on screen now: measurable)
+  window.ginScrollCues?.(p);
   if (p.dataset.kind === "hand") store(`gin.result.${ctrl.data.table_id}`, String(hr.hand_number));
   // a phone shows only part of the table: a result that just appeared is brought into view,
   // and a keyboard player lands on its first button (Continue), not on the move buttons it

@@ -162,14 +162,16 @@ export function openSheet(ctrl) {
     tbl.append(h("tfoot", {}, h("tr", { class: "sheet-total" }, h("th", { text: label, attrs: { scope: "row", colspan: 2 } }), seats.map((s, i) => h("td", { text: String(col.points[i]) })))));
     return scrollBox(tbl, cols.length > 1 ? `Score sheet, game ${ci + 1}` : "Score sheet");
   });
+  const modeName = ctrl.frame && ctrl.frame.table ? ctrl.frame.table.mode_name : "";
   setChildren(
     d,
-    h("h2", { text: "Score sheet", attrs: { id: "tbl-sheet-title" } }),
+    // (the game's name: a phone in play hides the page's header, which says it)
+    h("h2", { text: modeName ? `Score sheet · ${modeName}` : "Score sheet", attrs: { id: "tbl-sheet-title" } }),
     h("div", { class: `sheet-cols sheet-cols-${tables.length}` }, tables),
     h("p", { class: "muted", text: sheetNote(v, names) }),
     cols.length > 1 && idleHandsNote(hands, names) ? h("p", { class: "muted", text: idleHandsNote(hands, names) }) : null,
     hasFinalScore(v) ? h("div", { class: `sheet-cols sheet-cols-${v.result.columns.length}` }, finalTables(v.result, labels)) : null,
-    ctrl.data && ctrl.data.rules_url ? h("p", {}, h("a", { text: "How scoring works (opens the rules)", attrs: { href: ctrl.data.rules_url, target: "_blank", rel: "noopener" } })) : null,
+    ctrl.data && ctrl.data.rules_url ? h("p", {}, h("a", { text: `How ${modeName || "the game"} is played and scored (opens the rules)`, attrs: { href: ctrl.data.rules_url, target: "_blank", rel: "noopener" } })) : null,
     h("form", { attrs: { method: "dialog" }, class: "tbl-actions" }, h("button", { class: "button", text: "Close", attrs: { type: "submit" } })),
   );
   openDialog(d);
