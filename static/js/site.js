@@ -131,15 +131,16 @@
   //    it drew.
   var SCROLLERS = ".table-scroll, [data-scroll-cue]";
   function markScroll(box) {
-    var more = box.scrollWidth - box.clientWidth;
-    box.classList.toggle("scroll-left", more > 1 && box.scrollLeft > 1);
-    box.classList.toggle("scroll-right", more > 1 && box.scrollLeft < more - 1);
-    // (and downwards, for a box marked data-scroll-cue="down": a hand's result on a phone
+    // (downwards only, for a box marked data-scroll-cue="down": a hand's result on a phone
     // showed half of the first hand, the rest under its buttons with nothing to say so)
     if (box.getAttribute("data-scroll-cue") === "down") {
       var below = box.scrollHeight - box.clientHeight;
       box.classList.toggle("scroll-down", below > 1 && box.scrollTop < below - 1);
+      return;
     }
+    var more = box.scrollWidth - box.clientWidth;
+    box.classList.toggle("scroll-left", more > 1 && box.scrollLeft > 1);
+    box.classList.toggle("scroll-right", more > 1 && box.scrollLeft < more - 1);
   }
   var watched = [];
   // (a table filled in later, the replay's sheet, changes size: so does what scrolls)
