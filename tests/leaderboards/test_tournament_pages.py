@@ -163,15 +163,21 @@ def test_page_draws_the_bracket_and_the_live_endpoint(client, staff, make_user):
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
 
 
-def test_a_running_arena_says_when_it_ends_as_every_moment_is_written(client, staff,
-                                                                     make_user):
-    users = [make_user(f"a{i}") for i in range(2)]
+def _running_arena(staff, make_user, prefix):
+    """A 30-minute arena that two players (``prefix`` 0 and 1) entered, started now."""
+    users = [make_user(f"{prefix}{i}") for i in range(2)]
     t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
     for u in users:
         S.tournament_enter(tournament_id=t.pk, user=u)
     Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
     S.tournament_start(tournament_id=t.pk)
     t.refresh_from_db()
+    return t, users
+
+
+def test_a_running_arena_says_when_it_ends_as_every_moment_is_written(client, staff,
+                                                                     make_user):
+    t, _ = _running_arena(staff, make_user, "a")
     assert t.status == Status.RUNNING and t.ends_at
     page = client.get(t.get_absolute_url()).content.decode()
     assert f" · ends <time datetime=\"{t.ends_at.isoformat()}\">{moment(t.ends_at)}</time>" in page
@@ -185,13 +191,7 @@ def test_an_arenas_page_lists_its_games_in_play_and_the_latest_finished(client, 
     from leaderboards.tournaments.models import MatchStatus
     from leaderboards.tournaments.selectors import ARENA_GAMES_SHOWN
 
-    users = [make_user(f"r{i}") for i in range(2)]
-    t = _create(staff, format=Format.ARENA, duration_minutes=30, capacity=4)
-    for u in users:
-        S.tournament_enter(tournament_id=t.pk, user=u)
-    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now())
-    S.tournament_start(tournament_id=t.pk)
-    a, b = users
+    t, (a, b) = _running_arena(staff, make_user, "r")
     Match.objects.filter(tournament=t).delete()  # (whatever the start paired)
     Match.objects.create(tournament=t, key="A0", round=0, player_a=a, player_b=b,
                          status=MatchStatus.PLAYING)
