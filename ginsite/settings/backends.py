@@ -165,6 +165,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How long the worker's ETA timer may sleep before it looks again (Celery's default is 1 s):
+# a computer's move is a task with a countdown (its pause), and one queued while that timer
+# slept waited for it to wake. The embedded default's worker (no event loop on the filesystem
+# broker) played the moves after a computer's draw about 1 s later whatever their pause, an
+# outside audit (bench/broker_pickup.py --countdown 0.5).
+CELERY_WORKER_TIMER_PRECISION = float(os.environ.get("CELERY_WORKER_TIMER_PRECISION", "0.1"))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TIMEZONE = "UTC"
