@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TypedDict
 
@@ -41,11 +40,10 @@ def bot_delay(state: E.GameState) -> float:
 
 def set_clock(
     table: Table, seats: list[Seat], state: E.GameState | None, prev_to_act: int | None,
-    floor: Callable[[], datetime | None] | None = None,
 ) -> None:
     """Who is on the clock now, and until when (a turn keeps its deadline across actions).
-    ``floor``: a person's turn that starts now runs at least until what it answers
-    (``outage_floor``; asked only when such a turn starts)."""
+    A person's turn that starts before the table's ``clock_floor`` (set after an outage by
+    ``give_back_batch``) runs at least until it."""
     now = timezone.now()
     to_act = state.to_act if state is not None else None
     if table.status != TableStatus.PLAYING or to_act is None:
