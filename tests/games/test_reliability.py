@@ -251,7 +251,14 @@ def test_a_computers_move_after_an_outage_leaves_the_person_time_to_come_back(
     services.clocks_watched()  # the site was alive ...
     _outage(40)  # ... until 40 s ago, and the computer's move was lost with the stop
     _expire(table.pk)
+    before = Table.objects.get(pk=table.pk).version
     services.tables_sweep()  # the give-back, then the late move
+    assert Table.objects.get(pk=table.pk).version == before + 1
+    # the rest of its turn, as its next tasks would play it (its late move may have been a
+    # draw or taking the upcard: the deal is the table's random seed)
+    while state_of(table.pk).to_act == 1:
+        version = Table.objects.get(pk=table.pk).version
+        assert services.table_bot_move(table_id=table.pk, version=version)
     table.refresh_from_db()
     assert table.deadline_seat == 0 and state_of(table.pk).to_act == 0
     left = (table.turn_deadline - timezone.now()).total_seconds()
